@@ -1,0 +1,94 @@
+// Command api serves the REST API, the websocket and the embedded panel, and runs the
+// operator commands: `api migrate up|down [n]|version`, `api seed-demo` and
+// `api admin credit <username> <rials>`.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/ratelimit"
+)
+
+func main() {
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	log := cfg.Logger()
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	args := os.Args[1:]
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		err = serve(ctx, cfg, log)
+	case "migrate":
+		err = migrate(ctx, cfg, args)
+	case "seed-demo":
+		err = seedDemo(ctx, cfg)
+	case "admin":
+		err = admin(ctx, cfg, args)
+	default:
+		err = fmt.Errorf("unknown command %q (serve, migrate, seed-demo, admin)", cmd)
+	}
+	if err != nil {
+		log.Error("api failed", "cmd", cmd, "err", err)
+		os.Exit(1)
+	}
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	rdb := redis.NewClient(cfg.RedisOptions())
+	defer rdb.Close()
+	queue := asynq.NewClient(cfg.AsynqRedis())
+	defer queue.Close()
+
+	accounts := account.New(pool)
+	authSvc := auth.New(pool, cfg, accounts, queue, ratelimit.New(rdb, "rl:"))
+	handler := httpapi.New(httpapi.Deps{
+		Config: cfg, Log: log, Pool: pool, Redis: rdb, Auth: authSvc, Accounts: accounts,
+	})
+	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Info("api listening", "addr", "http://"+cfg.HTTPAddr, "profile", cfg.Profile)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("api shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

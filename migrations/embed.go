@@ -1,0 +1,10 @@
+// Package migrations embeds the numbered SQL schema migrations (NNNN_name.up.sql and
+// NNNN_name.down.sql). pkg/db applies them; see the `migrate` command of cmd/api.
+package migrations
+
+import "embed"
+
+// FS holds the migration files.
+//
+//go:embed *.sql
+var FS embed.FS

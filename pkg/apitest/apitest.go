@@ -1,0 +1,217 @@
+// Package apitest starts the real API over HTTP against a fresh PostgreSQL database
+// and a claimed Redis database, for integration tests of any domain. It is imported
+// only by _test files.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// Env is a running API with its stores.
+type Env struct {
+	T         testing.TB
+	URL       string
+	Config    config.Config
+	DB        testenv.Database
+	Redis     testenv.Redis
+	Queue     *asynq.Client
+	Inspector *asynq.Inspector
+	Engine    http.Handler
+	Accounts  *account.Service
+	Auth      *auth.Service
+}
+
+// Start builds the API. tweak may adjust the configuration first.
+func Start(tb testing.TB, tweak func(*config.Config)) *Env {
+	tb.Helper()
+	d := testenv.Postgres(tb)
+	r := testenv.RedisDB(tb)
+	cfg, err := config.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.DatabaseURL, cfg.RedisAddr, cfg.RedisDB = d.URL, r.Addr, r.DB
+	cfg.OTPResendAfter = time.Second
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	opt := asynq.RedisClientOpt{Addr: r.Addr, DB: r.DB}
+	queue := asynq.NewClient(opt)
+	insp := asynq.NewInspector(opt)
+	tb.Cleanup(func() { queue.Close(); insp.Close() })
+	accounts := account.New(d.Pool)
+	a := auth.New(d.Pool, cfg, accounts, queue, ratelimit.New(r.Client, "rl:"))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	engine := httpapi.New(httpapi.Deps{Config: cfg, Log: log, Pool: d.Pool, Redis: r.Client, Auth: a, Accounts: accounts})
+	srv := httptest.NewServer(engine)
+	tb.Cleanup(srv.Close)
+	return &Env{T: tb, URL: srv.URL, Config: cfg, DB: d, Redis: r, Queue: queue, Inspector: insp,
+		Engine: engine, Accounts: accounts, Auth: a}
+}
+
+// Response is a decoded envelope.
+type Response struct {
+	Status int
+	Header http.Header
+	Data   json.RawMessage
+	Meta   httpapi.Meta
+	Raw    []byte
+}
+
+// Decode unmarshals the data field.
+func (r Response) Decode(tb testing.TB, dst any) {
+	tb.Helper()
+	if err := json.Unmarshal(r.Data, dst); err != nil {
+		tb.Fatalf("decode data %s: %v", r.Data, err)
+	}
+}
+
+// Do calls the API. body may be nil, a string (sent raw) or a value (sent as JSON).
+func (e *Env) Do(method, path string, body any, token string, headers ...string) Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+		Meta httpapi.Meta    `json:"meta"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		e.T.Fatalf("%s %s: not an envelope (%d): %s", method, path, res.StatusCode, raw)
+	}
+	out.Data, out.Meta = env.Data, env.Meta
+	return out
+}
+
+// Must calls the API and fails the test unless the status is want.
+func (e *Env) Must(want int, method, path string, body any, token string, headers ...string) Response {
+	e.T.Helper()
+	r := e.Do(method, path, body, token, headers...)
+	if r.Status != want {
+		e.T.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Status, want, r.Raw)
+	}
+	return r
+}
+
+// LastCode reads the newest one-time code sent to a mobile from the critical queue's
+// pending verification tasks, as the SMS would carry it.
+func (e *Env) LastCode(mobile string) string {
+	e.T.Helper()
+	tasks, err := e.Inspector.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(1000))
+	if err != nil {
+		e.T.Fatalf("list pending: %v", err)
+	}
+	var best jobs.Verification
+	for _, t := range tasks {
+		if t.Type != jobs.TypeVerification {
+			continue
+		}
+		var v jobs.Verification
+		if err := json.Unmarshal(t.Payload, &v); err != nil {
+			e.T.Fatal(err)
+		}
+		if v.Mobile == mobile && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
+			best = v
+		}
+	}
+	if best.Text == "" {
+		e.T.Fatalf("no verification message for %s among %d tasks", mobile, len(tasks))
+	}
+	return CodeIn(best.Text)
+}
+
+// CodeIn extracts the digits of the first run of 4–8 digits in a message.
+func CodeIn(text string) string {
+	var run []rune
+	for _, r := range text + " " {
+		if r >= '0' && r <= '9' {
+			run = append(run, r)
+			continue
+		}
+		if len(run) >= 4 && len(run) <= 8 {
+			return string(run)
+		}
+		run = run[:0]
+	}
+	return ""
+}
+
+// Register creates a user through the API and returns its normalised mobile.
+func (e *Env) Register(username, password, mobile string) {
+	e.T.Helper()
+	e.Must(http.StatusCreated, "POST", "/v1/api/user/register", map[string]any{
+		"name": "کاربر " + username, "username": username, "mobile": mobile,
+		"password": password, "password_confirmation": password, "accept_rules": true,
+	}, "")
+}
+
+// Login logs in through the API, doing the second step with the queued code, and
+// returns the session token.
+func (e *Env) Login(username, password string) string {
+	e.T.Helper()
+	r := e.Must(http.StatusOK, "POST", "/v1/api/acl/auth/login", map[string]string{"username": username, "password": password}, "")
+	var res auth.LoginResult
+	r.Decode(e.T, &res)
+	if res.Token != "" {
+		return res.Token
+	}
+	u, err := e.Accounts.ByUsername(context.Background(), username)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	r = e.Must(http.StatusOK, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{
+		"login_token": res.LoginToken, "code": e.LastCode(u.Mobile)}, "")
+	var tok struct{ Token string }
+	r.Decode(e.T, &tok)
+	if tok.Token == "" {
+		e.T.Fatal(fmt.Sprintf("no token in %s", r.Raw))
+	}
+	return tok.Token
+}

@@ -1,0 +1,256 @@
+// Package auth owns sessions and the login flow: password check, the two-step login
+// (SMS or voice one-time code through the critical queue, or a TOTP authenticator
+// app), password reset, session tokens (random, stored hashed, cached in an LRU with
+// a short TTL, revocable) and the rate limits on login and OTP.
+package auth
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/ratelimit"
+)
+
+// Persian messages of this domain.
+const (
+	MsgBadCredentials = "نام کاربری یا رمز عبور اشتباه است"
+	MsgDisabled       = "حساب کاربری شما غیرفعال است"
+	MsgOTPTimeout     = "زمان ورود به پایان رسیده است؛ لطفا دوباره وارد شوید"
+	MsgOTPLocked      = "تعداد تلاش‌های ناموفق بیش از حد مجاز است؛ لطفا دوباره وارد شوید"
+	MsgOTPWrong       = "کد تایید اشتباه است"
+	MsgOTPExpired     = "کد تایید منقضی شده است؛ کد جدید دریافت کنید"
+	MsgOTPWait        = "لطفا تا پایان زمان‌سنج صبر کنید"
+	MsgMethod         = "روش ارسال کد معتبر نیست"
+	MsgNoApp          = "ورود دومرحله‌ای با اپلیکیشن برای شما فعال نشده است"
+	MsgUserNotFound   = "کاربری با این نام کاربری یافت نشد"
+	MsgCodeRequired   = "کد تایید را وارد کنید"
+	MsgTokenExpired   = "مهلت تغییر رمز عبور به پایان رسیده است؛ دوباره درخواست دهید"
+)
+
+// Message codes the panel reacts to.
+const (
+	CodeOTPTimeout = "otp-timeout"
+	CodeOTPLocked  = "otp-locked"
+)
+
+// Enqueuer is the asynq client (a real one in tests too).
+type Enqueuer interface {
+	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
+}
+
+// Service runs the login flow and checks session tokens.
+type Service struct {
+	pool     *pgxpool.Pool
+	cfg      config.Config
+	accounts *account.Service
+	queue    Enqueuer
+	limit    *ratelimit.Limiter
+	cache    *expirable.LRU[string, acl.Identity]
+	now      func() time.Time
+}
+
+// New returns the auth service.
+func New(pool *pgxpool.Pool, cfg config.Config, accounts *account.Service, queue Enqueuer, limit *ratelimit.Limiter) *Service {
+	return &Service{
+		pool: pool, cfg: cfg, accounts: accounts, queue: queue, limit: limit,
+		cache: expirable.NewLRU[string, acl.Identity](100_000, nil, cfg.SessionCacheTTL),
+		now:   time.Now,
+	}
+}
+
+// Client is who is calling: for rate limits, sessions and the audit log.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+// LoginResult is either a session token or a pending second step.
+type LoginResult struct {
+	Token       string   `json:"token,omitempty"`
+	OTPRequired bool     `json:"otp_required,omitempty"`
+	LoginToken  string   `json:"login_token,omitempty"`
+	Methods     []string `json:"methods,omitempty"`
+	Method      string   `json:"method,omitempty"`
+	ResendAfter int      `json:"resend_after,omitempty"`
+	MobileHint  string   `json:"mobile_hint,omitempty"`
+}
+
+// dummyHash equalises the time of a login for an unknown username.
+var dummyHash, _ = password.Hash("chapar-timing-equaliser")
+
+// Login checks the password and either opens a session or starts the second step.
+func (s *Service) Login(ctx context.Context, username, pw string, c Client) (LoginResult, error) {
+	username = strings.TrimSpace(username)
+	fields := apperr.Fields{}
+	if username == "" {
+		fields.Add("username", "نام کاربری را وارد کنید")
+	}
+	if pw == "" {
+		fields.Add("password", "رمز عبور را وارد کنید")
+	}
+	if err := fields.Err(); err != nil {
+		return LoginResult{}, err
+	}
+	if err := s.allow(ctx, "login:ip:"+c.IP, s.cfg.LoginPerIPPerMin); err != nil {
+		return LoginResult{}, err
+	}
+	if err := s.allow(ctx, "login:user:"+strings.ToLower(username), s.cfg.LoginPerUserPerMin); err != nil {
+		return LoginResult{}, err
+	}
+	u, err := s.accounts.ByUsername(ctx, username)
+	if errors.Is(err, apperr.ErrNotFound) {
+		password.Verify(dummyHash, pw) //nolint:errcheck // timing only
+		return LoginResult{}, apperr.New(apperr.Unauthorized, MsgBadCredentials).WithCode("bad-credentials")
+	}
+	if err != nil {
+		return LoginResult{}, err
+	}
+	if ok, err := password.Verify(u.PasswordHash, pw); err != nil || !ok {
+		_ = audit.Record(ctx, s.pool, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.login_failed", IP: c.IP})
+		return LoginResult{}, apperr.New(apperr.Unauthorized, MsgBadCredentials).WithCode("bad-credentials")
+	}
+	if u.Status == "disabled" {
+		return LoginResult{}, apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
+	}
+	if !u.TwoStep {
+		token, err := s.openSession(ctx, u, c, "auth.login")
+		return LoginResult{Token: token}, err
+	}
+	method := u.TwoStepMethod
+	if method == "app" && u.TOTPSecret == "" {
+		method = "sms"
+	}
+	ch, err := s.startChallenge(ctx, u, "login", method, c)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	methods := []string{"sms", "voice"}
+	if u.TOTPSecret != "" {
+		methods = append(methods, "app")
+	}
+	return LoginResult{OTPRequired: true, LoginToken: ch.token, Methods: methods, Method: method,
+		ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(u.Mobile)}, nil
+}
+
+// openSession creates a session and returns its token.
+func (s *Service) openSession(ctx context.Context, u account.User, c Client, action string) (string, error) {
+	token, err := newToken()
+	if err != nil {
+		return "", err
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (user_id, account_id, token_hash, ip, user_agent, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, u.ID, u.AccountID, hashToken(token), c.IP, trim(c.UserAgent, 300),
+			s.now().Add(s.cfg.SessionTTL))
+		if err != nil {
+			return fmt.Errorf("insert session: %w", err)
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP})
+	})
+	if err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// Authenticate resolves a session token to the caller's identity.
+func (s *Service) Authenticate(ctx context.Context, token string) (acl.Identity, error) {
+	if token == "" {
+		return acl.Identity{}, apperr.ErrUnauthorized
+	}
+	h := hashToken(token)
+	key := hex.EncodeToString(h)
+	if id, ok := s.cache.Get(key); ok {
+		return id, nil
+	}
+	var id acl.Identity
+	var perms []string
+	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}')
+		FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN roles r ON r.id = u.role_id
+		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 'disabled'`, h).
+		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return acl.Identity{}, apperr.ErrUnauthorized
+	}
+	if err != nil {
+		return acl.Identity{}, fmt.Errorf("authenticate: %w", err)
+	}
+	for _, p := range perms {
+		id.Permissions = append(id.Permissions, acl.Permission(p))
+	}
+	s.cache.Add(key, id)
+	return id, nil
+}
+
+// Logout revokes the session of token. Other API instances stop accepting it when
+// their cache entry expires (SESSION_CACHE_TTL).
+func (s *Service) Logout(ctx context.Context, token string, id acl.Identity, c Client) error {
+	h := hashToken(token)
+	s.cache.Remove(hex.EncodeToString(h))
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, h); err != nil {
+			return fmt.Errorf("revoke session: %w", err)
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, Action: "auth.logout", IP: c.IP})
+	})
+}
+
+// LoginSetting is the branded text of the login page.
+type LoginSetting struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// LoginSetting reads the login page's branded description.
+func (s *Service) LoginSetting(ctx context.Context) (LoginSetting, error) {
+	var ls LoginSetting
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(value->>'title', ''), coalesce(value->>'description', '')
+		FROM settings WHERE key = 'login_setting'`).Scan(&ls.Title, &ls.Description)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ls, nil
+	}
+	if err != nil {
+		return ls, fmt.Errorf("login setting: %w", err)
+	}
+	return ls, nil
+}
+
+func (s *Service) allow(ctx context.Context, key string, perMin int) error {
+	ok, retry, err := s.limit.Allow(ctx, key, perMin, time.Minute)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.RateLimit(int(retry.Seconds()) + 1)
+	}
+	return nil
+}
+
+func mobileHint(m string) string {
+	if len(m) != 12 {
+		return ""
+	}
+	return "0" + m[2:5] + "***" + m[8:]
+}
+
+func trim(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

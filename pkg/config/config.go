@@ -1,0 +1,191 @@
+// Package config loads the process configuration from environment variables.
+//
+// Every setting has a default so that `make run` works on a fresh machine. Secrets
+// also accept a `<NAME>_FILE` variant that names a file holding the value. The
+// configuration is loaded once in main and passed down explicitly.
+package config
+
+import (
+	"log/slog"
+
+	"fmt"
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration shared by the binaries.
+type Config struct {
+	Profile     string // "default" or "bench" (CHAPAR_PROFILE)
+	HTTPAddr    string
+	DatabaseURL string
+	RedisAddr   string
+	RedisDB     int
+	RedisPass   string
+	LogLevel    string
+	LogFormat   string // "text" or "json"
+
+	// TokenSecret keys the HMAC that hashes OTP codes (a pepper).
+	TokenSecret string
+
+	SessionTTL      time.Duration
+	SessionCacheTTL time.Duration
+
+	OTPTTL         time.Duration // how long one code is valid
+	OTPLoginTTL    time.Duration // how long a login challenge lives; after it a new login is needed
+	OTPResendAfter time.Duration
+	OTPMaxTries    int
+
+	// Rate limits (requests per minute).
+	LoginPerIPPerMin   int
+	LoginPerUserPerMin int
+	OTPSendPerMin      int
+	OTPConfirmPerMin   int
+	SendPerMin         int
+
+	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
+	SimHTTPAddr string
+	// WebDir, when set, serves the panel from disk instead of the embedded build.
+	WebDir string
+	// AuditIPHeader, when set, names a trusted proxy header carrying the client IP.
+	TrustedProxies []string
+}
+
+// Load reads the configuration from the environment.
+func Load() (Config, error) {
+	c := Config{
+		Profile:            env("CHAPAR_PROFILE", "default"),
+		HTTPAddr:           env("HTTP_ADDR", "127.0.0.1:8080"),
+		DatabaseURL:        secret("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/chapar?sslmode=disable"),
+		RedisAddr:          env("REDIS_ADDR", "127.0.0.1:6379"),
+		RedisPass:          secret("REDIS_PASSWORD", ""),
+		LogLevel:           env("LOG_LEVEL", "info"),
+		LogFormat:          env("LOG_FORMAT", "text"),
+		TokenSecret:        secret("TOKEN_SECRET", "chapar-dev-secret-change-me"),
+		SimHTTPAddr:        env("SIM_HTTP_ADDR", "127.0.0.1:2780"),
+		WebDir:             env("WEB_DIR", ""),
+		TrustedProxies:     list(env("TRUSTED_PROXIES", "")),
+		OTPMaxTries:        5,
+		LoginPerIPPerMin:   30,
+		LoginPerUserPerMin: 10,
+		OTPSendPerMin:      5,
+		OTPConfirmPerMin:   10,
+		SendPerMin:         600,
+	}
+	var err error
+	ints := []struct {
+		key string
+		dst *int
+	}{
+		{"REDIS_DB", &c.RedisDB},
+		{"OTP_MAX_TRIES", &c.OTPMaxTries},
+		{"RATE_LOGIN_IP_PER_MIN", &c.LoginPerIPPerMin},
+		{"RATE_LOGIN_USER_PER_MIN", &c.LoginPerUserPerMin},
+		{"RATE_OTP_SEND_PER_MIN", &c.OTPSendPerMin},
+		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
+		{"RATE_SEND_PER_MIN", &c.SendPerMin},
+	}
+	for _, i := range ints {
+		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
+			return c, err
+		}
+	}
+	durs := []struct {
+		key string
+		dst *time.Duration
+		def time.Duration
+	}{
+		{"SESSION_TTL", &c.SessionTTL, 30 * 24 * time.Hour},
+		{"SESSION_CACHE_TTL", &c.SessionCacheTTL, 10 * time.Second},
+		{"OTP_TTL", &c.OTPTTL, 2 * time.Minute},
+		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
+		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},
+	}
+	for _, d := range durs {
+		if *d.dst, err = envDuration(d.key, d.def); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// Bench reports whether the bench profile is active.
+func (c Config) Bench() bool { return c.Profile == "bench" }
+
+func env(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// secret reads KEY, or the contents of the file named by KEY_FILE.
+func secret(key, def string) string {
+	if path := os.Getenv(key + "_FILE"); path != "" {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return strings.TrimSpace(string(b))
+		}
+	}
+	return env(key, def)
+}
+
+func envInt(key string, def int) (int, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("config %s: %w", key, err)
+	}
+	return n, nil
+}
+
+func envDuration(key string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("config %s: %w", key, err)
+	}
+	return d, nil
+}
+
+func list(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Logger builds the process logger (log/slog) from LOG_LEVEL and LOG_FORMAT.
+func (c Config) Logger() *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// RedisOptions are the go-redis options of the configured server.
+func (c Config) RedisOptions() *redis.Options {
+	return &redis.Options{Addr: c.RedisAddr, Password: c.RedisPass, DB: c.RedisDB}
+}
+
+// AsynqRedis is the same server for asynq.
+func (c Config) AsynqRedis() asynq.RedisClientOpt {
+	return asynq.RedisClientOpt{Addr: c.RedisAddr, Password: c.RedisPass, DB: c.RedisDB}
+}

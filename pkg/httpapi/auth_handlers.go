@@ -1,0 +1,204 @@
+package httpapi
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/account"
+)
+
+func (s *Server) checkExist(c *gin.Context) {
+	var in struct {
+		Username string `json:"username"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	exists, err := s.Accounts.UsernameExists(c.Request.Context(), in.Username)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"exists": exists})
+}
+
+func (s *Server) register(c *gin.Context) {
+	var in account.RegisterInput
+	if !bind(c, &in) {
+		return
+	}
+	u, err := s.Accounts.Register(c.Request.Context(), in, c.ClientIP())
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Created(c, gin.H{"id": u.ID, "username": u.Username})
+}
+
+func (s *Server) login(c *gin.Context) {
+	var in struct {
+		Username string `json:"username"`
+		Password string `json:"password"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	res, err := s.Auth.Login(c.Request.Context(), in.Username, in.Password, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, res)
+}
+
+func (s *Server) sendOTP(c *gin.Context) {
+	var in struct {
+		LoginToken string `json:"login_token"`
+		ResetToken string `json:"reset_token"`
+		Method     string `json:"method"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	token := in.LoginToken
+	if token == "" {
+		token = in.ResetToken
+	}
+	after, err := s.Auth.Resend(c.Request.Context(), token, in.Method, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"resend_after": after})
+}
+
+func (s *Server) confirmOTP(c *gin.Context) {
+	var in struct {
+		LoginToken string `json:"login_token"`
+		Code       string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	token, err := s.Auth.ConfirmLogin(c.Request.Context(), in.LoginToken, in.Code, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"token": token})
+}
+
+func (s *Server) forgotPassword(c *gin.Context) {
+	var in struct {
+		Username string `json:"username"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	res, err := s.Auth.ForgotPassword(c.Request.Context(), in.Username, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, res)
+}
+
+func (s *Server) forgotPasswordCheckOTP(c *gin.Context) {
+	var in struct {
+		ResetToken string `json:"reset_token"`
+		Code       string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	token, err := s.Auth.CheckResetCode(c.Request.Context(), in.ResetToken, in.Code, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"change_token": token})
+}
+
+func (s *Server) changePasswordByToken(c *gin.Context) {
+	var in struct {
+		ChangeToken          string `json:"change_token"`
+		Password             string `json:"password"`
+		PasswordConfirmation string `json:"password_confirmation"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	if err := s.Auth.ChangePasswordByToken(c.Request.Context(), in.ChangeToken, in.Password, in.PasswordConfirmation, client(c)); err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"changed": true})
+}
+
+func (s *Server) loginSetting(c *gin.Context) {
+	ls, err := s.Auth.LoginSetting(c.Request.Context())
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, ls)
+}
+
+func (s *Server) logout(c *gin.Context) {
+	if err := s.Auth.Logout(c.Request.Context(), c.GetString(ctxToken), who(c), client(c)); err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"logged_out": true})
+}
+
+func (s *Server) checkToken(c *gin.Context) {
+	id := who(c)
+	OK(c, gin.H{"name": id.Name, "user_name": id.Username, "account_id": id.AccountID, "is_owner": id.IsOwner})
+}
+
+func (s *Server) twoStepStatus(c *gin.Context) {
+	st, err := s.Auth.TwoStep(c.Request.Context(), who(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, st)
+}
+
+func (s *Server) showQR(c *gin.Context) {
+	qr, err := s.Auth.ShowQR(c.Request.Context(), who(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, qr)
+}
+
+func (s *Server) enableTwoStep(c *gin.Context) {
+	var in struct {
+		Method string `json:"method"`
+		Code   string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	if err := s.Auth.EnableTwoStep(c.Request.Context(), who(c), in.Method, in.Code); err != nil {
+		Fail(c, err)
+		return
+	}
+	s.twoStepStatus(c)
+}
+
+func (s *Server) disableTwoStep(c *gin.Context) {
+	var in struct {
+		Password string `json:"password"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	if err := s.Auth.DisableTwoStep(c.Request.Context(), who(c), in.Password); err != nil {
+		Fail(c, err)
+		return
+	}
+	s.twoStepStatus(c)
+}

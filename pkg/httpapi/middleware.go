@@ -1,0 +1,125 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/auth"
+)
+
+const (
+	ctxRequestID = "request_id"
+	ctxIdentity  = "identity"
+	ctxToken     = "token"
+)
+
+// requestID takes X-Request-ID from the client or makes one, and echoes it.
+func requestID() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.GetHeader("X-Request-ID")
+		if id == "" || len(id) > 64 {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		c.Set(ctxRequestID, id)
+		c.Header("X-Request-ID", id)
+		c.Next()
+	}
+}
+
+// recovery turns a panic into a 500 envelope.
+func recovery() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				Fail(c, fmt.Errorf("panic: %v", r))
+			}
+		}()
+		c.Next()
+	}
+}
+
+// accessLog writes one structured line per request.
+func accessLog(log *slog.Logger) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		attrs := []any{
+			"method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(),
+			"ms", float64(time.Since(start).Microseconds()) / 1000, "ip", c.ClientIP(),
+			"request_id", c.GetString(ctxRequestID),
+		}
+		if id, ok := identity(c); ok {
+			attrs = append(attrs, "account", id.AccountID, "user", id.UserID)
+		}
+		level := slog.LevelInfo
+		if c.Writer.Status() >= 500 {
+			level = slog.LevelError
+		}
+		log.Log(c.Request.Context(), level, "http", attrs...)
+	}
+}
+
+// guard enforces a route's permission: a valid token for everything but Public, then
+// the role check.
+func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if perm == acl.Public {
+			c.Next()
+			return
+		}
+		token := bearer(c)
+		id, err := a.Authenticate(c.Request.Context(), token)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		if !id.Can(perm) {
+			Fail(c, apperr.ErrForbidden)
+			return
+		}
+		c.Set(ctxIdentity, id)
+		c.Set(ctxToken, token)
+		c.Next()
+	}
+}
+
+func bearer(c *gin.Context) string {
+	h := c.GetHeader("Authorization")
+	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+		return strings.TrimSpace(t)
+	}
+	return c.Query("token") // the websocket passes ?token=
+}
+
+func identity(c *gin.Context) (acl.Identity, bool) {
+	v, ok := c.Get(ctxIdentity)
+	if !ok {
+		return acl.Identity{}, false
+	}
+	id, ok := v.(acl.Identity)
+	return id, ok
+}
+
+// who returns the caller's identity on a guarded route.
+func who(c *gin.Context) acl.Identity {
+	id, _ := identity(c)
+	return id
+}
+
+func client(c *gin.Context) auth.Client {
+	return auth.Client{IP: c.ClientIP(), UserAgent: c.Request.UserAgent()}
+}

@@ -1,0 +1,142 @@
+// Package httpapi is the REST API of cmd/api: the route table (every route declares
+// its permission), middleware (request id, panic recovery, access log, auth), the
+// one place that maps errors to the response envelope, thin handlers that bind,
+// call a domain service and respond, and the embedded panel with SPA fallback.
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/web"
+)
+
+// Deps are the services the API calls.
+type Deps struct {
+	Config   config.Config
+	Log      *slog.Logger
+	Pool     *pgxpool.Pool
+	Redis    redis.UniversalClient
+	Auth     *auth.Service
+	Accounts *account.Service
+	// Ready lists extra readiness checks (e.g. an SMPP bind is up).
+	Ready []func(context.Context) error
+}
+
+// Server holds the dependencies of the handlers.
+type Server struct {
+	Deps
+}
+
+// New builds the Gin engine with every route.
+func New(d Deps) *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{Deps: d}
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
+	r.Use(requestID(), accessLog(d.Log), recovery())
+
+	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
+	r.GET("/readyz", s.readyz)
+
+	api := r.Group("/v1/api")
+	for _, rt := range s.routes() {
+		api.Handle(rt.Method, rt.Path, guard(d.Auth, rt.Perm), rt.Handle)
+	}
+
+	panel := panelHandler(d.Config.WebDir)
+	r.NoMethod(func(c *gin.Context) {
+		c.Abort()
+		write(c, http.StatusMethodNotAllowed, nil, Meta{Message: apperr.MsgMethod, MessageCode: "405"})
+	})
+	r.NoRoute(func(c *gin.Context) {
+		p := c.Request.URL.Path
+		if strings.HasPrefix(p, "/v1/") || c.Request.Method != http.MethodGet {
+			Fail(c, apperr.ErrNotFound)
+			return
+		}
+		panel(c)
+	})
+	return r
+}
+
+// Route is one line of the route table.
+type Route struct {
+	Method string
+	Path   string
+	Perm   acl.Permission
+	Handle gin.HandlerFunc
+}
+
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]error{
+		"postgres": s.Pool.Ping(ctx),
+		"redis":    s.Redis.Ping(ctx).Err(),
+	}
+	for i, f := range s.Ready {
+		checks["check_"+string(rune('a'+i))] = f(ctx)
+	}
+	out := gin.H{}
+	ok := true
+	for name, err := range checks {
+		if err != nil {
+			ok = false
+			out[name] = err.Error()
+		} else {
+			out[name] = "ok"
+		}
+	}
+	if !ok {
+		c.JSON(http.StatusServiceUnavailable, Envelope{Data: out, Meta: Meta{Status: 503,
+			Message: "سرویس آماده نیست", MessageCode: "503", Errors: map[string][]string{}}})
+		return
+	}
+	OK(c, out)
+}
+
+// panelHandler serves the built panel, falling back to index.html for client routes.
+func panelHandler(dir string) gin.HandlerFunc {
+	var files fs.FS
+	if dir != "" {
+		files = os.DirFS(dir)
+	} else {
+		files = web.Dist()
+	}
+	fileServer := http.FileServer(http.FS(files))
+	return func(c *gin.Context) {
+		p := strings.TrimPrefix(c.Request.URL.Path, "/")
+		if p != "" {
+			if st, err := fs.Stat(files, p); err == nil && !st.IsDir() {
+				if strings.HasPrefix(p, "assets/") {
+					c.Header("Cache-Control", "public, max-age=31536000, immutable")
+				}
+				fileServer.ServeHTTP(c.Writer, c.Request)
+				return
+			}
+		}
+		index, err := fs.ReadFile(files, "index.html")
+		if err != nil {
+			c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(`<!doctype html><html lang="fa" dir="rtl"><meta charset="utf-8"><title>چاپار</title><body style="font-family:sans-serif">پنل هنوز ساخته نشده است؛ <code>make run</code> آن را می‌سازد.</body></html>`))
+			return
+		}
+		c.Header("Cache-Control", "no-cache")
+		c.Data(http.StatusOK, "text/html; charset=utf-8", index)
+	}
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's test command (`make test`): vet, Go unit and integration tests against
+# real PostgreSQL and Redis, the panel's vitest, and the Playwright end-to-end tests
+# in Debian's Chromium against the real running stack.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+set -a; . ./.data/env; set +a
+export TEST_DATABASE_URL REDIS_ADDR
+fail=0
+step() { printf '\n== %s\n' "$*"; }
+
+step "gofmt and go vet"
+bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './web/node_modules/*'))
+if [ -n "$bad" ]; then echo "gofmt needed: $bad"; fail=1; fi
+go vet ./... || fail=1
+
+step "go test"
+go test -count=1 -timeout 15m ./... || fail=1
+
+step "panel: vitest"
+(cd web && npx vitest run --passWithNoTests) || fail=1
+
+if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
+  step "panel: build and Playwright end to end"
+  bash scripts/e2e.sh || fail=1
+fi
+
+if [ "$fail" != 0 ]; then
+  echo; echo "make test: FAILED"; exit 1
+fi
+echo; echo "make test: all passed"
