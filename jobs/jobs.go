@@ -53,3 +53,71 @@ func NewVerification(v Verification) (*asynq.Task, error) {
 		asynq.Retention(time.Hour),
 	), nil
 }
+
+// Send pipeline task types.
+const (
+	TypeSendExpand   = "send:expand"
+	TypeSendBatch    = "send:batch"
+	TypeSendFinalize = "send:finalize"
+	TypeSweep        = "send:sweep"
+)
+
+// Redis names shared by the processes.
+const (
+	// InboundStream receives every receipt and MO message from the gateways, written
+	// before the deliver_sm is answered; the worker applies and acknowledges them.
+	InboundStream = "smpp:inbound"
+	// InboundGroup is the worker consumer group of InboundStream.
+	InboundGroup = "workers"
+	// DirtySends is a set of send ids whose progress changed; the live publisher
+	// drains it about twice a second and publishes send.progress.
+	DirtySends = "live:dirty_sends"
+	// GatewayHeartbeat prefixes each gateway instance's bind report (JSON, short TTL).
+	GatewayHeartbeat = "gateway:heartbeat:"
+)
+
+// CarrierQueueCritical is an operator's queue for OTP and pattern messages, served
+// before its bulk queue.
+func CarrierQueueCritical(operator string) string { return "carrier:" + operator + ":critical" }
+
+// SendExpand asks the worker to expand a send into recipients.
+type SendExpand struct {
+	SendID int64 `json:"send_id"`
+}
+
+// NewSendExpand builds the expand task; its id is the send id, so a retried accept
+// never expands twice. processAt is zero for "now".
+func NewSendExpand(sendID int64, queue string, processAt time.Time) (*asynq.Task, error) {
+	b, _ := json.Marshal(SendExpand{SendID: sendID})
+	opts := []asynq.Option{asynq.Queue(queue), asynq.TaskID(fmt.Sprintf("expand:%d", sendID)),
+		asynq.MaxRetry(20), asynq.Timeout(30 * time.Minute), asynq.Retention(24 * time.Hour)}
+	if !processAt.IsZero() {
+		opts = append(opts, asynq.ProcessAt(processAt))
+	}
+	return asynq.NewTask(TypeSendExpand, b, opts...), nil
+}
+
+// SendBatch is one per-operator batch of a send's recipients.
+type SendBatch struct {
+	SendID   int64  `json:"send_id"`
+	Batch    int    `json:"batch"`
+	Operator string `json:"operator"`
+}
+
+// NewSendBatch builds a batch task on the operator's carrier queue. The task id makes
+// a repeated enqueue a no-op; the handler is idempotent by recipient state anyway.
+func NewSendBatch(b SendBatch, critical bool) (*asynq.Task, error) {
+	payload, _ := json.Marshal(b)
+	q := CarrierQueue(b.Operator)
+	if critical {
+		q = CarrierQueueCritical(b.Operator)
+	}
+	return asynq.NewTask(TypeSendBatch, payload, asynq.Queue(q),
+		asynq.TaskID(fmt.Sprintf("batch:%d:%d", b.SendID, b.Batch)),
+		asynq.MaxRetry(50), asynq.Timeout(10*time.Minute), asynq.Retention(time.Hour)), nil
+}
+
+// SendFinalize asks the worker to close a send whose recipients are all final.
+type SendFinalize struct {
+	SendID int64 `json:"send_id"`
+}

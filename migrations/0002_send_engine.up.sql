@@ -198,3 +198,6 @@ CREATE TABLE blacklist (
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (account_id, kind, mobile)
 );
+
+-- The sweeper's view of work in flight.
+CREATE INDEX recipients_inflight_idx ON recipients (updated_at) WHERE status IN (5, 7);

@@ -1,0 +1,74 @@
+package operator_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+func TestTariffPrice(t *testing.T) {
+	cases := []struct {
+		tr    operator.Tariff
+		parts int
+		want  int64
+	}{
+		{operator.Tariff{PartPrice: 190, SendFee: 40}, 1, 230},
+		{operator.Tariff{PartPrice: 190, SendFee: 40}, 3, 610},
+		{operator.Tariff{PartPrice: 190, SurchargePct: 10, SendFee: 40}, 1, 249},
+		{operator.Tariff{PartPrice: 190, SurchargePct: 10, SendFee: 40}, 2, 458},
+		{operator.Tariff{PartPrice: 190, SurchargePct: 10, SendFee: 40}, 0, 0},
+	}
+	for _, c := range cases {
+		if got := c.tr.Price(c.parts); got != c.want {
+			t.Errorf("%+v × %d = %d, want %d", c.tr, c.parts, got, c.want)
+		}
+	}
+}
+
+func TestTableFromDatabase(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	tbl, err := operator.Load(ctx, d.Pool, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mobile, want := range map[string]string{
+		"989121234567": operator.MCI, "989901234567": operator.MCI, "989911234567": operator.MCI,
+		"989351234567": operator.Irancell, "989011234567": operator.Irancell, "989331234567": operator.Irancell,
+		"989201234567": operator.Rightel, "989221234567": operator.Rightel,
+		"989341234567": operator.Other, "989981234567": operator.Other, "98": operator.Other,
+	} {
+		if got := tbl.Classify(mobile); got != want {
+			t.Errorf("%s: %s, want %s", mobile, got, want)
+		}
+	}
+	if p := tbl.Price(operator.Irancell, 2); p != 458 {
+		t.Fatalf("irancell 2 parts: %d", p)
+	}
+	// Routing and tariffs are data: a change takes effect on the next load.
+	var acct int64
+	if err := d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('t') RETURNING id`).Scan(&acct); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO operator_prefixes VALUES ('98934', 'irancell')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO tariffs (account_id, operator, part_price, surcharge_pct, send_fee) VALUES ($1, 'mci', 100, 0, 0)`, acct); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err = operator.Load(ctx, d.Pool, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tbl.Classify("989341234567"); got != operator.Irancell {
+		t.Fatalf("new prefix: %s", got)
+	}
+	if p := tbl.Price(operator.MCI, 2); p != 200 {
+		t.Fatalf("account tariff: %d", p)
+	}
+	if p := tbl.Price(operator.Rightel, 1); p != 249 {
+		t.Fatalf("default tariff for the account: %d", p)
+	}
+}

@@ -1,0 +1,192 @@
+package send
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/sms"
+	"github.com/chapar/chapar/pkg/wallet"
+)
+
+// BatchSize is how many recipients one per-operator batch task carries (asynq costs
+// about 100 µs per task, so never one task per recipient).
+const BatchSize = 1000
+
+type batchKey struct {
+	operator string
+	batch    int
+}
+
+// HandleExpand is the worker's send:expand handler: it turns a send into
+// recipients in one transaction (normalised, deduped, blacklisted ones marked,
+// classified by operator, priced, COPYed), settles the hold to the exact cost, and
+// then enqueues the per-operator batch tasks. A retry after a commit only re-enqueues
+// the batches (their task ids make that a no-op).
+func (s *Service) HandleExpand(ctx context.Context, t *asynq.Task) error {
+	var p jobs.SendExpand
+	if err := json.Unmarshal(t.Payload(), &p); err != nil {
+		return fmt.Errorf("expand payload: %w: %w", err, asynq.SkipRetry)
+	}
+	batches, critical, accountID, balance, moved, err := s.expand(ctx, p.SendID)
+	if err != nil {
+		return err
+	}
+	if moved {
+		s.moneyChanged(ctx, accountID, balance)
+	}
+	return s.enqueueBatches(ctx, p.SendID, batches, critical, "")
+}
+
+func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey, critical bool, accountID, balance int64, moved bool, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var status, typ, text string
+		var cancel11 bool
+		var numbers []string
+		var quote int64
+		var expanded bool
+		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), quote,
+			expanded_at IS NOT NULL FROM sends WHERE id = $1 FOR UPDATE`, sendID).
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &quote, &expanded)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
+		}
+		if err != nil {
+			return fmt.Errorf("lock send: %w", err)
+		}
+		critical = typ == TypeVerification
+		if expanded {
+			batches, err = existingBatches(ctx, tx, sendID)
+			return err
+		}
+		if status != StatusQueued && status != StatusScheduled {
+			return nil // stopped before expansion: the stop refunded the hold
+		}
+		tbl, err := operator.Load(ctx, s.pool, accountID)
+		if err != nil {
+			return err
+		}
+		bl, err := blocked(ctx, s.pool, accountID, numbers)
+		if err != nil {
+			return err
+		}
+		st := sms.Count(text, cancel11)
+		counters := map[string]int{}
+		rows := make([][]any, 0, len(numbers))
+		var cost, parts int64
+		blacklisted := 0
+		seen := make(map[string]struct{}, len(numbers))
+		for _, m := range numbers {
+			if _, dup := seen[m]; dup {
+				continue
+			}
+			seen[m] = struct{}{}
+			op := tbl.Classify(m)
+			if bl[m] {
+				blacklisted++
+				rows = append(rows, []any{sendID, int32(-1), m, op, int16(st.Parts), int64(0), int16(RcptBlacklisted)})
+				continue
+			}
+			c := tbl.Price(op, st.Parts)
+			if critical {
+				c = 0 // one-time codes of the platform are not charged to the customer
+			}
+			n := counters[op]
+			counters[op] = n + 1
+			b := batchNumber(op, n/BatchSize)
+			rows = append(rows, []any{sendID, int32(b), m, op, int16(st.Parts), c, int16(RcptQueued)})
+			cost += c
+			parts += int64(st.Parts)
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"recipients"},
+			[]string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status"}, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("copy recipients: %w", err)
+		}
+		for _, op := range operator.Codes {
+			for i := 0; i*BatchSize < counters[op]; i++ {
+				batches = append(batches, batchKey{operator: op, batch: batchNumber(op, i)})
+			}
+		}
+		recipients := len(rows) - blacklisted
+		next := StatusSending
+		if recipients == 0 {
+			next = StatusDone
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, recipients = $3, blacklisted = $4, cost = $5,
+			total_parts = $6, charity = $7, batches = $8, expanded_at = now(), updated_at = now(),
+			finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
+			sendID, next, recipients, blacklisted, cost, parts, cost*operator.CharityPct/100, len(batches)); err != nil {
+			return fmt.Errorf("update send: %w", err)
+		}
+		// Settle the hold to the exact cost: release the difference (or charge it).
+		kind := wallet.Release
+		if cost > quote {
+			kind = wallet.Charge
+		}
+		balance, moved, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: kind, Amount: quote - cost,
+			SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":settle", AllowNegative: true,
+			Description: "تسویه هزینه ارسال " + strconv.FormatInt(sendID, 10)})
+		return err
+	})
+	return batches, critical, accountID, balance, moved, err
+}
+
+// batchNumber gives each operator its own range of batch numbers within a send.
+func batchNumber(op string, i int) int {
+	for k, code := range operator.Codes {
+		if code == op {
+			return k*1_000_000 + i
+		}
+	}
+	return 9_000_000 + i
+}
+
+func existingBatches(ctx context.Context, tx pgx.Tx, sendID int64) ([]batchKey, error) {
+	rows, err := tx.Query(ctx, `SELECT DISTINCT operator, batch FROM recipients WHERE send_id = $1 AND status = 5`, sendID)
+	if err != nil {
+		return nil, fmt.Errorf("existing batches: %w", err)
+	}
+	defer rows.Close()
+	var out []batchKey
+	for rows.Next() {
+		var b batchKey
+		if err := rows.Scan(&b.operator, &b.batch); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// enqueueBatches enqueues batch tasks; suffix distinguishes a sweeper's re-enqueue.
+func (s *Service) enqueueBatches(ctx context.Context, sendID int64, batches []batchKey, critical bool, suffix string) error {
+	var firstErr error
+	for _, b := range batches {
+		task, err := jobs.NewSendBatch(jobs.SendBatch{SendID: sendID, Batch: b.batch, Operator: b.operator}, critical)
+		if err != nil {
+			return err
+		}
+		var opts []asynq.Option
+		if suffix != "" {
+			opts = append(opts, asynq.TaskID(fmt.Sprintf("batch:%d:%d:%s", sendID, b.batch, suffix)))
+		}
+		if _, err := s.queue.EnqueueContext(ctx, task, opts...); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+			slog.WarnContext(ctx, "enqueue batch", "send", sendID, "batch", b.batch, "err", err)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("enqueue batch %d/%d: %w", sendID, b.batch, err)
+			}
+		}
+	}
+	return firstErr
+}
+
+
+

@@ -1,0 +1,196 @@
+package send
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Receipt states as the gateway reports them.
+const (
+	StatEnroute     = 1 // accepted or en route: reached the telecom, not final
+	StatDelivered   = 2
+	StatUndelivered = 3 // undeliverable, expired, rejected or deleted: final
+)
+
+// Receipt is one carrier delivery receipt for one submitted part.
+type Receipt struct {
+	Operator string
+	MsgID    string   // normalised
+	AltIDs   []string // other normalisations of the same id
+	Stat     int16
+	Mobile   string
+}
+
+// Applied counts what a receipt batch changed.
+type Applied struct {
+	Matched   int
+	Pending   int
+	Delivered int
+	Failed    int
+	Sends     []int64
+}
+
+// ApplyReceipts applies a batch of receipts in one transaction: each part's state is
+// set once (a repeated receipt changes nothing), parts roll up to their recipient
+// (reached handset when every part was delivered, not reached when any part
+// failed), the send counters move, and receipts whose message id is not recorded yet
+// wait in pending_receipts.
+func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, error) {
+	var out Applied
+	if len(rs) == 0 {
+		return out, nil
+	}
+	ops := make([]string, 0, len(rs))
+	ids := make([]string, 0, len(rs))
+	stats := make([]int16, 0, len(rs))
+	mobiles := make([]string, 0, len(rs))
+	var grps []int32
+	var primary []bool
+	for g, r := range rs {
+		for k, id := range append([]string{r.MsgID}, r.AltIDs...) {
+			if id == "" {
+				continue
+			}
+			ops, ids, stats, mobiles = append(ops, r.Operator), append(ids, id), append(stats, r.Stat), append(mobiles, r.Mobile)
+			grps, primary = append(grps, int32(g)), append(primary, k == 0)
+		}
+	}
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		out, err = applyReceipts(ctx, tx, ops, ids, stats, mobiles, grps, primary, len(rs))
+		return err
+	})
+	return out, err
+}
+
+// RetryPending matches receipts that overtook their submit response, and assigns
+// receipts to recipients whose submit outcome was unknown (matched by handset).
+func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
+	var out Applied
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// A receipt for a handset whose submit is unknown gives that recipient its id.
+		if _, err := tx.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part)
+			SELECT DISTINCT ON (p.operator, p.msg_id) p.operator, p.msg_id, r.id, r.send_id,
+				(SELECT count(*) FROM message_ids m WHERE m.recipient_id = r.id) + 1
+			FROM pending_receipts p
+			JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
+			WHERE NOT EXISTS (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id)
+			ORDER BY p.operator, p.msg_id, r.submitted_at DESC
+			ON CONFLICT DO NOTHING`); err != nil {
+			return fmt.Errorf("reconcile unknown: %w", err)
+		}
+		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts p USING message_ids m
+			WHERE m.operator = p.operator AND m.msg_id = p.msg_id RETURNING p.operator, p.msg_id, p.stat, p.mobile`)
+		if err != nil {
+			return fmt.Errorf("take pending: %w", err)
+		}
+		var ops, ids, mobiles []string
+		var stats []int16
+		for rows.Next() {
+			var op, id, m string
+			var st int16
+			if err := rows.Scan(&op, &id, &st, &m); err != nil {
+				rows.Close()
+				return err
+			}
+			ops, ids, stats, mobiles = append(ops, op), append(ids, id), append(stats, st), append(mobiles, m)
+		}
+		rows.Close()
+		if len(ids) == 0 {
+			return nil
+		}
+		grps := make([]int32, len(ids))
+		primary := make([]bool, len(ids))
+		for i := range grps {
+			grps[i], primary[i] = int32(i), true
+		}
+		out, err = applyReceipts(ctx, tx, ops, ids, stats, mobiles, grps, primary, len(ids))
+		return err
+	})
+	return out, err
+}
+
+func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int16, mobiles []string,
+	grps []int32, primary []bool, total int) (Applied, error) {
+	var out Applied
+	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
+	rows, err := tx.Query(ctx, `WITH r AS (
+			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, stat
+			FROM unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
+			ORDER BY operator, msg_id, stat DESC),
+		parts AS (
+			UPDATE message_ids m SET stat = r.stat FROM r
+			WHERE m.operator = r.operator AND m.msg_id = r.msg_id AND m.stat IS NULL AND r.stat IN (2, 3)
+			RETURNING m.recipient_id, r.stat),
+		agg AS (
+			SELECT recipient_id, count(*) FILTER (WHERE stat = 2) AS ok, count(*) FILTER (WHERE stat = 3) AS bad
+			FROM parts GROUP BY recipient_id),
+		upd AS (
+			UPDATE recipients x SET
+				parts_delivered = x.parts_delivered + agg.ok,
+				parts_failed = x.parts_failed + agg.bad,
+				status = CASE
+					WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts
+						THEN CASE WHEN x.parts_failed + agg.bad > 0 THEN 3 ELSE 2 END
+					ELSE 1 END,
+				done_at = CASE WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts THEN now() END,
+				unknown = false,
+				updated_at = now()
+			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
+			RETURNING x.send_id, x.status)
+		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd GROUP BY send_id`,
+		ops, ids, stats)
+	if err != nil {
+		return out, fmt.Errorf("apply receipts: %w", err)
+	}
+	var sendIDs []int64
+	var dl, ud []int32
+	for rows.Next() {
+		var id int64
+		var d, u int32
+		if err := rows.Scan(&id, &d, &u); err != nil {
+			rows.Close()
+			return out, err
+		}
+		sendIDs, dl, ud = append(sendIDs, id), append(dl, d), append(ud, u)
+		out.Delivered += int(d)
+		out.Failed += int(u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("apply receipts: %w", err)
+	}
+	if len(sendIDs) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE sends s SET delivered = s.delivered + u.d, undelivered = s.undelivered + u.f,
+			updated_at = now() FROM unnest($1::bigint[], $2::int[], $3::int[]) AS u(id, d, f) WHERE s.id = u.id`,
+			sendIDs, dl, ud); err != nil {
+			return out, fmt.Errorf("send counters: %w", err)
+		}
+	}
+	// 2. En-route receipts: the recipient reached the telecom.
+	if _, err := tx.Exec(ctx, `UPDATE recipients x SET status = 1, updated_at = now()
+		FROM message_ids m, unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
+		WHERE r.stat = 1 AND m.operator = r.operator AND m.msg_id = r.msg_id AND x.id = m.recipient_id AND x.status = 0`,
+		ops, ids, stats); err != nil {
+		return out, fmt.Errorf("enroute receipts: %w", err)
+	}
+	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
+	tag, err := tx.Exec(ctx, `WITH r AS (
+			SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::int[], $6::bool[])
+				AS r(operator, msg_id, stat, mobile, grp, is_primary)),
+		matched AS (SELECT DISTINCT r.grp FROM r JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id)
+		INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
+		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile FROM r
+		WHERE r.is_primary AND r.stat IN (2, 3) AND r.grp NOT IN (SELECT grp FROM matched)
+		ORDER BY r.operator, r.msg_id
+		ON CONFLICT DO NOTHING`, ops, ids, stats, mobiles, grps, primary)
+	if err != nil {
+		return out, fmt.Errorf("pending receipts: %w", err)
+	}
+	out.Pending = int(tag.RowsAffected())
+	out.Matched = total - out.Pending
+	out.Sends = sendIDs
+	return out, nil
+}

@@ -1,0 +1,276 @@
+// Package send owns sends: accepting them (validation, price, the wallet hold and the
+// send row in one transaction), expansion into recipients, the sweeper that
+// re-enqueues stalled work, finalisation with refunds, stopping, and applying
+// carrier receipts. The API never loops over recipients beyond validating a
+// request; the worker does the rest.
+package send
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/sms"
+	"github.com/chapar/chapar/pkg/wallet"
+)
+
+// Send statuses.
+const (
+	StatusScheduled = "scheduled"
+	StatusQueued    = "queued"
+	StatusSending   = "sending"
+	StatusDone      = "done"
+	StatusStopped   = "stopped"
+	StatusFailed    = "failed"
+)
+
+// Recipient statuses (spec §4 codes 0–4, then internal ones).
+const (
+	RcptSent        = 0
+	RcptTelecom     = 1
+	RcptDelivered   = 2
+	RcptUndelivered = 3
+	RcptBlacklisted = 4
+	RcptQueued      = 5
+	RcptRejected    = 6
+	RcptSubmitting  = 7
+)
+
+// Types of sends built so far.
+const (
+	TypeQuick        = "quick"
+	TypeVerification = "verification"
+)
+
+// MinLead is the shortest time ahead a send may be scheduled.
+const MinLead = 5 * time.Minute
+
+// Enqueuer is the asynq client.
+type Enqueuer interface {
+	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
+}
+
+// Service accepts and controls sends.
+type Service struct {
+	pool    *pgxpool.Pool
+	queue   Enqueuer
+	lines   *line.Service
+	limit   *ratelimit.Limiter
+	perMin  int
+	now     func() time.Time
+	onMoney func(ctx context.Context, accountID, balance int64)
+}
+
+// New returns the send service. onMoney, when set, is told every new balance (the
+// credit.changed event).
+func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelimit.Limiter, perMin int,
+	onMoney func(ctx context.Context, accountID, balance int64)) *Service {
+	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney}
+}
+
+// Request is a calculate-price or send request (api-contract.md "Sending").
+type Request struct {
+	Type     string     `json:"type"`
+	Sender   string     `json:"sender"`
+	Text     string     `json:"text"`
+	Numbers  []string   `json:"numbers"`
+	Cancel11 *bool      `json:"cancel11"`
+	SendAt   *time.Time `json:"send_at"`
+}
+
+type prepared struct {
+	line    line.Line
+	numbers []string
+	quote   Quote
+}
+
+func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prepared, error) {
+	if r.Type == "" {
+		r.Type = TypeQuick
+	}
+	if r.Type != TypeQuick {
+		return prepared{}, apperr.Field("type", MsgBadType)
+	}
+	fields := apperr.Fields{}
+	if err := checkText(r.Text); err != nil {
+		fe, _ := apperr.As(err)
+		fields.Add("text", fe.Message)
+	}
+	numbers, dups, err := normalizeNumbers(r.Numbers)
+	if err != nil {
+		fe, _ := apperr.As(err)
+		fields.Add("numbers", fe.Message)
+	}
+	ln, err := s.lines.Resolve(ctx, accountID, r.Sender)
+	if err != nil {
+		if fe, ok := apperr.As(err); ok && fe.Kind == apperr.Invalid {
+			fields.Add("sender", fe.Message)
+		} else {
+			return prepared{}, err
+		}
+	}
+	if r.SendAt != nil && r.SendAt.Before(s.now().Add(MinLead-time.Minute)) {
+		fields.Add("send_at", MsgSendAtPast)
+	}
+	if err := fields.Err(); err != nil {
+		return prepared{}, err
+	}
+	cancel11 := ln.Kind == line.KindAdvertising
+	if r.Cancel11 != nil {
+		cancel11 = *r.Cancel11
+	}
+	tbl, err := operator.Load(ctx, s.pool, accountID)
+	if err != nil {
+		return prepared{}, err
+	}
+	bl, err := blocked(ctx, s.pool, accountID, numbers)
+	if err != nil {
+		return prepared{}, err
+	}
+	q := price(tbl, sms.Count(r.Text, cancel11), cancel11, numbers, bl)
+	q.Requested = len(r.Numbers)
+	q.Duplicates = dups
+	return prepared{line: ln, numbers: numbers, quote: q}, nil
+}
+
+// Quote prices a request without sending it.
+func (s *Service) Quote(ctx context.Context, id acl.Identity, r Request) (Quote, error) {
+	p, err := s.prepare(ctx, id.AccountID, r)
+	return p.quote, err
+}
+
+// Accepted is the answer to a send request.
+type Accepted struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+	Price  int64  `json:"price"`
+}
+
+// Create accepts a send: one transaction creates the send and holds its price in
+// the wallet; then the expand task is enqueued (its id is the send id). A repeated
+// request with the same idempotency key returns the first send.
+func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKey, ip string) (Accepted, bool, error) {
+	if idemKey != "" {
+		if a, ok, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey); err != nil || ok {
+			return a, false, err
+		}
+	}
+	if ok, retry, err := s.limit.Allow(ctx, "send:acct:"+strconv.FormatInt(id.AccountID, 10), s.perMin, time.Minute); err != nil {
+		return Accepted{}, false, err
+	} else if !ok {
+		return Accepted{}, false, apperr.RateLimit(int(retry.Seconds()) + 1)
+	}
+	p, err := s.prepare(ctx, id.AccountID, r)
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	if p.quote.Recipients == 0 {
+		return Accepted{}, false, apperr.Field("numbers", MsgNothingToSend)
+	}
+	status := StatusQueued
+	if r.SendAt != nil {
+		status = StatusScheduled
+	}
+	a := Accepted{Status: status, Price: p.quote.Price}
+	var balance int64
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var key *string
+		if idemKey != "" {
+			key = &idemKey
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
+			encoding, parts, status, send_at, idempotency_key, numbers, requested, duplicates, quote, ip)
+			VALUES ($1, $2, nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
+			id.AccountID, id.UserID, id.APIKeyID, TypeQuick, p.line.ID, p.line.Number, r.Text, p.quote.Cancel11,
+			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.quote.Requested, p.quote.Duplicates,
+			p.quote.Price, ip).Scan(&a.ID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errDuplicateKey
+		}
+		if err != nil {
+			return fmt.Errorf("insert send: %w", err)
+		}
+		balance, _, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: id.AccountID, Kind: wallet.Hold, Amount: -p.quote.Price,
+			SendID: a.ID, Ref: holdRef(a.ID), UserID: id.UserID, Description: "رزرو هزینه ارسال " + strconv.FormatInt(a.ID, 10)})
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
+			Action: "send.create", Target: strconv.FormatInt(a.ID, 10), IP: ip,
+			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
+	})
+	if errors.Is(err, errDuplicateKey) {
+		a, _, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey)
+		return a, false, err
+	}
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	s.moneyChanged(ctx, id.AccountID, balance)
+	var at time.Time
+	if r.SendAt != nil {
+		at = *r.SendAt
+	}
+	if err := s.enqueueExpand(ctx, a.ID, TypeQuick, at); err != nil {
+		// The send is stored and paid for; the sweeper enqueues it again.
+		slog.WarnContext(ctx, "expand not enqueued; the sweeper will retry", "send", a.ID, "err", err)
+	}
+	return a, true, nil
+}
+
+var errDuplicateKey = errors.New("duplicate idempotency key")
+
+func holdRef(sendID int64) string { return "send:" + strconv.FormatInt(sendID, 10) + ":hold" }
+
+func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key string) (Accepted, bool, error) {
+	var a Accepted
+	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END
+		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, false, nil
+	}
+	if err != nil {
+		return a, false, fmt.Errorf("idempotency lookup: %w", err)
+	}
+	return a, true, nil
+}
+
+func (s *Service) enqueueExpand(ctx context.Context, sendID int64, typ string, at time.Time) error {
+	q := jobs.QueueDefault
+	if typ == TypeVerification {
+		q = jobs.QueueCritical
+	}
+	task, err := jobs.NewSendExpand(sendID, q, at)
+	if err != nil {
+		return err
+	}
+	_, err = s.queue.EnqueueContext(ctx, task)
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("enqueue expand %d: %w", sendID, err)
+	}
+	return nil
+}
+
+func (s *Service) moneyChanged(ctx context.Context, accountID, balance int64) {
+	if s.onMoney != nil {
+		s.onMoney(ctx, accountID, balance)
+	}
+}

@@ -1,0 +1,418 @@
+package smpp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fiorix/go-smpp/smpp/pdu"
+	"github.com/fiorix/go-smpp/smpp/pdu/pdufield"
+)
+
+func TestNormalizeMessageID(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"00A1B2", "a1b2"},
+		{"a1b2", "a1b2"},
+		{"  0000A1b2\x00", "a1b2"},
+		{"41394", "41394"},
+		{"0041394", "41394"},
+		{"0", "0"},
+		{"0000", "0"},
+		{"1F4A6C2E9B", "1f4a6c2e9b"},
+		{"000000001F4A6C2E9B00112233", "1f4a6c2e9b00112233"}, // longer than 16 hex digits
+		{"6c3f5e1e-8a1b-4d2e-9a55-0b0f0e1d2c3b", "6c3f5e1e-8a1b-4d2e-9a55-0b0f0e1d2c3b"},
+		{"MSG-00042", "msg-00042"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := NormalizeMessageID(tt.in); got != tt.want {
+			t.Errorf("NormalizeMessageID(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMessageIDKeys(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		// Decimal 41394 is 0xa1b2; read as hex, 0x41394 is 267156 decimal.
+		{"41394", []string{"41394", "a1b2", "267156"}},
+		{"00A1B2", []string{"a1b2", "41394"}},
+		{"ff", []string{"ff", "255"}},
+		{"10", []string{"10", "a", "16"}},
+		{"MSG-1", []string{"msg-1"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		got := MessageIDKeys(tt.in)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("MessageIDKeys(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestMessageIDMatching pairs ids the way the gateway does: store
+// NormalizeMessageID(submit_sm_resp id), look up MessageIDKeys(receipt id).
+func TestMessageIDMatching(t *testing.T) {
+	tests := []struct {
+		name, submitID, receiptID string
+	}{
+		{"hex resp, decimal receipt", "00A1B2", "41394"},
+		{"decimal resp, hex receipt", "41394", "0000a1b2"},
+		{"same hex, case and zeros differ", "0A1B2C3D4E", "a1b2c3d4e"},
+		{"same decimal", "1234567890", "1234567890"},
+		{"decimal with zeros", "00012345", "12345"},
+		{"large hex vs decimal", "3B9ACA07FF", strconvFormat(0x3B9ACA07FF)},
+		{"uuid", "6C3F5E1E-8A1B-4D2E-9A55-0B0F0E1D2C3B", "6c3f5e1e-8a1b-4d2e-9a55-0b0f0e1d2c3b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stored := NormalizeMessageID(tt.submitID)
+			if !slices.Contains(MessageIDKeys(tt.receiptID), stored) {
+				t.Fatalf("receipt %q keys %q do not contain stored %q", tt.receiptID, MessageIDKeys(tt.receiptID), stored)
+			}
+		})
+	}
+	// Different messages stay apart.
+	if slices.Contains(MessageIDKeys("41395"), NormalizeMessageID("00A1B2")) {
+		t.Fatal("41395 must not match 00A1B2")
+	}
+}
+
+func strconvFormat(v uint64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+func TestParseReceipt(t *testing.T) {
+	const std = "id:1234567890 sub:001 dlvrd:001 submit date:2406011230 done date:2406011231 stat:DELIVRD err:000 text:Salam donya"
+	tests := []struct {
+		name      string
+		d         Deliver
+		ok        bool
+		id        string
+		state     MessageState
+		hasState  bool
+		err, text string
+		netErr    *NetworkError
+	}{
+		{
+			name: "standard text", ok: true, id: "1234567890", state: MessageDelivered, hasState: true, err: "000", text: "Salam donya",
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte(std)},
+		},
+		{
+			name: "TLVs win over text", ok: true, id: "00A1B2", state: MessageUndeliverable, hasState: true, err: "000", text: "Salam donya",
+			netErr: &NetworkError{Type: 3, Code: 0x0022},
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte(std), TLVs: map[uint16][]byte{
+				TagReceiptedMessageID: []byte("00A1B2\x00"),
+				TagMessageState:       {5},
+				TagNetworkErrorCode:   {3, 0x00, 0x22},
+			}},
+		},
+		{
+			name: "TLV only, esm_class default", ok: true, id: "abc", state: MessageExpired, hasState: true,
+			d: Deliver{TLVs: map[uint16][]byte{TagReceiptedMessageID: []byte("abc\x00"), TagMessageState: {3}}},
+		},
+		{
+			name: "case-insensitive keys, underscores, odd spacing", ok: true, id: "77", state: MessageExpired, hasState: true, err: "5", text: "",
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("ID:77 SUB:1 DLVRD:0 SUBMIT_DATE:2406011230 DONE_DATE:2406011231  Stat : expired ERR:5 TEXT:")},
+		},
+		{
+			name: "missing fields", ok: true, id: "42", state: MessageRejected, hasState: true,
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("id:42 stat:REJECTD")},
+		},
+		{
+			name: "non-final state", ok: true, id: "9", state: MessageEnroute, hasState: true,
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("id:9 stat:ENROUTE")},
+		},
+		{
+			name: "no stat", ok: true, id: "9", state: MessageUnknown, hasState: false,
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("id:9 sub:001")},
+		},
+		{
+			name: "text field may contain keys", ok: true, id: "5", state: MessageDeleted, hasState: true, text: "id:99 stat:DELIVRD",
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("id:5 stat:DELETED text:id:99 stat:DELIVRD")},
+		},
+		{
+			name: "UCS-2 receipt text", ok: true, id: "88", state: MessageDelivered, hasState: true,
+			d: Deliver{ESMClass: 0x04, DataCoding: 0x08, Text: "id:88 stat:DELIVRD"},
+		},
+		{
+			name: "message_payload", ok: true, id: "31", state: MessageUnknown, hasState: true,
+			d: Deliver{ESMClass: 0x04, MessagePayload: []byte("id:31 stat:UNKNOWN")},
+		},
+		{
+			name: "MO is not a receipt", ok: false,
+			d: Deliver{ESMClass: 0x00, ShortMessage: []byte("id:1 stat:DELIVRD")},
+		},
+		{
+			name: "receipt without id", ok: false,
+			d: Deliver{ESMClass: 0x04, ShortMessage: []byte("stat:DELIVRD")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ok := ParseReceipt(tt.d)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v (%+v)", ok, tt.ok, r)
+			}
+			if !ok {
+				return
+			}
+			if r.MessageID != tt.id || r.State != tt.state || r.HasState != tt.hasState || r.Err != tt.err || r.Text != tt.text {
+				t.Fatalf("got id=%q state=%v has=%v err=%q text=%q; want id=%q state=%v has=%v err=%q text=%q",
+					r.MessageID, r.State, r.HasState, r.Err, r.Text, tt.id, tt.state, tt.hasState, tt.err, tt.text)
+			}
+			if (r.NetworkError == nil) != (tt.netErr == nil) || (r.NetworkError != nil && *r.NetworkError != *tt.netErr) {
+				t.Fatalf("network error = %+v, want %+v", r.NetworkError, tt.netErr)
+			}
+		})
+	}
+}
+
+func TestParseReceiptDates(t *testing.T) {
+	r, _ := ParseReceipt(Deliver{ESMClass: 4, ShortMessage: []byte("id:1 sub:001 dlvrd:001 submit date:2406011230 done date:240601123145 stat:DELIVRD err:000 text:x")})
+	if r.SubmitDate != "2406011230" || r.DoneDate != "240601123145" || r.Sub != "001" || r.Dlvrd != "001" {
+		t.Fatalf("fields: %+v", r)
+	}
+	tehran := time.FixedZone("IRST", 3*3600+1800)
+	got, err := ParseReceiptTime(r.DoneDate, tehran)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2024, 6, 1, 12, 31, 45, 0, tehran); !got.Equal(want) {
+		t.Fatalf("done date = %v, want %v", got, want)
+	}
+	if _, err := ParseReceiptTime("garbage", time.UTC); err == nil {
+		t.Fatal("want error for garbage date")
+	}
+}
+
+func TestMessageStateFinal(t *testing.T) {
+	for s := MessageUnknown; s <= MessageDeleted; s++ {
+		want := s != MessageEnroute && s != MessageAccepted
+		if s.Final() != want {
+			t.Errorf("%v.Final() = %v", s, s.Final())
+		}
+	}
+}
+
+// deliverFrame wraps an encoded deliver_sm for decodeDeliver.
+func deliverFrame(t *testing.T, b []byte) frame {
+	t.Helper()
+	fr := newFrameReader(bytes.NewReader(b))
+	f, err := fr.next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestDecodeDeliver(t *testing.T) {
+	ucs2 := func(s string) []byte {
+		var b []byte
+		for _, r := range s {
+			if r > 0xFFFF {
+				hi, lo := 0xD800+((r-0x10000)>>10), 0xDC00+((r-0x10000)&0x3FF)
+				b = append(b, byte(hi>>8), byte(hi), byte(lo>>8), byte(lo))
+				continue
+			}
+			b = append(b, byte(r>>8), byte(r))
+		}
+		return b
+	}
+	udh8 := []byte{0x05, 0x00, 0x03, 0xA7, 0x03, 0x02}
+	udh16 := []byte{0x06, 0x08, 0x04, 0x12, 0x34, 0x02, 0x01}
+	src := Address{Addr: "989121234567", TON: 1, NPI: 1}
+	dst := Address{Addr: "30001234", TON: 0, NPI: 1}
+	tests := []struct {
+		name      string
+		esm, dc   uint8
+		sm        []byte
+		tlvs      []TLV
+		text      string
+		udh       *UDH
+		isReceipt bool
+	}{
+		{name: "GSM7 with escapes", dc: 0x00, sm: []byte{'a', 0x1B, 0x65, ' ', 0x1B, 0x3C, 'b', 0x1B, 0x3E, 0x00}, text: "a€ [b]@"},
+		{name: "ASCII", dc: 0x01, sm: []byte("hello_@"), text: "hello_@"},
+		{name: "Latin-1", dc: 0x03, sm: []byte{'c', 'a', 'f', 0xE9}, text: "café"},
+		{name: "UCS-2 Persian", dc: 0x08, sm: ucs2("سلام دنیا"), text: "سلام دنیا"},
+		{name: "UCS-2 surrogate pair", dc: 0x08, sm: ucs2("ok 😀"), text: "ok 😀"},
+		{name: "UCS-2 via GSM coding group", dc: 0x18, sm: ucs2("لغو۱۱"), text: "لغو۱۱"},
+		{name: "binary", dc: 0x04, sm: []byte{0x01, 0x02}, text: ""},
+		{
+			name: "concat 8-bit ref", esm: 0x40, dc: 0x08, sm: append(slices.Clone(udh8), ucs2("بخش دوم")...), text: "بخش دوم",
+			udh: &UDH{Raw: udh8, Concat: true, Ref: 0xA7, Total: 3, Part: 2},
+		},
+		{
+			name: "concat 16-bit ref", esm: 0x40, dc: 0x00, sm: append(slices.Clone(udh16), []byte("part one")...), text: "part one",
+			udh: &UDH{Raw: udh16, Concat: true, Ref: 0x1234, Total: 2, Part: 1},
+		},
+		{
+			name: "UDHI with empty short_message and payload", esm: 0x40, dc: 0x08,
+			tlvs: []TLV{{TagMessagePayload, append(slices.Clone(udh8), ucs2("پیام")...)}}, text: "پیام",
+			udh: &UDH{Raw: udh8, Concat: true, Ref: 0xA7, Total: 3, Part: 2},
+		},
+		{name: "receipt by esm_class", esm: 0x04, dc: 0x00, sm: []byte("id:1 stat:DELIVRD"), text: "id:1 stat:DELIVRD", isReceipt: true},
+		{name: "receipt by TLV", dc: 0x00, tlvs: []TLV{{TagReceiptedMessageID, []byte("1\x00")}}, isReceipt: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := encodeTestDeliver(7, src, dst, tt.esm, tt.dc, tt.sm, tt.tlvs)
+			d, err := decodeDeliver(deliverFrame(t, b), time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Seq != 7 || d.Source != src || d.Dest != dst || d.ESMClass != tt.esm || d.DataCoding != tt.dc {
+				t.Fatalf("header fields: %+v", d)
+			}
+			if !bytes.Equal(d.ShortMessage, tt.sm) {
+				t.Fatalf("short_message = % x, want raw % x", d.ShortMessage, tt.sm)
+			}
+			if d.Text != tt.text {
+				t.Fatalf("text = %q, want %q", d.Text, tt.text)
+			}
+			if d.IsReceipt != tt.isReceipt {
+				t.Fatalf("IsReceipt = %v", d.IsReceipt)
+			}
+			switch {
+			case tt.udh == nil && d.UDH != nil:
+				t.Fatalf("unexpected UDH %+v", d.UDH)
+			case tt.udh != nil && (d.UDH == nil || !bytes.Equal(d.UDH.Raw, tt.udh.Raw) || d.UDH.Concat != tt.udh.Concat ||
+				d.UDH.Ref != tt.udh.Ref || d.UDH.Total != tt.udh.Total || d.UDH.Part != tt.udh.Part):
+				t.Fatalf("UDH = %+v, want %+v", d.UDH, tt.udh)
+			}
+			for _, tlv := range tt.tlvs {
+				if !bytes.Equal(d.TLVs[tlv.Tag], tlv.Value) {
+					t.Fatalf("TLV 0x%04X = % x", tlv.Tag, d.TLVs[tlv.Tag])
+				}
+			}
+		})
+	}
+}
+
+func TestDecodeDeliverMalformedUDH(t *testing.T) {
+	b := encodeTestDeliver(1, Address{Addr: "1"}, Address{Addr: "2"}, 0x40, 0x00, []byte{0x09, 0x00, 0x03}, nil)
+	d, err := decodeDeliver(deliverFrame(t, b), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.UDH != nil {
+		t.Fatalf("malformed UDH parsed as %+v", d.UDH)
+	}
+}
+
+func TestSenderLineAndMobile(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Address
+	}{
+		{"30001234567", Address{"30001234567", TONUnknown, NPIISDN}},
+		{"1000", Address{"1000", TONUnknown, NPIISDN}},
+		{"989121234567", Address{"989121234567", TONInternational, NPIISDN}},
+		{"+989121234567", Address{"989121234567", TONInternational, NPIISDN}},
+		{"Chapar", Address{"Chapar", TONAlphanumeric, NPIUnknown}},
+		{"Bank-Melli", Address{"Bank-Melli", TONAlphanumeric, NPIUnknown}},
+	}
+	for _, tt := range tests {
+		if got := SenderLine(tt.in); got != tt.want {
+			t.Errorf("SenderLine(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	if got := Mobile("+989121234567"); got != (Address{"989121234567", 1, 1}) {
+		t.Errorf("Mobile = %+v", got)
+	}
+}
+
+func TestSubmitSMEncode(t *testing.T) {
+	udh := []byte{0x05, 0x00, 0x03, 0x01, 0x02, 0x01}
+	m := &SubmitSM{
+		Source:       SenderLine("30001234"),
+		Dest:         Mobile("989121234567"),
+		ShortMessage: append(slices.Clone(udh), 0x06, 0x33),
+		DataCoding:   0x08,
+		UDH:          true,
+		TLVs:         []TLV{{0x1400, []byte("x")}},
+	}
+	var b bytes.Buffer
+	if err := m.encode(42, &b); err != nil {
+		t.Fatal(err)
+	}
+	if binary.BigEndian.Uint32(b.Bytes()[0:4]) != uint32(b.Len()) {
+		t.Fatal("command_length does not match")
+	}
+	p, err := pdu.Decode(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.Fields()
+	fixed := func(k pdufield.Name) uint8 { return f[k].(*pdufield.Fixed).Data }
+	if p.Header().ID != pdu.SubmitSMID || p.Header().Seq != 42 {
+		t.Fatalf("header %+v", p.Header())
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"source", f[pdufield.SourceAddr].String(), "30001234"},
+		{"source ton", fixed(pdufield.SourceAddrTON), TONUnknown},
+		{"source npi", fixed(pdufield.SourceAddrNPI), NPIISDN},
+		{"dest", f[pdufield.DestinationAddr].String(), "989121234567"},
+		{"dest ton", fixed(pdufield.DestAddrTON), TONInternational},
+		{"dest npi", fixed(pdufield.DestAddrNPI), NPIISDN},
+		{"esm_class", fixed(pdufield.ESMClass), uint8(0x40)},
+		{"registered_delivery", fixed(pdufield.RegisteredDelivery), uint8(1)},
+		{"data_coding", fixed(pdufield.DataCoding), uint8(0x08)},
+		{"sm_length", fixed(pdufield.SMLength), uint8(len(m.ShortMessage))},
+		{"short_message", string(f[pdufield.ShortMessage].Bytes()), string(m.ShortMessage)},
+		{"tlv", string(p.TLVFields()[0x1400].Bytes()), "x"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+
+	bad := []*SubmitSM{
+		{Dest: Address{}},
+		{Dest: Mobile("98912"), ShortMessage: make([]byte, 255)},
+		{Dest: Mobile("98912"), UDH: true, ShortMessage: []byte{0x05, 0x00}},
+		{Dest: Mobile("123456789012345678901")},
+	}
+	for i, m := range bad {
+		if err := m.encode(1, &b); err == nil {
+			t.Errorf("bad[%d]: want error", i)
+		}
+	}
+	if (&SubmitSM{NoReceipt: true}).registeredDelivery() != 0 || (&SubmitSM{RegisteredDelivery: 2}).registeredDelivery() != 2 {
+		t.Error("registered_delivery override")
+	}
+}
+
+func TestStatusErrors(t *testing.T) {
+	err := error(&StatusError{Command: "submit_sm", Status: StatusThrottled})
+	if !IsThrottled(err) || IsUnknown(err) || IsNotSent(err) {
+		t.Fatal("throttled classification")
+	}
+	if st, ok := StatusOf(err); !ok || st != 0x58 {
+		t.Fatalf("StatusOf = %v %v", st, ok)
+	}
+	if IsThrottled(&StatusError{Status: StatusMsgQueueFull}) {
+		t.Fatal("queue full is not throttling")
+	}
+	if s := StatusThrottled.String(); s != "0x00000058 (throttling error)" {
+		t.Fatalf("String = %q", s)
+	}
+}

@@ -1,0 +1,164 @@
+package smpp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+)
+
+// BindType selects the bind command. The zero value is a transceiver bind.
+type BindType uint8
+
+// Bind types.
+const (
+	BindTransceiver BindType = iota
+	BindTransmitter
+	BindReceiver
+)
+
+// String returns the SMPP name of the bind.
+func (b BindType) String() string {
+	switch b {
+	case BindTransceiver:
+		return "bind_transceiver"
+	case BindTransmitter:
+		return "bind_transmitter"
+	case BindReceiver:
+		return "bind_receiver"
+	default:
+		return fmt.Sprintf("bind_type(%d)", uint8(b))
+	}
+}
+
+// DeliverHandler stores a deliver_sm (receipt or MO message). The
+// deliver_sm_resp is sent only after it returns: ESME_ROK when it returns nil,
+// ESME_RX_T_APPNACK (the SMSC retries later) when it returns an error. ctx is
+// cancelled when the connection is lost; the SMSC then redelivers, so handlers
+// must be idempotent.
+type DeliverHandler func(ctx context.Context, d Deliver) error
+
+// Config configures a Session or a Client. Zero durations and sizes take the
+// documented defaults.
+type Config struct {
+	Addr       string // host:port of the SMSC
+	SystemID   string
+	Password   string
+	SystemType string
+	BindType   BindType // default BindTransceiver
+	// AddrTON, AddrNPI and AddressRange are sent in the bind request.
+	AddrTON      uint8
+	AddrNPI      uint8
+	AddressRange string
+
+	// EnquireLink is the interval of our enquire_link requests (default 15 s).
+	// An enquire_link left unanswered for ResponseTimeout drops the connection.
+	EnquireLink time.Duration
+	// ResponseTimeout bounds the wait for any response (default 10 s). A
+	// submit_sm unanswered this long completes with ErrUnknown.
+	ResponseTimeout time.Duration
+	// DialTimeout bounds TCP connect plus bind (default 10 s).
+	DialTimeout time.Duration
+	// WriteTimeout bounds one write to the socket (default 10 s); a write
+	// that stalls longer drops the connection.
+	WriteTimeout time.Duration
+
+	// Window is the maximum number of submit_sm in flight (default 100).
+	// Submitters block while the window is full.
+	Window int
+	// TPS is the submit_sm rate limit per second; 0 means unlimited. It never
+	// applies to deliver_sm_resp or enquire_link.
+	TPS float64
+	// TPSBurst is the token bucket depth (default max(1, TPS/10)).
+	TPSBurst int
+	// ThrottlePause is how long submits pause after an ESME_RTHROTTLED
+	// response (default 1 s).
+	ThrottlePause time.Duration
+
+	// ReconnectInitial is the first reconnect delay (default 500 ms).
+	ReconnectInitial time.Duration
+	// ReconnectMax caps the reconnect delay (default 30 s). A session that
+	// stayed bound at least this long resets the back-off.
+	ReconnectMax time.Duration
+
+	// DeliverHandler receives deliver_sm PDUs. Required unless BindType is
+	// BindTransmitter.
+	DeliverHandler DeliverHandler
+	// DeliverWorkers is the number of handler goroutines (default 1, strict
+	// arrival order). With more, order is kept per source address.
+	DeliverWorkers int
+	// DeliverQueue is the number of deliver_sm each worker may hold before
+	// further ones are answered ESME_RX_T_APPNACK (default 1024).
+	DeliverQueue int
+
+	// Logger receives session events (default slog.Default()).
+	Logger *slog.Logger
+	// DialContext opens the transport (default net.Dialer.DialContext); set
+	// it to use TLS or a proxy.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// Defaults applied by withDefaults.
+const (
+	DefaultEnquireLink      = 15 * time.Second
+	DefaultResponseTimeout  = 10 * time.Second
+	DefaultDialTimeout      = 10 * time.Second
+	DefaultWriteTimeout     = 10 * time.Second
+	DefaultWindow           = 100
+	DefaultThrottlePause    = time.Second
+	DefaultReconnectInitial = 500 * time.Millisecond
+	DefaultReconnectMax     = 30 * time.Second
+	DefaultDeliverQueue     = 1024
+)
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Addr == "" {
+		return c, errors.New("smpp: config: Addr is required")
+	}
+	if c.BindType > BindReceiver {
+		return c, fmt.Errorf("smpp: config: invalid BindType %d", c.BindType)
+	}
+	if c.BindType != BindTransmitter && c.DeliverHandler == nil {
+		return c, fmt.Errorf("smpp: config: DeliverHandler is required for %s", c.BindType)
+	}
+	if c.Window < 0 || c.TPS < 0 || c.TPSBurst < 0 || c.DeliverWorkers < 0 || c.DeliverQueue < 0 {
+		return c, errors.New("smpp: config: negative Window, TPS, TPSBurst, DeliverWorkers or DeliverQueue")
+	}
+	setDur := func(d *time.Duration, def time.Duration) {
+		if *d <= 0 {
+			*d = def
+		}
+	}
+	setDur(&c.EnquireLink, DefaultEnquireLink)
+	setDur(&c.ResponseTimeout, DefaultResponseTimeout)
+	setDur(&c.DialTimeout, DefaultDialTimeout)
+	setDur(&c.WriteTimeout, DefaultWriteTimeout)
+	setDur(&c.ThrottlePause, DefaultThrottlePause)
+	setDur(&c.ReconnectInitial, DefaultReconnectInitial)
+	setDur(&c.ReconnectMax, DefaultReconnectMax)
+	if c.ReconnectMax < c.ReconnectInitial {
+		c.ReconnectMax = c.ReconnectInitial
+	}
+	if c.Window == 0 {
+		c.Window = DefaultWindow
+	}
+	if c.TPS > 0 && c.TPSBurst == 0 {
+		c.TPSBurst = max(1, int(c.TPS/10))
+	}
+	if c.DeliverWorkers == 0 {
+		c.DeliverWorkers = 1
+	}
+	if c.DeliverQueue == 0 {
+		c.DeliverQueue = DefaultDeliverQueue
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.DialContext == nil {
+		d := &net.Dialer{KeepAlive: 30 * time.Second}
+		c.DialContext = d.DialContext
+	}
+	return c, nil
+}
