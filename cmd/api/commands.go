@@ -10,6 +10,8 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/wallet"
 )
 
 func migrate(ctx context.Context, cfg config.Config, args []string) error {
@@ -58,9 +60,12 @@ func migrate(ctx context.Context, cfg config.Config, args []string) error {
 
 // Demo account (api-contract.md "Demo data").
 const (
-	demoUser     = "demo"
-	demoPassword = "Demo@12345"
-	demoMobile   = "09120000000"
+	demoUser        = "demo"
+	demoPassword    = "Demo@12345"
+	demoMobile      = "09120000000"
+	demoLine        = "300012345"
+	demoServiceLine = "500012345"
+	demoCredit      = 50_000_000
 )
 
 // seedDemo creates the demo account once; running it again changes nothing.
@@ -74,15 +79,52 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	u, err := accounts.ByUsername(ctx, demoUser)
 	if errors.Is(err, apperr.ErrNotFound) {
 		u, err = accounts.Register(ctx, account.RegisterInput{Name: "حساب نمایشی", Username: demoUser, Mobile: demoMobile,
-			Password: demoPassword, PasswordConfirmation: demoPassword, AcceptRules: true, TwoStepOff: true}, "127.0.0.1")
+			Password: demoPassword, PasswordConfirmation: demoPassword, AcceptRules: true, TwoStepOff: true, SeedPassword: true}, "127.0.0.1")
 	}
 	if err != nil {
 		return fmt.Errorf("seed demo user: %w", err)
 	}
-	fmt.Printf("demo account ready: user %s (id %d)\n", u.Username, u.ID)
+	lines := line.New(pool)
+	if _, err := lines.Add(ctx, u.AccountID, demoLine, line.KindAdvertising, true); err != nil {
+		return fmt.Errorf("seed demo line: %w", err)
+	}
+	if _, err := lines.Add(ctx, u.AccountID, demoServiceLine, line.KindService, false); err != nil {
+		return fmt.Errorf("seed demo line: %w", err)
+	}
+	// The seed credit is given once (its ledger reference makes a re-run a no-op).
+	_, err = wallet.New(pool).Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.Gift, Amount: demoCredit,
+		Ref: "seed:demo", Description: "اعتبار هدیه حساب نمایشی"})
+	if err != nil {
+		return fmt.Errorf("seed demo credit: %w", err)
+	}
+	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)
+	fmt.Printf("demo account ready: user %s, lines %s and %s, credit %d rials\n", u.Username, demoLine, demoServiceLine, bal)
 	return nil
 }
 
+// admin runs operator commands: `admin credit <username> <rials>`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
-	return fmt.Errorf("admin %v: unknown command", args)
+	if len(args) != 3 || args[0] != "credit" {
+		return fmt.Errorf("usage: admin credit <username> <rials>")
+	}
+	amount, err := strconv.ParseInt(args[2], 10, 64)
+	if err != nil || amount <= 0 {
+		return fmt.Errorf("admin credit: rials must be a positive integer, got %q", args[2])
+	}
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	u, err := account.New(pool).ByUsername(ctx, args[1])
+	if err != nil {
+		return fmt.Errorf("admin credit: user %q: %w", args[1], err)
+	}
+	bal, err := wallet.New(pool).Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.AdminCredit, Amount: amount,
+		Description: "افزایش اعتبار توسط مدیر سامانه"})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("credited %d rials to %s; balance %d rials\n", amount, u.Username, bal)
+	return nil
 }

@@ -17,12 +17,9 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/chapar/chapar/pkg/account"
-	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/httpapi"
-	"github.com/chapar/chapar/pkg/ratelimit"
 )
 
 func main() {
@@ -70,11 +67,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()
 
-	accounts := account.New(pool)
-	authSvc := auth.New(pool, cfg, accounts, queue, ratelimit.New(rdb, "rl:"))
-	handler := httpapi.New(httpapi.Deps{
-		Config: cfg, Log: log, Pool: pool, Redis: rdb, Auth: authSvc, Accounts: accounts,
-	})
+	handler := httpapi.New(httpapi.Wire(cfg, log, pool, rdb, queue, nil))
 	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()

@@ -23,7 +23,6 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
-	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
@@ -37,6 +36,7 @@ type Env struct {
 	Queue     *asynq.Client
 	Inspector *asynq.Inspector
 	Engine    http.Handler
+	Deps      httpapi.Deps
 	Accounts  *account.Service
 	Auth      *auth.Service
 }
@@ -59,14 +59,13 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	queue := asynq.NewClient(opt)
 	insp := asynq.NewInspector(opt)
 	tb.Cleanup(func() { queue.Close(); insp.Close() })
-	accounts := account.New(d.Pool)
-	a := auth.New(d.Pool, cfg, accounts, queue, ratelimit.New(r.Client, "rl:"))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	engine := httpapi.New(httpapi.Deps{Config: cfg, Log: log, Pool: d.Pool, Redis: r.Client, Auth: a, Accounts: accounts})
+	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, queue, nil)
+	engine := httpapi.New(deps)
 	srv := httptest.NewServer(engine)
 	tb.Cleanup(srv.Close)
 	return &Env{T: tb, URL: srv.URL, Config: cfg, DB: d, Redis: r, Queue: queue, Inspector: insp,
-		Engine: engine, Accounts: accounts, Auth: a}
+		Engine: engine, Deps: deps, Accounts: deps.Accounts, Auth: deps.Auth}
 }
 
 // Response is a decoded envelope.

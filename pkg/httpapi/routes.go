@@ -28,6 +28,16 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/user/2fa/enable", acl.Authenticated, s.enableTwoStep},
 		{http.MethodPost, "/user/2fa/disable", acl.Authenticated, s.disableTwoStep},
 
+		// Money and sender lines.
+		{http.MethodGet, "/payment/credit/mine", acl.WalletView, s.credit},
+		{http.MethodGet, "/number/numbers", acl.NumberView, s.lines},
+		{http.MethodPost, "/numbers/defaults/upsert", acl.NumberManage, s.setDefaultLine},
+
+		// Sending (api-contract.md "Sending").
+		{http.MethodPost, "/send/calculate-price", acl.SendCreate, s.calculatePrice},
+		{http.MethodPost, "/send", acl.SendCreate, s.createSend},
+		{http.MethodPost, "/send/cancel", acl.SendCancel, s.cancelSend},
+
 		// Colleagues and roles (spec §6).
 		{http.MethodGet, "/acl/partner/permission_list", acl.PartnerManage, s.permissionList},
 	}

@@ -22,6 +22,9 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/web"
 )
 
@@ -33,6 +36,9 @@ type Deps struct {
 	Redis    redis.UniversalClient
 	Auth     *auth.Service
 	Accounts *account.Service
+	Wallet   *wallet.Service
+	Lines    *line.Service
+	Sends    *send.Service
 	// Ready lists extra readiness checks (e.g. an SMPP bind is up).
 	Ready []func(context.Context) error
 }

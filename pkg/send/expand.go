@@ -187,6 +187,3 @@ func (s *Service) enqueueBatches(ctx context.Context, sendID int64, batches []ba
 	}
 	return firstErr
 }
-
-
-
