@@ -6,9 +6,9 @@
 package config
 
 import (
+	"fmt"
 	"log/slog"
 
-	"fmt"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"os"
@@ -189,3 +189,14 @@ func (c Config) RedisOptions() *redis.Options {
 func (c Config) AsynqRedis() asynq.RedisClientOpt {
 	return asynq.RedisClientOpt{Addr: c.RedisAddr, Password: c.RedisPass, DB: c.RedisDB}
 }
+
+// AsynqLogger routes asynq's own log lines to slog.
+func AsynqLogger(l *slog.Logger) asynq.Logger { return asynqLogger{l} }
+
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }

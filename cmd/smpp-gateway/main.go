@@ -1,0 +1,60 @@
+// Command smpp-gateway holds the SMPP binds to the carriers, submits the
+// per-operator batch tasks and writes receipts and MO messages to the inbound
+// stream (see pkg/gateway). It is configured from the environment: pkg/config
+// for the database and Redis, gateway.LoadConfig for the binds. SIGINT or
+// SIGTERM stops it gracefully.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/gateway"
+)
+
+func main() {
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	log := cfg.Logger()
+	slog.SetDefault(log)
+	gcfg, err := gateway.LoadConfig(cfg.Profile, os.Getenv)
+	if err != nil {
+		log.Error("smpp-gateway: configuration", "err", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, gcfg, log); err != nil {
+		log.Error("smpp-gateway failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.Logger) error {
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	rdb := redis.NewClient(cfg.RedisOptions())
+	defer rdb.Close()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("redis %s: %w", cfg.RedisAddr, err)
+	}
+	gw, err := gateway.New(gcfg, gateway.Deps{Pool: pool, Redis: rdb, Asynq: cfg.AsynqRedis(), Log: log})
+	if err != nil {
+		return err
+	}
+	return gw.Run(ctx)
+}

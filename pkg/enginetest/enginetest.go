@@ -1,0 +1,147 @@
+// Package enginetest runs the whole send engine in one test process over real
+// connections: the API (pkg/apitest) on a fresh PostgreSQL database and a claimed
+// Redis database, the worker assembly, an SMPP gateway bound over TCP to the carrier
+// simulator, and the simulator itself. It is imported only by _test files.
+package enginetest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/gateway"
+	"github.com/chapar/chapar/pkg/smscsim"
+	"github.com/chapar/chapar/pkg/worker"
+)
+
+// Engine is a running engine.
+type Engine struct {
+	*apitest.Env
+	Sim    *smscsim.Server
+	Worker *worker.Worker
+	log    *slog.Logger
+	gwStop context.CancelFunc
+	gwDone chan error
+	gwCfg  gateway.Config
+}
+
+// Options adjust the engine.
+type Options struct {
+	Sim    func(*smscsim.Config)
+	Config func(*config.Config)
+}
+
+// Start runs everything; the test's cleanup stops it.
+func Start(t testing.TB, o Options) *Engine {
+	t.Helper()
+	e := &Engine{Env: apitest.Start(t, o.Config)}
+	e.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("ENGINE_LOG") != "" {
+		e.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	simCfg, _ := smscsim.Profile("test")
+	simCfg.Logger = e.log
+	if o.Sim != nil {
+		o.Sim(&simCfg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	sim, err := smscsim.Start(ctx, simCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Sim = sim
+	t.Cleanup(func() { cancel(); sim.Close() })
+
+	rdb := e.Redis.Client
+	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, nil)
+	e.Worker.SweepEvery = 200 * time.Millisecond
+	wctx, wstop := context.WithCancel(context.Background())
+	wdone := make(chan struct{})
+	go func() { _ = e.Worker.Run(wctx, "test-worker", 4); close(wdone) }()
+	t.Cleanup(func() { wstop(); <-wdone })
+
+	binds := ""
+	for i, op := range []string{"mci", "irancell", "rightel"} {
+		if i > 0 {
+			binds += ","
+		}
+		binds += op + "=" + sim.Addr(op)
+	}
+	env := map[string]string{"GATEWAY_BINDS": binds, "GATEWAY_TPS": "0", "GATEWAY_HTTP_ADDR": "127.0.0.1:0",
+		"SMPP_SYSTEM_ID": sim.SystemID(), "SMPP_PASSWORD": sim.Password(), "GATEWAY_CONCURRENCY": "4"}
+	e.gwCfg, err = gateway.LoadConfig("test", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.StartGateway(t)
+	t.Cleanup(e.StopGateway)
+	return e
+}
+
+// StartGateway starts (or restarts) the gateway.
+func (e *Engine) StartGateway(t testing.TB) {
+	t.Helper()
+	g, err := gateway.New(e.gwCfg, gateway.Deps{Pool: e.DB.Pool, Redis: e.Redis.Client,
+		Asynq: asynq.RedisClientOpt{Addr: e.Redis.Addr, DB: e.Redis.DB}, Log: e.log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	e.gwStop, e.gwDone = cancel, make(chan error, 1)
+	go func() { e.gwDone <- g.Run(ctx) }()
+}
+
+// StopGateway stops the gateway gracefully.
+func (e *Engine) StopGateway() {
+	if e.gwStop != nil {
+		e.gwStop()
+		<-e.gwDone
+		e.gwStop = nil
+	}
+}
+
+// Wait polls cond until it holds or the timeout passes.
+func (e *Engine) Wait(what string, timeout time.Duration, cond func() bool) {
+	e.T.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	e.T.Fatalf("timed out after %v waiting for %s", timeout, what)
+}
+
+// Redis returns the engine's Redis client.
+func (e *Engine) RDB() *redis.Client { return e.Redis.Client }
+
+// Account creates a user with credit and a line through the API and the services,
+// and returns its session token and account id.
+func (e *Engine) Account(username, mobile, lineNumber, kind string, credit int64) (token string, accountID int64) {
+	e.T.Helper()
+	e.Register(username, "Secret@1234", mobile)
+	token = e.Login(username, "Secret@1234")
+	ctx := context.Background()
+	u, err := e.Accounts.ByUsername(ctx, username)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if _, err := e.Deps.Lines.Add(ctx, u.AccountID, lineNumber, kind, true); err != nil {
+		e.T.Fatal(err)
+	}
+	if credit > 0 {
+		if _, err := e.Deps.Wallet.Credit(ctx, walletCredit(u.AccountID, credit)); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+	return token, u.AccountID
+}

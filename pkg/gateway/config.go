@@ -1,0 +1,399 @@
+package gateway
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Operators a gateway can bind to. "other" is not among them: its numbers go
+// out through the binds of Config.OtherRoute.
+var Operators = []string{"mci", "irancell", "rightel"}
+
+// OperatorOther is the operator of numbers matching no known prefix.
+const OperatorOther = "other"
+
+// Defaults of the configuration.
+const (
+	DefaultBinds           = "mci=127.0.0.1:2775,irancell=127.0.0.1:2776,rightel=127.0.0.1:2777"
+	DefaultSystemID        = "chapar"
+	DefaultPassword        = "secret"
+	DefaultTPS             = 200
+	DefaultWindow          = 100
+	DefaultEnquireLink     = 15 * time.Second
+	DefaultReconnectMax    = 30 * time.Second
+	DefaultResponseTimeout = 10 * time.Second
+	DefaultThrottlePause   = time.Second
+	DefaultOtherRoute      = "mci"
+	DefaultHTTPAddr        = "127.0.0.1:2790"
+	DefaultConcurrency     = 8
+	DefaultDeliverWorkers  = 16
+	DefaultShutdownTimeout = 30 * time.Second
+)
+
+// BindConfig is one SMPP bind to a carrier.
+type BindConfig struct {
+	Operator string `json:"operator"`
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	SystemID string `json:"system_id"`
+	Password string `json:"-"`
+	// TPS is the submit_sm token bucket rate; 0 means unlimited.
+	TPS float64 `json:"tps"`
+	// Window is the maximum of submit_sm awaiting their response.
+	Window int `json:"window"`
+	// EnquireLink is the keep-alive interval.
+	EnquireLink time.Duration `json:"enquire_link"`
+	// ReconnectMax caps the reconnect back-off.
+	ReconnectMax time.Duration `json:"reconnect_max"`
+	// ResponseTimeout bounds the wait for a submit_sm_resp; past it the
+	// outcome is unknown.
+	ResponseTimeout time.Duration `json:"response_timeout"`
+	// ThrottlePause is how long the bind stops submitting after an
+	// ESME_RTHROTTLED.
+	ThrottlePause time.Duration `json:"throttle_pause"`
+}
+
+// Addr is host:port.
+func (b BindConfig) Addr() string { return net.JoinHostPort(b.Host, strconv.Itoa(b.Port)) }
+
+// Config is the gateway's configuration. DATABASE_URL, REDIS_ADDR and
+// REDIS_DB come from pkg/config.
+type Config struct {
+	Binds []BindConfig
+	// OtherRoute is the operator whose binds carry numbers of operator
+	// "other"; "" disables the carrier:other queues.
+	OtherRoute string
+	// HTTPAddr serves GET /status and GET /healthz.
+	HTTPAddr string
+	// Concurrency is the number of batch tasks handled at once.
+	Concurrency int
+	// DeliverWorkers is the number of deliver_sm handler goroutines per bind.
+	DeliverWorkers int
+	// InstanceID names this gateway in its heartbeat key.
+	InstanceID string
+	// ShutdownTimeout bounds the graceful stop: finishing the batches in
+	// hand, then closing the binds.
+	ShutdownTimeout time.Duration
+}
+
+// fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
+// of the environment (or their defaults).
+type fileBind struct {
+	Operator        string    `json:"operator"`
+	Host            string    `json:"host"`
+	Port            int       `json:"port"`
+	SystemID        *string   `json:"system_id"`
+	Password        *string   `json:"password"`
+	PasswordFile    string    `json:"password_file"`
+	TPS             *float64  `json:"tps"`
+	Window          *int      `json:"window"`
+	EnquireLink     *duration `json:"enquire_link"`
+	ReconnectMax    *duration `json:"reconnect_max"`
+	ResponseTimeout *duration `json:"response_timeout"`
+	ThrottlePause   *duration `json:"throttle_pause"`
+	// Count opens that many identical binds (default 1).
+	Count int `json:"count"`
+}
+
+// duration reads a JSON duration: a Go duration string ("15s") or a number
+// of seconds.
+type duration time.Duration
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("duration %q: %w", s, err)
+		}
+		*d = duration(v)
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("duration %s: want a string such as \"15s\" or seconds", b)
+	}
+	*d = duration(f * float64(time.Second))
+	return nil
+}
+
+// LoadConfig reads the gateway's configuration from the environment
+// (getenv, normally os.Getenv). profile is CHAPAR_PROFILE: "bench" makes the
+// default TPS unlimited.
+//
+//	GATEWAY_BINDS_FILE         JSON array of binds (see fileBind); overrides GATEWAY_BINDS
+//	GATEWAY_BINDS              "mci=host:port,irancell=host:port,…" (DefaultBinds)
+//	GATEWAY_BINDS_PER_OPERATOR binds opened per GATEWAY_BINDS entry (1)
+//	SMPP_SYSTEM_ID             (chapar)
+//	SMPP_PASSWORD, SMPP_PASSWORD_FILE (secret)
+//	GATEWAY_TPS                submit_sm/s per bind, 0 unlimited (200; bench profile 0)
+//	GATEWAY_WINDOW             submit_sm in flight per bind (100)
+//	GATEWAY_ENQUIRE_LINK       keep-alive interval (15s)
+//	GATEWAY_RECONNECT_MAX      reconnect back-off cap (30s)
+//	GATEWAY_RESPONSE_TIMEOUT   submit_sm_resp time-out, then unknown (10s)
+//	GATEWAY_THROTTLE_PAUSE     submit pause after ESME_RTHROTTLED (1s)
+//	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
+//	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
+//	GATEWAY_CONCURRENCY        batch tasks at once (8)
+//	GATEWAY_DELIVER_WORKERS    deliver_sm handlers per bind (16)
+//	GATEWAY_INSTANCE_ID        heartbeat name (hostname-pid)
+//	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
+func LoadConfig(profile string, getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	get := func(k, def string) string {
+		if v := strings.TrimSpace(getenv(k)); v != "" {
+			return v
+		}
+		return def
+	}
+	var errs []error
+	getInt := func(k string, def int) int {
+		v := get(k, "")
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a non-negative integer", k, v))
+			return def
+		}
+		return n
+	}
+	getDur := func(k string, def time.Duration) time.Duration {
+		v := get(k, "")
+		if v == "" {
+			return def
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 15s", k, v))
+			return def
+		}
+		return d
+	}
+
+	defTPS := float64(DefaultTPS)
+	if profile == "bench" {
+		defTPS = 0
+	}
+	if v := get("GATEWAY_TPS", ""); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			errs = append(errs, fmt.Errorf("GATEWAY_TPS=%q: want a non-negative number", v))
+		} else {
+			defTPS = f
+		}
+	}
+	password := get("SMPP_PASSWORD", DefaultPassword)
+	if f := get("SMPP_PASSWORD_FILE", ""); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("SMPP_PASSWORD_FILE: %w", err))
+		} else {
+			password = strings.TrimSpace(string(b))
+		}
+	}
+	def := BindConfig{
+		SystemID:        get("SMPP_SYSTEM_ID", DefaultSystemID),
+		Password:        password,
+		TPS:             defTPS,
+		Window:          getInt("GATEWAY_WINDOW", DefaultWindow),
+		EnquireLink:     getDur("GATEWAY_ENQUIRE_LINK", DefaultEnquireLink),
+		ReconnectMax:    getDur("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
+		ResponseTimeout: getDur("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
+		ThrottlePause:   getDur("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
+	}
+	host, _ := os.Hostname()
+	cfg := Config{
+		OtherRoute:      get("GATEWAY_OTHER_ROUTE", DefaultOtherRoute),
+		HTTPAddr:        get("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
+		Concurrency:     getInt("GATEWAY_CONCURRENCY", DefaultConcurrency),
+		DeliverWorkers:  getInt("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
+		InstanceID:      get("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
+		ShutdownTimeout: getDur("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
+	}
+	if strings.EqualFold(cfg.OtherRoute, "none") {
+		cfg.OtherRoute = ""
+	}
+	if file := get("GATEWAY_BINDS_FILE", ""); file != "" {
+		binds, err := readBindsFile(file, def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		cfg.Binds = binds
+	} else {
+		binds, err := parseBinds(get("GATEWAY_BINDS", DefaultBinds), getInt("GATEWAY_BINDS_PER_OPERATOR", 1), def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		cfg.Binds = binds
+	}
+	if err := errors.Join(errs...); err != nil {
+		return cfg, fmt.Errorf("gateway config: %w", err)
+	}
+	return cfg, cfg.Validate()
+}
+
+// parseBinds reads the GATEWAY_BINDS shorthand.
+func parseBinds(s string, perOperator int, def BindConfig) ([]BindConfig, error) {
+	if perOperator < 1 {
+		return nil, fmt.Errorf("GATEWAY_BINDS_PER_OPERATOR must be at least 1, got %d", perOperator)
+	}
+	var out []BindConfig
+	for entry := range strings.SplitSeq(s, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		op, addr, ok := strings.Cut(entry, "=")
+		if !ok {
+			return nil, fmt.Errorf("GATEWAY_BINDS entry %q: want operator=host:port", entry)
+		}
+		h, p, err := net.SplitHostPort(strings.TrimSpace(addr))
+		if err != nil {
+			return nil, fmt.Errorf("GATEWAY_BINDS entry %q: %w", entry, err)
+		}
+		port, err := strconv.Atoi(p)
+		if err != nil {
+			return nil, fmt.Errorf("GATEWAY_BINDS entry %q: port %q", entry, p)
+		}
+		b := def
+		b.Operator, b.Host, b.Port = strings.ToLower(strings.TrimSpace(op)), h, port
+		for range perOperator {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// readBindsFile reads GATEWAY_BINDS_FILE.
+func readBindsFile(path string, def BindConfig) ([]BindConfig, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("GATEWAY_BINDS_FILE: %w", err)
+	}
+	var entries []fileBind
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("GATEWAY_BINDS_FILE %s: %w", path, err)
+	}
+	var out []BindConfig
+	for i, e := range entries {
+		b := def
+		b.Operator, b.Host, b.Port = strings.ToLower(strings.TrimSpace(e.Operator)), e.Host, e.Port
+		if b.Host == "" {
+			b.Host = "127.0.0.1"
+		}
+		if e.SystemID != nil {
+			b.SystemID = *e.SystemID
+		}
+		switch {
+		case e.PasswordFile != "":
+			pw, err := os.ReadFile(e.PasswordFile)
+			if err != nil {
+				return nil, fmt.Errorf("GATEWAY_BINDS_FILE entry %d: password_file: %w", i, err)
+			}
+			b.Password = strings.TrimSpace(string(pw))
+		case e.Password != nil:
+			b.Password = *e.Password
+		}
+		if e.TPS != nil {
+			b.TPS = *e.TPS
+		}
+		if e.Window != nil {
+			b.Window = *e.Window
+		}
+		if e.EnquireLink != nil {
+			b.EnquireLink = time.Duration(*e.EnquireLink)
+		}
+		if e.ReconnectMax != nil {
+			b.ReconnectMax = time.Duration(*e.ReconnectMax)
+		}
+		if e.ResponseTimeout != nil {
+			b.ResponseTimeout = time.Duration(*e.ResponseTimeout)
+		}
+		if e.ThrottlePause != nil {
+			b.ThrottlePause = time.Duration(*e.ThrottlePause)
+		}
+		n := max(e.Count, 1)
+		for range n {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if len(c.Binds) == 0 {
+		errs = append(errs, errors.New("no binds configured"))
+	}
+	bound := map[string]bool{}
+	for i, b := range c.Binds {
+		if !knownOperator(b.Operator) {
+			errs = append(errs, fmt.Errorf("bind %d: unknown operator %q (want one of %s)", i, b.Operator, strings.Join(Operators, ", ")))
+		}
+		if b.Host == "" || b.Port <= 0 || b.Port > 65535 {
+			errs = append(errs, fmt.Errorf("bind %d (%s): invalid address %q", i, b.Operator, b.Addr()))
+		}
+		if b.SystemID == "" {
+			errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
+		}
+		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 {
+			errs = append(errs, fmt.Errorf("bind %d (%s): negative tps, window or duration", i, b.Operator))
+		}
+		bound[b.Operator] = true
+	}
+	if c.OtherRoute != "" && !knownOperator(c.OtherRoute) {
+		errs = append(errs, fmt.Errorf("GATEWAY_OTHER_ROUTE %q: unknown operator", c.OtherRoute))
+	}
+	if c.Concurrency < 1 {
+		errs = append(errs, fmt.Errorf("GATEWAY_CONCURRENCY must be at least 1, got %d", c.Concurrency))
+	}
+	if c.InstanceID == "" {
+		errs = append(errs, errors.New("empty instance id"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("gateway config: %w", err)
+	}
+	return nil
+}
+
+// boundOperators returns the operators this configuration has binds for, in
+// the order of Operators.
+func (c Config) boundOperators() []string {
+	var out []string
+	for _, op := range Operators {
+		for _, b := range c.Binds {
+			if b.Operator == op {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// QueueOperators returns the operators whose carrier queues this gateway
+// consumes: those it has binds for, plus "other" when OtherRoute is one of
+// them.
+func (c Config) QueueOperators() []string {
+	ops := c.boundOperators()
+	for _, op := range ops {
+		if op == c.OtherRoute {
+			return append(ops, OperatorOther)
+		}
+	}
+	return ops
+}
+
+func knownOperator(op string) bool { return slices.Contains(Operators, op) }

@@ -1,0 +1,266 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/smpp"
+)
+
+// Deps are the gateway's connections, opened and closed by the caller.
+type Deps struct {
+	Pool  *pgxpool.Pool
+	Redis redis.UniversalClient
+	// Asynq is the Redis connection of the task queues.
+	Asynq asynq.RedisConnOpt
+	Log   *slog.Logger
+}
+
+// Gateway is a running SMPP gateway: its binds connect as soon as New
+// returns; Run consumes the queues until its context ends.
+type Gateway struct {
+	cfg      Config
+	deps     Deps
+	log      *slog.Logger
+	binds    *binds
+	stream   *streamWriter
+	handler  *batchHandler
+	stopping chan struct{}
+	ln       net.Listener
+	started  time.Time
+	inbound  inboundCounters
+}
+
+type inboundCounters struct {
+	receipts, mo, dropped, failed atomic.Int64
+}
+
+// InboundCounters are the deliver_sm figures shown in GET /status.
+type InboundCounters struct {
+	Receipts int64 `json:"receipts"` // receipts stored in the stream
+	MO       int64 `json:"mo"`       // MO parts stored in the stream
+	Dropped  int64 `json:"dropped"`  // receipts without a message id, acknowledged and logged
+	Failed   int64 `json:"failed"`   // not stored: answered with an error for redelivery
+}
+
+const (
+	heartbeatEvery = 2 * time.Second
+	heartbeatTTL   = 10 * time.Second
+	// taskPoll is how often an idle worker looks at the queues again; it
+	// bounds the queueing delay of a one-time code.
+	taskPoll = 100 * time.Millisecond
+)
+
+// New validates cfg, starts the binds and listens on cfg.HTTPAddr.
+func New(cfg Config, d Deps) (*Gateway, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if d.Pool == nil || d.Redis == nil || d.Asynq == nil {
+		return nil, errors.New("gateway: Pool, Redis and Asynq are required")
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	log := d.Log.With("component", "smpp-gateway", "instance", cfg.InstanceID)
+	g := &Gateway{
+		cfg:      cfg,
+		deps:     d,
+		log:      log,
+		stream:   newStreamWriter(d.Redis, jobs.InboundStream, log),
+		stopping: make(chan struct{}),
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		g.stream.Close()
+		return nil, fmt.Errorf("gateway: listen %s: %w", cfg.HTTPAddr, err)
+	}
+	g.ln = ln
+	g.binds, err = openBinds(cfg, g.deliverHandler, log)
+	if err != nil {
+		_ = ln.Close()
+		g.stream.Close()
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	g.handler = &batchHandler{
+		store:      &store{pool: d.Pool},
+		rdb:        d.Redis,
+		binds:      g.binds,
+		otherRoute: cfg.OtherRoute,
+		log:        log,
+		texts:      newTextCache(),
+		stopping:   g.stopping,
+		chunk:      ChunkSize,
+	}
+	return g, nil
+}
+
+// HTTPAddr is the address the status endpoint listens on.
+func (g *Gateway) HTTPAddr() string { return g.ln.Addr().String() }
+
+// Queues returns the asynq queues the gateway consumes with their
+// priorities; critical queues are served strictly first.
+func (g *Gateway) Queues() map[string]int {
+	q := map[string]int{}
+	for _, op := range g.cfg.QueueOperators() {
+		q[jobs.CarrierQueueCritical(op)] = 2
+		q[jobs.CarrierQueue(op)] = 1
+	}
+	return q
+}
+
+// deliverHandler returns the deliver_sm handler of a bind of operator: the
+// receipt or MO part is in the stream before it returns nil, and only then
+// does pkg/smpp answer the deliver_sm.
+func (g *Gateway) deliverHandler(operator string) smpp.DeliverHandler {
+	return func(ctx context.Context, d smpp.Deliver) error {
+		in, ok := inboundFromDeliver(operator, d)
+		if !ok {
+			g.inbound.dropped.Add(1)
+			g.log.Warn("gateway: receipt without a message id acknowledged and dropped",
+				"operator", operator, "source", d.Source.Addr, "text", d.Text)
+			return nil
+		}
+		if err := g.stream.Add(ctx, in.Values()); err != nil {
+			g.inbound.failed.Add(1)
+			return fmt.Errorf("store %s from %s: %w", in.Kind, in.Mobile, err)
+		}
+		if in.Kind == KindReceipt {
+			g.inbound.receipts.Add(1)
+		} else {
+			g.inbound.mo.Add(1)
+		}
+		return nil
+	}
+}
+
+// Run consumes the carrier queues and serves the status endpoint until ctx
+// ends, then stops gracefully: it stops pulling tasks, lets the batches in
+// hand finish the recipients they started, closes the binds (in-flight
+// submits and queued deliveries complete), and returns nil.
+func (g *Gateway) Run(ctx context.Context) error {
+	g.started = time.Now()
+	queues := g.Queues()
+	srv := asynq.NewServer(g.deps.Asynq, asynq.Config{
+		Concurrency:       g.cfg.Concurrency,
+		Queues:            queues,
+		StrictPriority:    true,
+		ShutdownTimeout:   g.cfg.ShutdownTimeout,
+		TaskCheckInterval: taskPoll,
+		RetryDelayFunc:    retryDelay,
+		Logger:            asynqLogger{g.log.With("component", "asynq")},
+		LogLevel:          asynq.WarnLevel,
+		BaseContext:       context.Background,
+	})
+	mux := asynq.NewServeMux()
+	mux.Handle(jobs.TypeSendBatch, g.handler)
+	if err := srv.Start(mux); err != nil {
+		g.closeAll(time.Now().Add(g.cfg.ShutdownTimeout))
+		return fmt.Errorf("gateway: start asynq server: %w", err)
+	}
+	httpSrv := &http.Server{Handler: g.httpHandler(), ReadHeaderTimeout: 5 * time.Second}
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- httpSrv.Serve(g.ln) }()
+	hbCtx, hbStop := context.WithCancel(context.Background())
+	hbDone := make(chan struct{})
+	go func() {
+		defer close(hbDone)
+		g.heartbeatLoop(hbCtx)
+	}()
+	g.log.Info("smpp gateway running", "status", "http://"+g.HTTPAddr()+"/status",
+		"binds", len(g.binds.all), "queues", queues, "concurrency", g.cfg.Concurrency)
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case err := <-httpErr:
+		runErr = fmt.Errorf("gateway: status server: %w", err)
+	}
+	deadline := time.Now().Add(g.cfg.ShutdownTimeout)
+	g.log.Info("smpp gateway stopping")
+	close(g.stopping) // batches begin no further recipient
+	srv.Stop()        // no new tasks
+	srv.Shutdown()    // waits for the handlers, up to ShutdownTimeout
+	g.closeAll(deadline)
+
+	hbStop()
+	<-hbDone
+	dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	if err := g.deps.Redis.Del(dctx, jobs.GatewayHeartbeat+g.cfg.InstanceID).Err(); err != nil {
+		g.log.Warn("gateway: remove heartbeat", "err", err)
+	}
+	cancel()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(sctx); err != nil {
+		g.log.Warn("gateway: stop status server", "err", err)
+	}
+	g.log.Info("smpp gateway stopped")
+	return runErr
+}
+
+// closeAll waits for handlers asynq gave up on, then closes the binds and
+// the stream writer.
+func (g *Gateway) closeAll(deadline time.Time) {
+	done := make(chan struct{})
+	go func() {
+		g.handler.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Until(deadline)):
+		g.log.Warn("gateway: batch handlers still running at the shutdown deadline")
+	}
+	// Leave the binds at least a few seconds to drain in-flight submits.
+	cctx, cancel := context.WithDeadline(context.Background(), later(deadline, time.Now().Add(5*time.Second)))
+	defer cancel()
+	if err := g.binds.close(cctx); err != nil {
+		g.log.Warn("gateway: closing binds", "err", err)
+	}
+	g.stream.Close()
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// retryDelay is short: a failed batch usually waits only for a bind to come
+// back, and a batch handed back at shutdown should go out promptly.
+func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	if errors.Is(err, errShuttingDown) {
+		return time.Second
+	}
+	d := time.Second << min(n, 6) // 2 s … 64 s
+	return d/2 + rand.N(d/2+1)
+}
+
+// asynqLogger sends asynq's log to slog.
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+
+// Fatal is called by asynq only for unrecoverable start-up errors.
+func (a asynqLogger) Fatal(args ...any) {
+	a.l.Error(fmt.Sprint(args...))
+	os.Exit(1)
+}

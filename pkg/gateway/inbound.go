@@ -1,0 +1,248 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chapar/chapar/pkg/smpp"
+)
+
+// Field names of a jobs.InboundStream entry (see the package documentation).
+const (
+	FieldKind       = "kind"
+	FieldOperator   = "operator"
+	FieldMsgID      = "msg_id"
+	FieldMsgIDAlt   = "msg_id_alt"
+	FieldStat       = "stat"
+	FieldState      = "state"
+	FieldErr        = "err"
+	FieldMobile     = "mobile"
+	FieldLine       = "line"
+	FieldText       = "text"
+	FieldUDHRef     = "udh_ref"
+	FieldUDHSeq     = "udh_seq"
+	FieldUDHTotal   = "udh_total"
+	FieldReceivedAt = "received_at"
+)
+
+// Values of FieldKind.
+const (
+	KindReceipt = "receipt"
+	KindMO      = "mo"
+)
+
+// Values of FieldStat. 1–3 are the recipient statuses they lead to (reached
+// telecom, reached handset, not reached handset).
+const (
+	StatNone      = 0 // the receipt carried no recognisable state
+	StatPending   = 1 // ACCEPTD / ENROUTE: not final
+	StatDelivered = 2 // DELIVRD
+	StatFailed    = 3 // UNDELIV, EXPIRED, REJECTD, DELETED, UNKNOWN: final failure
+)
+
+// Inbound is one entry of jobs.InboundStream: a delivery receipt or one part
+// of an MO message.
+type Inbound struct {
+	Kind     string // KindReceipt or KindMO
+	Operator string
+
+	// Receipt fields.
+	MsgID    string   // normalised receipted message id
+	MsgIDAlt []string // further keys to try after MsgID
+	Stat     int      // StatNone … StatFailed
+	State    string   // DELIVRD, UNDELIV, …
+	Err      string
+
+	Mobile string // the handset (source_addr)
+	Line   string // the sender line (dest_addr)
+
+	// MO fields. A single-part MO has UDHRef 0, UDHSeq 1, UDHTotal 1.
+	Text     string
+	UDHRef   int
+	UDHSeq   int
+	UDHTotal int
+
+	ReceivedAt time.Time
+}
+
+// Multipart reports whether the entry is one part of a concatenated MO.
+func (in Inbound) Multipart() bool { return in.UDHTotal > 1 }
+
+// MsgIDKeys returns MsgID followed by MsgIDAlt: the keys to look a receipt
+// up by, in order.
+func (in Inbound) MsgIDKeys() []string {
+	if in.MsgID == "" {
+		return nil
+	}
+	return append([]string{in.MsgID}, in.MsgIDAlt...)
+}
+
+// Values renders the entry as XADD field/value pairs, all values strings.
+func (in Inbound) Values() []any {
+	v := make([]any, 0, 24)
+	add := func(k, val string) { v = append(v, k, val) }
+	add(FieldKind, in.Kind)
+	add(FieldOperator, in.Operator)
+	if in.Kind == KindReceipt {
+		add(FieldMsgID, in.MsgID)
+		if len(in.MsgIDAlt) > 0 {
+			add(FieldMsgIDAlt, strings.Join(in.MsgIDAlt, ","))
+		}
+		add(FieldStat, strconv.Itoa(in.Stat))
+		if in.State != "" {
+			add(FieldState, in.State)
+		}
+		if in.Err != "" {
+			add(FieldErr, in.Err)
+		}
+	}
+	add(FieldMobile, in.Mobile)
+	add(FieldLine, in.Line)
+	if in.Kind == KindMO {
+		add(FieldText, in.Text)
+		if in.UDHTotal > 1 {
+			add(FieldUDHRef, strconv.Itoa(in.UDHRef))
+			add(FieldUDHSeq, strconv.Itoa(in.UDHSeq))
+			add(FieldUDHTotal, strconv.Itoa(in.UDHTotal))
+		}
+	}
+	add(FieldReceivedAt, in.ReceivedAt.UTC().Format(time.RFC3339Nano))
+	return v
+}
+
+// ErrInbound is matched by every error of ParseInbound.
+var ErrInbound = errors.New("gateway: malformed inbound entry")
+
+// ParseInbound reads the values of a jobs.InboundStream entry (as go-redis
+// returns them in XMessage.Values).
+func ParseInbound(values map[string]any) (Inbound, error) {
+	str := func(k string) string {
+		switch v := values[k].(type) {
+		case string:
+			return v
+		case []byte:
+			return string(v)
+		case nil:
+			return ""
+		default:
+			return fmt.Sprint(v)
+		}
+	}
+	num := func(k string, def int) (int, error) {
+		s := str(k)
+		if s == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%w: field %s=%q is not an integer", ErrInbound, k, s)
+		}
+		return n, nil
+	}
+	in := Inbound{
+		Kind:     str(FieldKind),
+		Operator: str(FieldOperator),
+		Mobile:   str(FieldMobile),
+		Line:     str(FieldLine),
+	}
+	if in.Operator == "" {
+		return in, fmt.Errorf("%w: no %s", ErrInbound, FieldOperator)
+	}
+	at, err := time.Parse(time.RFC3339Nano, str(FieldReceivedAt))
+	if err != nil {
+		return in, fmt.Errorf("%w: field %s: %w", ErrInbound, FieldReceivedAt, err)
+	}
+	in.ReceivedAt = at
+	switch in.Kind {
+	case KindReceipt:
+		in.MsgID = str(FieldMsgID)
+		if in.MsgID == "" {
+			return in, fmt.Errorf("%w: receipt without %s", ErrInbound, FieldMsgID)
+		}
+		if alt := str(FieldMsgIDAlt); alt != "" {
+			in.MsgIDAlt = strings.Split(alt, ",")
+		}
+		if in.Stat, err = num(FieldStat, StatNone); err != nil {
+			return in, err
+		}
+		if in.Stat < StatNone || in.Stat > StatFailed {
+			return in, fmt.Errorf("%w: %s %d out of range", ErrInbound, FieldStat, in.Stat)
+		}
+		in.State, in.Err = str(FieldState), str(FieldErr)
+	case KindMO:
+		in.Text = str(FieldText)
+		if in.UDHRef, err = num(FieldUDHRef, 0); err != nil {
+			return in, err
+		}
+		if in.UDHSeq, err = num(FieldUDHSeq, 1); err != nil {
+			return in, err
+		}
+		if in.UDHTotal, err = num(FieldUDHTotal, 1); err != nil {
+			return in, err
+		}
+		if in.UDHTotal < 1 || in.UDHSeq < 1 || in.UDHSeq > in.UDHTotal {
+			return in, fmt.Errorf("%w: part %d of %d", ErrInbound, in.UDHSeq, in.UDHTotal)
+		}
+	default:
+		return in, fmt.Errorf("%w: %s %q", ErrInbound, FieldKind, in.Kind)
+	}
+	return in, nil
+}
+
+// StatOf maps a receipt's delivery state to the FieldStat value.
+func StatOf(r smpp.Receipt) int {
+	if !r.HasState {
+		return StatNone
+	}
+	switch r.State {
+	case smpp.MessageDelivered:
+		return StatDelivered
+	case smpp.MessageEnroute, smpp.MessageAccepted:
+		return StatPending
+	default:
+		return StatFailed
+	}
+}
+
+// inboundFromDeliver builds the stream entry of a deliver_sm received on a
+// bind of operator. ok is false for a receipt that carries no message id,
+// which cannot be matched to anything.
+func inboundFromDeliver(operator string, d smpp.Deliver) (Inbound, bool) {
+	in := Inbound{
+		Operator:   operator,
+		Mobile:     d.Source.Addr,
+		Line:       d.Dest.Addr,
+		ReceivedAt: d.ReceivedAt,
+	}
+	if in.ReceivedAt.IsZero() {
+		in.ReceivedAt = time.Now()
+	}
+	if d.IsReceipt {
+		r, ok := smpp.ParseReceipt(d)
+		if !ok {
+			return in, false
+		}
+		in.Kind = KindReceipt
+		keys := smpp.MessageIDKeys(r.MessageID)
+		if len(keys) == 0 {
+			return in, false
+		}
+		in.MsgID, in.MsgIDAlt = keys[0], keys[1:]
+		in.Stat = StatOf(r)
+		if r.HasState {
+			in.State = r.State.String()
+		}
+		in.Err = r.Err
+		return in, true
+	}
+	in.Kind = KindMO
+	in.Text = d.Text
+	in.UDHSeq, in.UDHTotal = 1, 1
+	if u := d.UDH; u != nil && u.Concat && u.Total > 1 && u.Part >= 1 && u.Part <= u.Total {
+		in.UDHRef, in.UDHSeq, in.UDHTotal = int(d.UDH.Ref), int(d.UDH.Part), int(d.UDH.Total)
+	}
+	return in, true
+}

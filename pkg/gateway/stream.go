@@ -1,0 +1,132 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// streamWriter appends entries to a Redis stream for many concurrent
+// callers, each of which waits until its own entry is stored. Requests that
+// arrive while a pipeline is in flight are coalesced into the next one, so
+// under load one round trip stores many receipts while every deliver_sm is
+// still answered only after its own entry is durable.
+type streamWriter struct {
+	rdb    redis.UniversalClient
+	stream string
+	log    *slog.Logger
+	reqs   chan *xaddReq
+	quit   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+type xaddReq struct {
+	values []any
+	done   chan error
+}
+
+const (
+	streamLoops    = 2               // pipelines in flight at once
+	streamMaxBatch = 512             // entries per pipeline
+	streamTimeout  = 5 * time.Second // bound of one pipeline round trip
+)
+
+var errWriterClosed = errors.New("gateway: inbound stream writer closed")
+
+func newStreamWriter(rdb redis.UniversalClient, stream string, log *slog.Logger) *streamWriter {
+	w := &streamWriter{
+		rdb:    rdb,
+		stream: stream,
+		log:    log,
+		reqs:   make(chan *xaddReq, streamMaxBatch),
+		quit:   make(chan struct{}),
+	}
+	w.wg.Add(streamLoops)
+	for range streamLoops {
+		go w.loop()
+	}
+	return w
+}
+
+// Add stores one entry and returns once Redis has acknowledged it.
+func (w *streamWriter) Add(ctx context.Context, values []any) error {
+	req := &xaddReq{values: values, done: make(chan error, 1)}
+	select {
+	case w.reqs <- req:
+	case <-ctx.Done():
+		return fmt.Errorf("queue xadd: %w", ctx.Err())
+	case <-w.quit:
+		return errWriterClosed
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("await xadd: %w", ctx.Err())
+	}
+}
+
+// Close stops the writer once no caller is left; requests already queued
+// are answered errWriterClosed.
+func (w *streamWriter) Close() {
+	w.once.Do(func() { close(w.quit) })
+	w.wg.Wait()
+	for {
+		select {
+		case req := <-w.reqs:
+			req.done <- errWriterClosed
+		default:
+			return
+		}
+	}
+}
+
+func (w *streamWriter) loop() {
+	defer w.wg.Done()
+	batch := make([]*xaddReq, 0, streamMaxBatch)
+	for {
+		select {
+		case <-w.quit:
+			return
+		case req := <-w.reqs:
+			batch = append(batch[:0], req)
+		}
+	fill:
+		for len(batch) < streamMaxBatch {
+			select {
+			case req := <-w.reqs:
+				batch = append(batch, req)
+			default:
+				break fill
+			}
+		}
+		w.flush(batch)
+		clear(batch)
+	}
+}
+
+func (w *streamWriter) flush(batch []*xaddReq) {
+	ctx, cancel := context.WithTimeout(context.Background(), streamTimeout)
+	defer cancel()
+	pipe := w.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(batch))
+	for i, req := range batch {
+		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{Stream: w.stream, Values: req.values})
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		w.log.Warn("gateway: xadd to inbound stream failed", "stream", w.stream, "entries", len(batch), "err", err)
+	}
+	for i, req := range batch {
+		if err := cmds[i].Err(); err != nil {
+			req.done <- fmt.Errorf("xadd %s: %w", w.stream, err)
+		} else {
+			req.done <- nil
+		}
+	}
+}

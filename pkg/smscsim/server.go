@@ -1,0 +1,706 @@
+package smscsim
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrUnknownOperator is returned for an operator name the simulator does not
+// listen for.
+var ErrUnknownOperator = errors.New("smscsim: unknown operator")
+
+// Server is a running simulator. Its methods are safe for concurrent use.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	ops      map[string]*operator
+	opList   []*operator
+	store    *store
+	sched    *scheduler
+	outcomes outcomeTable
+	started  time.Time
+
+	forcedMu sync.Mutex
+	forced   atomic.Pointer[map[string]Stat]
+
+	nextID    atomic.Uint64
+	moRef     atomic.Uint32
+	sessionID atomic.Uint64
+
+	httpLn  net.Listener
+	httpSrv *http.Server
+
+	done      chan struct{}
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// Start listens on every configured operator address (and the HTTP API) and
+// serves until ctx is cancelled or Close is called.
+func Start(ctx context.Context, c Config) (*Server, error) {
+	cfg, err := c.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	srv := &Server{
+		cfg:      cfg,
+		log:      cfg.Logger.With("component", "smscsim"),
+		ops:      make(map[string]*operator),
+		store:    newStore(cfg),
+		sched:    newScheduler(),
+		outcomes: newOutcomeTable(cfg.Outcomes),
+		started:  time.Now(),
+		done:     make(chan struct{}),
+	}
+	forced := make(map[string]Stat, len(cfg.ForcedOutcomes))
+	for d, st := range cfg.ForcedOutcomes {
+		if _, err := ParseStat(string(st)); err != nil {
+			return nil, err
+		}
+		forced[d] = st
+	}
+	srv.forced.Store(&forced)
+	srv.nextID.Store(srv.firstMessageID())
+
+	var lc net.ListenConfig
+	for _, oc := range cfg.Operators {
+		ln, err := lc.Listen(ctx, "tcp", oc.Addr)
+		if err != nil {
+			srv.closeListeners()
+			return nil, fmt.Errorf("smscsim: listen %s for %s: %w", oc.Addr, oc.Name, err)
+		}
+		op := &operator{
+			name:      oc.Name,
+			srv:       srv,
+			ln:        ln,
+			sessions:  make(map[*session]struct{}),
+			mailboxes: make(map[string]*mailbox),
+		}
+		srv.ops[oc.Name] = op
+		srv.opList = append(srv.opList, op)
+	}
+	if !cfg.NoHTTP {
+		ln, err := lc.Listen(ctx, "tcp", cfg.HTTPAddr)
+		if err != nil {
+			srv.closeListeners()
+			return nil, fmt.Errorf("smscsim: listen http %s: %w", cfg.HTTPAddr, err)
+		}
+		srv.httpLn = ln
+		srv.httpSrv = &http.Server{
+			Handler:           srv.Handler(),
+			ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog:          slog.NewLogLogger(srv.log.Handler(), slog.LevelWarn),
+		}
+		srv.wg.Go(func() {
+			if err := srv.httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				srv.log.Error("http server stopped", "err", err)
+			}
+		})
+	}
+	srv.wg.Go(func() { srv.sched.run(srv.done) })
+	for _, op := range srv.opList {
+		srv.wg.Go(op.acceptLoop)
+		srv.log.Info("smsc listening", "operator", op.name, "addr", op.ln.Addr().String())
+	}
+	if srv.httpLn != nil {
+		srv.log.Info("smsc http api listening", "addr", srv.httpLn.Addr().String())
+	}
+	stop := context.AfterFunc(ctx, func() { srv.Close() })
+	srv.wg.Go(func() {
+		<-srv.done
+		stop()
+	})
+	return srv, nil
+}
+
+func (srv *Server) firstMessageID() uint64 {
+	if srv.cfg.Seed != 0 {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], uint64(srv.cfg.Seed))
+		h.Write(b[:])
+		return 0x10000000 + h.Sum64()%0x60000000
+	}
+	return 0x10000000 + rand.Uint64N(0x60000000)
+}
+
+func (srv *Server) closeListeners() {
+	for _, op := range srv.opList {
+		op.ln.Close()
+	}
+	if srv.httpLn != nil {
+		srv.httpLn.Close()
+	}
+}
+
+// Close stops the listeners, sends unbind to every bound session, closes
+// all connections and waits for every goroutine of the server.
+func (srv *Server) Close() error {
+	srv.closeOnce.Do(func() {
+		close(srv.done)
+		for _, op := range srv.opList {
+			op.ln.Close()
+		}
+		if srv.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if err := srv.httpSrv.Shutdown(ctx); err != nil {
+				srv.httpSrv.Close()
+			}
+			cancel()
+		}
+		for _, op := range srv.opList {
+			for _, s := range op.snapshot() {
+				s.shutdown()
+			}
+		}
+		srv.wg.Wait()
+		srv.log.Info("smsc stopped")
+	})
+	return nil
+}
+
+// Addr returns the bound SMPP address (host:port) of an operator, or "".
+func (srv *Server) Addr(operator string) string {
+	if op, ok := srv.ops[operator]; ok {
+		return op.ln.Addr().String()
+	}
+	return ""
+}
+
+// Addrs returns the bound SMPP address of every operator.
+func (srv *Server) Addrs() map[string]string {
+	m := make(map[string]string, len(srv.opList))
+	for _, op := range srv.opList {
+		m[op.name] = op.ln.Addr().String()
+	}
+	return m
+}
+
+// Operators returns the operator names in configuration order.
+func (srv *Server) Operators() []string {
+	names := make([]string, len(srv.opList))
+	for i, op := range srv.opList {
+		names[i] = op.name
+	}
+	return names
+}
+
+// HTTPAddr returns the bound address of the HTTP API, or "" when disabled.
+func (srv *Server) HTTPAddr() string {
+	if srv.httpLn == nil {
+		return ""
+	}
+	return srv.httpLn.Addr().String()
+}
+
+// SystemID and Password return the credentials the simulator accepts.
+func (srv *Server) SystemID() string { return srv.cfg.SystemID }
+
+// Password returns the password the simulator accepts.
+func (srv *Server) Password() string { return srv.cfg.Password }
+
+// Messages returns what the handset to received, oldest first.
+func (srv *Server) Messages(to string) []Message {
+	return srv.store.find(Query{To: to})
+}
+
+// Find returns the stored messages matching q, oldest first.
+func (srv *Server) Find(q Query) []Message {
+	return srv.store.find(q)
+}
+
+// Latest returns the last message the handset to received ("" for any).
+func (srv *Server) Latest(to string) (Message, bool) {
+	return srv.store.latest(to)
+}
+
+// ResetMessages empties the inspection store and the duplicate detector.
+func (srv *Server) ResetMessages() {
+	srv.store.reset()
+}
+
+// Reset empties the inspection store and the duplicate detector and zeroes
+// the counters. Pending deliver_sm and bound sessions are kept.
+func (srv *Server) Reset() {
+	srv.store.reset()
+	for _, op := range srv.opList {
+		op.c.reset()
+	}
+}
+
+// ForceOutcome forces the receipt state of every later submit_sm to dest;
+// an empty stat removes the rule.
+func (srv *Server) ForceOutcome(dest string, stat Stat) error {
+	if stat != "" {
+		st, err := ParseStat(string(stat))
+		if err != nil {
+			return err
+		}
+		stat = st
+	}
+	srv.forcedMu.Lock()
+	defer srv.forcedMu.Unlock()
+	old := *srv.forced.Load()
+	m := make(map[string]Stat, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	if stat == "" {
+		delete(m, dest)
+	} else {
+		m[dest] = stat
+	}
+	srv.forced.Store(&m)
+	return nil
+}
+
+// ClearForcedOutcomes removes every forced outcome.
+func (srv *Server) ClearForcedOutcomes() {
+	srv.forcedMu.Lock()
+	m := map[string]Stat{}
+	srv.forced.Store(&m)
+	srv.forcedMu.Unlock()
+}
+
+// ForcedOutcomes returns a copy of the forced outcomes.
+func (srv *Server) ForcedOutcomes() map[string]Stat {
+	old := *srv.forced.Load()
+	m := make(map[string]Stat, len(old))
+	for k, v := range old {
+		m[k] = v
+	}
+	return m
+}
+
+// outcome decides the receipt state of a submit_sm: a forced rule for the
+// destination first, then the outcome mix (deterministic for the same
+// message when a seed is configured).
+func (srv *Server) outcome(from, to string, key []byte) Stat {
+	if st, ok := (*srv.forced.Load())[to]; ok {
+		return st
+	}
+	if len(srv.outcomes.stats) == 0 {
+		return StatDelivered
+	}
+	if len(srv.outcomes.stats) == 1 {
+		return srv.outcomes.stats[0]
+	}
+	var u float64
+	if srv.cfg.Seed != 0 {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], uint64(srv.cfg.Seed))
+		h.Write(b[:])
+		h.Write([]byte(from))
+		h.Write([]byte{0})
+		h.Write([]byte(to))
+		h.Write([]byte{0})
+		h.Write(key)
+		u = float64(h.Sum64()>>11) / (1 << 53)
+	} else {
+		u = rand.Float64()
+	}
+	return srv.outcomes.pick(u)
+}
+
+func (srv *Server) receiptDelay() time.Duration {
+	lo, hi := srv.cfg.ReceiptDelayMin, srv.cfg.ReceiptDelayMax
+	if hi <= lo {
+		return lo
+	}
+	return lo + rand.N(hi-lo+1)
+}
+
+// MO is a mobile-originated message to inject.
+type MO struct {
+	Operator string `json:"operator"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Text     string `json:"text"`
+	// SystemID of the receiver to deliver to; default the configured one.
+	SystemID string `json:"system_id,omitempty"`
+}
+
+// InjectMO queues a deliver_sm (esm_class 0x00; GSM 7-bit when possible,
+// UCS-2 otherwise, concatenated with an 8-bit reference when long) for the
+// receivers of the operator. It is delivered, retried and kept pending like
+// a receipt, so it waits for a receiver to bind if none is bound. It returns
+// the number of parts queued.
+func (srv *Server) InjectMO(mo MO) (int, error) {
+	op, ok := srv.ops[mo.Operator]
+	if !ok {
+		return 0, fmt.Errorf("%w %q", ErrUnknownOperator, mo.Operator)
+	}
+	if mo.From == "" || mo.To == "" {
+		return 0, errors.New("smscsim: MO needs from and to")
+	}
+	sysID := mo.SystemID
+	if sysID == "" {
+		sysID = srv.cfg.SystemID
+	}
+	mb := op.mailbox(sysID)
+	dc, parts := encodeMO(mo.Text, uint8(srv.moRef.Add(1)))
+	for _, p := range parts {
+		raw, err := encodeMODeliver(mo.From, mo.To, dc, p)
+		if err != nil {
+			return 0, err
+		}
+		mb.admit(kindMO)
+		op.c.moInjected.Add(1)
+		mb.enqueue(&item{kind: kindMO, mb: mb, raw: raw}, false)
+	}
+	srv.log.Debug("mo injected", "operator", op.name, "from", mo.From, "to", mo.To, "parts", len(parts))
+	return len(parts), nil
+}
+
+// Disconnect drops every connection of an operator now (after <= 0), or
+// right after it accepts after more submit_sm. operator "*" means all.
+func (srv *Server) Disconnect(operator string, after int) error {
+	return srv.disconnect(operator, after, 0)
+}
+
+// Outage drops every connection of an operator now and refuses new ones
+// (accepted, then closed at once) for d. operator "*" means all.
+func (srv *Server) Outage(operator string, d time.Duration) error {
+	return srv.disconnect(operator, 0, d)
+}
+
+func (srv *Server) disconnect(operator string, after int, down time.Duration) error {
+	ops, err := srv.selectOps(operator)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		op.downFor.Store(int64(down))
+		if after > 0 {
+			op.dropAfter.Store(int64(after))
+			srv.log.Info("disconnect armed", "operator", op.name, "after_submits", after)
+			continue
+		}
+		op.dropAfter.Store(0)
+		op.dropAll("injected disconnect")
+	}
+	return nil
+}
+
+func (srv *Server) selectOps(name string) ([]*operator, error) {
+	if name == "*" || name == "all" {
+		return srv.opList, nil
+	}
+	op, ok := srv.ops[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownOperator, name)
+	}
+	return []*operator{op}, nil
+}
+
+// OperatorStats are the counters of one operator since start or the last
+// Reset. Pending and sessions are current values.
+type OperatorStats struct {
+	Addr              string `json:"addr,omitempty"`
+	Sessions          int64  `json:"sessions"`
+	Receivers         int64  `json:"receivers"`
+	Binds             int64  `json:"binds"`
+	BindFailures      int64  `json:"bind_failures"`
+	Unbinds           int64  `json:"unbinds"`
+	EnquireLinks      int64  `json:"enquire_links"`
+	GenericNacks      int64  `json:"generic_nacks"`
+	SubmitSM          int64  `json:"submit_sm"`
+	Accepted          int64  `json:"accepted"`
+	Throttled         int64  `json:"throttled"`
+	QueueFull         int64  `json:"queue_full"`
+	Rejected          int64  `json:"rejected"`
+	Duplicates        int64  `json:"duplicates"`
+	ReceiptsGenerated int64  `json:"receipts_generated"`
+	ReceiptsSent      int64  `json:"receipts_sent"`
+	ReceiptsResent    int64  `json:"receipts_resent"`
+	ReceiptsAcked     int64  `json:"receipts_acked"`
+	ReceiptsNacked    int64  `json:"receipts_nacked"`
+	ReceiptsPending   int64  `json:"receipts_pending"`
+	ReceiptsDropped   int64  `json:"receipts_dropped"`
+	MOInjected        int64  `json:"mo_injected"`
+	MOSent            int64  `json:"mo_sent"`
+	MOResent          int64  `json:"mo_resent"`
+	MOAcked           int64  `json:"mo_acked"`
+	MONacked          int64  `json:"mo_nacked"`
+	MOPending         int64  `json:"mo_pending"`
+	MODropped         int64  `json:"mo_dropped"`
+	Disconnects       int64  `json:"disconnects"`
+}
+
+func (a *OperatorStats) add(b OperatorStats) {
+	a.Sessions += b.Sessions
+	a.Receivers += b.Receivers
+	a.Binds += b.Binds
+	a.BindFailures += b.BindFailures
+	a.Unbinds += b.Unbinds
+	a.EnquireLinks += b.EnquireLinks
+	a.GenericNacks += b.GenericNacks
+	a.SubmitSM += b.SubmitSM
+	a.Accepted += b.Accepted
+	a.Throttled += b.Throttled
+	a.QueueFull += b.QueueFull
+	a.Rejected += b.Rejected
+	a.Duplicates += b.Duplicates
+	a.ReceiptsGenerated += b.ReceiptsGenerated
+	a.ReceiptsSent += b.ReceiptsSent
+	a.ReceiptsResent += b.ReceiptsResent
+	a.ReceiptsAcked += b.ReceiptsAcked
+	a.ReceiptsNacked += b.ReceiptsNacked
+	a.ReceiptsPending += b.ReceiptsPending
+	a.ReceiptsDropped += b.ReceiptsDropped
+	a.MOInjected += b.MOInjected
+	a.MOSent += b.MOSent
+	a.MOResent += b.MOResent
+	a.MOAcked += b.MOAcked
+	a.MONacked += b.MONacked
+	a.MOPending += b.MOPending
+	a.MODropped += b.MODropped
+	a.Disconnects += b.Disconnects
+}
+
+// Stats is the simulator's counters, per operator and in total, with the
+// duplicate submit_sm detector: Duplicates counts accepted submit_sm whose
+// (source, destination, data_coding, short_message bytes including UDH)
+// repeat an earlier one since start or the last reset.
+type Stats struct {
+	StartedAt             time.Time                `json:"started_at"`
+	Operators             map[string]OperatorStats `json:"operators"`
+	Total                 OperatorStats            `json:"total"`
+	Duplicates            int64                    `json:"duplicates"`
+	DuplicateDestinations []string                 `json:"duplicate_destinations"`
+	Store                 StoreStats               `json:"store"`
+}
+
+// Stats returns a snapshot of the counters.
+func (srv *Server) Stats() Stats {
+	st := Stats{StartedAt: srv.started, Operators: make(map[string]OperatorStats, len(srv.opList))}
+	for _, op := range srv.opList {
+		os := op.stats()
+		st.Operators[op.name] = os
+		st.Total.add(os)
+	}
+	st.Store, st.Duplicates, st.DuplicateDestinations = srv.store.stats()
+	return st
+}
+
+// operator is one simulated carrier: a listener, its sessions and the
+// mailboxes of the system_ids that bound to it.
+type operator struct {
+	name string
+	srv  *Server
+	ln   net.Listener
+	c    counters
+
+	mu        sync.Mutex
+	sessions  map[*session]struct{}
+	mailboxes map[string]*mailbox
+
+	dropAfter atomic.Int64 // >0: drop every session after that many more accepted submits
+	downFor   atomic.Int64 // refuse connections for this long after an injected drop
+	downUntil atomic.Int64 // unix nanoseconds
+}
+
+func (op *operator) acceptLoop() {
+	for {
+		conn, err := op.ln.Accept()
+		if err != nil {
+			select {
+			case <-op.srv.done:
+				return
+			default:
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			op.srv.log.Warn("accept failed", "operator", op.name, "err", err)
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		if time.Now().UnixNano() < op.downUntil.Load() {
+			conn.Close()
+			continue
+		}
+		s := newSession(op, conn)
+		op.mu.Lock()
+		select {
+		case <-op.srv.done:
+			op.mu.Unlock()
+			conn.Close()
+			return
+		default:
+		}
+		op.sessions[s] = struct{}{}
+		op.mu.Unlock()
+		op.srv.wg.Go(s.serve)
+	}
+}
+
+func (op *operator) removeSession(s *session) {
+	op.mu.Lock()
+	delete(op.sessions, s)
+	op.mu.Unlock()
+}
+
+func (op *operator) snapshot() []*session {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	out := make([]*session, 0, len(op.sessions))
+	for s := range op.sessions {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (op *operator) mailbox(systemID string) *mailbox {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	mb, ok := op.mailboxes[systemID]
+	if !ok {
+		mb = newMailbox(op, systemID, &op.srv.cfg)
+		op.mailboxes[systemID] = mb
+	}
+	return mb
+}
+
+// consumeDrop counts one accepted submit against an armed disconnect and
+// reports whether the connections must drop now.
+func (op *operator) consumeDrop() bool {
+	for {
+		v := op.dropAfter.Load()
+		if v <= 0 {
+			return false
+		}
+		if op.dropAfter.CompareAndSwap(v, v-1) {
+			return v == 1
+		}
+	}
+}
+
+// dropAll closes every connection abruptly, like a network failure (no
+// unbind).
+func (op *operator) dropAll(reason string) {
+	if d := op.downFor.Load(); d > 0 {
+		op.downUntil.Store(time.Now().Add(time.Duration(d)).UnixNano())
+	}
+	ss := op.snapshot()
+	op.c.disconnects.Add(int64(len(ss)))
+	for _, s := range ss {
+		s.close()
+	}
+	op.srv.log.Info("dropped connections", "operator", op.name, "sessions", len(ss), "reason", reason)
+}
+
+func (op *operator) stats() OperatorStats {
+	c := &op.c
+	os := OperatorStats{
+		Addr:              op.ln.Addr().String(),
+		Binds:             c.binds.Load(),
+		BindFailures:      c.bindFailures.Load(),
+		Unbinds:           c.unbinds.Load(),
+		EnquireLinks:      c.enquireLinks.Load(),
+		GenericNacks:      c.genericNacks.Load(),
+		SubmitSM:          c.submitSM.Load(),
+		Accepted:          c.accepted.Load(),
+		Throttled:         c.throttled.Load(),
+		QueueFull:         c.queueFull.Load(),
+		Rejected:          c.rejected.Load(),
+		Duplicates:        c.duplicates.Load(),
+		ReceiptsGenerated: c.receiptsGenerated.Load(),
+		ReceiptsSent:      c.receiptsSent.Load(),
+		ReceiptsResent:    c.receiptsResent.Load(),
+		ReceiptsAcked:     c.receiptsAcked.Load(),
+		ReceiptsNacked:    c.receiptsNacked.Load(),
+		ReceiptsDropped:   c.receiptsDropped.Load(),
+		MOInjected:        c.moInjected.Load(),
+		MOSent:            c.moSent.Load(),
+		MOResent:          c.moResent.Load(),
+		MOAcked:           c.moAcked.Load(),
+		MONacked:          c.moNacked.Load(),
+		MODropped:         c.moDropped.Load(),
+		Disconnects:       c.disconnects.Load(),
+	}
+	op.mu.Lock()
+	os.Sessions = int64(len(op.sessions))
+	mbs := make([]*mailbox, 0, len(op.mailboxes))
+	for _, mb := range op.mailboxes {
+		mbs = append(mbs, mb)
+	}
+	op.mu.Unlock()
+	for _, mb := range mbs {
+		r, m, n := mb.counts()
+		os.ReceiptsPending += r
+		os.MOPending += m
+		os.Receivers += int64(n)
+	}
+	return os
+}
+
+// counters are the per-operator event counters.
+type counters struct {
+	binds, bindFailures, unbinds, enquireLinks, genericNacks       atomic.Int64
+	submitSM, accepted, throttled, queueFull, rejected, duplicates atomic.Int64
+	receiptsGenerated, receiptsSent, receiptsResent, receiptsAcked atomic.Int64
+	receiptsNacked, receiptsDropped                                atomic.Int64
+	moInjected, moSent, moResent, moAcked, moNacked, moDropped     atomic.Int64
+	disconnects                                                    atomic.Int64
+}
+
+func (c *counters) reset() {
+	for _, v := range []*atomic.Int64{
+		&c.binds, &c.bindFailures, &c.unbinds, &c.enquireLinks, &c.genericNacks,
+		&c.submitSM, &c.accepted, &c.throttled, &c.queueFull, &c.rejected, &c.duplicates,
+		&c.receiptsGenerated, &c.receiptsSent, &c.receiptsResent, &c.receiptsAcked,
+		&c.receiptsNacked, &c.receiptsDropped,
+		&c.moInjected, &c.moSent, &c.moResent, &c.moAcked, &c.moNacked, &c.moDropped,
+		&c.disconnects,
+	} {
+		v.Store(0)
+	}
+}
+
+func (c *counters) dropped(k itemKind) {
+	if k == kindMO {
+		c.moDropped.Add(1)
+	} else {
+		c.receiptsDropped.Add(1)
+	}
+}
+
+func (c *counters) sent(k itemKind, first bool) {
+	switch {
+	case k == kindMO && first:
+		c.moSent.Add(1)
+	case k == kindMO:
+		c.moResent.Add(1)
+	case first:
+		c.receiptsSent.Add(1)
+	default:
+		c.receiptsResent.Add(1)
+	}
+}
+
+func (c *counters) acked(k itemKind, ok bool) {
+	switch {
+	case k == kindMO && ok:
+		c.moAcked.Add(1)
+	case k == kindMO:
+		c.moNacked.Add(1)
+	case ok:
+		c.receiptsAcked.Add(1)
+	default:
+		c.receiptsNacked.Add(1)
+	}
+}

@@ -1,0 +1,152 @@
+// Package worker assembles the worker process: the asynq handlers of the send
+// pipeline (one-time codes, expansion), the inbound stream consumer (receipts and
+// MO), the stuck-work sweeper and the live progress publisher. cmd/worker and the
+// end-to-end tests run the same assembly.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/inbound"
+	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/voice"
+)
+
+// Publisher sends a live event to an account's browsers.
+type Publisher interface {
+	Publish(ctx context.Context, accountID int64, event string, data any) error
+}
+
+// Worker is one worker process.
+type Worker struct {
+	Sends *send.Service
+	Inbox *inbox.Service
+	Sweep send.SweepConfig
+	// SweepEvery is the sweeper's period.
+	SweepEvery time.Duration
+
+	cfg   config.Config
+	pool  *pgxpool.Pool
+	rdb   redis.UniversalClient
+	queue *asynq.Client
+	voice voice.Caller
+	pub   Publisher
+	log   *slog.Logger
+	// Extra loops run beside the consumer and the sweeper (e.g. the progress pump).
+	loops []func(context.Context)
+}
+
+// New assembles a worker. pub may be nil.
+func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.UniversalClient, queue *asynq.Client, pub Publisher) *Worker {
+	w := &Worker{cfg: cfg, pool: pool, rdb: rdb, queue: queue, pub: pub, log: log, Inbox: inbox.New(pool),
+		voice: voice.Sandbox{RDB: rdb}, Sweep: send.DefaultSweep, SweepEvery: time.Second}
+	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, w.onMoney)
+	for k, dst := range map[string]*time.Duration{"SWEEP_ABANDONED": &w.Sweep.Abandoned, "SWEEP_STALLED": &w.Sweep.Stalled,
+		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt} {
+		if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
+			*dst = d
+		}
+	}
+	return w
+}
+
+// AddLoop runs f beside the worker's own loops.
+func (w *Worker) AddLoop(f func(context.Context)) { w.loops = append(w.loops, f) }
+
+// Register adds the task handlers to a mux.
+func (w *Worker) Register(mux *asynq.ServeMux) {
+	mux.HandleFunc(jobs.TypeVerification, w.Sends.HandleVerification(w.voice.Call))
+	mux.HandleFunc(jobs.TypeSendExpand, w.Sends.HandleExpand)
+}
+
+// Queues are the worker's asynq queues and their weights.
+func Queues() map[string]int {
+	return map[string]int{jobs.QueueCritical: 6, jobs.QueueDefault: 3, jobs.QueueBulk: 1}
+}
+
+// Run serves tasks and runs the loops until ctx ends, then drains.
+func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
+	srv := asynq.NewServer(w.cfg.AsynqRedis(), asynq.Config{
+		Concurrency:     concurrency,
+		Queues:          Queues(),
+		ShutdownTimeout: 25 * time.Second,
+		Logger:          config.AsynqLogger(w.log),
+	})
+	mux := asynq.NewServeMux()
+	w.Register(mux)
+	if err := srv.Start(mux); err != nil {
+		return fmt.Errorf("start asynq: %w", err)
+	}
+	insp := asynq.NewInspector(w.cfg.AsynqRedis())
+	defer insp.Close()
+	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO}
+	var wg sync.WaitGroup
+	run := func(f func(context.Context)) {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(ctx) }()
+	}
+	run(func(ctx context.Context) { _ = consumer.Run(ctx) })
+	run(func(ctx context.Context) { w.sweepLoop(ctx, insp) })
+	for _, f := range w.loops {
+		run(f)
+	}
+	<-ctx.Done()
+	srv.Shutdown()
+	wg.Wait()
+	return nil
+}
+
+func (w *Worker) onMoney(ctx context.Context, accountID, balance int64) {
+	if w.pub != nil {
+		_ = w.pub.Publish(ctx, accountID, "credit.changed", map[string]int64{"credit": balance})
+	}
+}
+
+func (w *Worker) onMO(ctx context.Context, m inbox.Stored) {
+	if w.pub != nil {
+		_ = w.pub.Publish(ctx, m.AccountID, "inbox.received", map[string]any{"id": m.ID, "sender": m.Sender,
+			"line": m.Line, "text": m.Text, "received_at": m.ReceivedAt})
+	}
+}
+
+// sweepLoop runs the sweeper on one worker at a time (a Redis lease).
+func (w *Worker) sweepLoop(ctx context.Context, insp *asynq.Inspector) {
+	t := time.NewTicker(w.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		ok, err := w.rdb.SetNX(ctx, "sweeper:lease", "1", 5*time.Second+w.SweepEvery).Result()
+		if err != nil || !ok {
+			continue
+		}
+		did, err := w.Sends.Sweep(ctx, insp, w.Sweep)
+		w.rdb.Del(context.WithoutCancel(ctx), "sweeper:lease")
+		if err != nil {
+			w.log.WarnContext(ctx, "sweep", "err", err)
+			continue
+		}
+		for k, n := range did {
+			if n > 0 {
+				w.log.InfoContext(ctx, "sweeper", "what", k, "n", n)
+			}
+		}
+	}
+}
