@@ -19,7 +19,9 @@ import (
 
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/live"
 )
 
 func main() {
@@ -67,7 +69,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()
 
-	handler := httpapi.New(httpapi.Wire(cfg, log, pool, rdb, queue, nil))
+	pub := live.NewPublisher(rdb, "")
+	deps := httpapi.Wire(cfg, log, pool, rdb, queue, func(ctx context.Context, accountID, balance int64) {
+		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
+	})
+	go func() { _ = deps.Live.Run(ctx) }() // closes the sockets when ctx ends
+	deps.Ready = map[string]func(context.Context) error{
+		"smpp": func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) },
+	}
+	handler := httpapi.New(deps)
 	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()

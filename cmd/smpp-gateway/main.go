@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/redis/go-redis/v9"
@@ -42,7 +43,8 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.Logger) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	// Every concurrent batch holds a connection while it claims or records.
+	pool, err := db.Open(ctx, withPoolSize(cfg.DatabaseURL, gcfg.Concurrency+2))
 	if err != nil {
 		return err
 	}
@@ -57,4 +59,19 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 		return err
 	}
 	return gw.Run(ctx)
+}
+
+// withPoolSize sets pgxpool's pool_max_conns on a database URL or DSN that
+// does not set it.
+func withPoolSize(dsn string, n int) string {
+	switch {
+	case strings.Contains(dsn, "pool_max_conns"):
+		return dsn
+	case strings.Contains(dsn, "://") && strings.Contains(dsn, "?"):
+		return fmt.Sprintf("%s&pool_max_conns=%d", dsn, n)
+	case strings.Contains(dsn, "://"):
+		return fmt.Sprintf("%s?pool_max_conns=%d", dsn, n)
+	default:
+		return fmt.Sprintf("%s pool_max_conns=%d", dsn, n)
+	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/worker"
 )
 
@@ -45,7 +47,10 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	defer rdb.Close()
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()
-	w := worker.New(cfg, log, pool, rdb, queue, nil)
+	pub := live.NewPublisher(rdb, "")
+	w := worker.New(cfg, log, pool, rdb, queue, pub)
+	pump := live.NewProgressPump(rdb, report.New(pool), pub, live.PumpConfig{Log: log})
+	w.AddLoop(func(ctx context.Context) { _ = pump.Run(ctx) })
 	host, _ := os.Hostname()
 	log.Info("worker running", "profile", cfg.Profile)
 	return w.Run(ctx, fmt.Sprintf("%s-%d", host, os.Getpid()), 8)

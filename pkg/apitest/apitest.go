@@ -23,6 +23,7 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
@@ -61,6 +62,17 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	tb.Cleanup(func() { queue.Close(); insp.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, queue, nil)
+	// Pub/sub channels are shared by every Redis database: a prefix of its own.
+	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})
+	hubCtx, stopHub := context.WithCancel(context.Background())
+	hubDone := make(chan struct{})
+	go func() { defer close(hubDone); _ = deps.Live.Run(hubCtx) }()
+	tb.Cleanup(func() { stopHub(); <-hubDone })
+	select {
+	case <-deps.Live.Ready():
+	case <-time.After(5 * time.Second):
+		tb.Fatal("apitest: the live hub did not subscribe")
+	}
 	engine := httpapi.New(deps)
 	srv := httptest.NewServer(engine)
 	tb.Cleanup(srv.Close)

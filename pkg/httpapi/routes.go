@@ -38,6 +38,15 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/send", acl.SendCreate, s.createSend},
 		{http.MethodPost, "/send/cancel", acl.SendCancel, s.cancelSend},
 
+		// Reports (spec §7 Reports).
+		{http.MethodGet, "/report/new_list", acl.ReportView, reportList(s.Reports, false)},
+		{http.MethodGet, "/report/archive_list", acl.ReportView, reportList(s.Reports, true)},
+		{http.MethodGet, "/report/bulk_stats", acl.ReportView, reportBulkStats(s.Reports)},
+		{http.MethodGet, "/report/archive_bulk_stats", acl.ReportView, reportBulkStats(s.Reports)},
+		{http.MethodGet, "/report/by_bulk", acl.ReportView, reportByBulk(s.Reports)},
+		{http.MethodGet, "/report/recipients", acl.ReportView, reportRecipients(s.Reports)},
+		{http.MethodGet, "/report/download_recipients", acl.ReportView, reportDownloadRecipients(s.Reports)},
+
 		// Colleagues and roles (spec §6).
 		{http.MethodGet, "/acl/partner/permission_list", acl.PartnerManage, s.permissionList},
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/web"
@@ -39,8 +41,11 @@ type Deps struct {
 	Wallet   *wallet.Service
 	Lines    *line.Service
 	Sends    *send.Service
-	// Ready lists extra readiness checks (e.g. an SMPP bind is up).
-	Ready []func(context.Context) error
+	Reports  *report.Service
+	// Live serves the websockets; its Run must be running.
+	Live *live.Hub
+	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
+	Ready map[string]func(context.Context) error
 }
 
 // Server holds the dependencies of the handlers.
@@ -59,6 +64,7 @@ func New(d Deps) *gin.Engine {
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
+	r.GET("/v1/ws", guard(d.Auth, acl.Authenticated), liveSocket(d.Live))
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
@@ -96,8 +102,8 @@ func (s *Server) readyz(c *gin.Context) {
 		"postgres": s.Pool.Ping(ctx),
 		"redis":    s.Redis.Ping(ctx).Err(),
 	}
-	for i, f := range s.Ready {
-		checks["check_"+string(rune('a'+i))] = f(ctx)
+	for name, f := range s.Ready {
+		checks[name] = f(ctx)
 	}
 	out := gin.H{}
 	ok := true

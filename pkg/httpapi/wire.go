@@ -11,7 +11,9 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -30,5 +32,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Wallet:   wallet.New(pool),
 		Lines:    lines,
 		Sends:    send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney),
+		Reports:  report.New(pool),
+		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
 	}
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // HandleVerification is the worker's handler of one-time code messages: an SMS code
-// becomes a send of type verification from the system line, expanded and submitted
-// on the critical queues; a voice code goes to the voice caller. The task id and the
+// becomes a send of type verification of the platform's own account (never the
+// customer's: a colleague must not read the owner's codes in reports) from the
+// system line, expanded and submitted on the critical queues; a voice code goes to the voice caller. The task id and the
 // send's idempotency key make a retry a no-op.
 func (s *Service) HandleVerification(call func(ctx context.Context, mobile, text string) error) asynq.HandlerFunc {
 	return func(ctx context.Context, t *asynq.Task) error {
@@ -34,7 +35,8 @@ func (s *Service) HandleVerification(call func(ctx context.Context, mobile, text
 		var id int64
 		err = s.pool.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, type, line_id, sender, text, cancel11, encoding,
 			parts, status, priority, idempotency_key, numbers, requested)
-			SELECT u.account_id, u.id, 'verification', $2, $3, $4, false, 'ucs2', 1, 'queued', 'critical', $5, ARRAY[$6], 1
+			SELECT (SELECT (value #>> '{}')::bigint FROM settings WHERE key = 'system_account'),
+				u.id, 'verification', $2, $3, $4, false, 'ucs2', 1, 'queued', 'critical', $5, ARRAY[$6], 1
 			FROM users u WHERE u.id = $1
 			ON CONFLICT (account_id, idempotency_key) DO UPDATE SET updated_at = sends.updated_at RETURNING id`,
 			v.UserID, sys.ID, sys.Number, v.Text, key, v.Mobile).Scan(&id)

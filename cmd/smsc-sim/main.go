@@ -1,0 +1,226 @@
+// Command smsc-sim runs Chapar's carrier simulator: one SMPP 3.4 server
+// (SMSC) per operator plus a JSON control and inspection API (see package
+// pkg/smscsim). It is used by `make run`, the tests and the benchmarks.
+//
+// Configuration comes from the environment, overridden by flags:
+//
+//	CHAPAR_PROFILE        default | bench | test                  (-profile)
+//	SIM_OPERATORS         mci:2775,irancell:2776,rightel:2777     (-operators)
+//	SIM_HOST              listen host for name:port entries, 127.0.0.1 (-host)
+//	SIM_HTTP_ADDR         127.0.0.1:2780                          (-http)
+//	SIM_SYSTEM_ID         chapar                                  (-system-id)
+//	SIM_PASSWORD          secret                                  (-password)
+//	SIM_PASSWORD_FILE     file holding the password; wins over SIM_PASSWORD (-password-file)
+//	SIM_RATE              submit_sm/s per bind, 0 = unlimited     (-rate)
+//	SIM_RECEIPT_DELAY_MS  500-3000                                (-receipt-delay)
+//	SIM_OUTCOMES          DELIVRD=0.95,UNDELIV=0.03,EXPIRED=0.02  (-outcomes)
+//	SIM_FORCE_OUTCOMES    98912...=UNDELIV,98935...=EXPIRED       (-force)
+//	SIM_SEED              deterministic outcomes and ids, 0 = random (-seed)
+//	SIM_MESSAGE_ID_FORMAT hex | decimal                           (-id-format)
+//	SIM_RECEIPT_ID_FORMAT id format in the receipt text, default same (-receipt-id-format)
+//	SIM_RETRY_TIMEOUT     deliver_sm_resp wait before redelivery, 10s (-retry-timeout)
+//	SIM_IDLE_TIMEOUT      close sessions silent that long, 0 = never (-idle-timeout)
+//	SIM_MAX_STORED        messages kept for inspection            (-max-stored)
+//	SIM_LOG_LEVEL         debug | info | warn | error             (-log-level)
+//	SIM_LOG_FORMAT        text | json                             (-log-format)
+//
+// Profile defaults apply to whatever is not set. SIGINT or SIGTERM unbinds
+// the sessions and exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/chapar/chapar/pkg/smscsim"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "smsc-sim:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, logger, err := loadConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	srv, err := smscsim.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	logger.Info("smsc-sim ready", "smpp", srv.Addrs(), "http", srv.HTTPAddr(), "system_id", cfg.SystemID,
+		"rate_per_bind", cfg.Rate, "receipt_delay_min", cfg.ReceiptDelayMin, "receipt_delay_max", cfg.ReceiptDelayMax)
+	<-ctx.Done()
+	logger.Info("shutting down")
+	return srv.Close()
+}
+
+// loadConfig builds the simulator configuration from the profile, the
+// environment and the flags, in increasing precedence.
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (smscsim.Config, *slog.Logger, error) {
+	env := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("smsc-sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		profile      = fs.String("profile", env("CHAPAR_PROFILE", "default"), "profile: default, bench or test")
+		operators    = fs.String("operators", env("SIM_OPERATORS", "mci:2775,irancell:2776,rightel:2777"), "operators as name:port[,name:port...] (port 0 = random)")
+		host         = fs.String("host", env("SIM_HOST", "127.0.0.1"), "listen host for name:port operator entries")
+		httpAddr     = fs.String("http", env("SIM_HTTP_ADDR", "127.0.0.1:2780"), "HTTP control API address (\"off\" disables it)")
+		systemID     = fs.String("system-id", env("SIM_SYSTEM_ID", "chapar"), "system_id ESMEs must bind with")
+		password     = fs.String("password", env("SIM_PASSWORD", "secret"), "password ESMEs must bind with")
+		passwordFile = fs.String("password-file", env("SIM_PASSWORD_FILE", ""), "file holding the password (wins over -password)")
+		rate         = fs.String("rate", env("SIM_RATE", ""), "accepted submit_sm/s per bind, 0 = unlimited (default from profile)")
+		delay        = fs.String("receipt-delay", env("SIM_RECEIPT_DELAY_MS", ""), "receipt delay MIN-MAX in ms (default from profile)")
+		outcomes     = fs.String("outcomes", env("SIM_OUTCOMES", ""), "outcome mix, e.g. DELIVRD=0.95,UNDELIV=0.03,EXPIRED=0.02")
+		force        = fs.String("force", env("SIM_FORCE_OUTCOMES", ""), "forced outcomes per destination, e.g. 989121234567=UNDELIV")
+		seed         = fs.String("seed", env("SIM_SEED", "0"), "seed for deterministic outcomes and ids (0 = random)")
+		idFormat     = fs.String("id-format", env("SIM_MESSAGE_ID_FORMAT", "hex"), "message id format: hex or decimal")
+		rcptIDFormat = fs.String("receipt-id-format", env("SIM_RECEIPT_ID_FORMAT", ""), "id format in the receipt text (default: same)")
+		retry        = fs.String("retry-timeout", env("SIM_RETRY_TIMEOUT", ""), "wait for deliver_sm_resp before redelivery (default 10s)")
+		idle         = fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)")
+		maxStored    = fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)")
+		logLevel     = fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+		logFormat    = fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json")
+	)
+	if err := fs.Parse(args); err != nil {
+		return smscsim.Config{}, nil, err
+	}
+	if fs.NArg() > 0 {
+		return smscsim.Config{}, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+
+	logger, err := newLogger(stderr, *logLevel, *logFormat)
+	if err != nil {
+		return smscsim.Config{}, nil, err
+	}
+	cfg, err := smscsim.Profile(*profile)
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg.Logger = logger
+	if cfg.Operators, err = smscsim.ParseOperators(*operators, *host); err != nil {
+		return cfg, nil, err
+	}
+	if strings.EqualFold(*httpAddr, "off") {
+		cfg.NoHTTP = true
+	} else {
+		cfg.HTTPAddr = *httpAddr
+	}
+	cfg.SystemID, cfg.Password = *systemID, *password
+	if *passwordFile != "" {
+		b, err := os.ReadFile(*passwordFile)
+		if err != nil {
+			return cfg, nil, fmt.Errorf("password file: %w", err)
+		}
+		cfg.Password = strings.TrimRight(string(b), "\r\n")
+		if cfg.Password == "" {
+			return cfg, nil, errors.New("password file is empty")
+		}
+	}
+	if *rate != "" {
+		r, err := strconv.ParseFloat(*rate, 64)
+		if err != nil || r < 0 {
+			return cfg, nil, fmt.Errorf("rate %q: want a non-negative number", *rate)
+		}
+		cfg.Rate, cfg.Burst = r, 0
+	}
+	if *delay != "" {
+		if cfg.ReceiptDelayMin, cfg.ReceiptDelayMax, err = smscsim.ParseDelay(*delay); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if *outcomes != "" {
+		if cfg.Outcomes, err = smscsim.ParseOutcomes(*outcomes); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if *force != "" {
+		cfg.ForcedOutcomes = map[string]smscsim.Stat{}
+		for item := range strings.SplitSeq(*force, ",") {
+			dest, st, ok := strings.Cut(strings.TrimSpace(item), "=")
+			if !ok || dest == "" {
+				return cfg, nil, fmt.Errorf("forced outcome %q: want destination=STAT", item)
+			}
+			stat, err := smscsim.ParseStat(st)
+			if err != nil {
+				return cfg, nil, err
+			}
+			cfg.ForcedOutcomes[dest] = stat
+		}
+	}
+	if cfg.Seed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
+		return cfg, nil, fmt.Errorf("seed %q: want an integer", *seed)
+	}
+	if cfg.MessageIDFormat, err = smscsim.ParseIDFormat(*idFormat); err != nil {
+		return cfg, nil, err
+	}
+	if *rcptIDFormat != "" {
+		if cfg.ReceiptTextIDFormat, err = smscsim.ParseIDFormat(*rcptIDFormat); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if *retry != "" {
+		if cfg.RetryTimeout, err = parsePositiveDuration("retry-timeout", *retry); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if *idle != "" {
+		if cfg.IdleTimeout, err = parsePositiveDuration("idle-timeout", *idle); err != nil {
+			return cfg, nil, err
+		}
+	}
+	if *maxStored != "" {
+		n, err := strconv.Atoi(*maxStored)
+		if err != nil || n <= 0 {
+			return cfg, nil, fmt.Errorf("max-stored %q: want a positive integer", *maxStored)
+		}
+		cfg.MaxStored = n
+	}
+	return cfg, logger, nil
+}
+
+func parsePositiveDuration(name, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s %q: want a positive duration such as 10s", name, s)
+	}
+	return d, nil
+}
+
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level %q: %w", level, err)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", format)
+}

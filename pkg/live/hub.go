@@ -1,0 +1,353 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/apperr"
+)
+
+// HubConfig tunes a Hub; zero fields take the defaults.
+type HubConfig struct {
+	// Prefix of the per-account channels (DefaultPrefix). Must hold no glob characters.
+	Prefix string
+	Log    *slog.Logger
+	// ReadTimeout closes a socket that sent nothing (no "9", no pong) for this long (30 s).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds one write to a socket (10 s).
+	WriteTimeout time.Duration
+	// SendBuffer is how many events may wait for a slow socket before it is dropped (64).
+	SendBuffer int
+	// MaxPerAccount bounds the sockets of one account on this instance (20).
+	MaxPerAccount int
+	// AllowedOrigins are browser origins ("https://panel.example") accepted besides
+	// the request's own host.
+	AllowedOrigins []string
+}
+
+// Errors of Serve, before the upgrade (nothing written yet). ErrClosed wraps
+// context.Canceled, which the API answers with 503.
+var (
+	ErrClosed      = fmt.Errorf("live: hub closed: %w", context.Canceled)
+	ErrTooManyConn = apperr.RateLimit(5)
+)
+
+// Hub serves the websockets of one API instance: one pattern subscription to every
+// account's channel, fanned out in-process to the sockets of that account.
+type Hub struct {
+	rdb      redis.UniversalClient
+	cfg      HubConfig
+	log      *slog.Logger
+	upgrader websocket.Upgrader
+	ready    chan struct{}
+	readyOne sync.Once
+
+	mu      sync.RWMutex
+	closed  bool
+	clients map[int64]map[*client]struct{}
+	wg      sync.WaitGroup
+}
+
+// NewHub builds a hub; Run must run for events to flow.
+func NewHub(rdb redis.UniversalClient, cfg HubConfig) *Hub {
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 30 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 10 * time.Second
+	}
+	if cfg.SendBuffer <= 0 {
+		cfg.SendBuffer = 64
+	}
+	if cfg.MaxPerAccount <= 0 {
+		cfg.MaxPerAccount = 20
+	}
+	h := &Hub{rdb: rdb, cfg: cfg, log: cfg.Log.With("component", "live"), ready: make(chan struct{}),
+		clients: map[int64]map[*client]struct{}{}}
+	h.upgrader = websocket.Upgrader{
+		ReadBufferSize:    1024,
+		WriteBufferSize:   4096,
+		HandshakeTimeout:  10 * time.Second,
+		CheckOrigin:       h.checkOrigin,
+		EnableCompression: false,
+	}
+	return h
+}
+
+// Publisher returns a publisher on the channels this hub serves.
+func (h *Hub) Publisher() *Publisher { return NewPublisher(h.rdb, h.cfg.Prefix) }
+
+// Ready is closed once the Redis subscription is confirmed.
+func (h *Hub) Ready() <-chan struct{} { return h.ready }
+
+// Run subscribes to every account's channel and fans the events out until ctx ends,
+// then closes every socket (close code 1001). The subscription reconnects by itself
+// after a Redis outage; events published meanwhile are lost (at most once).
+func (h *Hub) Run(ctx context.Context) error {
+	defer h.Close()
+	ps := h.rdb.PSubscribe(ctx, h.cfg.Prefix+"*")
+	defer ps.Close()
+	backoff := 100 * time.Millisecond
+	for {
+		_, err := ps.Receive(ctx)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		h.log.Warn("live: subscribe failed, retrying", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+	h.readyOne.Do(func() { close(h.ready) })
+	h.log.Info("live: subscribed", "pattern", h.cfg.Prefix+"*")
+	ch := ps.Channel(redis.WithChannelSize(1024))
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m, ok := <-ch:
+			if !ok {
+				return errors.New("live: subscription closed")
+			}
+			h.dispatch(m.Channel, []byte(m.Payload))
+		}
+	}
+}
+
+// dispatch hands one event to every socket of its account; a socket whose buffer is
+// full is dropped rather than slowing the others (the panel reconnects and refetches).
+func (h *Hub) dispatch(ch string, payload []byte) {
+	account, ok := accountOf(h.cfg.Prefix, ch)
+	if !ok {
+		return
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for c := range h.clients[account] {
+		select {
+		case c.send <- payload:
+		default:
+			h.log.Warn("live: slow socket dropped", "account", account)
+			go c.close(websocket.CloseTryAgainLater, "too slow")
+		}
+	}
+}
+
+// Serve upgrades the request to a websocket of the account and serves it until
+// either side closes. The caller has authenticated the request. An error is returned
+// only before the upgrade, when nothing was written: the caller answers it. A failed
+// handshake is answered by the upgrader itself.
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID int64) error {
+	if accountID <= 0 {
+		return apperr.ErrUnauthorized
+	}
+	h.mu.RLock()
+	closed, n := h.closed, len(h.clients[accountID])
+	h.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	if n >= h.cfg.MaxPerAccount {
+		return ErrTooManyConn
+	}
+	ws, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		h.log.Debug("live: handshake failed", "err", err)
+		return nil
+	}
+	c := &client{hub: h, ws: ws, account: accountID, send: make(chan []byte, h.cfg.SendBuffer), done: make(chan struct{})}
+	if !h.add(c) {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+		return nil
+	}
+	defer h.remove(c)
+	go func() {
+		defer h.wg.Done()
+		c.writeLoop()
+	}()
+	c.readLoop()
+	c.close(websocket.CloseNormalClosure, "")
+	return nil
+}
+
+// Clients counts the sockets of an account on this instance.
+func (h *Hub) Clients(accountID int64) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.clients[accountID])
+}
+
+// Close refuses new sockets and closes the open ones with 1001 (going away). It is
+// safe to call more than once; Run calls it on exit.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	var all []*client
+	for _, set := range h.clients {
+		for c := range set {
+			all = append(all, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range all {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+	}
+	h.wg.Wait()
+}
+
+func (h *Hub) add(c *client) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	set := h.clients[c.account]
+	if set == nil {
+		set = map[*client]struct{}{}
+		h.clients[c.account] = set
+	}
+	set[c] = struct{}{}
+	h.wg.Add(1) // under the lock, so Close never waits while a socket is still joining
+	return true
+}
+
+func (h *Hub) remove(c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if set := h.clients[c.account]; set != nil {
+		delete(set, c)
+		if len(set) == 0 {
+			delete(h.clients, c.account)
+		}
+	}
+}
+
+// checkOrigin accepts clients without an Origin (not browsers), the request's own
+// host and the configured origins.
+func (h *Hub) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, o := range h.cfg.AllowedOrigins {
+		if strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// ping is the client's keep-alive text; the server answers it in kind.
+var ping = []byte("9")
+
+// client is one websocket. Only writeLoop writes data frames; close may run anywhere.
+type client struct {
+	hub     *Hub
+	ws      *websocket.Conn
+	account int64
+	send    chan []byte
+	done    chan struct{}
+	once    sync.Once
+}
+
+// readLoop reads until the socket fails or closes; any message, pong or ping
+// extends the read deadline, and "9" is answered with "9".
+func (c *client) readLoop() {
+	timeout := c.hub.cfg.ReadTimeout
+	extend := func() { _ = c.ws.SetReadDeadline(time.Now().Add(timeout)) }
+	c.ws.SetReadLimit(4096)
+	extend()
+	c.ws.SetPongHandler(func(string) error { extend(); return nil })
+	c.ws.SetPingHandler(func(data string) error {
+		extend()
+		err := c.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(c.hub.cfg.WriteTimeout))
+		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
+			return err
+		}
+		return nil
+	})
+	for {
+		typ, msg, err := c.ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		extend()
+		if typ == websocket.TextMessage && bytes.Equal(bytes.TrimSpace(msg), ping) {
+			select {
+			case c.send <- ping:
+			default: // events are queued; they prove the connection as well
+			}
+		}
+	}
+}
+
+// writeLoop writes the queued messages and a ping frame at half the read timeout,
+// so clients that answer pings but never send "9" stay connected too.
+func (c *client) writeLoop() {
+	t := time.NewTicker(c.hub.cfg.ReadTimeout / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case msg := <-c.send:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(c.hub.cfg.WriteTimeout))
+			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-t.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.hub.cfg.WriteTimeout)); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		}
+	}
+}
+
+// close sends a close frame (unless code is 1006, which never goes on the wire) and
+// closes the connection, once.
+func (c *client) close(code int, reason string) {
+	c.once.Do(func() {
+		close(c.done)
+		if code != websocket.CloseAbnormalClosure {
+			_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+				time.Now().Add(time.Second))
+		}
+		_ = c.ws.Close()
+	})
+}

@@ -1,0 +1,181 @@
+package report
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// Persian messages of the report errors.
+const (
+	msgPage            = "شماره صفحه معتبر نیست"
+	msgLimit           = "تعداد در هر صفحه معتبر نیست"
+	msgStatus          = "وضعیت انتخاب‌شده معتبر نیست"
+	msgType            = "نوع پیامک معتبر نیست"
+	msgFrom            = "تاریخ شروع معتبر نیست"
+	msgTo              = "تاریخ پایان معتبر نیست"
+	msgTime            = "تاریخ معتبر نیست"
+	msgRange           = "تاریخ شروع باید پیش از تاریخ پایان باشد"
+	msgID              = "شناسه ارسال معتبر نیست"
+	msgIDs             = "فهرست شناسه‌های ارسال معتبر نیست"
+	msgTooManyIDs      = "حداکثر ۱۰۰ شناسه در هر درخواست مجاز است"
+	msgRecipientStatus = "وضعیت گیرنده معتبر نیست"
+	msgDeepPage        = "برای دیدن همه گیرندگان، فایل اکسل گزارش را دریافت کنید"
+)
+
+// ParseFilter reads the list filters of a query string: page, limit, status, type,
+// from and to. Dates are RFC 3339 or Tehran wall-clock times (2006-01-02,
+// 2006-01-02 15:04[:05], also with / and Persian digits); a date alone as "to" means
+// the end of that day.
+func ParseFilter(q url.Values) (Filter, error) {
+	var f Filter
+	errs := apperr.Fields{}
+	var ok bool
+	if f.Page, ok = positive(q.Get("page")); !ok {
+		errs.Add("page", msgPage)
+	}
+	if f.Limit, ok = positive(q.Get("limit")); !ok {
+		errs.Add("limit", msgLimit)
+	}
+	f.Status = strings.TrimSpace(q.Get("status"))
+	f.Type = strings.TrimSpace(q.Get("type"))
+	var err error
+	if f.From, err = ParseTime(q.Get("from"), false); err != nil {
+		errs.Add("from", msgFrom)
+	}
+	if f.To, err = ParseTime(q.Get("to"), true); err != nil {
+		errs.Add("to", msgTo)
+	}
+	if err := errs.Err(); err != nil {
+		return Filter{}, err
+	}
+	f.Page, f.Limit = pageLimit(f.Page, f.Limit)
+	return f, f.validate()
+}
+
+// RecipientQuery is the parsed query of the recipients list.
+type RecipientQuery struct {
+	SendID int64
+	Status *int
+	Page   int
+	Limit  int
+}
+
+// ParseRecipientQuery reads id, status, page and limit of the recipients list.
+func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
+	var rq RecipientQuery
+	errs := apperr.Fields{}
+	id, err := ParseID(q.Get("id"))
+	if err != nil {
+		errs.Add("id", msgID)
+	}
+	rq.SendID = id
+	var ok bool
+	if rq.Page, ok = positive(q.Get("page")); !ok {
+		errs.Add("page", msgPage)
+	}
+	if rq.Limit, ok = positive(q.Get("limit")); !ok {
+		errs.Add("limit", msgLimit)
+	}
+	if v := strings.TrimSpace(validate.ToLatinDigits(q.Get("status"))); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < StatusSent || n > StatusBlacklisted {
+			errs.Add("status", msgRecipientStatus)
+		} else {
+			rq.Status = &n
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return RecipientQuery{}, err
+	}
+	rq.Page, rq.Limit = pageLimit(rq.Page, rq.Limit)
+	return rq, nil
+}
+
+// ParseID reads a send id; anything but a positive integer is a 422 on "id".
+func ParseID(s string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimSpace(validate.ToLatinDigits(s)), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.Field("id", msgID)
+	}
+	return id, nil
+}
+
+// ParseIDs reads a comma-separated list of send ids (duplicates dropped, order
+// kept), at most MaxBulkIDs of them.
+func ParseIDs(s string) ([]int64, error) {
+	s = strings.TrimSpace(validate.ToLatinDigits(s))
+	if s == "" {
+		return nil, apperr.Field("ids", msgIDs)
+	}
+	parts := strings.Split(strings.ReplaceAll(s, "،", ","), ",")
+	if len(parts) > MaxBulkIDs {
+		return nil, apperr.Field("ids", msgTooManyIDs)
+	}
+	seen := make(map[int64]bool, len(parts))
+	ids := make([]int64, 0, len(parts))
+	for _, p := range parts {
+		id, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || id <= 0 {
+			return nil, apperr.Field("ids", msgIDs)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// tehran is the wall clock of the reports (dates without a zone, the Excel file).
+var tehran = mustTehran()
+
+func mustTehran() *time.Location {
+	loc, err := time.LoadLocation("Asia/Tehran")
+	if err != nil {
+		// time/tzdata is linked in, so this cannot fail.
+		panic(err)
+	}
+	return loc
+}
+
+var wallLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"}
+
+// ParseTime reads a time bound; empty is the zero time. A bare date is the start
+// of that day in Tehran, or the start of the next day when end is set.
+func ParseTime(s string, end bool) (time.Time, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(validate.ToLatinDigits(s)), "/", "-")
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseInLocation("2006-01-02", s, tehran); err == nil {
+		if end {
+			d = d.AddDate(0, 0, 1)
+		}
+		return d, nil
+	}
+	for _, layout := range wallLayouts {
+		if t, err := time.ParseInLocation(layout, s, tehran); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, apperr.New(apperr.Invalid, msgTime)
+}
+
+// positive reads an optional positive integer; empty is 0.
+func positive(s string) (int, bool) {
+	s = strings.TrimSpace(validate.ToLatinDigits(s))
+	if s == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0
+}

@@ -1,0 +1,71 @@
+package report
+
+import "github.com/chapar/chapar/pkg/send"
+
+// The SQL of the reports. Every tenant query names the account; the recipients
+// queries run only after the send was found in the caller's account.
+//
+// One-time-code sends (type verification) are the platform's, not the customer's:
+// their text is a login or password-reset code, so no report shows them, not even
+// to the account they were sent for (a colleague could otherwise read the owner's
+// reset code).
+const visible = ` AND s.type <> '` + send.TypeVerification + `'`
+
+// sendCols and sendRest are the columns scanStats reads, around the text expression
+// that differs per query: the 70-character preview, the whole text or none.
+const (
+	sendCols = `s.id, s.account_id, s.status, s.sender, s.type, `
+	sendRest = `,
+       s.requested, s.recipients, s.submitted, s.delivered, s.undelivered, s.blacklisted, s.rejected,
+       s.parts, s.total_parts, s.quote, s.cost, s.refunded, s.expanded_at IS NOT NULL,
+       s.created_at, s.send_at, s.finished_at, s.stopped_at, u.username
+FROM sends s
+LEFT JOIN users u ON u.id = s.stopped_by AND u.account_id = s.account_id`
+
+	// listWhere is shared by the list and its count: $1 account, [$2, $3) created_at,
+	// $4 status ('' any), $5 type ('' any).
+	listWhere = `
+WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3
+  AND ($4 = '' OR s.status = $4) AND ($5 = '' OR s.type = $5)` + visible
+
+	qList = `SELECT ` + sendCols + `left(s.text, 70)` + sendRest + listWhere + `
+ORDER BY s.created_at DESC, s.id DESC
+LIMIT $6 OFFSET $7`
+
+	qListCount = `SELECT count(*) FROM sends s` + listWhere
+
+	qStatsOfAccount = `SELECT ` + sendCols + `s.text` + sendRest + `
+WHERE s.account_id = $1 AND s.id = ANY($2)` + visible
+
+	qStatsByIDs = `SELECT ` + sendCols + `''` + sendRest + `
+WHERE s.id = ANY($1)` + visible
+
+	qSendOwned = `SELECT EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND s.account_id = $2` + visible + `)`
+
+	// Recipients are read in (batch, id) order: the (send_id, batch, status) index
+	// gives the batch order and each batch (at most a few thousand rows) is sorted by
+	// id on its own, so a page never sorts the whole send.
+	recipientCols = `SELECT r.batch, r.id, r.mobile, r.operator, r.parts, r.status, r.error, r.updated_at
+FROM recipients r`
+
+	qRecipients = recipientCols + `
+WHERE r.send_id = $1
+ORDER BY r.batch, r.id
+LIMIT $2 OFFSET $3`
+
+	qRecipientsByStatus = recipientCols + `
+WHERE r.send_id = $1 AND r.status = ANY($4::smallint[])
+ORDER BY r.batch, r.id
+LIMIT $2 OFFSET $3`
+
+	qRecipientsCount         = `SELECT count(*) FROM recipients WHERE send_id = $1`
+	qRecipientsCountByStatus = `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = ANY($2::smallint[])`
+
+	// qRecipientsAfter is the export's keyset step: the rows after (batch $2, id $3).
+	qRecipientsAfter = recipientCols + `
+WHERE r.send_id = $1 AND r.batch >= $2 AND (r.batch > $2 OR r.id > $3)
+ORDER BY r.batch, r.id
+LIMIT $4`
+
+	qOperatorNames = `SELECT code, name_fa FROM operators`
+)

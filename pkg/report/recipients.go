@@ -1,0 +1,136 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/send"
+)
+
+// Public recipient statuses (spec §4), as the API and the Excel file show them.
+const (
+	StatusSent        = send.RcptSent        // ارسال شده
+	StatusTelecom     = send.RcptTelecom     // رسیده به مخابرات
+	StatusDelivered   = send.RcptDelivered   // رسیده به گوشی
+	StatusUndelivered = send.RcptUndelivered // نرسیده به گوشی
+	StatusBlacklisted = send.RcptBlacklisted // لیست سیاه
+)
+
+// Internal recipient statuses (migrations/0002_send_engine.up.sql).
+const (
+	internalQueued     = send.RcptQueued     // waiting for a gateway
+	internalRejected   = send.RcptRejected   // never submitted: refused by the SMSC or the send was stopped
+	internalSubmitting = send.RcptSubmitting // claimed by a gateway, outcome not known yet
+)
+
+// PublicStatus maps a stored recipient status to the public code. Queued and
+// submitting recipients show as 0 (sent) with pending set: they are on their way.
+// Rejected ones show as 3 (not reached handset) with rejected set: they never left,
+// and were refunded.
+func PublicStatus(stored int) (status int, pending, rejected bool) {
+	switch stored {
+	case internalQueued, internalSubmitting:
+		return StatusSent, true, false
+	case internalRejected:
+		return StatusUndelivered, false, true
+	}
+	return stored, false, false
+}
+
+// storedStatuses is the inverse of PublicStatus: the stored statuses a public code
+// filter matches.
+func storedStatuses(public int) []int16 {
+	switch public {
+	case StatusSent:
+		return []int16{StatusSent, internalQueued, internalSubmitting}
+	case StatusUndelivered:
+		return []int16{StatusUndelivered, internalRejected}
+	}
+	return []int16{int16(public)}
+}
+
+// Recipient is one row of a send's recipients list.
+type Recipient struct {
+	Mobile   string `json:"mobile"` // 98XXXXXXXXXX
+	Operator string `json:"operator"`
+	Parts    int    `json:"parts"`
+	Status   int    `json:"status"` // public code 0-4
+	// Pending marks a recipient not submitted yet (shown as 0).
+	Pending bool `json:"pending,omitempty"`
+	// Rejected marks a recipient refused before submission or cut by a stop (shown as 3).
+	Rejected bool `json:"rejected,omitempty"`
+	// Error is the SMSC's or the engine's reason, when there is one.
+	Error     string    `json:"error,omitempty"`
+	UpdatedAt time.Time `json:"updated_at"`
+
+	batch int32
+	id    int64
+}
+
+// Recipients returns one page of a send's recipients in submission order, and the
+// total; status, when set, is a public code 0-4. The send must be the account's.
+func (s *Service) Recipients(ctx context.Context, accountID, sendID int64, status *int, page, limit int) ([]Recipient, int64, error) {
+	page, limit = pageLimit(page, limit)
+	if page > MaxRecipientPage {
+		return nil, 0, apperr.Field("page", msgDeepPage)
+	}
+	if status != nil && (*status < StatusSent || *status > StatusBlacklisted) {
+		return nil, 0, apperr.Field("status", msgRecipientStatus)
+	}
+	if err := s.owned(ctx, accountID, sendID); err != nil {
+		return nil, 0, err
+	}
+	countSQL, listSQL := qRecipientsCount, qRecipients
+	countArgs, listArgs := []any{sendID}, []any{sendID, limit, (page - 1) * limit}
+	if status != nil {
+		stored := storedStatuses(*status)
+		countSQL, listSQL = qRecipientsCountByStatus, qRecipientsByStatus
+		countArgs, listArgs = append(countArgs, stored), append(listArgs, stored)
+	}
+	var total int64
+	if err := s.pool.QueryRow(ctx, countSQL, countArgs...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count recipients: %w", err)
+	}
+	if int64(page-1)*int64(limit) >= total {
+		return []Recipient{}, total, nil
+	}
+	rows, err := s.pool.Query(ctx, listSQL, listArgs...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list recipients: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanRecipient)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list recipients: %w", err)
+	}
+	return out, total, nil
+}
+
+// owned answers not found unless the send is the account's.
+func (s *Service) owned(ctx context.Context, accountID, sendID int64) error {
+	var ok bool
+	if err := s.pool.QueryRow(ctx, qSendOwned, sendID, accountID).Scan(&ok); err != nil {
+		return fmt.Errorf("find send: %w", err)
+	}
+	if !ok {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+func scanRecipient(row pgx.CollectableRow) (Recipient, error) {
+	var (
+		r      Recipient
+		parts  int16
+		stored int16
+	)
+	if err := row.Scan(&r.batch, &r.id, &r.Mobile, &r.Operator, &parts, &stored, &r.Error, &r.UpdatedAt); err != nil {
+		return Recipient{}, err
+	}
+	r.Parts = int(parts)
+	r.Status, r.Pending, r.Rejected = PublicStatus(int(stored))
+	return r, nil
+}

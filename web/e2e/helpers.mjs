@@ -1,0 +1,98 @@
+// Shared helpers for the panel's end-to-end tests (playwright-core + Debian Chromium).
+import { chromium } from 'playwright-core'
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const PANEL_URL = (process.env.PANEL_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '')
+export const SIM_URL = (process.env.SIM_URL ?? 'http://127.0.0.1:2780').replace(/\/$/, '')
+export const API = `${PANEL_URL}/v1/api`
+export const DEMO = { username: 'demo', password: 'Demo@12345' }
+export const SHOTS = join(dirname(fileURLToPath(import.meta.url)), 'screenshots')
+mkdirSync(SHOTS, { recursive: true })
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+export const DESKTOP = { width: 1440, height: 900 }
+export const MOBILE = { width: 390, height: 844 }
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
+}
+
+/** A fresh context (own localStorage) and page in Persian / Tehran. */
+export async function openPage(browser, viewport = DESKTOP, extra = {}) {
+  const context = await browser.newContext({
+    locale: 'fa-IR', timezoneId: 'Asia/Tehran', viewport,
+    isMobile: viewport.width < 768, hasTouch: viewport.width < 768, ...extra,
+  })
+  const page = await context.newPage()
+  page.setDefaultTimeout(15_000)
+  return { context, page }
+}
+
+export async function shot(page, name) {
+  await page.waitForTimeout(300) // let transitions settle
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
+}
+
+/** Calls the API directly and unwraps the envelope; throws with the status on failure. */
+export async function apiCall(method, path, body, token) {
+  const res = await fetch(`${API}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const json = await res.json().catch(() => null)
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json?.meta ?? json)}`)
+  return json?.data
+}
+
+export async function apiToken(username, password) {
+  const data = await apiCall('POST', '/acl/auth/login', { username, password })
+  if (!data?.token) throw new Error(`login of ${username} needs a second step`)
+  return data.token
+}
+
+/** Puts a token in localStorage the way the login page does, then opens `path`. */
+export async function signInWithToken(page, token, path = '/dashboard') {
+  await page.goto(`${PANEL_URL}/login`)
+  await page.evaluate((t) => localStorage.setItem('token', t), token)
+  await page.goto(`${PANEL_URL}${path}`)
+}
+
+export const randomDigits = (n) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('')
+/** A random mobile 0912xxxxxxx (the simulator accepts any number). */
+export const randomMobile = () => `0912${randomDigits(7)}`
+export const toIntl = (local) => `98${local.slice(1)}`
+
+const PERSIAN = '۰۱۲۳۴۵۶۷۸۹'
+const ARABIC = '٠١٢٣٤٥٦٧٨٩'
+export const latinDigits = (s) =>
+  s.replace(/[۰-۹٠-٩]/g, (d) => String(PERSIAN.includes(d) ? PERSIAN.indexOf(d) : ARABIC.indexOf(d)))
+
+/** Polls the carrier simulator for the newest message to `intl` (98…) and returns its code. */
+export async function readOtp(intl, { after = 0, timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs
+  let last = ''
+  while (Date.now() < deadline) {
+    const res = await fetch(`${SIM_URL}/messages/latest?to=${intl}`).catch(() => null)
+    if (res?.ok) {
+      const msg = await res.json().catch(() => null)
+      const body = msg?.data ?? msg
+      const at = Date.parse(body?.last_submit ?? body?.first_submit ?? '') || Date.now()
+      const code = latinDigits(String(body?.text ?? '')).match(/\b\d{4,8}\b/)?.[0]
+      last = String(body?.text ?? '')
+      if (code && at >= after) return code
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`no OTP for ${intl} from the simulator (last text: ${last || 'none'})`)
+}
+
+/** Waits until the page's path matches (client-side redirects included). */
+export async function waitForPath(page, re, timeout = 15_000) {
+  await page.waitForFunction((src) => new RegExp(src).test(location.pathname), re.source, { timeout, polling: 100 })
+}

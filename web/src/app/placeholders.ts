@@ -1,0 +1,88 @@
+/**
+ * Spec §2 routes whose pages are not built yet: they render «این بخش به‌زودی فعال می‌شود»
+ * inside the layout instead of a 404. `mobileOnly` pages still go to /404 on desktop.
+ */
+export interface PlaceholderRoute {
+  path: string
+  title: string
+  mobileOnly?: boolean
+}
+
+const SEND_METHODS: Array<[string, string]> = [
+  ['phonebook', 'ارسال از دفترچه تلفن'],
+  ['file', 'ارسال از فایل'],
+  ['keyword', 'ارسال کلیدواژه‌ای'],
+  ['peer-to-peer', 'ارسال نظیر به نظیر'],
+  ['business', 'ارسال بر اساس صنف (مشاغل)'],
+  ['map', 'ارسال روی نقشه'],
+  ['postalcode', 'ارسال بر اساس کد پستی'],
+  ['city-province', 'ارسال استانی و شهری'],
+  ['tower-irancell', 'ارسال بر اساس دکل ایرانسل'],
+]
+
+const PROFILE: Array<[string, string]> = [
+  ['account-info', 'اطلاعات حساب'],
+  ['security-setting', 'تنظیمات امنیتی'],
+  ['tariffs', 'تعرفه‌ها'],
+  ['settings', 'تنظیمات حساب'],
+  ['documents', 'مدارک'],
+  ['personal-info', 'اطلاعات شخصی'],
+  ['contact-info', 'اطلاعات تماس'],
+  ['address-info', 'اطلاعات نشانی'],
+  ['change-phone-number', 'تغییر شماره موبایل'],
+]
+
+export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
+  ...SEND_METHODS.map(([p, title]) => ({ path: `send-sms/${p}`, title })),
+  { path: 'reports/archive-details/:id', title: 'جزئیات گزارش بایگانی' },
+  { path: 'facilities', title: 'امکانات' },
+  { path: 'inbox', title: 'پیامک‌های دریافتی' },
+  { path: 'contacts', title: 'مخاطبین' },
+  { path: 'contacts/all-contacts', title: 'همه مخاطبین', mobileOnly: true },
+  { path: 'contacts/all-groups', title: 'دسته‌بندی‌ها', mobileOnly: true },
+  { path: 'contacts/manage-more-features', title: 'ویژگی‌های سفارشی', mobileOnly: true },
+  { path: 'contacts/blacklist', title: 'لیست سیاه', mobileOnly: true },
+  { path: 'contacts/cancel_11', title: 'لیست لغو۱۱', mobileOnly: true },
+  { path: 'contacts/group/:id', title: 'جزئیات دسته‌بندی' },
+  { path: 'contacts/:id', title: 'جزئیات مخاطب' },
+  { path: 'settings', title: 'تنظیمات' },
+  { path: 'plans', title: 'طرح‌ها' },
+  { path: 'wallet/credit', title: 'کیف پول' },
+  { path: 'wallet/payment-result', title: 'نتیجه پرداخت' },
+  { path: 'wallet/transactions', title: 'تراکنش‌ها' },
+  { path: 'profile', title: 'پروفایل' },
+  ...PROFILE.map(([p, title]) => ({ path: `profile/${p}`, title })),
+  { path: 'support', title: 'پشتیبانی' },
+  { path: 'support/tickets', title: 'تیکت‌ها' },
+  { path: 'support/tickets/:id', title: 'جزئیات تیکت' },
+  { path: 'support/create-ticket', title: 'ثبت تیکت' },
+  { path: 'support/contact-info', title: 'اطلاعات تماس' },
+  { path: 'support/create-suggestion-request', title: 'ثبت درخواست پیشنهاد' },
+  { path: 'support/suggestion-request/:id', title: 'جزئیات درخواست پیشنهاد' },
+  { path: 'file-management', title: 'مدیریت فایل' },
+  { path: 'pattern', title: 'الگو (پترن)' },
+  { path: 'pattern/systemic', title: 'الگوهای سیستمی' },
+  { path: 'pattern/systemic/:id', title: 'جزئیات الگوی سیستمی' },
+  { path: 'pattern/create', title: 'ایجاد الگو' },
+  { path: 'pattern/update/:id', title: 'ویرایش الگو' },
+  { path: 'pattern/:id', title: 'جزئیات الگو' },
+  { path: 'developers/plugins', title: 'افزونه‌ها' },
+  { path: 'developers/api-keys', title: 'کلیدهای API' },
+  { path: 'developers/documents', title: 'مستندات' },
+  { path: 'developers/api-calls', title: 'فراخوانی‌های API' },
+  { path: 'developers/api-calls/:id', title: 'جزئیات فراخوانی API' },
+  { path: 'predefined-messages', title: 'پیام‌های از پیش تعریف‌شده' },
+  { path: 'predefined-messages/:id', title: 'جزئیات پیام از پیش تعریف‌شده' },
+  { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
+  { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
+  { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },
+  { path: 'secretary/received-message/recipients/:id/:inbox_type', title: 'دریافت‌کنندگان منشی' },
+  { path: 'secretary/keywords/list', title: 'کلیدخوان' },
+  { path: 'secretary/keywords/create', title: 'ایجاد کلیدخوان' },
+  { path: 'secretary/keywords/:id', title: 'جزئیات کلیدخوان' },
+  { path: 'colleagues', title: 'همکاران' },
+  { path: 'colleagues/create', title: 'افزودن همکار' },
+  { path: 'colleagues/create-access', title: 'ایجاد نقش دسترسی' },
+  { path: 'colleagues/update-access/:id', title: 'ویرایش نقش دسترسی' },
+  { path: 'colleagues/:id', title: 'جزئیات همکار' },
+]

@@ -1,0 +1,70 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
+import { lazyPage } from '../lib/chunkReload'
+import { GuestOnly, MobileOnly, RequireAuth } from './layout/guards'
+import { PLACEHOLDER_ROUTES } from './placeholders'
+import { AppLayout, RootShell, SoftLayout } from './RootShell'
+
+const LoginPage = lazyPage(() => import('../features/auth/LoginPage'))
+const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'))
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswordPage'))
+const ExternalLoginPage = lazyPage(() => import('../features/auth/ExternalLoginPage'))
+const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'))
+const SendMethodsPage = lazyPage(() => import('../features/send/SendMethodsPage'))
+const QuickSendPage = lazyPage(() => import('../features/send/quick/QuickSendPage'))
+const SuccessSendPage = lazyPage(() => import('../features/send/SuccessSendPage'))
+const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
+const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
+const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
+const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
+
+const guest = (el: React.ReactNode) => <GuestOnly>{el}</GuestOnly>
+
+const placeholders: RouteObject[] = PLACEHOLDER_ROUTES.map(({ path, title, mobileOnly }) => ({
+  path,
+  handle: { title },
+  element: mobileOnly ? (
+    <MobileOnly>
+      <ComingSoonPage />
+    </MobileOnly>
+  ) : (
+    <ComingSoonPage />
+  ),
+}))
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootShell />,
+    children: [
+      { path: 'login', element: guest(<LoginPage />), handle: { title: 'ورود' } },
+      { path: 'register', element: guest(<RegisterPage />), handle: { title: 'ثبت‌نام' } },
+      { path: 'forgot-password', element: guest(<ForgotPasswordPage />), handle: { title: 'بازیابی رمز عبور' } },
+      { path: 'external-login', element: <ExternalLoginPage />, handle: { title: 'ورود' } },
+      {
+        element: (
+          <RequireAuth>
+            <AppLayout />
+          </RequireAuth>
+        ),
+        children: [
+          { index: true, element: <Navigate to="/dashboard" replace /> },
+          { path: 'dashboard', element: <DashboardPage />, handle: { title: 'پیشخوان', root: true } },
+          { path: 'send-sms', element: <SendMethodsPage />, handle: { title: 'ارسال پیامک' } },
+          { path: 'send-sms/quick', element: <QuickSendPage />, handle: { title: 'ارسال سریع' } },
+          { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
+          { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
+          { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
+          ...placeholders,
+        ],
+      },
+      {
+        element: <SoftLayout />,
+        children: [
+          { path: '404', element: <NotFoundPage />, handle: { title: 'صفحه پیدا نشد' } },
+          { path: '*', element: <NotFoundPage />, handle: { title: 'صفحه پیدا نشد' } },
+        ],
+      },
+    ],
+  },
+]
+
+export const router = createBrowserRouter(routes)

@@ -1,0 +1,139 @@
+import { Button, Field, HStack, Stack, Switch, Text, Textarea, Wrap } from '@chakra-ui/react'
+import { useId, useRef, type ClipboardEvent } from 'react'
+import { toPersianDigits } from '../lib/digits'
+import { formatNumber } from '../lib/format'
+import { countSegments, MAX_TEXT } from '../lib/segments'
+
+/** A keyword tag of the editor: `keyword` is inserted as `{keyword}`; `col` names the column ex_{col}. */
+export interface EditorKeyword {
+  keyword: string
+  col: string | number
+}
+
+/** «تعداد کاراکتر: ۱۲ | بخش‌ها: ۱ | باقیمانده تا بخش بعد: ۵۸» */
+export function counterText(text: string, cancel11: boolean): string {
+  const c = countSegments(text, cancel11)
+  return `تعداد کاراکتر: ${formatNumber(c.characters)} | بخش‌ها: ${formatNumber(c.parts)} | باقیمانده تا بخش بعد: ${formatNumber(c.chars_left)}`
+}
+
+/**
+ * Puts `insert` in place of text[start, end), cut so the result holds at most `max` characters
+ * (code points, so an emoji is never halved). Returns the new text and the caret position.
+ */
+export function insertLimited(text: string, insert: string, start: number, end: number, max: number): { text: string; caret: number } {
+  const before = text.slice(0, start)
+  const after = text.slice(end)
+  const room = Math.max(0, max - [...before].length - [...after].length)
+  const piece = [...insert].slice(0, room).join('')
+  return { text: before + piece + after, caret: before.length + piece.length }
+}
+
+/** Column name of a keyword's column in an uploaded file. */
+export const keywordColumn = (k: EditorKeyword) => `ex_${k.col}`
+
+export interface MessageEditorProps {
+  value: string
+  onChange: (value: string) => void
+  label?: string
+  placeholder?: string
+  /** Tag buttons inserting `{keyword}` at the caret. */
+  keywords?: EditorKeyword[]
+  /** Whether the «لغو۱۱» footer is appended (it counts toward the parts). */
+  cancel11?: boolean
+  /** With a handler the cancel-11 switch can be toggled; without, it only shows the state. */
+  onCancel11Change?: (value: boolean) => void
+  showCancel11?: boolean
+  maxLength?: number
+  disabled?: boolean
+  invalid?: boolean
+  errorText?: string
+  rows?: number
+}
+
+/** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
+export function MessageEditor({
+  value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
+  onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6,
+}: MessageEditorProps) {
+  const id = useId()
+  const ref = useRef<HTMLTextAreaElement>(null)
+  const length = [...value].length
+
+  const replaceSelection = (insert: string) => {
+    const el = ref.current
+    const start = el?.selectionStart ?? value.length
+    const end = el?.selectionEnd ?? value.length
+    const next = insertLimited(value, insert, start, end, maxLength)
+    onChange(next.text)
+    requestAnimationFrame(() => {
+      el?.focus()
+      el?.setSelectionRange(next.caret, next.caret)
+    })
+  }
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    e.preventDefault()
+    replaceSelection(e.clipboardData.getData('text/plain'))
+  }
+
+  return (
+    <Stack gap="2">
+      <Field.Root invalid={invalid} disabled={disabled}>
+        <Field.Label htmlFor={id}>{label}</Field.Label>
+        <Textarea
+          id={id}
+          ref={ref}
+          rows={rows}
+          resize="vertical"
+          placeholder={placeholder}
+          value={value}
+          onChange={(e) => onChange([...e.target.value].slice(0, maxLength).join(''))}
+          onPaste={onPaste}
+          aria-describedby={`${id}-counter`}
+        />
+        {invalid && errorText && <Field.ErrorText>{errorText}</Field.ErrorText>}
+      </Field.Root>
+      {keywords.length > 0 && (
+        <Wrap gap="1.5" role="group" aria-label="درج برچسب">
+          {keywords.map((k) => (
+            <Button
+              key={`${k.keyword}-${k.col}`}
+              size="xs"
+              variant="subtle"
+              colorPalette="blue"
+              disabled={disabled}
+              title={`ستون ${keywordColumn(k)}`}
+              aria-label={`درج برچسب ${k.keyword}`}
+              onClick={() => replaceSelection(`{${k.keyword}}`)}
+            >
+              {`{${k.keyword}}`}
+            </Button>
+          ))}
+        </Wrap>
+      )}
+      <HStack justify="space-between" wrap="wrap" gap="2">
+        <Text id={`${id}-counter`} fontSize="sm" color="fg.muted" aria-live="polite">
+          {counterText(value, cancel11)}
+        </Text>
+        <Text fontSize="xs" color={length >= maxLength ? 'fg.error' : 'fg.subtle'}>
+          {`${toPersianDigits(length)} / ${toPersianDigits(maxLength)}`}
+        </Text>
+      </HStack>
+      {showCancel11 && (
+        <Switch.Root
+          size="sm"
+          colorPalette="blue"
+          checked={cancel11}
+          disabled={disabled || !onCancel11Change}
+          onCheckedChange={(e) => onCancel11Change?.(e.checked)}
+        >
+          <Switch.HiddenInput />
+          <Switch.Control>
+            <Switch.Thumb />
+          </Switch.Control>
+          <Switch.Label fontSize="sm">افزودن «لغو۱۱» به انتهای پیام (۶ کاراکتر)</Switch.Label>
+        </Switch.Root>
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,67 @@
+import { useQuery } from '@tanstack/react-query'
+import { api, request } from '../../lib/api'
+import { queryKeys } from '../../lib/queryKeys'
+import { useToken } from '../../lib/auth'
+
+export type OtpMethod = 'sms' | 'voice' | 'app'
+
+export interface Me {
+  name: string
+  user_name: string
+}
+
+export interface LoginSetting {
+  title?: string
+  description?: string
+}
+
+export type LoginResult =
+  | { token: string; otp_required?: false }
+  | {
+      otp_required: true
+      login_token: string
+      methods?: OtpMethod[]
+      resend_after?: number
+      method?: OtpMethod
+      mobile_hint?: string
+      token?: undefined
+    }
+
+export const authApi = {
+  loginSetting: () => api.get<LoginSetting>('/acl/auth/login_setting'),
+  login: (body: { username: string; password: string }) => api.post<LoginResult>('/acl/auth/login', body),
+  sendOtp: (body: { login_token: string; method: OtpMethod }) =>
+    api.post<{ resend_after?: number }>('/acl/auth/send_sms_otp', body),
+  confirmOtp: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/acl/auth/confirm_otp', body),
+  checkToken: () => api.get<Me>('/acl/auth/check_token'),
+  /** check_token whose 401 is reported to the caller (external login shows it). */
+  verifyToken: async () => (await request<Me>('/acl/auth/check_token', { noAuthRedirect: true })).data,
+  logout: () => api.post<unknown>('/acl/auth/logout'),
+  register: (body: RegisterBody) => api.post<unknown>('/user/register', body),
+  checkExist: (username: string) => api.post<{ exists: boolean }>('/user/check_exist', { username }),
+  forgotPassword: (username: string) =>
+    api.post<{ reset_token: string; resend_after?: number; mobile_hint?: string }>('/acl/auth/forgot_password', { username }),
+  forgotCheckOtp: (body: { reset_token: string; code: string }) =>
+    api.post<{ change_token: string }>('/acl/auth/forgot_password_check_otp', body),
+  changePasswordByToken: (body: { change_token: string; password: string; password_confirmation: string }) =>
+    api.post<unknown>('/acl/auth/change_password_by_token', body),
+}
+
+export interface RegisterBody {
+  name: string
+  username: string
+  mobile: string
+  password: string
+  password_confirmation: string
+  accept_rules: boolean
+}
+
+/** The signed-in user (header, profile menu). */
+export function useMe() {
+  const token = useToken()
+  return useQuery({ queryKey: queryKeys.me, queryFn: authApi.checkToken, enabled: !!token, staleTime: 5 * 60_000 })
+}
+
+export function useLoginSetting() {
+  return useQuery({ queryKey: queryKeys.loginSetting, queryFn: authApi.loginSetting, staleTime: Infinity, retry: 1 })
+}

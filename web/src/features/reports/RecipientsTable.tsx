@@ -1,0 +1,45 @@
+import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
+import { formatNumber } from '../../lib/format'
+import { formatJalaliDateTime } from '../../lib/jalali'
+import { toPersianDigits } from '../../lib/digits'
+import { useUrlListState } from '../../lib/urlState'
+import { useRecipients, type RecipientRow } from './api'
+import { RecipientStatusBadge } from './StatusBadge'
+import { RECIPIENT_STATUS, operatorLabel } from './statuses'
+
+const URL_OPTS = { prefix: 'r' }
+
+const FILTERS: TableFilter[] = [
+  { type: 'options', key: 'status', title: 'وضعیت گیرنده', options: RECIPIENT_STATUS.map((s) => ({ value: String(s.value), label: s.label })) },
+]
+
+const COLUMNS: DataTableColumn<RecipientRow>[] = [
+  { key: 'mobile', title: 'شماره موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi> },
+  { key: 'operator', title: 'اپراتور', render: (r) => operatorLabel(r.operator) },
+  { key: 'parts', title: 'بخش‌ها', render: (r) => formatNumber(r.parts ?? 0), align: 'end', hideOnMobile: true },
+  { key: 'status', title: 'وضعیت', render: (r) => <RecipientStatusBadge status={r.status} /> },
+  { key: 'updated_at', title: 'آخرین به‌روزرسانی', render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },
+]
+
+/** Recipients of one send (GET /report/recipients), paged and filtered in the URL under «r-». */
+export function RecipientsTable({ id, pollMs, toolbar }: { id: string; pollMs: number | false; toolbar?: React.ReactNode }) {
+  const list = useUrlListState(URL_OPTS)
+  const filters = list.filters(allFilterKeys(FILTERS))
+  const { data, isPending, isError, refetch } = useRecipients(id, { page: list.page, limit: list.limit, ...filters }, pollMs)
+  return (
+    <DataTable
+      caption="گیرندگان"
+      columns={COLUMNS}
+      rows={data?.rows}
+      total={data?.meta.total}
+      rowKey={(r, i) => `${r.mobile}-${i}`}
+      isLoading={isPending}
+      isError={isError}
+      onRetry={() => refetch()}
+      filters={FILTERS}
+      url={URL_OPTS}
+      toolbar={toolbar}
+    />
+  )
+}

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { QueryClient } from '@tanstack/react-query'
+import { Route, Routes } from 'react-router'
+import { renderWithProviders } from '../../testing/render'
+import { applyLiveEvent } from '../../lib/liveCache'
+import ReportDetailsPage from './ReportDetailsPage'
+
+const STATS = {
+  id: 42, status: 'sending', requested: 3, sent: 0, delivered: 0, undelivered: 0, blacklisted: 0, pending: 3,
+  parts: 1, price: 4230, refunded: 0, text: 'سلام', sender: '3000', created_at: '2025-03-21T06:30:00Z',
+}
+
+function mockFetch() {
+  const calls: Array<{ url: string; body?: unknown }> = []
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+    calls.push({ url: String(url), body: init?.body ? JSON.parse(String(init.body)) : undefined })
+    const path = String(url).split('?')[0]
+    let data: unknown = null
+    let meta: Record<string, unknown> = {}
+    if (path.endsWith('/report/bulk_stats')) data = STATS
+    if (path.endsWith('/report/recipients')) {
+      data = [{ mobile: '989121234567', operator: 'mci', parts: 1, status: 2, updated_at: '2025-03-21T06:31:00Z' }]
+      meta = { page: 1, limit: 10, total: 1 }
+    }
+    return new Response(JSON.stringify({ data, meta: { status: 200, ...meta } }), { status: 200 })
+  }))
+  return calls
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+function seg(key: string) {
+  return screen.getByTestId(`seg-${key}`).getAttribute('data-value')
+}
+
+describe('ReportDetailsPage', () => {
+  it('moves the progress bar on live events without refetching', async () => {
+    mockFetch()
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    renderWithProviders(
+      <Routes>
+        <Route path="/reports/:id" element={<ReportDetailsPage />} />
+      </Routes>,
+      { route: '/reports/42', queryClient },
+    )
+    await screen.findByTestId('send-progress')
+    expect(seg('pending')).toBe('3')
+    expect(screen.getByTestId('stop-send')).toBeInTheDocument()
+    expect(await screen.findByText('۹۸۹۱۲۱۲۳۴۵۶۷')).toBeInTheDocument()
+
+    act(() => {
+      applyLiveEvent(queryClient, { event: 'send.progress', data: { id: 42, status: 'sending', sent: 3, delivered: 1, pending: 0 } })
+    })
+    await waitFor(() => expect(seg('delivered')).toBe('1'))
+    expect(seg('inflight')).toBe('2')
+
+    act(() => {
+      applyLiveEvent(queryClient, { event: 'send.status', data: { id: 42, status: 'done', sent: 3, delivered: 2, undelivered: 1, pending: 0 } })
+    })
+    await waitFor(() => expect(seg('inflight')).toBe('0'))
+    expect(screen.getAllByTestId('send-status')[0]).toHaveAttribute('data-status', 'done')
+    expect(screen.queryByTestId('stop-send')).not.toBeInTheDocument()
+  })
+
+  it('stops a running send after confirmation', async () => {
+    const calls = mockFetch()
+    renderWithProviders(
+      <Routes>
+        <Route path="/reports/:id" element={<ReportDetailsPage />} />
+      </Routes>,
+      { route: '/reports/42' },
+    )
+    fireEvent.click(await screen.findByTestId('stop-send'))
+    fireEvent.click(await screen.findByTestId('stop-confirm'))
+    await waitFor(() => expect(calls.find((c) => c.url.endsWith('/send/cancel'))?.body).toEqual({ id: 42 }))
+  })
+})

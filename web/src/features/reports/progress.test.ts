@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { percentOf, progressSegments } from './progress'
+
+describe('progressSegments', () => {
+  it('derives the in-flight part from the counters', () => {
+    const { total, processed, segments } = progressSegments({
+      requested: 10, delivered: 4, undelivered: 1, blacklisted: 1, pending: 2, sent: 8,
+    })
+    expect(total).toBe(10)
+    expect(processed).toBe(8)
+    expect(Object.fromEntries(segments.map((s) => [s.key, s.value]))).toEqual({
+      delivered: 4, inflight: 2, undelivered: 1, blacklisted: 1, pending: 2,
+    })
+  })
+  it('never goes negative and tolerates missing counters', () => {
+    const { total, segments } = progressSegments({ requested: 2, delivered: 3 })
+    expect(total).toBe(3)
+    expect(segments.every((s) => s.value >= 0)).toBe(true)
+  })
+  it('percentOf caps at 100 and handles zero', () => {
+    expect(percentOf(1, 3)).toBe(33.3)
+    expect(percentOf(5, 0)).toBe(0)
+    expect(percentOf(7, 5)).toBe(100)
+  })
+})
+
+describe('pollInterval', () => {
+  it('polls every 3 s only while the socket is not open and the send is not final', async () => {
+    const { pollInterval } = await import('./api')
+    expect(pollInterval(false, 'sending')).toBe(3000)
+    expect(pollInterval(false, 'queued')).toBe(3000)
+    expect(pollInterval(true, 'sending')).toBe(false)
+    expect(pollInterval(false, 'done')).toBe(false)
+    expect(pollInterval(false, undefined)).toBe(false)
+  })
+})

@@ -1,0 +1,40 @@
+import type { BulkStats } from './api'
+
+export interface Segment {
+  key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'pending'
+  label: string
+  color: string
+  value: number
+}
+
+/**
+ * Splits a send's recipients into the parts of the progress bar. "inflight" are recipients
+ * submitted to the carrier whose final receipt has not arrived yet.
+ */
+export function progressSegments(s: Partial<BulkStats>): { total: number; processed: number; segments: Segment[] } {
+  const n = (v: unknown) => Math.max(0, Number(v) || 0)
+  const delivered = n(s.delivered)
+  const undelivered = n(s.undelivered)
+  const blacklisted = n(s.blacklisted)
+  const pending = n(s.pending)
+  const known = delivered + undelivered + blacklisted + pending
+  const total = Math.max(n(s.requested), known)
+  const inflight = Math.max(0, total - known)
+  return {
+    total,
+    processed: total - pending,
+    segments: [
+      { key: 'delivered', label: 'رسیده به گوشی', color: 'green', value: delivered },
+      { key: 'inflight', label: 'ارسال شده (در انتظار گزارش)', color: 'blue', value: inflight },
+      { key: 'undelivered', label: 'نرسیده به گوشی', color: 'red', value: undelivered },
+      { key: 'blacklisted', label: 'لیست سیاه', color: 'gray', value: blacklisted },
+      { key: 'pending', label: 'در صف ارسال', color: 'orange', value: pending },
+    ],
+  }
+}
+
+/** Percentage with one decimal at most, capped to 0..100. */
+export function percentOf(value: number, total: number): number {
+  if (!total) return 0
+  return Math.min(100, Math.max(0, Math.round((value / total) * 1000) / 10))
+}

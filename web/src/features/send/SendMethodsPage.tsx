@@ -1,0 +1,22 @@
+import { SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { SectionCard } from '../common/SectionCard'
+import { MethodCard } from './MethodCard'
+import { SEND_METHODS } from './methods'
+
+/** /send-sms: choose how to send. */
+export default function SendMethodsPage() {
+  return (
+    <Stack gap="5">
+      <SectionCard title="روش ارسال را انتخاب کنید" description="پیامک خود را با یکی از روش‌های زیر به مخاطبان برسانید.">
+        <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="3">
+          {SEND_METHODS.map((m) => (
+            <MethodCard key={m.key} method={m} />
+          ))}
+        </SimpleGrid>
+      </SectionCard>
+      <Text fontSize="xs" color="app.muted" textAlign="center">
+        روش‌های «به‌زودی» در نسخه‌های بعدی پنل فعال می‌شوند.
+      </Text>
+    </Stack>
+  )
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { EMPTY_DRAFT, defaultSender, sendBody, stepErrors, withSender } from './draft'
+
+const ad = { id: 1, number: '3000111', kind: 'advertising' as const, is_default: false }
+const service = { id: 2, number: '2000222', kind: 'service' as const, is_default: true }
+
+describe('quick-send draft', () => {
+  it('preselects the default line', () => {
+    expect(defaultSender([ad, service])).toBe(service)
+    expect(defaultSender([ad])).toBe(ad)
+    expect(defaultSender([])).toBeUndefined()
+  })
+
+  it('cancel-11 follows the line kind until the user changes it', () => {
+    expect(withSender(EMPTY_DRAFT, service).cancel11).toBe(false)
+    expect(withSender(EMPTY_DRAFT, ad).cancel11).toBe(true)
+    const touched = { ...EMPTY_DRAFT, cancel11: false, cancel11Touched: true }
+    expect(withSender(touched, ad).cancel11).toBe(false)
+  })
+
+  it('requires sender and recipients, then text and a future schedule', () => {
+    expect(Object.keys(stepErrors(0, EMPTY_DRAFT))).toEqual(['sender', 'numbers'])
+    expect(stepErrors(1, { ...EMPTY_DRAFT, text: '  ' }).text).toBeDefined()
+    const now = new Date('2025-03-21T10:00:00Z')
+    const later = { ...EMPTY_DRAFT, text: 'سلام', schedule: 'later' as const }
+    expect(stepErrors(1, later, now).sendAt).toBe('زمان ارسال را انتخاب کنید')
+    expect(stepErrors(1, { ...later, sendAt: new Date('2025-03-21T09:00:00Z') }, now).sendAt).toMatch('بعد از اکنون')
+    expect(stepErrors(1, { ...later, sendAt: new Date('2025-03-21T11:00:00Z') }, now)).toEqual({})
+  })
+
+  it('builds the POST /send body with RFC 3339 send_at or null', () => {
+    const d = { ...EMPTY_DRAFT, sender: '3000', numbers: ['989121234567'], text: 'x', cancel11: true }
+    expect(sendBody(d)).toEqual({ type: 'quick', sender: '3000', text: 'x', numbers: ['989121234567'], cancel11: true, send_at: null })
+    const at = new Date('2025-03-21T11:00:00Z')
+    expect(sendBody({ ...d, schedule: 'later', sendAt: at }).send_at).toBe('2025-03-21T11:00:00.000Z')
+  })
+})

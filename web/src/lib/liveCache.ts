@@ -1,0 +1,46 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { LiveMessage } from './live'
+import { queryKeys } from './queryKeys'
+
+type Row = Record<string, unknown> & { id?: unknown }
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** Live events → react-query cache (ARCHITECTURE §5). Returns whether the event was applied. */
+export function applyLiveEvent(qc: QueryClient, msg: LiveMessage): boolean {
+  const data = isObject(msg.data) ? msg.data : {}
+  switch (msg.event) {
+    case 'credit.changed': {
+      const credit = Number(data.credit)
+      if (!Number.isFinite(credit)) return false
+      qc.setQueryData(queryKeys.credit, { credit })
+      return true
+    }
+    case 'send.progress':
+    case 'send.status': {
+      if (data.id === undefined || data.id === null) return false
+      const id = String(data.id)
+      qc.setQueryData<Row>(queryKeys.report(id), (old) => (old ? { ...old, ...data } : old))
+      qc.setQueriesData<{ rows: Row[] }>({ queryKey: [...queryKeys.reports, 'list'] }, (old) => {
+        if (!old?.rows?.some((r) => String(r.id) === id)) return old
+        return { ...old, rows: old.rows.map((r) => (String(r.id) === id ? { ...r, ...pickRow(data) } : r)) }
+      })
+      if (msg.event === 'send.status') {
+        void qc.invalidateQueries({ queryKey: ['report', id, 'recipients'] })
+        void qc.invalidateQueries({ queryKey: queryKeys.credit })
+      }
+      return true
+    }
+    default:
+      return false
+  }
+}
+
+/** Fields of a live send update that a report list row shows. */
+function pickRow(data: Record<string, unknown>) {
+  const out: Record<string, unknown> = {}
+  for (const k of ['status', 'requested', 'sent', 'delivered', 'price']) if (k in data) out[k] = data[k]
+  return out
+}
