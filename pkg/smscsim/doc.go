@@ -23,5 +23,5 @@
 // session layer is this package's own.
 //
 // Start a simulator with Start; control and inspect it through the Server
-// methods or the JSON HTTP API served on Server.HTTPAddr (see NewHandler).
+// methods or the JSON HTTP API served on Server.HTTPAddr (see Server.Handler).
 package smscsim

@@ -136,6 +136,9 @@ func (srv *Server) handleMO(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrUnknownOperator):
 		writeError(w, http.StatusNotFound, err)
 		return
+	case errors.Is(err, ErrQueueFull):
+		writeError(w, http.StatusServiceUnavailable, err)
+		return
 	case err != nil:
 		writeError(w, http.StatusBadRequest, err)
 		return

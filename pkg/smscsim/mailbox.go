@@ -75,6 +75,13 @@ func (mb *mailbox) addPendingLocked(k itemKind, n int64) {
 	}
 }
 
+// full reports whether MaxPending deliver_sm of any kind are pending.
+func (mb *mailbox) full() bool {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	return mb.pending[kindReceipt]+mb.pending[kindMO] >= int64(mb.max)
+}
+
 // receiptsFull reports whether MaxPending receipts already wait for this
 // system_id; submit_sm asking for a receipt is then throttled so receipts
 // are never dropped.
@@ -89,11 +96,6 @@ func (mb *mailbox) enqueue(it *item, front bool) {
 		mb.queue.pushFront(it)
 	} else {
 		mb.queue.pushBack(it)
-	}
-	for mb.queue.len() > mb.max {
-		old := mb.queue.popFront()
-		mb.addPendingLocked(old.kind, -1)
-		mb.op.c.dropped(old.kind)
 	}
 	mb.wakeLocked()
 	mb.mu.Unlock()

@@ -20,6 +20,10 @@ import (
 // listen for.
 var ErrUnknownOperator = errors.New("smscsim: unknown operator")
 
+// ErrQueueFull is returned by InjectMO when MaxPending deliver_sm already
+// wait for the receivers of that operator and system_id.
+var ErrQueueFull = errors.New("smscsim: deliver_sm queue full")
+
 // Server is a running simulator. Its methods are safe for concurrent use.
 type Server struct {
 	cfg      Config
@@ -204,7 +208,7 @@ func (srv *Server) HTTPAddr() string {
 	return srv.httpLn.Addr().String()
 }
 
-// SystemID and Password return the credentials the simulator accepts.
+// SystemID returns the system_id the simulator accepts.
 func (srv *Server) SystemID() string { return srv.cfg.SystemID }
 
 // Password returns the password the simulator accepts.
@@ -350,6 +354,9 @@ func (srv *Server) InjectMO(mo MO) (int, error) {
 		sysID = srv.cfg.SystemID
 	}
 	mb := op.mailbox(sysID)
+	if mb.full() {
+		return 0, ErrQueueFull
+	}
 	dc, parts := encodeMO(mo.Text, uint8(srv.moRef.Add(1)))
 	for _, p := range parts {
 		raw, err := encodeMODeliver(mo.From, mo.To, dc, p)
@@ -428,14 +435,12 @@ type OperatorStats struct {
 	ReceiptsAcked     int64  `json:"receipts_acked"`
 	ReceiptsNacked    int64  `json:"receipts_nacked"`
 	ReceiptsPending   int64  `json:"receipts_pending"`
-	ReceiptsDropped   int64  `json:"receipts_dropped"`
 	MOInjected        int64  `json:"mo_injected"`
 	MOSent            int64  `json:"mo_sent"`
 	MOResent          int64  `json:"mo_resent"`
 	MOAcked           int64  `json:"mo_acked"`
 	MONacked          int64  `json:"mo_nacked"`
 	MOPending         int64  `json:"mo_pending"`
-	MODropped         int64  `json:"mo_dropped"`
 	Disconnects       int64  `json:"disconnects"`
 }
 
@@ -459,14 +464,12 @@ func (a *OperatorStats) add(b OperatorStats) {
 	a.ReceiptsAcked += b.ReceiptsAcked
 	a.ReceiptsNacked += b.ReceiptsNacked
 	a.ReceiptsPending += b.ReceiptsPending
-	a.ReceiptsDropped += b.ReceiptsDropped
 	a.MOInjected += b.MOInjected
 	a.MOSent += b.MOSent
 	a.MOResent += b.MOResent
 	a.MOAcked += b.MOAcked
 	a.MONacked += b.MONacked
 	a.MOPending += b.MOPending
-	a.MODropped += b.MODropped
 	a.Disconnects += b.Disconnects
 }
 
@@ -623,13 +626,11 @@ func (op *operator) stats() OperatorStats {
 		ReceiptsResent:    c.receiptsResent.Load(),
 		ReceiptsAcked:     c.receiptsAcked.Load(),
 		ReceiptsNacked:    c.receiptsNacked.Load(),
-		ReceiptsDropped:   c.receiptsDropped.Load(),
 		MOInjected:        c.moInjected.Load(),
 		MOSent:            c.moSent.Load(),
 		MOResent:          c.moResent.Load(),
 		MOAcked:           c.moAcked.Load(),
 		MONacked:          c.moNacked.Load(),
-		MODropped:         c.moDropped.Load(),
 		Disconnects:       c.disconnects.Load(),
 	}
 	op.mu.Lock()
@@ -653,8 +654,8 @@ type counters struct {
 	binds, bindFailures, unbinds, enquireLinks, genericNacks       atomic.Int64
 	submitSM, accepted, throttled, queueFull, rejected, duplicates atomic.Int64
 	receiptsGenerated, receiptsSent, receiptsResent, receiptsAcked atomic.Int64
-	receiptsNacked, receiptsDropped                                atomic.Int64
-	moInjected, moSent, moResent, moAcked, moNacked, moDropped     atomic.Int64
+	receiptsNacked                                                 atomic.Int64
+	moInjected, moSent, moResent, moAcked, moNacked                atomic.Int64
 	disconnects                                                    atomic.Int64
 }
 
@@ -663,19 +664,11 @@ func (c *counters) reset() {
 		&c.binds, &c.bindFailures, &c.unbinds, &c.enquireLinks, &c.genericNacks,
 		&c.submitSM, &c.accepted, &c.throttled, &c.queueFull, &c.rejected, &c.duplicates,
 		&c.receiptsGenerated, &c.receiptsSent, &c.receiptsResent, &c.receiptsAcked,
-		&c.receiptsNacked, &c.receiptsDropped,
-		&c.moInjected, &c.moSent, &c.moResent, &c.moAcked, &c.moNacked, &c.moDropped,
+		&c.receiptsNacked,
+		&c.moInjected, &c.moSent, &c.moResent, &c.moAcked, &c.moNacked,
 		&c.disconnects,
 	} {
 		v.Store(0)
-	}
-}
-
-func (c *counters) dropped(k itemKind) {
-	if k == kindMO {
-		c.moDropped.Add(1)
-	} else {
-		c.receiptsDropped.Add(1)
 	}
 }
 

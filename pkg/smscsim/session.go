@@ -133,6 +133,7 @@ func (s *session) shutdown() {
 				if _, err := s.bw.Write(b); err == nil {
 					s.bw.Flush()
 				}
+				s.werr = net.ErrClosed
 			}
 		}
 		s.wmu.Unlock()
@@ -143,10 +144,20 @@ func (s *session) shutdown() {
 // write queues an encoded PDU in the write buffer.
 func (s *session) write(b []byte) {
 	s.wmu.Lock()
-	if s.werr == nil {
-		_, s.werr = s.bw.Write(b)
-	}
+	s.bufWriteLocked(b)
 	s.wmu.Unlock()
+}
+
+// bufWriteLocked appends to the write buffer, arming the write deadline
+// when the append may flush to the connection. The caller holds wmu.
+func (s *session) bufWriteLocked(b []byte) {
+	if s.werr != nil {
+		return
+	}
+	if len(b) > s.bw.Available() {
+		s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+	}
+	_, s.werr = s.bw.Write(b)
 }
 
 // respond encodes and queues a response.
@@ -283,7 +294,15 @@ func (s *session) handle(id pdu.ID, status, seq uint32, frame []byte) bool {
 		return false
 	case pdu.UnbindRespID:
 		return false
-	case pdu.EnquireLinkRespID, pdu.GenericNACKID:
+	case pdu.GenericNACKID:
+		// An ESME that cannot parse our deliver_sm answers generic_nack
+		// with its sequence number: a negative response, retried later.
+		if status == StatusOK {
+			status = StatusSysErr
+		}
+		s.handleDeliverResp(seq, status)
+		return true
+	case pdu.EnquireLinkRespID:
 		return true
 	}
 	if uint32(id)&0x80000000 != 0 {
@@ -551,9 +570,8 @@ func (s *session) writeDeliver(batch []outPDU) bool {
 		}
 		copy(hdr[:], it.raw[:pdu.HeaderLen])
 		binary.BigEndian.PutUint32(hdr[12:16], it.seq)
-		if _, s.werr = s.bw.Write(hdr[:]); s.werr == nil {
-			_, s.werr = s.bw.Write(it.raw[pdu.HeaderLen:])
-		}
+		s.bufWriteLocked(hdr[:])
+		s.bufWriteLocked(it.raw[pdu.HeaderLen:])
 	}
 	if s.werr == nil {
 		s.conn.SetWriteDeadline(time.Now().Add(writeTimeout))

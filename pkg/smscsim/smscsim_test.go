@@ -1,11 +1,14 @@
 package smscsim
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -140,8 +143,7 @@ func TestSubmitGSM7SinglePart(t *testing.T) {
 		t.Fatalf("GET /messages: %+v", list)
 	}
 	future := time.Now().Add(time.Hour).Format(time.RFC3339)
-	httpJSON(t, srv, "GET", "/messages?to=989121111111&since="+future, "", &list)
-	if list.Count != 0 {
+	if code := httpJSON(t, srv, "GET", "/messages?to=989121111111&since="+future, "", &list); code != 200 || list.Count != 0 {
 		t.Fatalf("since in the future: %d messages", list.Count)
 	}
 	var latest Message
@@ -360,6 +362,7 @@ func TestThrottling(t *testing.T) {
 	e := dialESME(t, srv.Addr("mci"), true)
 	e.mustBind(srv)
 	const n = 20
+	start := time.Now()
 	for i := range n {
 		e.send(submitPDU("3000", fmt.Sprintf("98912000%04d", i), 0, 0, 0, []byte("hi")))
 	}
@@ -378,7 +381,8 @@ func TestThrottling(t *testing.T) {
 			t.Fatalf("status %#x", uint32(r.Header().Status))
 		}
 	}
-	if ok < 3 || ok > 5 || throttled != n-ok {
+	// Burst 3, plus what 10/s refilled meanwhile (a loaded machine is slow).
+	if limit := 3 + int(time.Since(start).Seconds()*10) + 1; ok < 3 || ok > limit || throttled != n-ok {
 		t.Fatalf("accepted %d throttled %d", ok, throttled)
 	}
 	st := srv.Stats().Operators["mci"]
@@ -432,13 +436,13 @@ func TestDisconnectInjection(t *testing.T) {
 	}
 
 	// An outage refuses connections for a while.
-	if code := httpJSON(t, srv, "POST", "/control/disconnect", `{"operator":"irancell","down_ms":300}`, nil); code != 200 {
+	if code := httpJSON(t, srv, "POST", "/control/disconnect", `{"operator":"irancell","down_ms":1000}`, nil); code != 200 {
 		t.Fatalf("outage: %d", code)
 	}
 	other.waitClosed(waitLong)
 	refused := dialESME(t, srv.Addr("irancell"), true)
 	refused.waitClosed(waitLong)
-	time.Sleep(350 * time.Millisecond)
+	time.Sleep(1100 * time.Millisecond)
 	back := dialESME(t, srv.Addr("irancell"), true)
 	back.mustBind(srv)
 }
@@ -711,4 +715,69 @@ func TestStoreCaps(t *testing.T) {
 		t.Fatalf("store %+v", st.Store)
 	}
 	waitFor(t, func() bool { return srv.Stats().Total.ReceiptsAcked == 6 }, "bench receipts")
+}
+
+func TestReceiptQueueFullPushesBack(t *testing.T) {
+	srv := startSim(t, Config{MaxPending: 3, NoHTTP: true})
+	tx := dialESME(t, srv.Addr("mci"), true)
+	if st := tx.bind(pdu.BindTransmitterID, "chapar", "secret"); st != 0 {
+		t.Fatalf("bind %#x", uint32(st))
+	}
+	ok, throttled := 0, 0
+	for i := range 5 {
+		switch _, st := tx.submit(submitPDU("3000", fmt.Sprint("98912000000", i), 0, 0, 1, []byte("r"))); st {
+		case 0:
+			ok++
+		case StatusThrottled:
+			throttled++
+		default:
+			t.Fatalf("status %#x", uint32(st))
+		}
+	}
+	if ok != 3 || throttled != 2 {
+		t.Fatalf("accepted %d throttled %d", ok, throttled)
+	}
+	// Without a receipt request nothing is queued: accepted.
+	if _, st := tx.submit(submitPDU("3000", "989120000009", 0, 0, 0, []byte("r"))); st != 0 {
+		t.Fatalf("no-receipt submit: %#x", uint32(st))
+	}
+	if _, err := srv.InjectMO(MO{Operator: "mci", From: "989120000001", To: "3000", Text: "x"}); err != ErrQueueFull {
+		t.Fatalf("InjectMO: %v", err)
+	}
+	st := srv.Stats().Operators["mci"]
+	if st.QueueFull != 2 || st.ReceiptsPending != 3 {
+		t.Fatalf("counters %+v", st)
+	}
+	rx := dialESME(t, srv.Addr("mci"), true)
+	if st := rx.bind(pdu.BindReceiverID, "chapar", "secret"); st != 0 {
+		t.Fatalf("bind rx %#x", uint32(st))
+	}
+	for range 3 {
+		rx.req(waitLong)
+	}
+	waitFor(t, func() bool { return srv.Stats().Operators["mci"].ReceiptsPending == 0 }, "receipts drained")
+	if _, st := tx.submit(submitPDU("3000", "989120000008", 0, 0, 1, []byte("r"))); st != 0 {
+		t.Fatalf("after drain: %#x", uint32(st))
+	}
+}
+
+func TestCloseStopsEverything(t *testing.T) {
+	before := runtime.NumGoroutine()
+	srv, err := Start(context.Background(), Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := dialESME(t, srv.Addr("mci"), true)
+	e.mustBind(srv)
+	e.submit(submitPDU("3000", "989120000001", 0, 0, 1, []byte("x")))
+	e.req(waitLong)
+	srv.Close()
+	// Bound sessions get an unbind on shutdown.
+	if r := e.req(waitLong); r.Header().ID != pdu.UnbindID {
+		t.Fatalf("got %s, want unbind", r.Header().ID)
+	}
+	e.waitClosed(waitLong)
+	e.conn.Close()
+	http.DefaultClient.CloseIdleConnections()
+	waitFor(t, func() bool { return runtime.NumGoroutine() <= before }, "goroutines to end")
 }

@@ -59,6 +59,12 @@ test('demo: quick send to 3 numbers, report goes final without reload', { timeou
     return v('pending') === 0 && v('inflight') === 0 && ['done', 'stopped', 'failed'].includes(status ?? '')
   }, null, { timeout: 150_000, polling: 500 })
   assert.equal(page.url(), reportUrl, 'the report updated without navigation')
+  // The recipients table follows: every row ends delivered, undelivered or blacklisted.
+  const finalNames = ['رسیده به گوشی', 'نرسیده به گوشی', 'لیست سیاه']
+  await page.waitForFunction((names) => {
+    const rows = [...document.querySelectorAll('table[aria-label="گیرندگان"] tbody tr')]
+    return rows.length === 3 && rows.every((r) => names.some((n) => r.textContent?.includes(n)))
+  }, finalNames, { timeout: 30_000, polling: 500 })
   const total = await page.getByTestId('send-progress').getAttribute('data-total')
   assert.equal(total, '3')
   await shot(page, 'report')

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { QueryClient } from '@tanstack/react-query'
-import { applyLiveEvent } from './liveCache'
+import { RECIPIENTS_REFRESH_MS, applyLiveEvent } from './liveCache'
 import { queryKeys } from './queryKeys'
 
 describe('applyLiveEvent', () => {
@@ -29,6 +29,22 @@ describe('applyLiveEvent', () => {
       { id: 7, status: 'sending', sent: 2, delivered: 1 },
       { id: 8, status: 'done', sent: 3 },
     ])
+  })
+
+  it('refetches the recipients of a send at most once per interval, after the events', () => {
+    vi.useFakeTimers()
+    const qc = new QueryClient()
+    const spy = vi.spyOn(qc, 'invalidateQueries')
+    for (let i = 0; i < 5; i++) applyLiveEvent(qc, { event: 'send.progress', data: { id: 9, sent: i } })
+    expect(spy).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(RECIPIENTS_REFRESH_MS)
+    expect(spy).toHaveBeenCalledTimes(1)
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['report', '9', 'recipients'] })
+    applyLiveEvent(qc, { event: 'send.status', data: { id: 9, status: 'done' } })
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['credit'] })
+    vi.advanceTimersByTime(RECIPIENTS_REFRESH_MS)
+    expect(spy).toHaveBeenCalledTimes(3)
+    vi.useRealTimers()
   })
 
   it('ignores unknown events and malformed data', () => {

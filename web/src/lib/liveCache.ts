@@ -27,15 +27,33 @@ export function applyLiveEvent(qc: QueryClient, msg: LiveMessage): boolean {
         if (!old?.rows?.some((r) => String(r.id) === id)) return old
         return { ...old, rows: old.rows.map((r) => (String(r.id) === id ? { ...r, ...pickRow(data) } : r)) }
       })
-      if (msg.event === 'send.status') {
-        void qc.invalidateQueries({ queryKey: ['report', id, 'recipients'] })
-        void qc.invalidateQueries({ queryKey: queryKeys.credit })
-      }
+      refreshRecipientsSoon(qc, id)
+      if (msg.event === 'send.status' || isFinal(data.status)) void qc.invalidateQueries({ queryKey: queryKeys.credit })
       return true
     }
     default:
       return false
   }
+}
+
+/** Recipient rows are refetched at most once per this interval per send while events flow. */
+export const RECIPIENTS_REFRESH_MS = 1500
+const pendingRefresh = new Map<string, ReturnType<typeof setTimeout>>()
+
+function isFinal(status: unknown) {
+  return status === 'done' || status === 'stopped' || status === 'failed'
+}
+
+/** Throttled (trailing) refetch of a send's recipient pages: a busy send emits many events. */
+function refreshRecipientsSoon(qc: QueryClient, id: string) {
+  if (pendingRefresh.has(id)) return
+  pendingRefresh.set(
+    id,
+    setTimeout(() => {
+      pendingRefresh.delete(id)
+      void qc.invalidateQueries({ queryKey: ['report', id, 'recipients'] })
+    }, RECIPIENTS_REFRESH_MS),
+  )
 }
 
 /** Fields of a live send update that a report list row shows. */

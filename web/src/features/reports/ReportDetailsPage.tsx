@@ -66,8 +66,11 @@ export default function ReportDetailsPage() {
           <Grid templateColumns={{ base: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', xl: 'repeat(6, 1fr)' }} gap="4">
             <Fact label="خط ارسال" value={<bdi>{toPersianDigits(stats.sender ?? '—')}</bdi>} />
             <Fact label="تاریخ ثبت" value={stats.created_at ? formatJalaliDateTime(stats.created_at) : '—'} />
-            <Fact label="تعداد گیرندگان" value={formatNumber(stats.requested ?? 0)} />
-            <Fact label="بخش‌های هر پیامک" value={formatNumber(stats.parts ?? 0)} />
+            <Fact label="تعداد گیرندگان" value={formatNumber(stats.recipients ?? stats.requested ?? 0)} />
+            <Fact
+              label={stats.message_parts ? 'بخش‌های هر پیامک' : 'مجموع بخش‌ها'}
+              value={formatNumber(stats.message_parts ?? stats.parts ?? 0)}
+            />
             <Fact label="هزینه" value={formatRial(stats.price ?? 0)} />
             <Fact label="بازگشت به کیف پول" value={formatRial(stats.refunded ?? 0)} />
           </Grid>

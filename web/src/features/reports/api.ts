@@ -19,12 +19,18 @@ export interface BulkStats {
   id: number | string
   status: string
   requested: number
+  /** Distinct recipients after normalising and de-duplicating the requested numbers. */
+  recipients?: number
   sent: number
   delivered: number
   undelivered: number
   blacklisted: number
+  /** Refused by the carrier; shown with «نرسیده به گوشی». */
+  rejected?: number
   pending: number
+  /** All parts of the send; message_parts is the count of one message. */
   parts: number
+  message_parts?: number
   price: number
   refunded: number
   text?: string

@@ -12,6 +12,15 @@ describe('progressSegments', () => {
       delivered: 4, inflight: 2, undelivered: 1, blacklisted: 1, pending: 2,
     })
   })
+  it('counts distinct recipients (not the requested numbers) and folds rejections into undelivered', () => {
+    const { total, segments } = progressSegments({
+      requested: 4, recipients: 3, delivered: 1, undelivered: 1, rejected: 1, blacklisted: 0, pending: 0,
+    })
+    expect(total).toBe(3)
+    expect(segments.find((s) => s.key === 'inflight')?.value).toBe(0)
+    expect(segments.find((s) => s.key === 'undelivered')?.value).toBe(2)
+  })
+
   it('never goes negative and tolerates missing counters', () => {
     const { total, segments } = progressSegments({ requested: 2, delivered: 3 })
     expect(total).toBe(3)

@@ -14,11 +14,12 @@ export interface Segment {
 export function progressSegments(s: Partial<BulkStats>): { total: number; processed: number; segments: Segment[] } {
   const n = (v: unknown) => Math.max(0, Number(v) || 0)
   const delivered = n(s.delivered)
-  const undelivered = n(s.undelivered)
+  const undelivered = n(s.undelivered) + n(s.rejected)
   const blacklisted = n(s.blacklisted)
   const pending = n(s.pending)
   const known = delivered + undelivered + blacklisted + pending
-  const total = Math.max(n(s.requested), known)
+  const base = s.recipients !== undefined && s.recipients !== null ? n(s.recipients) : n(s.requested)
+  const total = Math.max(base, known)
   const inflight = Math.max(0, total - known)
   return {
     total,

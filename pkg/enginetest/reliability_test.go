@@ -1,0 +1,120 @@
+package enginetest_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/smscsim"
+)
+
+// A gateway killed with SIGKILL in the middle of a send: after a new gateway takes
+// over, every recipient is final exactly once, nothing was submitted twice, and the
+// ledger equals the cost of what was submitted.
+func TestGatewayKilledMidSend(t *testing.T) {
+	// The simulator redelivers receipts the dead gateway never acknowledged after 2 s;
+	// a held recipient with no receipt 40 s after the kill was never sent (the
+	// production grace is 48 hours).
+	e := enginetest.Start(t, enginetest.Options{Sim: func(c *smscsim.Config) {
+		c.Rate, c.Burst, c.RetryTimeout = 1500, 100, 2*time.Second
+	}})
+	e.Worker.Sweep = send.SweepConfig{Abandoned: 2 * time.Second, Stalled: 3 * time.Second, NoReceipt: 40 * time.Second}
+	token, acct := e.Account("killer", "09121110003", "30006666", "service", 20_000_000)
+	gw := e.StartGatewayProcess(t)
+	const n = 6000
+	numbers := make([]string, n)
+	for i := range numbers {
+		numbers[i] = fmt.Sprintf("0912%07d", i)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "kill test", "numbers": numbers}, token).Decode(t, &a)
+	e.Wait("the carrier accepting", 30*time.Second, func() bool { return e.Sim.Stats().Total.Accepted > 1500 })
+	gw.Kill()
+	acceptedAtKill := e.Sim.Stats().Total.Accepted
+	if acceptedAtKill >= n {
+		t.Fatalf("the send finished before the kill (%d accepted)", acceptedAtKill)
+	}
+	e.StartGatewayProcess(t)
+	e.Wait("every recipient final", 150*time.Second, func() bool {
+		var open int
+		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM recipients WHERE send_id = $1 AND status NOT IN (2, 3, 4, 6)`, a.ID).Scan(&open)
+		return open == 0
+	})
+	e.Wait("send closed", 30*time.Second, func() bool { return sendStats(t, e, a.ID).Status == "done" })
+	st := e.Sim.Stats()
+	if st.Duplicates != 0 {
+		t.Fatalf("%d duplicate submits: %v", st.Duplicates, st.DuplicateDestinations)
+	}
+	var delivered, noReceipt, total int
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status = 2),
+		count(*) FILTER (WHERE status = 3 AND error = 'no-receipt'), count(*) FROM recipients WHERE send_id = $1`, a.ID).
+		Scan(&delivered, &noReceipt, &total); err != nil {
+		t.Fatal(err)
+	}
+	// Each recipient the carrier accepted reached its handset once; the ones the dead
+	// gateway held but never sent end as not reached (their outcome was unknown).
+	accepted := int(st.Total.Accepted) - 1 // minus the account's login code
+	if total != n || delivered != accepted || delivered+noReceipt != n {
+
+		t.Fatalf("recipients %d, delivered %d, no receipt %d, carrier accepted %d", total, delivered, noReceipt, accepted)
+	}
+	if taken, want := ledgerBalanced(t, e, acct, a.ID), charged(t, e, a.ID); taken != want {
+		t.Fatalf("ledger took %d, submitted cost %d", taken, want)
+	}
+	t.Logf("killed at %d accepted; %d delivered, %d unknown without receipt", acceptedAtKill, delivered, noReceipt)
+}
+
+// An inbound «۱۱» puts the sender on the account's cancel-11 list: the next send
+// marks it blacklisted (status 4) and does not charge it; «12» takes it off.
+func TestCancel11FromInbound(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("optout", "09121110004", "30007777", "advertising", 1_000_000)
+	if _, err := e.Sim.InjectMO(smscsim.MO{Operator: "mci", From: "989121230000", To: "30007777", Text: "۱۱"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wait("the opt-out stored", 10*time.Second, func() bool {
+		var n int
+		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM blacklist WHERE account_id = $1 AND kind = 'cancel11'
+			AND mobile = '989121230000' AND source = 'inbound'`, acct).Scan(&n)
+		return n == 1
+	})
+	var inbox int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE account_id = $1 AND sender = '989121230000'`, acct).Scan(&inbox)
+	if inbox != 1 {
+		t.Fatalf("inbox rows %d", inbox)
+	}
+	body := map[string]any{"text": "offer", "numbers": []string{"09121230000", "09121230001"}}
+	var q send.Quote
+	e.Must(200, "POST", "/v1/api/send/calculate-price", body, token).Decode(t, &q)
+	if q.Recipients != 1 || q.Blacklisted != 1 {
+		t.Fatalf("quote %+v", q)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", body, token).Decode(t, &a)
+	e.Wait("done", 15*time.Second, func() bool { s := sendStats(t, e, a.ID); return s.Status == "done" && s.Delivered == 1 })
+	var status, cost int64
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT status, cost FROM recipients WHERE send_id = $1 AND mobile = '989121230000'`, a.ID).Scan(&status, &cost); err != nil {
+		t.Fatal(err)
+	}
+	if status != 4 || cost != 0 {
+		t.Fatalf("opted-out recipient: status %d cost %d", status, cost)
+	}
+	if m := e.Sim.Messages("989121230000"); len(m) != 0 {
+		t.Fatalf("opted-out handset received %d messages", len(m))
+	}
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != q.Price || taken != charged(t, e, a.ID) {
+		t.Fatalf("ledger took %d, quote %d", taken, q.Price)
+	}
+	// «12» takes the number off the list again.
+	if _, err := e.Sim.InjectMO(smscsim.MO{Operator: "mci", From: "989121230000", To: "30007777", Text: "12"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wait("the opt-in stored", 10*time.Second, func() bool {
+		var n int
+		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM blacklist WHERE account_id = $1 AND mobile = '989121230000'`, acct).Scan(&n)
+		return n == 0
+	})
+}
