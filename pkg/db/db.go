@@ -7,6 +7,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +19,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	// pgx defaults to max(4, CPUs) connections, too few for a process whose
+	// transactions, consumers and sweepers run side by side; a pool_max_conns in the
+	// URL still wins.
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = 20
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"

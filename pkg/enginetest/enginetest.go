@@ -6,6 +6,8 @@ package enginetest
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"io"
 	"log/slog"
 	"os"
@@ -118,7 +120,44 @@ func (e *Engine) Wait(what string, timeout time.Duration, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	e.T.Fatalf("timed out after %v waiting for %s", timeout, what)
+	e.T.Fatalf("timed out after %v waiting for %s\n%s", timeout, what, e.dump())
+}
+
+// dump describes the engine's state, for a failed wait.
+func (e *Engine) dump() string {
+	ctx := context.Background()
+	var b strings.Builder
+	rows, err := e.DB.Pool.Query(ctx, `SELECT send_id, status, unknown, count(*) FROM recipients GROUP BY 1, 2, 3 ORDER BY 1, 2`)
+	if err == nil {
+		for rows.Next() {
+			var id, n int64
+			var st int16
+			var unk bool
+			_ = rows.Scan(&id, &st, &unk, &n)
+			fmt.Fprintf(&b, "send %d status %d unknown %v: %d\n", id, st, unk, n)
+		}
+		rows.Close()
+	}
+	if rows, err := e.DB.Pool.Query(ctx, `SELECT r.id, r.mobile, r.status, r.parts, r.parts_delivered, r.parts_failed,
+		coalesce(string_agg(m.operator || ':' || m.msg_id || ':' || coalesce(m.stat::text, '-'), ','), '')
+		FROM recipients r LEFT JOIN message_ids m ON m.recipient_id = r.id WHERE r.status IN (0, 1)
+		GROUP BY r.id ORDER BY r.id LIMIT 5`); err == nil {
+		for rows.Next() {
+			var id int64
+			var mobile, ids string
+			var st, parts, pd, pf int16
+			_ = rows.Scan(&id, &mobile, &st, &parts, &pd, &pf, &ids)
+			fmt.Fprintf(&b, "open recipient %d %s status %d parts %d/%d/%d ids %s\n", id, mobile, st, parts, pd, pf, ids)
+		}
+		rows.Close()
+	}
+	var pending, mids int64
+	_ = e.DB.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM pending_receipts), (SELECT count(*) FROM message_ids)`).Scan(&pending, &mids)
+	stream, _ := e.Redis.Client.XLen(ctx, "smpp:inbound").Result()
+	st := e.Sim.Stats().Total
+	fmt.Fprintf(&b, "pending receipts %d, message ids %d, inbound stream %d, carrier accepted %d receipts sent %d acked %d pending %d",
+		pending, mids, stream, st.Accepted, st.ReceiptsSent, st.ReceiptsAcked, st.ReceiptsPending)
+	return b.String()
 }
 
 // Redis returns the engine's Redis client.

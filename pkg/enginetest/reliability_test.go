@@ -1,8 +1,11 @@
 package enginetest_test
 
 import (
+	"github.com/hibiken/asynq"
+
 	"context"
 	"fmt"
+	"github.com/chapar/chapar/jobs"
 	"testing"
 	"time"
 
@@ -117,4 +120,103 @@ func TestCancel11FromInbound(t *testing.T) {
 		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM blacklist WHERE account_id = $1 AND mobile = '989121230000'`, acct).Scan(&n)
 		return n == 0
 	})
+}
+
+// assertAccounted checks the end state every fault must leave: every recipient
+// final exactly once, no duplicate submit at the carrier, and the ledger equal to
+// the cost of what was submitted.
+func assertAccounted(t *testing.T, e *enginetest.Engine, acct, sendID int64, n int) {
+	t.Helper()
+	e.Wait("every recipient final", 120*time.Second, func() bool {
+		var open, total int
+		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status NOT IN (2, 3, 4, 6)), count(*)
+			FROM recipients WHERE send_id = $1`, sendID).Scan(&open, &total)
+		return total == n && open == 0
+	})
+	e.Wait("send closed and counted", 30*time.Second, func() bool {
+		s := sendStats(t, e, sendID)
+		return s.Status == "done" && s.Delivered+s.Undelivered+s.Rejected == n
+	})
+	if st := e.Sim.Stats(); st.Duplicates != 0 {
+		t.Fatalf("%d duplicate submits: %v", st.Duplicates, st.DuplicateDestinations)
+	}
+	s := sendStats(t, e, sendID)
+	if s.Recipients != n || s.Delivered+s.Undelivered+s.Rejected != n {
+		t.Fatalf("counters %+v for %d recipients", s, n)
+	}
+	if taken, want := ledgerBalanced(t, e, acct, sendID), charged(t, e, sendID); taken != want {
+		t.Fatalf("ledger took %d, submitted cost %d", taken, want)
+	}
+}
+
+func numbersFrom(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%07d", prefix, i)
+	}
+	return out
+}
+
+// The carrier drops the SMPP connection in the middle of a send.
+func TestConnectionDroppedMidSend(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{Sim: func(c *smscsim.Config) { c.RetryTimeout = 2 * time.Second }})
+	e.Worker.Sweep = send.SweepConfig{Abandoned: 2 * time.Second, Stalled: 3 * time.Second, NoReceipt: 30 * time.Second}
+	token, acct := e.Account("dropper", "09121110005", "30008888", "service", 20_000_000)
+	if err := e.Sim.Disconnect("mci", 1500); err != nil {
+		t.Fatal(err)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "drop test", "numbers": numbersFrom("0912", 4000)}, token).Decode(t, &a)
+	assertAccounted(t, e, acct, a.ID, 4000)
+	if d := e.Sim.Stats().Total.Disconnects; d == 0 {
+		t.Fatal("the connection was never dropped")
+	}
+}
+
+// The carrier throttles: everything still goes out once, nothing twice.
+func TestCarrierThrottles(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{Sim: func(c *smscsim.Config) { c.Rate, c.Burst = 2000, 200 }})
+	token, acct := e.Account("throttled", "09121110006", "30009999", "service", 20_000_000)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "throttle test", "numbers": numbersFrom("0935", 2000)}, token).Decode(t, &a)
+	assertAccounted(t, e, acct, a.ID, 2000)
+	if s := sendStats(t, e, a.ID); s.Delivered != 2000 {
+		t.Fatalf("delivered %d", s.Delivered)
+	}
+	if th := e.Sim.Stats().Total.Throttled; th == 0 {
+		t.Fatal("the carrier never throttled")
+	}
+}
+
+// asynq delivers the same batch twice (a second task for every batch).
+func TestBatchTaskDeliveredTwice(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("twice", "09121110007", "30001010", "service", 20_000_000)
+	e.StopGateway() // hold the batches until both copies are queued
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "twice", "numbers": numbersFrom("0920", 2500)}, token).Decode(t, &a)
+	e.Wait("expanded", 15*time.Second, func() bool { return sendStats(t, e, a.ID).Status == "sending" })
+	rows, err := e.DB.Pool.Query(context.Background(), `SELECT DISTINCT batch, operator FROM recipients WHERE send_id = $1 AND status = 5`, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copies int
+	for rows.Next() {
+		var b int
+		var op string
+		if err := rows.Scan(&b, &op); err != nil {
+			t.Fatal(err)
+		}
+		task, _ := jobs.NewSendBatch(jobs.SendBatch{SendID: a.ID, Batch: b, Operator: op}, false)
+		if _, err := e.Queue.Enqueue(task, asynq.TaskID(fmt.Sprintf("dup:%d:%d", a.ID, b))); err != nil {
+			t.Fatal(err)
+		}
+		copies++
+	}
+	rows.Close()
+	if copies != 3 {
+		t.Fatalf("%d batches", copies)
+	}
+	e.StartGateway(t)
+	assertAccounted(t, e, acct, a.ID, 2500)
 }

@@ -119,7 +119,7 @@ type batchTotals struct {
 	chunks, sent, rejected, stopped, unknown int64
 }
 
-func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
+func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr error) {
 	start := time.Now()
 	log := h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)
 	route, ob, err := h.route(b.Operator)
@@ -129,8 +129,13 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
 	h.stats.batches.Add(1)
 	var tot batchTotals
 	defer func() {
-		log.Info("batch handled", "chunks", tot.chunks, "sent", tot.sent, "unknown", tot.unknown,
-			"rejected", tot.rejected, "stopped", tot.stopped, "took", time.Since(start).Round(time.Millisecond))
+		attrs := []any{"chunks", tot.chunks, "sent", tot.sent, "unknown", tot.unknown,
+			"rejected", tot.rejected, "stopped", tot.stopped, "took", time.Since(start).Round(time.Millisecond)}
+		if retErr != nil {
+			log.Warn("batch not finished", append(attrs, "err", retErr)...)
+			return
+		}
+		log.Info("batch handled", attrs...)
 	}()
 	for chunkNo := 1; ; chunkNo++ {
 		send, err := h.store.loadSend(ctx, b.SendID)
@@ -155,12 +160,13 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
 		if h.stoppingNow() {
 			return errShuttingDown
 		}
-		wctx, cancel := context.WithTimeout(ctx, bindWait)
-		err = ob.waitBound(wctx)
-		cancel()
-		if err != nil {
+		if err := h.waitBound(ctx, ob); err != nil {
+			if h.stoppingNow() {
+				return errShuttingDown
+			}
 			return fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, err)
 		}
+		t0 := time.Now()
 		recs, err := h.store.claim(ctx, b.SendID, b.Batch, h.chunk)
 		if err != nil {
 			return err
@@ -168,7 +174,9 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
 		if len(recs) == 0 {
 			return nil
 		}
+		t1 := time.Now()
 		out := h.submitChunk(ctx, ob, route, send, recs)
+		t2 := time.Now()
 		sent, rejected, err := h.recordChunk(ctx, out, log)
 		if err != nil {
 			// The claimed rows stay at status 7: the sweeper marks them unknown.
@@ -190,7 +198,8 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
 			h.markDirty(ctx, b.SendID, log)
 		}
 		log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(recs), "sent", sent,
-			"rejected", rejected, "returned", len(out.revertIDs))
+			"rejected", rejected, "returned", len(out.revertIDs), "claim", t1.Sub(t0).Round(time.Microsecond),
+			"submit", t2.Sub(t1).Round(time.Microsecond), "record", time.Since(t2).Round(time.Microsecond))
 		if h.afterChunk != nil {
 			h.afterChunk(b, chunkNo)
 		}
@@ -204,6 +213,24 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) error {
 			return nil
 		}
 	}
+}
+
+// waitBound waits for a bound bind of the route before anything is claimed,
+// at most bindWait and never past the start of a shutdown.
+func (h *batchHandler) waitBound(ctx context.Context, ob *operatorBinds) error {
+	if ob.anyBound() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, bindWait)
+	defer cancel()
+	go func() {
+		select {
+		case <-h.stopping:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ob.waitBound(ctx)
 }
 
 // markDirty tells the live publisher the send's progress changed. It is a

@@ -33,7 +33,7 @@ const (
 	DefaultOtherRoute      = "mci"
 	DefaultHTTPAddr        = "127.0.0.1:2790"
 	DefaultConcurrency     = 8
-	DefaultDeliverWorkers  = 16
+	DefaultDeliverWorkers  = 64
 	DefaultShutdownTimeout = 30 * time.Second
 )
 
@@ -142,7 +142,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
 //	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
 //	GATEWAY_CONCURRENCY        batch tasks at once (8)
-//	GATEWAY_DELIVER_WORKERS    deliver_sm handlers per bind (16)
+//	GATEWAY_DELIVER_WORKERS    deliver_sm handlers per bind (64)
 //	GATEWAY_INSTANCE_ID        heartbeat name (hostname-pid)
 //	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {

@@ -30,7 +30,8 @@ type Deps struct {
 }
 
 // Gateway is a running SMPP gateway: its binds connect as soon as New
-// returns; Run consumes the queues until its context ends.
+// returns; Run consumes the queues until its context ends. Call Run exactly
+// once: it also releases everything New opened.
 type Gateway struct {
 	cfg      Config
 	deps     Deps
@@ -168,6 +169,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 	mux := asynq.NewServeMux()
 	mux.Handle(jobs.TypeSendBatch, g.handler)
 	if err := srv.Start(mux); err != nil {
+		_ = g.ln.Close()
 		g.closeAll(time.Now().Add(g.cfg.ShutdownTimeout))
 		return fmt.Errorf("gateway: start asynq server: %w", err)
 	}

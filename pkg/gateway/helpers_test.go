@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -40,6 +41,8 @@ type env struct {
 	redis   testenv.Redis
 	sim     *smscsim.Server
 	account int64
+	// gwPool, when set, is the pool the gateway uses instead of db.Pool.
+	gwPool *pgxpool.Pool
 }
 
 func newEnv(t *testing.T, simCfg smscsim.Config) *env {
@@ -90,7 +93,7 @@ func (e *env) configFor(addr string, tweak func(*Config)) Config {
 		OtherRoute:      "mci",
 		HTTPAddr:        "127.0.0.1:0",
 		Concurrency:     4,
-		DeliverWorkers:  16,
+		DeliverWorkers:  DefaultDeliverWorkers,
 		InstanceID:      fmt.Sprintf("test-%d", time.Now().UnixNano()),
 		ShutdownTimeout: 10 * time.Second,
 	}
@@ -141,7 +144,11 @@ func (r *running) stop(t *testing.T) error {
 // hooks) and runs it until the test ends.
 func (e *env) start(cfg Config, prepare func(*Gateway)) *running {
 	e.t.Helper()
-	g, err := New(cfg, Deps{Pool: e.db.Pool, Redis: e.redis.Client, Asynq: e.asynqOpt(), Log: testLogger()})
+	pool := e.db.Pool
+	if e.gwPool != nil {
+		pool = e.gwPool
+	}
+	g, err := New(cfg, Deps{Pool: pool, Redis: e.redis.Client, Asynq: e.asynqOpt(), Log: testLogger()})
 	if err != nil {
 		e.t.Fatalf("gateway.New: %v", err)
 	}

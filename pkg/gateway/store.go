@@ -88,13 +88,20 @@ type claimedRecipient struct {
 // claim moves up to limit queued recipients of the batch to status 7 and
 // returns them. Rows another consumer is claiming are skipped, never waited
 // for.
+//
+// There is deliberately no ORDER BY id: with one, once autoanalyze has seen
+// a send's recipients move on, the planner walks the primary key from the
+// send's first recipient, filtering out every earlier batch (measured:
+// 100,000 rows and 100–500 ms per claim at batch 40 of 100). Without it the
+// claim reads recipients_send_batch_idx, whose equal keys come in insertion
+// order anyway.
 func (st *store) claim(ctx context.Context, sendID int64, batch, limit int) ([]claimedRecipient, error) {
 	rows, err := st.pool.Query(ctx, `
 		UPDATE recipients SET status = $4, updated_at = now()
 		WHERE id IN (
 			SELECT id FROM recipients
 			WHERE send_id = $1 AND batch = $2 AND status = $5
-			ORDER BY id LIMIT $3
+			LIMIT $3
 			FOR UPDATE SKIP LOCKED)
 		RETURNING id, mobile, text`,
 		sendID, batch, limit, recipientSubmitting, recipientQueued)
@@ -140,6 +147,14 @@ type chunkOutcome struct {
 // record stores a chunk's outcome in one transaction and returns how many
 // recipients it marked sent and rejected. Only rows still at status 7 are
 // changed, so repeating it after an ambiguous commit counts nothing twice.
+//
+// The status guard is written "r.status + 0 = 7" so that it cannot be an
+// index condition. Status 7 is transient, so the statistics put it at one
+// row; with a plain "r.status = 7" PostgreSQL 15 then scans every claimed
+// row of the table through recipients_send_status_idx and joins each with
+// the whole unnest (measured: 8,000 claimed rows × 500 = 4 million
+// comparisons, 540 ms per chunk at 100,000 recipients; 2.7 ms this way,
+// where the plan probes the primary key once per id).
 func (st *store) record(ctx context.Context, o *chunkOutcome) (submitted, rejected int64, err error) {
 	err = pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {
 		submitted, rejected = 0, 0
@@ -151,7 +166,7 @@ func (st *store) record(ctx context.Context, o *chunkOutcome) (submitted, reject
 				UPDATE recipients r
 				SET status = $4, submitted_at = now(), updated_at = now(), unknown = u.unknown, parts_failed = u.failed
 				FROM unnest($1::bigint[], $2::bool[], $3::smallint[]) AS u(id, unknown, failed)
-				WHERE r.id = u.id AND r.status = $5`,
+				WHERE r.id = u.id AND r.status + 0 = $5`,
 				o.sentIDs, o.sentUnknown, o.sentFailed, recipientSent, recipientSubmitting)
 			if err != nil {
 				return fmt.Errorf("mark recipients sent: %w", err)
@@ -163,7 +178,7 @@ func (st *store) record(ctx context.Context, o *chunkOutcome) (submitted, reject
 				UPDATE recipients r
 				SET status = $3, error = u.error, updated_at = now()
 				FROM unnest($1::bigint[], $2::text[]) AS u(id, error)
-				WHERE r.id = u.id AND r.status = $4`,
+				WHERE r.id = u.id AND r.status + 0 = $4`,
 				o.rejIDs, o.rejErrors, recipientRejected, recipientSubmitting)
 			if err != nil {
 				return fmt.Errorf("mark recipients rejected: %w", err)
@@ -173,7 +188,7 @@ func (st *store) record(ctx context.Context, o *chunkOutcome) (submitted, reject
 		if len(o.revertIDs) > 0 {
 			if _, err := tx.Exec(ctx, `
 				UPDATE recipients SET status = $2, updated_at = now()
-				WHERE id = ANY($1::bigint[]) AND status = $3`,
+				WHERE id = ANY($1::bigint[]) AND status + 0 = $3`,
 				o.revertIDs, recipientQueued, recipientSubmitting); err != nil {
 				return fmt.Errorf("return unsent recipients to the queue: %w", err)
 			}

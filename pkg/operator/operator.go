@@ -8,7 +8,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5"
 )
 
 // Operator codes.
@@ -48,9 +48,14 @@ type Table struct {
 	tariffs  map[string]Tariff
 }
 
+// Querier is a pool or a transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // Load reads the prefix table and the tariffs that apply to an account (its own
-// rows override the defaults).
-func Load(ctx context.Context, pool *pgxpool.Pool, accountID int64) (*Table, error) {
+// rows override the defaults). Inside a transaction, pass the transaction.
+func Load(ctx context.Context, pool Querier, accountID int64) (*Table, error) {
 	t := &Table{prefixes: map[string]string{}, tariffs: map[string]Tariff{}}
 	rows, err := pool.Query(ctx, `SELECT prefix, operator FROM operator_prefixes`)
 	if err != nil {

@@ -70,11 +70,13 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		if status != StatusQueued && status != StatusScheduled {
 			return nil // stopped before expansion: the stop refunded the hold
 		}
-		tbl, err := operator.Load(ctx, s.pool, accountID)
+		// Read through the transaction: a second pool connection while holding one
+		// can starve the pool under load.
+		tbl, err := operator.Load(ctx, tx, accountID)
 		if err != nil {
 			return err
 		}
-		bl, err := blocked(ctx, s.pool, accountID, numbers)
+		bl, err := blocked(ctx, tx, accountID, numbers)
 		if err != nil {
 			return err
 		}

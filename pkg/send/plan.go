@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/operator"
@@ -95,7 +94,7 @@ func checkText(text string) error {
 }
 
 // blocked returns the numbers on the account's send blacklist or cancel-11 list.
-func blocked(ctx context.Context, pool *pgxpool.Pool, accountID int64, numbers []string) (map[string]bool, error) {
+func blocked(ctx context.Context, pool operator.Querier, accountID int64, numbers []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if accountID == 0 || len(numbers) == 0 {
 		return out, nil

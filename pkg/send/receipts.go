@@ -115,6 +115,28 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int16, mobiles []string,
 	grps []int32, primary []bool, total int) (Applied, error) {
 	var out Applied
+	// 0. Which receipts have a recorded id. This is read first, in its own statement:
+	// an id the gateway records after it only sends its receipt to pending_receipts
+	// (retried), while one read here is seen by the update below. Deciding it later
+	// would let a just-recorded id count as matched without being applied.
+	matched := []int32{} // never NULL: "<> ALL(NULL)" would drop every receipt
+	mrows, err := tx.Query(ctx, `SELECT DISTINCT r.grp FROM unnest($1::text[], $2::text[], $3::int[]) AS r(operator, msg_id, grp)
+		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id`, ops, ids, grps)
+	if err != nil {
+		return out, fmt.Errorf("match receipts: %w", err)
+	}
+	for mrows.Next() {
+		var g int32
+		if err := mrows.Scan(&g); err != nil {
+			mrows.Close()
+			return out, err
+		}
+		matched = append(matched, g)
+	}
+	mrows.Close()
+	if err := mrows.Err(); err != nil {
+		return out, fmt.Errorf("match receipts: %w", err)
+	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
 	rows, err := tx.Query(ctx, `WITH r AS (
 			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, stat
@@ -177,15 +199,13 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 		return out, fmt.Errorf("enroute receipts: %w", err)
 	}
 	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
-	tag, err := tx.Exec(ctx, `WITH r AS (
-			SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::int[], $6::bool[])
-				AS r(operator, msg_id, stat, mobile, grp, is_primary)),
-		matched AS (SELECT DISTINCT r.grp FROM r JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id)
-		INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
-		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile FROM r
-		WHERE r.is_primary AND r.stat IN (2, 3) AND r.grp NOT IN (SELECT grp FROM matched)
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
+		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::int[], $6::bool[])
+			AS r(operator, msg_id, stat, mobile, grp, is_primary)
+		WHERE r.is_primary AND r.stat IN (2, 3) AND r.grp <> ALL($7::int[])
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, ops, ids, stats, mobiles, grps, primary)
+		ON CONFLICT DO NOTHING`, ops, ids, stats, mobiles, grps, primary, matched)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}

@@ -140,7 +140,7 @@ export function JalaliCalendar({ value, onSelect, today, min, max, footer }: Jal
                       minW="8"
                       rounded="full"
                       variant={selected ? 'solid' : isToday ? 'outline' : 'ghost'}
-                      colorPalette={selected || isToday ? 'blue' : 'gray'}
+                      colorPalette={selected || isToday ? 'brand' : 'gray'}
                       fontWeight={isToday ? 'bold' : 'normal'}
                       aria-label={dayLabel(d) + (isToday ? ' (امروز)' : '')}
                       aria-pressed={selected}

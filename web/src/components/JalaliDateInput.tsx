@@ -195,13 +195,13 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
                 </>
               )}
               <HStack justify="space-between" pt="1">
-                <Button size="xs" variant="ghost" colorPalette="blue" onClick={() => pick(today)} disabled={todayOutside}>
+                <Button size="xs" variant="ghost" colorPalette="brand" onClick={() => pick(today)} disabled={todayOutside}>
                   امروز
                 </Button>
                 {withTime && (
                   <HStack gap="2">
                     <Button size="xs" variant="outline" onClick={cancel}>انصراف</Button>
-                    <Button size="xs" colorPalette="blue" onClick={() => close(true)}>تایید</Button>
+                    <Button size="xs" colorPalette="brand" onClick={() => close(true)}>تایید</Button>
                   </HStack>
                 )}
               </HStack>

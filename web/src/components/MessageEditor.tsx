@@ -100,7 +100,7 @@ export function MessageEditor({
               key={`${k.keyword}-${k.col}`}
               size="xs"
               variant="subtle"
-              colorPalette="blue"
+              colorPalette="brand"
               disabled={disabled}
               title={`ستون ${keywordColumn(k)}`}
               aria-label={`درج برچسب ${k.keyword}`}
@@ -122,7 +122,7 @@ export function MessageEditor({
       {showCancel11 && (
         <Switch.Root
           size="sm"
-          colorPalette="blue"
+          colorPalette="brand"
           checked={cancel11}
           disabled={disabled || !onCancel11Change}
           onCheckedChange={(e) => onCancel11Change?.(e.checked)}

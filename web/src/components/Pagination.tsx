@@ -64,7 +64,7 @@ export function Pagination({ page, limit, total, onPageChange, onLimitChange, pa
                 <IconButton
                   size="sm"
                   variant={p === page ? 'solid' : 'ghost'}
-                  colorPalette={p === page ? 'blue' : 'gray'}
+                  colorPalette={p === page ? 'brand' : 'gray'}
                   aria-label={`صفحه ${formatNumber(p)}`}
                   aria-current={p === page ? 'page' : undefined}
                   onClick={() => p !== page && onPageChange(p)}

@@ -46,14 +46,14 @@ export function PasteNumbersDialog({ open, onClose, existing, onConfirm, remaini
   const footer = result ? (
     <>
       <Button variant="outline" onClick={() => setResult(null)}>ویرایش متن</Button>
-      <Button colorPalette="blue" disabled={taken.length === 0} onClick={() => { onConfirm(taken); close() }}>
+      <Button colorPalette="brand" disabled={taken.length === 0} onClick={() => { onConfirm(taken); close() }}>
         {`افزودن ${formatNumber(taken.length)} شماره`}
       </Button>
     </>
   ) : (
     <>
       <Button variant="outline" onClick={close}>انصراف</Button>
-      <Button colorPalette="blue" disabled={!text.trim()} onClick={() => setResult(parsePastedNumbers(text, existing))}>
+      <Button colorPalette="brand" disabled={!text.trim()} onClick={() => setResult(parsePastedNumbers(text, existing))}>
         بررسی شماره‌ها
       </Button>
     </>

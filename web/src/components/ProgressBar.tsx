@@ -19,7 +19,7 @@ export function progressPercent(value: number, max = 100): number {
 }
 
 /** A horizontal progress bar capped at 100%. */
-export function ProgressBar({ value, max = 100, label, showValue = false, colorPalette = 'blue', size = 'sm' }: ProgressBarProps) {
+export function ProgressBar({ value, max = 100, label, showValue = false, colorPalette = 'brand', size = 'sm' }: ProgressBarProps) {
   const percent = progressPercent(value, max)
   const text = `${toPersianDigits(Math.round(percent))}٪`
   return (

@@ -222,12 +222,12 @@ export function Select<V extends SelectValue = string>(props: SelectProps<V>): R
               >
                 {props.multiple && (
                   <Flex aria-hidden boxSize="4" flexShrink={0} rounded="sm" borderWidth="1px" align="center" justify="center"
-                    bg={isSelected ? 'blue.solid' : undefined} borderColor={isSelected ? 'blue.solid' : 'border.emphasized'} color="blue.contrast">
+                    bg={isSelected ? 'brand.solid' : undefined} borderColor={isSelected ? 'brand.solid' : 'border.emphasized'} color="brand.contrast">
                     {isSelected && <CheckIcon boxSize="3" />}
                   </Flex>
                 )}
                 <Text as="span" flex="1" truncate fontWeight={isSelected && !props.multiple ? 'medium' : 'normal'}>{o.label}</Text>
-                {isSelected && !props.multiple && <CheckIcon aria-hidden boxSize="4" color="blue.fg" />}
+                {isSelected && !props.multiple && <CheckIcon aria-hidden boxSize="4" color="brand.fg" />}
               </Flex>
             )
           })}

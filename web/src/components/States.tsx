@@ -48,7 +48,7 @@ export function ErrorState({ title = 'خطا در دریافت اطلاعات', 
 export function LoadingState({ title = 'در حال بارگذاری', ...rest }: Omit<StateProps, 'description' | 'action'>) {
   return (
     <Stack role="status" aria-live="polite" align="center" justify="center" gap="3" py="10" color="fg.muted" {...rest}>
-      <Spinner size="lg" color="colorPalette.solid" colorPalette="blue" aria-hidden />
+      <Spinner size="lg" color="colorPalette.solid" colorPalette="brand" aria-hidden />
       <Text fontSize="sm">{title}</Text>
     </Stack>
   )

@@ -155,7 +155,7 @@ export function FiltersModalButton({ filters, values, onChange, onClear }: BarPr
       <Button size="sm" variant="outline" onClick={openModal} aria-label={count ? `فیلترها (${formatNumber(count)} فعال)` : 'فیلترها'}>
         <FilterIcon />
         فیلترها
-        {count > 0 && <Badge colorPalette="blue" variant="solid" rounded="full">{formatNumber(count)}</Badge>}
+        {count > 0 && <Badge colorPalette="brand" variant="solid" rounded="full">{formatNumber(count)}</Badge>}
       </Button>
       <Modal
         open={open}
@@ -164,7 +164,7 @@ export function FiltersModalButton({ filters, values, onChange, onClear }: BarPr
         footer={
           <>
             <Button variant="ghost" onClick={() => { onClear(); setOpen(false) }}>پاک کردن فیلترها</Button>
-            <Button colorPalette="blue" onClick={() => { onChange(draft); setOpen(false) }}>اعمال</Button>
+            <Button colorPalette="brand" onClick={() => { onChange(draft); setOpen(false) }}>اعمال</Button>
           </>
         }
       >

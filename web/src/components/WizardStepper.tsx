@@ -31,8 +31,8 @@ export interface WizardStepperProps {
 }
 
 const circle: Record<StepStatus, { bg: string; color: string; borderColor: string }> = {
-  done: { bg: 'blue.solid', color: 'blue.contrast', borderColor: 'blue.solid' },
-  current: { bg: 'bg', color: 'blue.fg', borderColor: 'blue.solid' },
+  done: { bg: 'brand.solid', color: 'brand.contrast', borderColor: 'brand.solid' },
+  current: { bg: 'bg', color: 'brand.fg', borderColor: 'brand.solid' },
   pending: { bg: 'bg', color: 'fg.subtle', borderColor: 'border' },
   success: { bg: 'green.solid', color: 'green.contrast', borderColor: 'green.solid' },
   failure: { bg: 'red.solid', color: 'red.contrast', borderColor: 'red.solid' },
@@ -64,7 +64,7 @@ export function WizardStepper({ steps = DEFAULT_WIZARD_STEPS, current, result }:
                 insetInlineEnd="calc(50% + 1.25rem)"
                 insetInlineStart="calc(-50% + 1.25rem)"
                 h="2px"
-                bg={i <= current ? 'blue.solid' : 'border'}
+                bg={i <= current ? 'brand.solid' : 'border'}
               />
             )}
             <Flex

@@ -1,0 +1,378 @@
+#!/usr/bin/env bash
+# `make bench`: benchmarks of the whole stack in the bench profile (simulator and
+# binds unthrottled, immediate receipts). Starts the simulator, gateway, worker and
+# API on private ports of 127.0.0.1 with a fresh database and a private Redis
+# (scripts/stack.sh; the demo database is never touched), then measures, in order:
+#
+#   1. raw ceiling   pkg/smpp pipelining submit_sm to the simulator (pkg/loadgen
+#                    BenchmarkSimulatorSubmit), before the gateway binds;
+#   2. end to end    one quick send of BENCH_E2E_RECIPIENTS (100,000) numbers, from
+#                    the POST until every receipt is applied (bulk_stats polled),
+#                    with CPU seconds and peak RSS per process;
+#   3. accept        POST /v1/api/send of 1,000 numbers per request under wrk
+#                    (BENCH_CONNS=8 connections): requests/s, p50/p99/p99.9,
+#                    a) BENCH_DURATION=20 s while the stack expands and sends what
+#                       it accepts, b) BENCH_ALONE_DURATION=10 s with the worker,
+#                       gateway and simulator paused (the accept path alone);
+#
+# prints the figures (also saved to .data/bench/), stops everything and cleans up.
+# Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+set -a; . ./.data/env; set +a
+
+E2E_N=${BENCH_E2E_RECIPIENTS:-100000}
+E2E_TIMEOUT=${BENCH_E2E_TIMEOUT:-300}
+E2E_STALL=${BENCH_E2E_STALL:-20}
+CONNS=${BENCH_CONNS:-8}
+THREADS=${BENCH_THREADS:-2}
+DURATION=${BENCH_DURATION:-20}
+ALONE=${BENCH_ALONE_DURATION:-10}
+RAW_N=${BENCH_RAW_SUBMITS:-100000}
+CREDIT=${BENCH_CREDIT:-20000000000} # rials: every send the accept run can make is paid for
+
+log() { printf '[bench %s] %s\n' "$(date +%T)" "$*" >&2; }
+now() { echo "$EPOCHREALTIME"; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+
+for b in api worker smpp-gateway smsc-sim; do
+  [ -x "bin/$b" ] || { echo "bin/$b is missing: run 'make build'" >&2; exit 1; }
+done
+for t in curl jq python3 psql redis-server; do
+  command -v "$t" >/dev/null || { echo "$t is missing (make services installs PostgreSQL and Redis)" >&2; exit 1; }
+done
+if ! command -v wrk >/dev/null; then
+  [ "$(id -u)" = 0 ] || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+  log "installing wrk"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+fi
+
+. scripts/stack.sh
+STACK_STOP_TIMEOUT=15
+stack_init bench
+trap stack_cleanup EXIT
+T_START=$(now)
+
+# Private copies of the binaries (bin/ may be rebuilt while we run) and the loader.
+mkdir -p "$STACK_RUN/bin"
+cp bin/api bin/worker bin/smpp-gateway bin/smsc-sim "$STACK_RUN/bin/"
+BIN=$STACK_RUN/bin STACK_BIN=$STACK_RUN/bin
+log "compiling pkg/loadgen"
+go test -c -o "$BIN/loadgen.test" ./pkg/loadgen
+
+export CHAPAR_PROFILE=bench
+export RATE_SEND_PER_MIN=${RATE_SEND_PER_MIN:-1000000} # the per-account limit (600/min) would answer 429
+export GATEWAY_SHUTDOWN_TIMEOUT=5s
+stack_start_redis
+stack_prepare_db
+"$BIN/api" admin credit demo "$CREDIT" >/dev/null
+
+# ---- figures helpers -------------------------------------------------------
+CLK=$(getconf CLK_TCK)
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+PROCS=(api worker smpp-gateway smsc-sim redis)
+# snapshot FILE [reset]: "name pid ticks hwm_kb" lines; reset clears each VmHWM first.
+snapshot() {
+  local f=$1 reset=${2:-} n p
+  : >"$f"
+  for n in "${PROCS[@]}"; do
+    p=${STACK_PID[$n]:-}
+    [ -n "$p" ] || continue
+    if [ -n "$reset" ]; then { echo 5 >"/proc/$p/clear_refs"; } 2>/dev/null || true; fi
+    echo "$n $p $(ticks "$p") $(hwm "$p")" >>"$f"
+  done
+  echo "machine 0 $(machine_busy) 0" >>"$f"
+}
+# PostgreSQL backends come and go (pgx closes a connection whose query is
+# cancelled), so a sampler follows every backend of our database (found by its
+# process title) every 0.25 s and sums what each used while it was seen; it
+# keeps "postgres 0 ticks max_hwm_kb backends" up to date in its file.
+cat >"$STACK_RUN/pgsample.py" <<'PY'
+import os, signal, sys, time
+db, out, limit = sys.argv[1].encode(), sys.argv[2], float(sys.argv[3])
+base, last, hwm, stop, first = {}, {}, 0, False, True
+def term(*_):
+    global stop
+    stop = True
+signal.signal(signal.SIGTERM, term)
+end = time.time() + limit
+while True:
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read()
+            if not cmd.startswith(b"postgres: ") or b" " + db + b" " not in cmd:
+                continue
+            with open(f"/proc/{pid}/stat") as f:
+                st = f.read()
+            fl = st[st.rindex(")") + 2:].split()
+            t = int(fl[11]) + int(fl[12])
+            with open(f"/proc/{pid}/status") as f:
+                h = next((int(l.split()[1]) for l in f if l.startswith("VmHWM")), 0)
+        except (OSError, ValueError):
+            continue
+        if pid not in base:
+            base[pid] = t if first else 0
+        last[pid], hwm = t, max(hwm, h)
+    first = False
+    with open(out + ".tmp", "w") as f:
+        f.write(f"postgres 0 {sum(last[p] - base[p] for p in last)} {hwm} {len(last)}\n")
+    os.replace(out + ".tmp", out)
+    if stop or time.time() > end:
+        break
+    time.sleep(0.25)
+PY
+pg_sampler_start() { python3 "$STACK_RUN/pgsample.py" "$STACK_DB" "$1" 900 & PG_SAMPLER=$!; sleep 0.3; }
+pg_sampler_stop() { kill -TERM "$PG_SAMPLER" 2>/dev/null || true; wait "$PG_SAMPLER" 2>/dev/null || true; }
+# usage BEFORE AFTER PGFILE SECONDS: a table of CPU seconds and peak RSS per process.
+usage() {
+  awk -v clk="$CLK" -v wall="$4" -v ncpu="$(nproc)" '
+    FILENAME == ARGV[1] { before[$1 " " $2] = $3; next }
+    FILENAME == ARGV[3] { cpu["postgres"] = $3; rss["postgres"] = $4; nb = $5; ours += $3; next }
+    {
+      d = $3 - (($1 " " $2) in before ? before[$1 " " $2] : 0)
+      cpu[$1] += d; if ($4 > rss[$1]) rss[$1] = $4
+      if ($1 != "machine") ours += d
+    }
+    END {
+      printf "    %-26s %9s %9s\n", "process", "CPU s", "peak RSS"
+      n = split("api worker smpp-gateway smsc-sim redis postgres", order, " ")
+      for (i = 1; i <= n; i++) {
+        p = order[i]; if (!(p in cpu)) continue
+        label = p == "postgres" ? sprintf("postgres (%d backends)", nb) : p
+        rs = sprintf("%.0f MB%s", rss[p] / 1024, p == "postgres" ? "*" : "")
+        printf "    %-26s %9.2f %9s\n", label, cpu[p] / clk, rs
+      }
+      printf "    %-26s %9.2f\n", "all of the above", ours / clk
+      printf "    %-26s %9.2f   (%.0f%% of %d cores over %.1f s; the rest is other work on the machine)\n",
+        "machine busy (all procs)", cpu["machine"] / clk, 100 * cpu["machine"] / clk / ncpu / wall, ncpu, wall
+      printf "ours_ticks %d\n", ours > "/dev/stderr"
+    }' "$1" "$2" "$3" 2>"$3.ours"
+}
+sim_total() { curl -fsS "http://$SIM_HTTP_ADDR/stats" | jq -r ".total.$1"; }
+
+OUT_DIR=.data/bench
+mkdir -p "$OUT_DIR"
+OUT=$OUT_DIR/bench-$(date -u +%Y%m%dT%H%M%SZ).txt
+REPORT=$STACK_RUN/report.txt
+say() { printf '%s\n' "$*" >>"$REPORT"; }
+say "Chapar make bench — $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+say "  commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- cmd pkg migrations 2>/dev/null || echo ' + uncommitted changes in cmd/pkg')"
+say "  machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+say "  $(go version | cut -d' ' -f3), PostgreSQL $(psql "$DATABASE_URL" -Atc 'SHOW server_version' | cut -d' ' -f1) (shared server, own database), Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') (private)"
+say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- 1. raw ceiling ---------------------------------------------------------
+stack_start smsc-sim "$BIN/smsc-sim"
+for _ in $(seq 50); do curl -fsS "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fsS "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
+log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
+RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
+LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
+  timeout 300 "$BIN/loadgen.test" -test.run '^$' -test.bench BenchmarkSimulatorSubmit \
+  -test.benchtime "${RAW_N}x" -test.timeout 5m >"$STACK_RUN/raw.txt" 2>&1 || { cat "$STACK_RUN/raw.txt" >&2; exit 1; }
+raw_metric() { awk -v b="$1" -v m="$2" '$1 ~ b { for (i = 2; i < NF; i++) if ($(i + 1) == m) print $i }' "$STACK_RUN/raw.txt"; }
+RAW1=$(raw_metric 'binds=1' 'receipts/s'); RAW1S=$(raw_metric 'binds=1' 'submits/s')
+RAW3=$(raw_metric 'binds=3' 'receipts/s'); RAW3S=$(raw_metric 'binds=3' 'submits/s')
+say ""
+say "1. Raw ceiling: pkg/smpp → simulator (bench profile), $RAW_N submit_sm each asking a receipt, window 100/bind"
+say "   command: $RAW_CMD"
+say "   1 bind (mci):  submit_sm_resp $(printf %.0f "$RAW1S")/s, with every receipt parsed and acked $(printf %.0f "$RAW1")/s"
+say "   3 binds:       submit_sm_resp $(printf %.0f "$RAW3S")/s, with every receipt parsed and acked $(printf %.0f "$RAW3")/s"
+say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- the rest of the stack ----------------------------------------------------
+stack_start smpp-gateway "$BIN/smpp-gateway"
+stack_start worker "$BIN/worker"
+stack_start api "$BIN/api" serve
+stack_wait_ready 30
+API=http://$HTTP_ADDR/v1/api
+TOKEN=$(curl -fsS -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
+[ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "demo login failed" >&2; exit 1; }
+sleep 1 # let the binds settle
+
+# ---- 2. end to end ---------------------------------------------------------------
+log "2 end to end: one quick send of $E2E_N numbers"
+python3 - "$E2E_N" >"$STACK_RUN/e2e.json" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+prefixes = ["0912", "0935", "0921"]  # MCI, Irancell, Rightel
+nums = [f"{prefixes[i % 3]}{(i * 7919) % 10_000_000:07d}" for i in range(n)]
+print(json.dumps({"type": "quick", "sender": "500012345", "cancel11": False,
+                  "text": "چاپار: آزمون کارایی سرتاسری", "numbers": nums}, ensure_ascii=False))
+PY
+SIM0=$(sim_total accepted)
+snapshot "$STACK_RUN/e2e.before" reset
+pg_sampler_start "$STACK_RUN/e2e.pg"
+T0=$(now)
+RESP=$(curl -fsS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
+ACCEPT_S=$(tail -n1 <<<"$RESP")
+SEND_ID=$(head -n1 <<<"$RESP" | jq -r .data.id)
+[ -n "$SEND_ID" ] && [ "$SEND_ID" != null ] || { echo "send not accepted: $RESP" >&2; exit 1; }
+# Done when every recipient has its final receipt; given up after E2E_TIMEOUT, or
+# when nothing moved for E2E_STALL seconds (then reported as incomplete).
+deadline=$(( $(date +%s) + E2E_TIMEOUT )); last=0; STATS=; E2E_DONE=; prev=; moved=$(date +%s)
+T_LAST=$T0 T_EXP= T_SENT= T_SNAP=$T0 dirty=
+# The "after" figures are taken when progress is seen (at most every 0.5 s), so
+# that a stall wait is not counted.
+snap_after() { snapshot "$STACK_RUN/e2e.after"; cp "$STACK_RUN/e2e.pg" "$STACK_RUN/e2e.pg.at"; T_SNAP=$(now); dirty=; }
+while :; do
+  STATS=$(curl -fsS -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$SEND_ID" | jq -c .data) || STATS=
+  if [ -n "$STATS" ] && jq -e '.recipients > 0 and .delivered + .undelivered + .rejected >= .recipients' <<<"$STATS" >/dev/null; then
+    E2E_DONE=1; T_LAST=$(now); snap_after; break
+  fi
+  [ -z "$T_EXP" ] && jq -e .expanded <<<"$STATS" >/dev/null 2>&1 && T_EXP=$(now)
+  [ -z "$T_SENT" ] && jq -e '.expanded and .sent + .rejected >= .recipients' <<<"$STATS" >/dev/null 2>&1 && T_SENT=$(now)
+  cur=$(jq -r '"\(.sent) \(.delivered) \(.undelivered)"' <<<"$STATS" 2>/dev/null || true)
+  if [ "$cur" != "$prev" ]; then prev=$cur; moved=$(date +%s); T_LAST=$(now); dirty=1; fi
+  if [ -n "$dirty" ] && awk -v a="$(now)" -v b="$T_SNAP" 'BEGIN { exit !(a - b >= 0.5) }'; then snap_after; fi
+  if [ "$(date +%s)" -ge "$deadline" ] || [ "$(date +%s)" -ge $((moved + E2E_STALL)) ]; then
+    log "   end to end NOT complete: $STATS"; break
+  fi
+  if [ "$(date +%s)" -ge $((last + 3)) ]; then
+    last=$(date +%s); log "   $(jq -r '"status \(.status), sent \(.sent), delivered \(.delivered) of \(.recipients)"' <<<"$STATS" 2>/dev/null || true)"
+  fi
+  sleep 0.1
+done
+T1=$T_LAST # the last progress seen (when incomplete: not the stall time-out)
+[ -f "$STACK_RUN/e2e.after" ] || snap_after
+pg_sampler_stop
+WALL=$(sub "$T1" "$T0")
+RECIP=$(jq .recipients <<<"$STATS")
+E2E_RATE=$(awk -v n="$RECIP" -v w="$WALL" 'BEGIN { printf "%.0f", n / w }')
+SERVER_WALL=$(jq -r '.created_at, .finished_at // empty' <<<"$STATS" | python3 -c '
+import sys, datetime
+t = [datetime.datetime.fromisoformat(l.strip().replace("Z", "+00:00")) for l in sys.stdin if l.strip()]
+print(f"{(t[1] - t[0]).total_seconds():.2f}" if len(t) == 2 else "?")')
+say ""
+say "2. End to end: one quick send of $E2E_N numbers (MCI/Irancell/Rightel, 1 UCS-2 part), POST → every receipt applied"
+say "   command: make bench (POST /v1/api/send, then GET /v1/api/report/bulk_stats?id= every 0.1 s)"
+say "   recipients $RECIP: $(jq -r '"delivered \(.delivered), undelivered \(.undelivered), rejected \(.rejected), status \(.status)"' <<<"$STATS")"
+if [ -z "$E2E_DONE" ]; then
+  say "   INCOMPLETE: $(jq -r '.recipients - .delivered - .undelivered - .rejected' <<<"$STATS") recipients never got a final state (nothing moved for ${E2E_STALL} s);"
+  say "   the figures below run to the last progress seen. Diagnostics: $(psql "$DATABASE_URL" -Atc "SELECT 'recipients by status ' || string_agg(status || '=' || n, ' ') FROM (SELECT status, count(*) n FROM recipients WHERE send_id = $SEND_ID GROUP BY 1 ORDER BY 1) x"); $(psql "$DATABASE_URL" -Atc "SELECT 'message_ids without stat ' || count(*) FROM message_ids WHERE send_id = $SEND_ID AND stat IS NULL"); $(psql "$DATABASE_URL" -Atc "SELECT 'pending_receipts ' || count(*) FROM pending_receipts")"
+  say "   simulator: $(curl -fsS "http://$SIM_HTTP_ADDR/stats" | jq -c '.total | {accepted, receipts_generated, receipts_acked, receipts_nacked, receipts_resent, receipts_pending}')"
+fi
+say "   wall $WALL s: POST answered in $(printf %.3f "$ACCEPT_S") s, expanded at $(sub "${T_EXP:-$T1}" "$T0") s, all submitted at $(sub "${T_SENT:-$T1}" "$T0") s (server created_at → finished_at ${SERVER_WALL} s)"
+say "   rate $E2E_RATE recipients/s  (target ≥ 10000)"
+say "   vs raw ceiling: $(awk -v a="$E2E_RATE" -v b="$RAW3" -v c="$RAW1" 'BEGIN { printf "%.0f%% of the 3-bind ceiling, %.0f%% of the 1-bind ceiling", 100 * a / b, 100 * a / c }')"
+say "   simulator accepted $(( $(sim_total accepted) - SIM0 )) submit_sm"
+say "   CPU and peak RSS during the run (peak RSS reset at the start; * postgres: largest backend, shared buffers included):"
+usage "$STACK_RUN/e2e.before" "$STACK_RUN/e2e.after" "$STACK_RUN/e2e.pg.at" "$(sub "$T_SNAP" "$T0")" >>"$REPORT"
+say "   CPU per recipient (all of the above): $(awk -v clk="$CLK" -v n="$RECIP" '{ printf "%.0f µs", $2 / clk / n * 1e6 }' "$STACK_RUN/e2e.pg.at.ours")"
+say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- 3. accept latency -------------------------------------------------------------
+log "3a accept latency: wrk -t$THREADS -c$CONNS -d${DURATION}s, 1,000 numbers per POST /send"
+cat >"$STACK_RUN/send.lua" <<'LUA'
+-- POST /v1/api/send of 1,000 numbers (MCI, Irancell, Rightel) per request; the
+-- text carries a per-thread counter so every send is distinct.
+local token = os.getenv("BENCH_TOKEN")
+local prefixes = { "0912", "0935", "0921" }
+local nlists, lists, counter, headers = 16, {}, 0, nil
+local threads = 0
+function setup(thread)
+  thread:set("tid", threads)
+  threads = threads + 1
+end
+function init(args)
+  for l = 1, nlists do
+    local t = {}
+    for i = 0, 999 do
+      t[#t + 1] = string.format('"%s%07d"', prefixes[i % 3 + 1], ((tid * nlists + l) * 1000 + i) * 7 % 10000000)
+    end
+    lists[l] = table.concat(t, ",")
+  end
+  headers = { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. token }
+end
+function request()
+  counter = counter + 1
+  local body = '{"type":"quick","sender":"500012345","cancel11":false,"text":"چاپار: آزمون پذیرش ' ..
+    tid .. '-' .. counter .. '","numbers":[' .. lists[counter % nlists + 1] .. ']}'
+  return wrk.format("POST", "/v1/api/send", headers, body)
+end
+function done(summary, latency, requests)
+  local s = summary.duration / 1e6
+  io.write(string.format("BENCH rps=%.1f requests=%d non2xx=%d sockerr=%d p50=%.2f p90=%.2f p99=%.2f p999=%.2f max=%.2f mean=%.2f\n",
+    summary.requests / s, summary.requests, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency:percentile(99.9) / 1000, latency.max / 1000, latency.mean / 1000))
+end
+LUA
+# accept_run TAG SECONDS: wrk against POST /send; sets the W_* figures and files TAG.*.
+accept_run() {
+  local tag=$1 secs=$2
+  A_SIM0=$(sim_total accepted)
+  A_SENDS0=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM sends")
+  snapshot "$STACK_RUN/$tag.before" reset
+  pg_sampler_start "$STACK_RUN/$tag.pg"
+  local t0 t1
+  t0=$(now)
+  BENCH_TOKEN=$TOKEN timeout $((secs + 30)) wrk -t"$THREADS" -c"$CONNS" -d"${secs}s" --timeout 10s --latency \
+    -s "$STACK_RUN/send.lua" "http://$HTTP_ADDR/v1/api/send" >"$STACK_RUN/$tag.wrk" 2>&1 || { cat "$STACK_RUN/$tag.wrk" >&2; exit 1; }
+  t1=$(now)
+  pg_sampler_stop
+  snapshot "$STACK_RUN/$tag.after"
+  A_WALL=$(sub "$t1" "$t0")
+  A_SIM=$(( $(sim_total accepted) - A_SIM0 ))
+  A_ACCEPTED=$(( $(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM sends") - A_SENDS0 ))
+  W=$(grep '^BENCH ' "$STACK_RUN/$tag.wrk")
+}
+wv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$W"; }
+accept_report() { # TAG
+  say "   command: wrk -t$THREADS -c$CONNS -d${2}s --timeout 10s --latency -s send.lua http://127.0.0.1:<api>/v1/api/send (send.lua: in scripts/bench.sh)"
+  say "   $(wv rps) requests/s ($(wv requests) requests, $(wv non2xx) non-2xx, $(wv sockerr) socket errors; $A_ACCEPTED sends stored = $((A_ACCEPTED * 1000)) recipients accepted)"
+  say "   latency ms: p50 $(wv p50), p90 $(wv p90), p99 $(wv p99), p99.9 $(wv p999), max $(wv max)  (target p99 ≤ 50)"
+}
+accept_usage() { # TAG
+  usage "$STACK_RUN/$1.before" "$STACK_RUN/$1.after" "$STACK_RUN/$1.pg" "$A_WALL" >>"$REPORT"
+  say "   CPU per accepted request: API $(awk -v clk="$CLK" -v n="$(wv requests)" -v a="$(awk '$1 == "api" { print $3 }' "$STACK_RUN/$1.before")" '$1 == "api" { printf "%.2f ms", ($3 - a) / clk / n * 1000 }' "$STACK_RUN/$1.after"), PostgreSQL $(awk -v clk="$CLK" -v n="$(wv requests)" '{ printf "%.2f ms", $3 / clk / n * 1000 }' "$STACK_RUN/$1.pg")"
+  say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# 3a. With the whole stack running: the worker expands and the gateway sends what
+# is accepted, on the same cores (as in production on one small machine).
+accept_run acc "$DURATION"
+sends_state() { psql "$DATABASE_URL" -Atc "SELECT count(*) - $A_SENDS0, count(*) FILTER (WHERE expanded_at IS NOT NULL AND id > $SEND_ID) FROM sends" | tr '|' ' '; }
+read -r _ EXPANDED <<<"$(sends_state)"
+sleep 5
+read -r _ EXPANDED5 <<<"$(sends_state)"
+SIM5=$(( $(sim_total accepted) - A_SIM0 ))
+STUCK=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'")
+say ""
+say "3a. Accept latency, whole stack running: POST /v1/api/send, type quick, 1,000 numbers per request, $CONNS connections, ${DURATION} s"
+accept_report acc "$DURATION"
+say "   meanwhile: $EXPANDED of the $A_ACCEPTED sends expanded and $A_SIM submit_sm reached the simulator during the run;"
+say "   5 s later: $EXPANDED5 expanded, $SIM5 submit_sm; database sessions idle in transaction: $STUCK"
+say "   CPU and peak RSS during the run:"
+accept_usage acc
+
+# 3b. The accept path alone: worker, gateway and simulator stopped (SIGSTOP) so
+# that only the API, PostgreSQL and Redis use the cores.
+log "3b accept latency, API alone (worker, gateway, simulator paused): ${ALONE}s"
+PAUSED=("${STACK_PID[worker]}" "${STACK_PID[smpp-gateway]}" "${STACK_PID[smsc-sim]}")
+resume() { kill -CONT "${PAUSED[@]}" 2>/dev/null || true; }
+trap 'resume; stack_cleanup' EXIT
+kill -STOP "${PAUSED[@]}"
+sleep 1
+accept_run alone "$ALONE"
+resume
+say ""
+say "3b. Accept latency, API alone (worker, gateway and simulator paused with SIGSTOP), same request, ${ALONE} s"
+accept_report alone "$ALONE"
+say "   CPU and peak RSS during the run:"
+accept_usage alone
+say ""
+say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"
+
+cp "$REPORT" "$OUT"
+echo
+cat "$REPORT"
+echo "(saved to $OUT)"

@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# Sourced by scripts/e2e.sh and scripts/bench.sh: runs the whole stack (carrier
+# simulator, SMPP gateway, worker, API) on private ports of 127.0.0.1, with its
+# own database (created on the server named by TEST_DATABASE_URL in .data/env,
+# dropped afterwards) and a private Redis, and stops and cleans everything up.
+#
+#   stack_init NAME       temp dir, database name, free ports; exports the settings
+#   stack_start_redis     private Redis (no persistence) on its port
+#   stack_prepare_db      create the database, migrate, seed the demo account
+#                         ($STACK_BIN/api; STACK_BIN defaults to ./bin)
+#   stack_start NAME CMD… start a process in the background, log to $STACK_RUN/NAME.log
+#   stack_wait_ready [s]  wait for the API's /readyz (database, Redis, an SMPP bind)
+#   stack_cleanup         stop the processes (TERM, then KILL after STACK_STOP_TIMEOUT),
+#                         stop Redis, drop the database, remove the temp dir
+#                         (kept when KEEP_STACK_LOGS is set; KEEP_STACK_DB keeps the
+#                         database for inspection)
+#
+# The caller sets `set -euo pipefail`, cd's to the repository root, loads .data/env
+# (make services) and installs `trap stack_cleanup EXIT` after stack_init.
+# STACK_PID[name] holds the pid of each started process.
+
+STACK_PIDS=()
+declare -A STACK_PID=()
+STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
+STACK_BIN=${STACK_BIN:-./bin} # where api, worker, smpp-gateway and smsc-sim are
+
+stack_free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+stack_init() { # NAME
+  local name=$1
+  STACK_RUN=$(mktemp -d "/tmp/chapar-$name.XXXXXX")
+  STACK_DB=chapar_${name}_$(date +%s)_$$
+  STACK_ADMIN_URL=${TEST_DATABASE_URL:?TEST_DATABASE_URL is not set: run make services}
+  STACK_REDIS_PORT=$(stack_free_port)
+  local api sim_http gw_http p1 p2 p3
+  api=$(stack_free_port); sim_http=$(stack_free_port); gw_http=$(stack_free_port)
+  p1=$(stack_free_port); p2=$(stack_free_port); p3=$(stack_free_port)
+  STACK_SMPP_MCI=127.0.0.1:$p1 STACK_SMPP_IRANCELL=127.0.0.1:$p2 STACK_SMPP_RIGHTEL=127.0.0.1:$p3
+  export DATABASE_URL="${STACK_ADMIN_URL%/*}/$STACK_DB?sslmode=disable"
+  export REDIS_ADDR=127.0.0.1:$STACK_REDIS_PORT REDIS_DB=0 HTTP_ADDR=127.0.0.1:$api
+  export SIM_HTTP_ADDR=127.0.0.1:$sim_http SIM_OPERATORS="mci:$p1,irancell:$p2,rightel:$p3"
+  export GATEWAY_BINDS="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL"
+  export GATEWAY_HTTP_ADDR=127.0.0.1:$gw_http
+}
+
+stack_start_redis() {
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$STACK_REDIS_PORT" --save '' --appendonly no \
+    --dir "$STACK_RUN" --logfile "$STACK_RUN/redis.log" --pidfile "$STACK_RUN/redis.pid"
+  local _
+  for _ in $(seq 50); do redis-cli -p "$STACK_REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis-cli -p "$STACK_REDIS_PORT" ping >/dev/null || { echo "private Redis did not start" >&2; return 1; }
+  for _ in $(seq 20); do [ -s "$STACK_RUN/redis.pid" ] && break; sleep 0.05; done
+  STACK_PID[redis]=$(cat "$STACK_RUN/redis.pid" 2>/dev/null || true)
+}
+
+stack_prepare_db() {
+  psql "$STACK_ADMIN_URL" -qc "CREATE DATABASE $STACK_DB" >/dev/null
+  STACK_DB_CREATED=1
+  LOG_LEVEL=warn "$STACK_BIN/api" migrate up >/dev/null
+  "$STACK_BIN/api" seed-demo >/dev/null
+}
+
+stack_start() { # NAME CMD...
+  local name=$1; shift
+  "$@" >"$STACK_RUN/$name.log" 2>&1 &
+  STACK_PIDS+=($!)
+  STACK_PID[$name]=$!
+}
+
+stack_wait_ready() { # [seconds]
+  local tries=$(( ${1:-20} * 5 )) _
+  for _ in $(seq "$tries"); do curl -fsS "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "stack not ready after ${1:-20}s" >&2
+  tail -n 20 "$STACK_RUN"/*.log >&2 || true
+  return 1
+}
+
+stack_cleanup() {
+  local p t
+  for p in "${STACK_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${STACK_PIDS[@]}"; do
+    for ((t = 0; t < STACK_STOP_TIMEOUT * 10; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$p" 2>/dev/null || true
+  done
+  wait "${STACK_PIDS[@]}" 2>/dev/null || true
+  STACK_PIDS=()
+  if [ -n "${STACK_REDIS_PORT:-}" ]; then
+    redis-cli -p "$STACK_REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+  fi
+  if [ -n "${STACK_DB_CREATED:-}" ] && [ -n "${KEEP_STACK_DB:-}" ]; then
+    echo "database kept: ${STACK_ADMIN_URL%/*}/$STACK_DB" >&2
+  elif [ -n "${STACK_DB_CREATED:-}" ]; then
+    psql "$STACK_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $STACK_DB WITH (FORCE)" >/dev/null 2>&1 || true
+  fi
+  if [ -n "${STACK_RUN:-}" ] && [ -d "$STACK_RUN" ]; then
+    if [ -z "${KEEP_STACK_LOGS:-}" ]; then rm -rf "$STACK_RUN"; else echo "logs in $STACK_RUN" >&2; fi
+  fi
+}
