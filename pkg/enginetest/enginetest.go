@@ -7,10 +7,10 @@ package enginetest
 import (
 	"context"
 	"fmt"
-	"strings"
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 

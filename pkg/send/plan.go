@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/sms"
