@@ -80,11 +80,11 @@ snapshot() {
   : >"$f"
   for n in "${PROCS[@]}"; do
     p=${STACK_PID[$n]:-}
-    [ -n "$p" ] || continue
+    [ -n "$p" ] && [ -d "/proc/$p" ] || continue
     if [ -n "$reset" ]; then { echo 5 >"/proc/$p/clear_refs"; } 2>/dev/null || true; fi
     echo "$n $p $(ticks "$p") $(hwm "$p")" >>"$f"
   done
-  echo "machine 0 $(machine_busy) 0" >>"$f"
+  echo "machine 0 $(machine_busy) 0 $EPOCHREALTIME" >>"$f"
 }
 # PostgreSQL backends come and go (pgx closes a connection whose query is
 # cancelled), so a sampler follows every backend of our database (found by its
@@ -129,15 +129,15 @@ while True:
 PY
 pg_sampler_start() { python3 "$STACK_RUN/pgsample.py" "$STACK_DB" "$1" 900 & PG_SAMPLER=$!; sleep 0.3; }
 pg_sampler_stop() { kill -TERM "$PG_SAMPLER" 2>/dev/null || true; wait "$PG_SAMPLER" 2>/dev/null || true; }
-# usage BEFORE AFTER PGFILE SECONDS: a table of CPU seconds and peak RSS per process.
+# usage BEFORE AFTER PGFILE: a table of CPU seconds and peak RSS per process.
 usage() {
-  awk -v clk="$CLK" -v wall="$4" -v ncpu="$(nproc)" '
-    FILENAME == ARGV[1] { before[$1 " " $2] = $3; next }
+  awk -v clk="$CLK" -v ncpu="$(nproc)" '
+    FILENAME == ARGV[1] { before[$1 " " $2] = $3; if ($1 == "machine") t0 = $5; next }
     FILENAME == ARGV[3] { cpu["postgres"] = $3; rss["postgres"] = $4; nb = $5; ours += $3; next }
     {
       d = $3 - (($1 " " $2) in before ? before[$1 " " $2] : 0)
       cpu[$1] += d; if ($4 > rss[$1]) rss[$1] = $4
-      if ($1 != "machine") ours += d
+      if ($1 != "machine") ours += d; else wall = $5 - t0
     }
     END {
       printf "    %-26s %9s %9s\n", "process", "CPU s", "peak RSS"
@@ -154,7 +154,7 @@ usage() {
       printf "ours_ticks %d\n", ours > "/dev/stderr"
     }' "$1" "$2" "$3" 2>"$3.ours"
 }
-sim_total() { curl -fsS "http://$SIM_HTTP_ADDR/stats" | jq -r ".total.$1"; }
+sim_total() { curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/stats" | jq -r ".total.$1"; }
 
 OUT_DIR=.data/bench
 mkdir -p "$OUT_DIR"
@@ -169,8 +169,8 @@ say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- 1. raw ceiling ---------------------------------------------------------
 stack_start smsc-sim "$BIN/smsc-sim"
-for _ in $(seq 50); do curl -fsS "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fsS "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
+for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
 log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
 RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
 LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
@@ -192,7 +192,7 @@ stack_start worker "$BIN/worker"
 stack_start api "$BIN/api" serve
 stack_wait_ready 30
 API=http://$HTTP_ADDR/v1/api
-TOKEN=$(curl -fsS -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
+TOKEN=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
 [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "demo login failed" >&2; exit 1; }
 sleep 1 # let the binds settle
 
@@ -210,7 +210,7 @@ SIM0=$(sim_total accepted)
 snapshot "$STACK_RUN/e2e.before" reset
 pg_sampler_start "$STACK_RUN/e2e.pg"
 T0=$(now)
-RESP=$(curl -fsS -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
 ACCEPT_S=$(tail -n1 <<<"$RESP")
 SEND_ID=$(head -n1 <<<"$RESP" | jq -r .data.id)
@@ -223,7 +223,7 @@ T_LAST=$T0 T_EXP= T_SENT= T_SNAP=$T0 dirty=
 # that a stall wait is not counted.
 snap_after() { snapshot "$STACK_RUN/e2e.after"; cp "$STACK_RUN/e2e.pg" "$STACK_RUN/e2e.pg.at"; T_SNAP=$(now); dirty=; }
 while :; do
-  STATS=$(curl -fsS -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$SEND_ID" | jq -c .data) || STATS=
+  STATS=$(curl -fsS --max-time 10 -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$SEND_ID" | jq -c .data) || STATS=
   if [ -n "$STATS" ] && jq -e '.recipients > 0 and .delivered + .undelivered + .rejected >= .recipients' <<<"$STATS" >/dev/null; then
     E2E_DONE=1; T_LAST=$(now); snap_after; break
   fi
@@ -243,7 +243,7 @@ done
 T1=$T_LAST # the last progress seen (when incomplete: not the stall time-out)
 [ -f "$STACK_RUN/e2e.after" ] || snap_after
 pg_sampler_stop
-WALL=$(sub "$T1" "$T0")
+WALL=$(sub "$T1" "$T0") WALL_E2E=$(sub "$T1" "$T0")
 RECIP=$(jq .recipients <<<"$STATS")
 E2E_RATE=$(awk -v n="$RECIP" -v w="$WALL" 'BEGIN { printf "%.0f", n / w }')
 SERVER_WALL=$(jq -r '.created_at, .finished_at // empty' <<<"$STATS" | python3 -c '
@@ -257,14 +257,14 @@ say "   recipients $RECIP: $(jq -r '"delivered \(.delivered), undelivered \(.und
 if [ -z "$E2E_DONE" ]; then
   say "   INCOMPLETE: $(jq -r '.recipients - .delivered - .undelivered - .rejected' <<<"$STATS") recipients never got a final state (nothing moved for ${E2E_STALL} s);"
   say "   the figures below run to the last progress seen. Diagnostics: $(psql "$DATABASE_URL" -Atc "SELECT 'recipients by status ' || string_agg(status || '=' || n, ' ') FROM (SELECT status, count(*) n FROM recipients WHERE send_id = $SEND_ID GROUP BY 1 ORDER BY 1) x"); $(psql "$DATABASE_URL" -Atc "SELECT 'message_ids without stat ' || count(*) FROM message_ids WHERE send_id = $SEND_ID AND stat IS NULL"); $(psql "$DATABASE_URL" -Atc "SELECT 'pending_receipts ' || count(*) FROM pending_receipts")"
-  say "   simulator: $(curl -fsS "http://$SIM_HTTP_ADDR/stats" | jq -c '.total | {accepted, receipts_generated, receipts_acked, receipts_nacked, receipts_resent, receipts_pending}')"
+  say "   simulator: $(curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/stats" | jq -c '.total | {accepted, receipts_generated, receipts_acked, receipts_nacked, receipts_resent, receipts_pending}')"
 fi
 say "   wall $WALL s: POST answered in $(printf %.3f "$ACCEPT_S") s, expanded at $(sub "${T_EXP:-$T1}" "$T0") s, all submitted at $(sub "${T_SENT:-$T1}" "$T0") s (server created_at → finished_at ${SERVER_WALL} s)"
 say "   rate $E2E_RATE recipients/s  (target ≥ 10000)"
 say "   vs raw ceiling: $(awk -v a="$E2E_RATE" -v b="$RAW3" -v c="$RAW1" 'BEGIN { printf "%.0f%% of the 3-bind ceiling, %.0f%% of the 1-bind ceiling", 100 * a / b, 100 * a / c }')"
 say "   simulator accepted $(( $(sim_total accepted) - SIM0 )) submit_sm"
 say "   CPU and peak RSS during the run (peak RSS reset at the start; * postgres: largest backend, shared buffers included):"
-usage "$STACK_RUN/e2e.before" "$STACK_RUN/e2e.after" "$STACK_RUN/e2e.pg.at" "$(sub "$T_SNAP" "$T0")" >>"$REPORT"
+usage "$STACK_RUN/e2e.before" "$STACK_RUN/e2e.after" "$STACK_RUN/e2e.pg.at" >>"$REPORT"
 say "   CPU per recipient (all of the above): $(awk -v clk="$CLK" -v n="$RECIP" '{ printf "%.0f µs", $2 / clk / n * 1e6 }' "$STACK_RUN/e2e.pg.at.ours")"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -332,8 +332,10 @@ accept_report() { # TAG
   say "   latency ms: p50 $(wv p50), p90 $(wv p90), p99 $(wv p99), p99.9 $(wv p999), max $(wv max)  (target p99 ≤ 50)"
 }
 accept_usage() { # TAG
-  usage "$STACK_RUN/$1.before" "$STACK_RUN/$1.after" "$STACK_RUN/$1.pg" "$A_WALL" >>"$REPORT"
-  say "   CPU per accepted request: API $(awk -v clk="$CLK" -v n="$(wv requests)" -v a="$(awk '$1 == "api" { print $3 }' "$STACK_RUN/$1.before")" '$1 == "api" { printf "%.2f ms", ($3 - a) / clk / n * 1000 }' "$STACK_RUN/$1.after"), PostgreSQL $(awk -v clk="$CLK" -v n="$(wv requests)" '{ printf "%.2f ms", $3 / clk / n * 1000 }' "$STACK_RUN/$1.pg")"
+  usage "$STACK_RUN/$1.before" "$STACK_RUN/$1.after" "$STACK_RUN/$1.pg" >>"$REPORT"
+  local pg=""
+  [ "$1" = alone ] && pg=", PostgreSQL $(awk -v clk="$CLK" -v n="$(wv requests)" '{ printf "%.2f ms", $3 / clk / n * 1000 }' "$STACK_RUN/$1.pg")"
+  say "   CPU per accepted request: API $(awk -v clk="$CLK" -v n="$(wv requests)" -v a="$(awk '$1 == "api" { print $3 }' "$STACK_RUN/$1.before")" '$1 == "api" { printf "%.2f ms", ($3 - a) / clk / n * 1000 }' "$STACK_RUN/$1.after")$pg"
   say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
@@ -349,26 +351,30 @@ STUCK=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM pg_stat_activity WHERE d
 say ""
 say "3a. Accept latency, whole stack running: POST /v1/api/send, type quick, 1,000 numbers per request, $CONNS connections, ${DURATION} s"
 accept_report acc "$DURATION"
+P99_ACC=$(wv p99)
 say "   meanwhile: $EXPANDED of the $A_ACCEPTED sends expanded and $A_SIM submit_sm reached the simulator during the run;"
 say "   5 s later: $EXPANDED5 expanded, $SIM5 submit_sm; database sessions idle in transaction: $STUCK"
 say "   CPU and peak RSS during the run:"
 accept_usage acc
 
-# 3b. The accept path alone: worker, gateway and simulator stopped (SIGSTOP) so
-# that only the API, PostgreSQL and Redis use the cores.
-log "3b accept latency, API alone (worker, gateway, simulator paused): ${ALONE}s"
-PAUSED=("${STACK_PID[worker]}" "${STACK_PID[smpp-gateway]}" "${STACK_PID[smsc-sim]}")
-resume() { kill -CONT "${PAUSED[@]}" 2>/dev/null || true; }
-trap 'resume; stack_cleanup' EXIT
-kill -STOP "${PAUSED[@]}"
+# 3b. The accept path alone: the worker and the gateway are stopped (gracefully,
+# so that they hold no locks), leaving the cores to the API, PostgreSQL and Redis.
+log "3b accept latency, API alone (worker and gateway stopped): ${ALONE}s"
+stack_stop worker smpp-gateway
 sleep 1
 accept_run alone "$ALONE"
-resume
 say ""
-say "3b. Accept latency, API alone (worker, gateway and simulator paused with SIGSTOP), same request, ${ALONE} s"
+say "3b. Accept latency, API alone (worker and gateway stopped first), same request, ${ALONE} s"
 accept_report alone "$ALONE"
+P99_ALONE=$(wv p99)
 say "   CPU and peak RSS during the run:"
 accept_usage alone
+met() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN { ok = dir == "ge" ? v >= t : v <= t; print ok ? "met" : "MISSED" }'; }
+say ""
+say "Summary"
+say "  end to end, $E2E_N recipients: $E2E_RATE recipients/s, $(printf %.1f "$WALL_E2E") s (target ≥ 10000: $(met "$E2E_RATE" 10000 ge))$([ -n "$E2E_DONE" ] || echo "; INCOMPLETE: receipts never applied")"
+say "  accept p99 (1,000 numbers): $P99_ACC ms with the whole stack running, $P99_ALONE ms API alone (target ≤ 50: $(met "$P99_ACC" 50 le) / $(met "$P99_ALONE" 50 le))"
+say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1")/s over 1; end to end is $(awk -v a="$E2E_RATE" -v b="$RAW3" 'BEGIN { printf "%.0f%%", 100 * a / b }') of the 3-bind ceiling"
 say ""
 say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"
 

@@ -10,6 +10,7 @@
 #                         ($STACK_BIN/api; STACK_BIN defaults to ./bin)
 #   stack_start NAME CMD… start a process in the background, log to $STACK_RUN/NAME.log
 #   stack_wait_ready [s]  wait for the API's /readyz (database, Redis, an SMPP bind)
+#   stack_stop NAME…      stop those processes now (TERM, then KILL after STACK_STOP_TIMEOUT)
 #   stack_cleanup         stop the processes (TERM, then KILL after STACK_STOP_TIMEOUT),
 #                         stop Redis, drop the database, remove the temp dir
 #                         (kept when KEEP_STACK_LOGS is set; KEEP_STACK_DB keeps the
@@ -24,8 +25,13 @@ declare -A STACK_PID=()
 STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
 STACK_BIN=${STACK_BIN:-./bin} # where api, worker, smpp-gateway and smsc-sim are
 
-stack_free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+# stack_free_ports N prints N distinct free ports (all sockets are held open until
+# every port is chosen, so no port is handed out twice).
+stack_free_ports() {
+  python3 -c 'import socket,sys
+ss=[socket.socket() for _ in range(int(sys.argv[1]))]
+for s in ss: s.bind(("127.0.0.1",0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))' "$1"
 }
 
 stack_init() { # NAME
@@ -33,10 +39,8 @@ stack_init() { # NAME
   STACK_RUN=$(mktemp -d "/tmp/chapar-$name.XXXXXX")
   STACK_DB=chapar_${name}_$(date +%s)_$$
   STACK_ADMIN_URL=${TEST_DATABASE_URL:?TEST_DATABASE_URL is not set: run make services}
-  STACK_REDIS_PORT=$(stack_free_port)
   local api sim_http gw_http p1 p2 p3
-  api=$(stack_free_port); sim_http=$(stack_free_port); gw_http=$(stack_free_port)
-  p1=$(stack_free_port); p2=$(stack_free_port); p3=$(stack_free_port)
+  read -r STACK_REDIS_PORT api sim_http gw_http p1 p2 p3 <<<"$(stack_free_ports 7)"
   STACK_SMPP_MCI=127.0.0.1:$p1 STACK_SMPP_IRANCELL=127.0.0.1:$p2 STACK_SMPP_RIGHTEL=127.0.0.1:$p3
   export DATABASE_URL="${STACK_ADMIN_URL%/*}/$STACK_DB?sslmode=disable"
   export REDIS_ADDR=127.0.0.1:$STACK_REDIS_PORT REDIS_DB=0 HTTP_ADDR=127.0.0.1:$api
@@ -71,20 +75,32 @@ stack_start() { # NAME CMD...
 
 stack_wait_ready() { # [seconds]
   local tries=$(( ${1:-20} * 5 )) _
-  for _ in $(seq "$tries"); do curl -fsS "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  for _ in $(seq "$tries"); do curl -fsS --max-time 2 "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "stack not ready after ${1:-20}s" >&2
   tail -n 20 "$STACK_RUN"/*.log >&2 || true
   return 1
 }
 
-stack_cleanup() {
+# stack_term PID…: TERM, wait up to STACK_STOP_TIMEOUT seconds each, then KILL.
+stack_term() {
   local p t
-  for p in "${STACK_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in "${STACK_PIDS[@]}"; do
+  [ "$#" -gt 0 ] || return 0
+  for p in "$@"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "$@"; do
     for ((t = 0; t < STACK_STOP_TIMEOUT * 10; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$p" 2>/dev/null || true
   done
-  wait "${STACK_PIDS[@]}" 2>/dev/null || true
+  wait "$@" 2>/dev/null || true
+}
+
+stack_stop() { # NAME...
+  local n pids=()
+  for n in "$@"; do [ -n "${STACK_PID[$n]:-}" ] && pids+=("${STACK_PID[$n]}"); done
+  stack_term "${pids[@]}"
+}
+
+stack_cleanup() {
+  stack_term "${STACK_PIDS[@]}"
   STACK_PIDS=()
   if [ -n "${STACK_REDIS_PORT:-}" ]; then
     redis-cli -p "$STACK_REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
