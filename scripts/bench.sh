@@ -223,7 +223,9 @@ T_LAST=$T0 T_EXP= T_SENT= T_SNAP=$T0 dirty=
 # that a stall wait is not counted.
 snap_after() { snapshot "$STACK_RUN/e2e.after"; cp "$STACK_RUN/e2e.pg" "$STACK_RUN/e2e.pg.at"; T_SNAP=$(now); dirty=; }
 while :; do
-  STATS=$(curl -fsS --max-time 10 -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$SEND_ID" | jq -c .data) || STATS=
+  if S=$(curl -fsS --max-time 10 -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$SEND_ID" | jq -c .data) && [ -n "$S" ]; then
+    STATS=$S # a failed poll keeps the last answer
+  fi
   if [ -n "$STATS" ] && jq -e '.recipients > 0 and .delivered + .undelivered + .rejected >= .recipients' <<<"$STATS" >/dev/null; then
     E2E_DONE=1; T_LAST=$(now); snap_after; break
   fi

@@ -119,7 +119,7 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 	// an id the gateway records after it only sends its receipt to pending_receipts
 	// (retried), while one read here is seen by the update below. Deciding it later
 	// would let a just-recorded id count as matched without being applied.
-	matched := []int32{} // never NULL: "<> ALL(NULL)" would drop every receipt
+	var matched []int32
 	mrows, err := tx.Query(ctx, `SELECT DISTINCT r.grp FROM unnest($1::text[], $2::text[], $3::int[]) AS r(operator, msg_id, grp)
 		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id`, ops, ids, grps)
 	if err != nil {
@@ -199,13 +199,27 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 		return out, fmt.Errorf("enroute receipts: %w", err)
 	}
 	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
+	hit := make(map[int32]bool, len(matched))
+	for _, g := range matched {
+		hit[g] = true
+	}
+	var pOps, pIDs, pMobiles []string
+	var pStats []int16
+	for i := range ids {
+		if primary[i] && (stats[i] == StatDelivered || stats[i] == StatUndelivered) && !hit[grps[i]] {
+			pOps, pIDs, pStats, pMobiles = append(pOps, ops[i]), append(pIDs, ids[i]), append(pStats, stats[i]), append(pMobiles, mobiles[i])
+		}
+	}
+	if len(pIDs) == 0 {
+		out.Matched = total
+		out.Sends = sendIDs
+		return out, nil
+	}
 	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
 		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::int[], $6::bool[])
-			AS r(operator, msg_id, stat, mobile, grp, is_primary)
-		WHERE r.is_primary AND r.stat IN (2, 3) AND r.grp <> ALL($7::int[])
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[]) AS r(operator, msg_id, stat, mobile)
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, ops, ids, stats, mobiles, grps, primary, matched)
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}
