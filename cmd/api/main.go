@@ -10,8 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -25,37 +23,24 @@ import (
 )
 
 func main() {
-	cfg, err := config.Load()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	log := cfg.Logger()
-	slog.SetDefault(log)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	args := os.Args[1:]
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		err = serve(ctx, cfg, log)
-	case "migrate":
-		err = migrate(ctx, cfg, args)
-	case "seed-demo":
-		err = seedDemo(ctx, cfg)
-	case "admin":
-		err = admin(ctx, cfg, args)
-	default:
-		err = fmt.Errorf("unknown command %q (serve, migrate, seed-demo, admin)", cmd)
-	}
-	if err != nil {
-		log.Error("api failed", "cmd", cmd, "err", err)
-		os.Exit(1)
-	}
+	config.Main("api", func(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+		args := os.Args[1:]
+		cmd := "serve"
+		if len(args) > 0 {
+			cmd, args = args[0], args[1:]
+		}
+		switch cmd {
+		case "serve":
+			return serve(ctx, cfg, log)
+		case "migrate":
+			return migrate(ctx, cfg, args)
+		case "seed-demo":
+			return seedDemo(ctx, cfg)
+		case "admin":
+			return admin(ctx, cfg, args)
+		}
+		return fmt.Errorf("unknown command %q (serve, migrate, seed-demo, admin)", cmd)
+	})
 }
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {

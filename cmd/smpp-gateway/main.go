@@ -10,9 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/redis/go-redis/v9"
 
@@ -22,24 +20,13 @@ import (
 )
 
 func main() {
-	cfg, err := config.Load()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	log := cfg.Logger()
-	slog.SetDefault(log)
-	gcfg, err := gateway.LoadConfig(cfg.Profile, os.Getenv)
-	if err != nil {
-		log.Error("smpp-gateway: configuration", "err", err)
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg, gcfg, log); err != nil {
-		log.Error("smpp-gateway failed", "err", err)
-		os.Exit(1)
-	}
+	config.Main("smpp-gateway", func(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+		gcfg, err := gateway.LoadConfig(cfg.Profile, os.Getenv)
+		if err != nil {
+			return fmt.Errorf("configuration: %w", err)
+		}
+		return run(ctx, cfg, gcfg, log)
+	})
 }
 
 func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.Logger) error {

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -21,21 +19,7 @@ import (
 	"github.com/chapar/chapar/pkg/worker"
 )
 
-func main() {
-	cfg, err := config.Load()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	log := cfg.Logger()
-	slog.SetDefault(log)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg, log); err != nil {
-		log.Error("worker failed", "err", err)
-		os.Exit(1)
-	}
-}
+func main() { config.Main("worker", run) }
 
 func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	pool, err := db.Open(ctx, cfg.DatabaseURL)

@@ -6,8 +6,11 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"os/signal"
+	"syscall"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -200,3 +203,23 @@ func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
 func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
 func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
 func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+
+// Main is the start of every binary: it loads the configuration, installs the
+// logger, runs fn with a context that ends on SIGINT or SIGTERM (so fn can drain
+// gracefully) and exits 1 when fn fails, 2 when the configuration is wrong.
+func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger) error) {
+	cfg, err := Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(2)
+	}
+	log := cfg.Logger()
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err = fn(ctx, cfg, log)
+	stop()
+	if err != nil {
+		log.Error(name+" failed", "err", err)
+		os.Exit(1)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/jobs"
 )
@@ -45,19 +46,11 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 	if err != nil {
 		return did, fmt.Errorf("sweep abandoned: %w", err)
 	}
-	var ids []int64
-	var counts []int32
-	for rows.Next() {
-		var id int64
-		var n int32
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return did, err
-		}
-		ids, counts = append(ids, id), append(counts, n)
-		did["abandoned"] += int(n)
+	ids, counts, err := perSend(rows)
+	if err != nil {
+		return did, err
 	}
-	rows.Close()
+	did["abandoned"] = sum(counts)
 	if len(ids) > 0 {
 		if _, err := s.pool.Exec(ctx, `UPDATE sends s SET submitted = s.submitted + u.n FROM unnest($1::bigint[], $2::int[]) AS u(id, n)
 			WHERE s.id = u.id`, ids, counts); err != nil {
@@ -72,18 +65,10 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 	if err != nil {
 		return did, fmt.Errorf("sweep no-receipt: %w", err)
 	}
-	ids, counts = ids[:0], counts[:0]
-	for rows.Next() {
-		var id int64
-		var n int32
-		if err := rows.Scan(&id, &n); err != nil {
-			rows.Close()
-			return did, err
-		}
-		ids, counts = append(ids, id), append(counts, n)
-		did["no_receipt"] += int(n)
+	if ids, counts, err = perSend(rows); err != nil {
+		return did, err
 	}
-	rows.Close()
+	did["no_receipt"] = sum(counts)
 	if len(ids) > 0 {
 		if _, err := s.pool.Exec(ctx, `UPDATE sends s SET undelivered = s.undelivered + u.n FROM unnest($1::bigint[], $2::int[]) AS u(id, n)
 			WHERE s.id = u.id`, ids, counts); err != nil {
@@ -210,4 +195,26 @@ func live(tasks TaskLookup, queue, id string) bool {
 		return true
 	}
 	return false
+}
+
+// perSend reads (send id, count) rows.
+func perSend(rows pgx.Rows) (ids []int64, counts []int32, err error) {
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int32
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, nil, err
+		}
+		ids, counts = append(ids, id), append(counts, n)
+	}
+	return ids, counts, rows.Err()
+}
+
+func sum(ns []int32) int {
+	t := 0
+	for _, n := range ns {
+		t += int(n)
+	}
+	return t
 }
