@@ -3,6 +3,7 @@ package smscsim
 import (
 	"bufio"
 	"bytes"
+	"github.com/chapar/chapar/pkg/sms"
 	"log/slog"
 	"net"
 	"sync"
@@ -211,12 +212,13 @@ func (e *testESME) submit(p pdu.Body) (msgID string, status pdu.Status) {
 	return fieldString(r.Fields(), pdufield.MessageID), r.Header().Status
 }
 
+// gsm7 encodes a single-part GSM 7-bit text as unpacked septets.
 func gsm7(s string) []byte {
-	var b []byte
-	for _, r := range s {
-		b = encodeGSM7Char(b, r)
+	ps, err := sms.Split(s, 0)
+	if err != nil || len(ps) != 1 || ps[0].DataCoding() != codingGSM7 {
+		panic("gsm7: not a single GSM 7-bit part: " + s)
 	}
-	return b
+	return ps[0].Payload
 }
 
 func tlv(p pdu.Body, tag pdutlv.Tag) []byte {

@@ -477,7 +477,7 @@ func TestMOInjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	d = e.req(waitLong)
-	if fieldByte(d.Fields(), pdufield.DataCoding) != 8 || decodeUCS2(fieldBytes(d.Fields(), pdufield.ShortMessage)) != "لغو۱۱" {
+	if fieldByte(d.Fields(), pdufield.DataCoding) != 8 || decodeText(codingUCS2, fieldBytes(d.Fields(), pdufield.ShortMessage)) != "لغو۱۱" {
 		t.Fatalf("UCS-2 MO %v", d.Fields())
 	}
 	e.respond(pdu.NewDeliverSMResp(), d.Header().Seq, 0)

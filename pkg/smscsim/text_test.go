@@ -10,13 +10,10 @@ import (
 func TestDecodeGSM7(t *testing.T) {
 	// "A{€}@" with escapes, then a dangling escape.
 	in := []byte{0x41, 0x1B, 0x28, 0x1B, 0x65, 0x1B, 0x29, 0x00, 0x1B}
-	if got := decodeGSM7(in); got != "A{€}@ " {
+	if got := decodeText(codingGSM7, in); got != "A{€}@ " {
 		t.Fatalf("got %q", got)
 	}
-	if n, ok := gsm7Septets("a{b}"); !ok || n != 6 {
-		t.Fatalf("septets %d %v", n, ok)
-	}
-	if _, ok := gsm7Septets("سلام"); ok {
+	if dc, _ := encodeMO("سلام", 1); dc != codingUCS2 {
 		t.Fatal("Persian is not GSM 7-bit")
 	}
 }
@@ -39,7 +36,7 @@ func TestEncodeMOSplitsSafely(t *testing.T) {
 		}
 		joined = append(joined, payload...)
 	}
-	if decodeGSM7(joined) != text {
+	if decodeText(codingGSM7, joined) != text {
 		t.Fatal("GSM7 round trip")
 	}
 
@@ -58,7 +55,7 @@ func TestEncodeMOSplitsSafely(t *testing.T) {
 		}
 		units = append(units, payload...)
 	}
-	if decodeUCS2(units) != text {
+	if decodeText(codingUCS2, units) != text {
 		t.Fatal("UCS-2 round trip")
 	}
 
@@ -178,4 +175,12 @@ func TestDeliverSMWireFormat(t *testing.T) {
 	if string(raw[16:i]) != head {
 		t.Fatalf("receipt head %q, want %q", raw[16:i], head)
 	}
+}
+
+func ucs2Bytes(u []uint16) []byte {
+	b := make([]byte, 2*len(u))
+	for i, c := range u {
+		b[2*i], b[2*i+1] = byte(c>>8), byte(c)
+	}
+	return b
 }
