@@ -1,0 +1,160 @@
+package smpp
+
+// The read side of a session: the read loop, and deliver_sm handed to the
+// handler and answered only after it returned.
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/fiorix/go-smpp/smpp/pdu"
+)
+
+func (s *Session) readLoop() {
+	defer s.wg.Done()
+	for {
+		f, err := s.fr.next()
+		if err != nil {
+			s.fail(fmt.Errorf("read: %w", err))
+			return
+		}
+		switch f.id {
+		case pdu.SubmitSMRespID:
+			r := result{status: f.status}
+			id, err := f.messageID()
+			switch {
+			case err != nil && f.status == StatusOK:
+				r.err = fmt.Errorf("%w: undecodable submit_sm_resp: %w", ErrUnknown, err)
+			case err == nil:
+				r.messageID = id
+			}
+			if c := s.take(reqKey{f.id, f.seq}); c != nil {
+				s.finish(c, r)
+			} else {
+				s.log.Warn("smpp: submit_sm_resp matches no outstanding submit_sm (late after time-out?)",
+					"seq", f.seq, "status", f.status.String(), "message_id", id)
+			}
+		case pdu.EnquireLinkRespID, pdu.UnbindRespID:
+			if c := s.take(reqKey{f.id, f.seq}); c != nil {
+				s.finish(c, result{status: f.status})
+			}
+		case pdu.GenericNACKID:
+			s.onGenericNack(f)
+		case pdu.DeliverSMID:
+			s.onDeliver(f)
+		case pdu.EnquireLinkID:
+			s.sendPDU(pdu.NewEnquireLinkResp(), f.seq, StatusOK)
+		case pdu.UnbindID:
+			s.log.Info("smpp: SMSC requested unbind")
+			s.closeAfterFlush(pdu.NewUnbindResp(), f.seq, errors.New("unbound by SMSC"))
+		default:
+			if isResponse(f.id) {
+				s.log.Warn("smpp: unexpected response", "command", f.id.String(), "seq", f.seq)
+			} else {
+				s.log.Warn("smpp: unsupported request, answering generic_nack", "command_id", fmt.Sprintf("0x%08X", uint32(f.id)), "seq", f.seq)
+				s.sendPDU(pdu.NewGenericNACK(), f.seq, StatusInvalidCmdID)
+			}
+		}
+	}
+}
+
+// onGenericNack completes whichever of our requests carries the sequence
+// number; our sequence numbers are unique across request types.
+func (s *Session) onGenericNack(f frame) {
+	for _, id := range []pdu.ID{pdu.SubmitSMRespID, pdu.EnquireLinkRespID, pdu.UnbindRespID} {
+		if c := s.take(reqKey{id, f.seq}); c != nil {
+			st := f.status
+			if st == StatusOK {
+				st = StatusUnknownError
+			}
+			s.finish(c, result{status: st})
+			return
+		}
+	}
+	s.log.Warn("smpp: generic_nack matches no outstanding request", "seq", f.seq, "status", f.status.String())
+}
+
+func (s *Session) onDeliver(f frame) {
+	s.sh.stats.delivers.Add(1)
+	if len(s.queues) == 0 {
+		s.log.Error("smpp: deliver_sm on a transmitter bind", "seq", f.seq)
+		s.sendPDU(pdu.NewDeliverSMResp(), f.seq, StatusInvalidBindStatus)
+		return
+	}
+	seq := f.seq
+	d, err := decodeDeliver(f, time.Now())
+	if err != nil {
+		// Retrying cannot make it decodable: refuse it permanently.
+		s.log.Error("smpp: undecodable deliver_sm rejected", "seq", seq, "err", err)
+		s.sh.stats.deliverNacks.Add(1)
+		s.sendPDU(pdu.NewDeliverSMResp(), seq, StatusAppNackPermanent)
+		return
+	}
+	q := s.queues[0]
+	if len(s.queues) > 1 {
+		h := fnv.New32a()
+		_, _ = h.Write([]byte(d.Source.Addr))
+		q = s.queues[h.Sum32()%uint32(len(s.queues))]
+	}
+	s.mu.Lock()
+	s.delivers++
+	s.mu.Unlock()
+	select {
+	case q <- d:
+	default:
+		s.doneDeliver()
+		s.sh.stats.deliverOverflow.Add(1)
+		s.sh.stats.deliverNacks.Add(1)
+		s.log.Warn("smpp: deliver queue full, answering ESME_RX_T_APPN", "seq", seq)
+		s.sendPDU(pdu.NewDeliverSMResp(), seq, StatusAppNackTemporary)
+	}
+}
+
+func (s *Session) doneDeliver() {
+	s.mu.Lock()
+	s.delivers--
+	s.checkDrainedLocked()
+	s.mu.Unlock()
+}
+
+func (s *Session) deliverWorker(q chan Deliver) {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case d := <-q:
+			s.handleDeliver(d)
+		}
+	}
+}
+
+func (s *Session) handleDeliver(d Deliver) {
+	defer s.doneDeliver()
+	if s.ctx.Err() != nil {
+		return // connection gone: the SMSC will redeliver
+	}
+	err := s.callHandler(d)
+	if s.ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		s.sh.stats.deliverNacks.Add(1)
+		s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", err)
+		s.sendPDU(pdu.NewDeliverSMResp(), d.Seq, StatusAppNackTemporary)
+		return
+	}
+	s.sh.stats.deliverAcks.Add(1)
+	s.sendPDU(pdu.NewDeliverSMResp(), d.Seq, StatusOK)
+}
+
+func (s *Session) callHandler(d Deliver) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("deliver handler panicked: %v", p)
+		}
+	}()
+	return s.cfg.DeliverHandler(s.ctx, d)
+}
