@@ -121,3 +121,36 @@ func NewSendBatch(b SendBatch, critical bool) (*asynq.Task, error) {
 type SendFinalize struct {
 	SendID int64 `json:"send_id"`
 }
+
+// TypeFileParse asks the worker to parse an uploaded file.
+const TypeFileParse = "file:parse"
+
+// FileParse is the parse task of one uploaded file.
+type FileParse struct {
+	FileID int64 `json:"file_id"`
+}
+
+// NewFileParse builds the parse task. Its id is the file id, so a repeated enqueue
+// is a no-op; the handler starts over on a retry.
+func NewFileParse(fileID int64, queue string) *asynq.Task {
+	b, _ := json.Marshal(FileParse{FileID: fileID})
+	return asynq.NewTask(TypeFileParse, b, asynq.Queue(queue), asynq.TaskID(fmt.Sprintf("file:%d", fileID)),
+		asynq.MaxRetry(5), asynq.Timeout(30*time.Minute), asynq.Retention(time.Hour))
+}
+
+// TypeContactImport asks the worker to import a parsed upload file into a phonebook.
+const TypeContactImport = "contacts:import"
+
+// ContactImport is the task of one contact import.
+type ContactImport struct {
+	ImportID int64 `json:"import_id"`
+}
+
+// NewContactImport builds the import task. Its id is the import id, so a repeated
+// enqueue is a no-op; a retry resumes after the last committed chunk.
+func NewContactImport(importID int64) *asynq.Task {
+	b, _ := json.Marshal(ContactImport{ImportID: importID})
+	return asynq.NewTask(TypeContactImport, b, asynq.Queue(QueueDefault),
+		asynq.TaskID(fmt.Sprintf("contacts-import:%d", importID)),
+		asynq.MaxRetry(10), asynq.Timeout(time.Hour), asynq.Retention(24*time.Hour))
+}

@@ -24,6 +24,10 @@ const (
 	WalletView    Permission = "wallet.view"
 	ProfileManage Permission = "profile.manage"
 	PartnerManage Permission = "partner.manage"
+
+	PhonebookView   Permission = "phonebook.view"
+	PhonebookManage Permission = "phonebook.manage"
+	FileManage      Permission = "file.manage"
 )
 
 // Titles are the Persian names of the permissions, for the role editor.
@@ -36,10 +40,15 @@ var Titles = map[Permission]string{
 	WalletView:    "مشاهده کیف پول",
 	ProfileManage: "مدیریت پروفایل",
 	PartnerManage: "مدیریت همکاران و نقش‌ها",
+
+	PhonebookView:   "مشاهده دفترچه تلفن",
+	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
+	FileManage:      "بارگذاری و مدیریت فایل‌ها",
 }
 
 // All lists the permissions a role may hold (for the role editor).
-var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage}
+var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
+	PhonebookView, PhonebookManage, FileManage}
 
 // Identity is the authenticated caller.
 type Identity struct {

@@ -53,6 +53,7 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	}
 	cfg.DatabaseURL, cfg.RedisAddr, cfg.RedisDB = d.URL, r.Addr, r.DB
 	cfg.OTPResendAfter = time.Second
+	cfg.FilesDir = tb.TempDir() // uploads of the test, removed with it
 	if tweak != nil {
 		tweak(&cfg)
 	}

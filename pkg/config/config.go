@@ -55,6 +55,8 @@ type Config struct {
 	WebDir string
 	// AuditIPHeader, when set, names a trusted proxy header carrying the client IP.
 	TrustedProxies []string
+	// FilesDir is where the local-disk store keeps uploaded files (outside the web root).
+	FilesDir string
 }
 
 // Load reads the configuration from the environment.
@@ -71,6 +73,7 @@ func Load() (Config, error) {
 		SimHTTPAddr:        env("SIM_HTTP_ADDR", "127.0.0.1:2780"),
 		WebDir:             env("WEB_DIR", ""),
 		TrustedProxies:     list(env("TRUSTED_PROXIES", "")),
+		FilesDir:           env("FILES_DIR", ".data/files"),
 		OTPMaxTries:        5,
 		LoginPerIPPerMin:   30,
 		LoginPerUserPerMin: 10,

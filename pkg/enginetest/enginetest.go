@@ -39,6 +39,8 @@ type Engine struct {
 type Options struct {
 	Sim    func(*smscsim.Config)
 	Config func(*config.Config)
+	// Now, when set, is the recurring campaigns' clock (tests run a fast one).
+	Now func() time.Time
 }
 
 // Start runs everything; the test's cleanup stops it.
@@ -65,6 +67,9 @@ func Start(t testing.TB, o Options) *Engine {
 	rdb := e.Redis.Client
 	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, nil)
 	e.Worker.SweepEvery = 200 * time.Millisecond
+	if o.Now != nil {
+		e.Worker.Campaigns.Now = o.Now
+	}
 	wctx, wstop := context.WithCancel(context.Background())
 	wdone := make(chan struct{})
 	go func() { _ = e.Worker.Run(wctx, "test-worker", 4); close(wdone) }()

@@ -2,8 +2,7 @@ package httpapi
 
 import (
 	"fmt"
-	"log/slog"
-	"net/http"
+	"io"
 
 	"github.com/gin-gonic/gin"
 
@@ -92,37 +91,8 @@ func reportDownloadRecipients(svc *report.Service) gin.HandlerFunc {
 			Fail(c, err)
 			return
 		}
-		out := &attachment{c: c, name: fmt.Sprintf("recipients-%d.xlsx", id), contentType: report.XLSXContentType}
-		err = svc.WriteRecipientsXLSX(c.Request.Context(), who(c).AccountID, id, out)
-		switch {
-		case err == nil:
-		case !out.started:
-			Fail(c, err)
-		default:
-			// The headers are gone: the client sees a truncated file.
-			slog.ErrorContext(c.Request.Context(), "recipients download broke off", "err", err, "send", id,
-				"request_id", c.GetString(ctxRequestID))
-			c.Abort()
-		}
+		xlsxDownload(c, fmt.Sprintf("recipients-%d.xlsx", id), func(w io.Writer) error {
+			return svc.WriteRecipientsXLSX(c.Request.Context(), who(c).AccountID, id, w)
+		})
 	}
-}
-
-// attachment is a response body that sends its download headers with the first byte.
-type attachment struct {
-	c           *gin.Context
-	name        string
-	contentType string
-	started     bool
-}
-
-func (a *attachment) Write(p []byte) (int, error) {
-	if !a.started {
-		a.started = true
-		h := a.c.Writer.Header()
-		h.Set("Content-Type", a.contentType)
-		h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, a.name))
-		h.Set("Cache-Control", "no-store")
-		a.c.Status(http.StatusOK)
-	}
-	return a.c.Writer.Write(p)
 }

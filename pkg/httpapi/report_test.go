@@ -16,6 +16,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/spreadsheet"
 )
 
 // reportFixture registers two owners and gives the first one three sends (one in the
@@ -133,7 +134,7 @@ func TestReportDownload(t *testing.T) {
 	res := get(f.tokenA)
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != 200 || res.Header.Get("Content-Type") != report.XLSXContentType ||
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != spreadsheet.ContentType ||
 		!strings.Contains(res.Header.Get("Content-Disposition"), "recipients-") {
 		t.Fatalf("download: %d %v", res.StatusCode, res.Header)
 	}

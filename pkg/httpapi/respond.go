@@ -3,13 +3,16 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -110,4 +113,78 @@ func bind(c *gin.Context, dst any) bool {
 		return false
 	}
 	return true
+}
+
+// pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
+// most 100).
+func pageOf(c *gin.Context) (page, limit int) {
+	page, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("page")))
+	limit, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("limit")))
+	if page <= 0 {
+		page = 1
+	}
+	if limit <= 0 {
+		limit = 10
+	}
+	return page, min(limit, 100)
+}
+
+// reply answers 200 with a service's result, or the error.
+func reply(c *gin.Context, v any, err error) {
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, v)
+}
+
+// pathID reads the :id path parameter (404 when it is not an id).
+func pathID(c *gin.Context) (int64, error) {
+	id, err := strconv.ParseInt(validate.ToLatinDigits(c.Param("id")), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.ErrNotFound
+	}
+	return id, nil
+}
+
+// xlsxDownload streams the Excel file that write produces as the attachment name.
+// Errors found before the first byte get the usual envelope; later ones can only cut
+// the file short, and are logged.
+func xlsxDownload(c *gin.Context, name string, write func(w io.Writer) error) {
+	out := &attachment{c: c, name: name}
+	err := write(out)
+	switch {
+	case err == nil:
+	case !out.started:
+		Fail(c, err)
+	default:
+		slog.ErrorContext(c.Request.Context(), "download broke off", "err", err, "path", c.Request.URL.Path,
+			"request_id", c.GetString(ctxRequestID))
+		c.Abort()
+	}
+}
+
+// attachment is an xlsx response body that sends its download headers with the
+// first byte.
+type attachment struct {
+	c       *gin.Context
+	name    string
+	started bool
+}
+
+func (a *attachment) Write(p []byte) (int, error) {
+	if !a.started {
+		a.started = true
+		startDownload(a.c, spreadsheet.ContentType, a.name)
+	}
+	return a.c.Writer.Write(p)
+}
+
+// startDownload answers 200 with the headers of a file download named name.
+func startDownload(c *gin.Context, contentType, name string) {
+	h := c.Writer.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	h.Set("Cache-Control", "no-store")
+	c.Status(http.StatusOK)
 }

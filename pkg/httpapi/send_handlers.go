@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/send"
 )
@@ -72,18 +74,63 @@ func (s *Server) createSend(c *gin.Context) {
 }
 
 func (s *Server) cancelSend(c *gin.Context) {
+	s.controlSend(c, func(id acl.Identity, sendID int64) (send.Stopped, error) {
+		return s.Sends.Cancel(c.Request.Context(), id, sendID, c.ClientIP())
+	})
+}
+
+func (s *Server) pauseSend(c *gin.Context) {
+	s.controlSend(c, func(id acl.Identity, sendID int64) (send.Stopped, error) {
+		return s.Sends.Pause(c.Request.Context(), id, sendID)
+	})
+}
+
+func (s *Server) resumeSend(c *gin.Context) {
+	s.controlSend(c, func(id acl.Identity, sendID int64) (send.Stopped, error) {
+		return s.Sends.Resume(c.Request.Context(), id, sendID)
+	})
+}
+
+// controlSend binds {"id"} and applies a stop, pause or resume.
+func (s *Server) controlSend(c *gin.Context, do func(acl.Identity, int64) (send.Stopped, error)) {
 	var in struct {
 		ID flexID `json:"id"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	out, err := s.Sends.Cancel(c.Request.Context(), who(c), int64(in.ID), c.ClientIP())
+	out, err := do(who(c), int64(in.ID))
 	if err != nil {
 		Fail(c, err)
 		return
 	}
 	OK(c, out)
+}
+
+func (s *Server) scheduledSends(c *gin.Context) {
+	page, limit := pageOf(c)
+	rows, total, err := s.Sends.Scheduled(c.Request.Context(), who(c).AccountID, page, limit)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: page, Limit: limit, Total: total})
+}
+
+func (s *Server) rescheduleSend(c *gin.Context) {
+	var in struct {
+		ID     flexID     `json:"id"`
+		SendAt *time.Time `json:"send_at"`
+		Text   *string    `json:"text"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	if err := s.Sends.Reschedule(c.Request.Context(), who(c), int64(in.ID), in.SendAt, in.Text); err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"id": int64(in.ID), "send_at": in.SendAt})
 }
 
 // flexID accepts an id as a JSON number or a numeric string.

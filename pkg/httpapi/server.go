@@ -21,11 +21,14 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/web"
 )
@@ -42,6 +45,12 @@ type Deps struct {
 	Lines    *line.Service
 	Sends    *send.Service
 	Reports  *report.Service
+	// Campaigns stores recurring campaigns (the worker runs them).
+	Campaigns *campaign.Service
+	// Phonebooks owns the contacts, tags, custom features and lists.
+	Phonebooks *phonebook.Service
+	// Files receives uploads and serves their reports (the worker parses them).
+	Files *upload.Service
 	// Live serves the websockets; its Run must be running.
 	Live *live.Hub
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).

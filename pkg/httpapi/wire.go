@@ -9,12 +9,15 @@ import (
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
@@ -25,14 +28,19 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	limiter := ratelimit.New(rdb, "rl:")
 	accounts := account.New(pool)
 	lines := line.New(pool)
+	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
-		Auth:     auth.New(pool, cfg, accounts, queue, limiter),
-		Accounts: accounts,
-		Wallet:   wallet.New(pool),
-		Lines:    lines,
-		Sends:    send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney),
-		Reports:  report.New(pool),
-		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
+		Auth:      auth.New(pool, cfg, accounts, queue, limiter),
+		Accounts:  accounts,
+		Wallet:    wallet.New(pool),
+		Lines:     lines,
+		Sends:     sends,
+		Campaigns: campaign.New(pool, sends, nil),
+		Reports:   report.New(pool),
+		// The worker publishes import progress; the API only starts imports.
+		Phonebooks: phonebook.New(pool, queue, nil),
+		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log),
+		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
 	}
 }

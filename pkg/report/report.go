@@ -37,13 +37,14 @@ const (
 	SendQueued    = send.StatusQueued
 	SendExpanding = "expanding"
 	SendSending   = send.StatusSending
+	SendPaused    = send.StatusPaused
 	SendDone      = send.StatusDone
 	SendStopped   = send.StatusStopped
 	SendFailed    = send.StatusFailed
 )
 
 // SendStatuses lists every send status a filter may name.
-var SendStatuses = []string{SendScheduled, SendQueued, SendExpanding, SendSending, SendDone, SendStopped, SendFailed}
+var SendStatuses = []string{SendScheduled, SendQueued, SendExpanding, SendSending, SendPaused, SendDone, SendStopped, SendFailed}
 
 // Service reads the reports.
 type Service struct {
@@ -92,6 +93,10 @@ type Stats struct {
 	StoppedAt  *time.Time `json:"stopped_at"`
 	// StoppedBy is the username of the account's user who stopped the send.
 	StoppedBy *string `json:"stopped_by"`
+	// Paused reports a paused send; Controls (bulk_stats only) lists every pause,
+	// resume, stop and reschedule with who did it and when.
+	Paused   bool           `json:"paused"`
+	Controls []send.Control `json:"controls,omitempty"`
 }
 
 // SendRow is one line of the reports list: the Stats shape with the text cut to its
@@ -147,7 +152,11 @@ func (s *Service) Stats(ctx context.Context, accountID, sendID int64) (Stats, er
 	if len(out) == 0 {
 		return Stats{}, apperr.ErrNotFound
 	}
-	return out[0], nil
+	st := out[0]
+	if st.Controls, err = send.Controls(ctx, s.pool, sendID); err != nil {
+		return Stats{}, err
+	}
+	return st, nil
 }
 
 // ByBulk returns the account's sends among ids, in the order asked; ids that are not
@@ -209,6 +218,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 		return Stats{}, err
 	}
 	st.Requested, st.Recipients = requested, recips
+	st.Paused = st.Status == SendPaused
 	if st.Expanded {
 		st.Price, st.Parts = cost, totalParts
 		st.Pending = max(0, recips-st.Delivered-st.Undelivered-st.Rejected)

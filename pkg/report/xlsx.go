@@ -1,22 +1,17 @@
 package report
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/xuri/excelize/v2"
+
+	"github.com/chapar/chapar/pkg/spreadsheet"
 )
 
 // exportChunk is how many recipients one keyset step of the export reads.
 const exportChunk = 5000
-
-// sheetRows is the row capacity of one sheet (header included); a larger send
-// continues on further sheets. A variable so tests can lower it.
-var sheetRows = excelize.TotalRows
 
 // xlsxHeader is the header row of the recipients file.
 var xlsxHeader = []any{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی"}
@@ -30,15 +25,12 @@ var StatusWords = [...]string{
 	StatusBlacklisted: "لیست سیاه",
 }
 
-// XLSXContentType is the media type of the recipients file.
-const XLSXContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
 // WriteRecipientsXLSX writes an Excel file of every recipient of the account's send
 // to w: mobile (a text cell), operator, parts, status in Persian and the update time
-// in Tehran. Rows are read in chunks by keyset and written through excelize's stream
-// writer, which spills to a temporary file, and the archive is zipped straight into
-// w, so memory stays flat however many recipients the send has. Nothing is written
-// to w when the send is not found or a read fails.
+// in Tehran. Rows are read in chunks by keyset and streamed through a
+// spreadsheet.Book (further sheets when one is full), so memory stays flat however
+// many recipients the send has. Nothing is written to w when the send is not found
+// or a read fails.
 func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int64, w io.Writer) error {
 	if err := s.owned(ctx, accountID, sendID); err != nil {
 		return err
@@ -47,12 +39,11 @@ func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int
 	if err != nil {
 		return err
 	}
-	f := excelize.NewFile()
-	defer f.Close()
-	x, err := newRecipientSheets(f)
+	b, err := spreadsheet.New("گیرندگان", xlsxHeader, []float64{18, 14, 12, 20, 22})
 	if err != nil {
 		return err
 	}
+	defer b.Close()
 	var (
 		batch int32 = -1 << 31
 		after int64
@@ -70,9 +61,8 @@ func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int
 			if op == "" {
 				op = r.Operator
 			}
-			row[0], row[1], row[2], row[3] = r.Mobile, op, r.Parts, statusWord(r.Status)
-			row[4] = excelize.Cell{StyleID: x.timeStyle, Value: r.UpdatedAt.Truncate(time.Second).In(tehran)}
-			if err := x.add(row); err != nil {
+			row[0], row[1], row[2], row[3], row[4] = r.Mobile, op, r.Parts, statusWord(r.Status), b.Time(r.UpdatedAt)
+			if err := b.Add(row); err != nil {
 				return err
 			}
 		}
@@ -82,95 +72,7 @@ func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int
 		last := chunk[len(chunk)-1]
 		batch, after = last.batch, last.id
 	}
-	if err := x.sw.Flush(); err != nil {
-		return fmt.Errorf("flush sheet: %w", err)
-	}
-	// Zip into w itself: excelize would otherwise build the whole archive in memory.
-	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
-	if err := f.Write(w); err != nil {
-		return fmt.Errorf("write xlsx: %w", err)
-	}
-	return nil
-}
-
-// recipientSheets writes rows across as many sheets as the recipients need.
-type recipientSheets struct {
-	f         *excelize.File
-	sw        *excelize.StreamWriter
-	sheets    int
-	next      int // the next row of the current sheet
-	timeStyle int
-}
-
-func newRecipientSheets(f *excelize.File) (*recipientSheets, error) {
-	timeFmt := "yyyy-mm-dd hh:mm:ss"
-	style, err := f.NewStyle(&excelize.Style{CustomNumFmt: &timeFmt})
-	if err != nil {
-		return nil, fmt.Errorf("xlsx style: %w", err)
-	}
-	x := &recipientSheets{f: f, timeStyle: style}
-	if err := x.newSheet(); err != nil {
-		return nil, err
-	}
-	return x, nil
-}
-
-func (x *recipientSheets) newSheet() error {
-	x.sheets++
-	name := "گیرندگان"
-	if x.sheets == 1 {
-		if err := x.f.SetSheetName("Sheet1", name); err != nil {
-			return fmt.Errorf("xlsx sheet: %w", err)
-		}
-	} else {
-		if err := x.sw.Flush(); err != nil {
-			return fmt.Errorf("flush sheet: %w", err)
-		}
-		name = fmt.Sprintf("%s %d", name, x.sheets)
-		if _, err := x.f.NewSheet(name); err != nil {
-			return fmt.Errorf("xlsx sheet: %w", err)
-		}
-	}
-	rtl := true
-	if err := x.f.SetSheetView(name, 0, &excelize.ViewOptions{RightToLeft: &rtl}); err != nil {
-		return fmt.Errorf("xlsx view: %w", err)
-	}
-	sw, err := x.f.NewStreamWriter(name)
-	if err != nil {
-		return fmt.Errorf("xlsx stream: %w", err)
-	}
-	x.sw = sw
-	for col, width := range []float64{18, 14, 12, 20, 22} {
-		if err := sw.SetColWidth(col+1, col+1, width); err != nil {
-			return fmt.Errorf("xlsx width: %w", err)
-		}
-	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("xlsx panes: %w", err)
-	}
-	if err := sw.SetRow("A1", xlsxHeader); err != nil {
-		return fmt.Errorf("xlsx header: %w", err)
-	}
-	x.next = 2
-	return nil
-}
-
-// add writes one recipient row, starting a new sheet when this one is full.
-func (x *recipientSheets) add(row []any) error {
-	if x.next > sheetRows {
-		if err := x.newSheet(); err != nil {
-			return err
-		}
-	}
-	cell, err := excelize.CoordinatesToCellName(1, x.next)
-	if err != nil {
-		return fmt.Errorf("xlsx cell: %w", err)
-	}
-	if err := x.sw.SetRow(cell, row); err != nil {
-		return fmt.Errorf("xlsx row: %w", err)
-	}
-	x.next++
-	return nil
+	return b.Finish(w)
 }
 
 // recipientsAfter reads the next chunk of a send's recipients after (batch, id).

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/spreadsheet"
 )
 
 const sheet = "گیرندگان"
@@ -56,7 +57,7 @@ func downloadServer(t *testing.T, svc *report.Service) *httptest.Server {
 			return
 		}
 		c.Header("Content-Disposition", `attachment; filename="recipients-`+strconv.FormatInt(id, 10)+`.xlsx"`)
-		c.DataFromReader(http.StatusOK, -1, report.XLSXContentType, io.MultiReader(bytes.NewReader(first), pr), nil)
+		c.DataFromReader(http.StatusOK, -1, spreadsheet.ContentType, io.MultiReader(bytes.NewReader(first), pr), nil)
 		<-done
 	})
 	srv := httptest.NewServer(r)
@@ -94,7 +95,7 @@ func TestRecipientsXLSX(t *testing.T) {
 	srv := downloadServer(t, svc)
 
 	res, body := download(t, srv, a, send)
-	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != report.XLSXContentType {
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != spreadsheet.ContentType {
 		t.Fatalf("download: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(body))
@@ -142,48 +143,6 @@ func TestRecipientsXLSX(t *testing.T) {
 	// Another account's send, or none, is a 404 with no file.
 	if res, body := download(t, srv, b, send); res.StatusCode != http.StatusNotFound || len(body) != 0 {
 		t.Fatalf("B downloading A's recipients: %d, %d bytes", res.StatusCode, len(body))
-	}
-}
-
-func TestRecipientsXLSXSheets(t *testing.T) {
-	defer report.SetSheetRows(11)() // a header and 10 recipients a sheet
-	svc := report.New(pool)
-	a, _, _ := account(t)
-	send := seedSend(t, a, sendSeed{Status: "done", Requested: 25, Recipients: 25, Expanded: true})
-	seedRecipients(t, send, 25, "2")
-	path := filepath.Join(t.TempDir(), "r.xlsx")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.WriteRecipientsXLSX(context.Background(), a, send, out); err != nil {
-		t.Fatal(err)
-	}
-	out.Close()
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) != 3 {
-		t.Fatalf("sheets %v, want 3", sheets)
-	}
-	var mobiles []string
-	for i, s := range sheets {
-		rows, err := f.GetRows(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := []int{11, 11, 6}[i]; len(rows) != want || rows[0][0] != "شماره موبایل" {
-			t.Fatalf("sheet %s: %d rows, want %d with a header", s, len(rows), want)
-		}
-		for _, r := range rows[1:] {
-			mobiles = append(mobiles, r[0])
-		}
-	}
-	if len(mobiles) != 25 || mobiles[0] != "989120000001" || mobiles[24] != "989120000025" {
-		t.Fatalf("mobiles across sheets: %d, %v … %v", len(mobiles), mobiles[0], mobiles[len(mobiles)-1])
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/operator"
-	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
@@ -51,11 +50,12 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		var status, typ, text string
 		var cancel11 bool
 		var numbers []string
+		var src Source
 		var quote int64
 		var expanded bool
-		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), quote,
+		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
 			expanded_at IS NOT NULL FROM sends WHERE id = $1 FOR UPDATE`, sendID).
-			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &quote, &expanded)
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
 		}
@@ -67,8 +67,8 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 			batches, err = existingBatches(ctx, tx, sendID)
 			return err
 		}
-		if status != StatusQueued && status != StatusScheduled {
-			return nil // stopped before expansion: the stop refunded the hold
+		if status != StatusQueued {
+			return nil // stopped before expansion (the stop refunded the hold), or not due yet
 		}
 		// Read through the transaction: a second pool connection while holding one
 		// can starve the pool under load.
@@ -76,64 +76,54 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		if err != nil {
 			return err
 		}
-		bl, err := blocked(ctx, tx, accountID, numbers)
+		w := walker{typ: typ, text: text, cancel11: cancel11, critical: critical, numbers: numbers, src: src, tbl: tbl}
+		counters := map[string]int{}
+		acc := newQuoteAcc()
+		cols := []string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status", "text"}
+		buf := make([][]any, 0, chunkRows)
+		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error {
+			acc.add(rows)
+			buf = buf[:0]
+			for _, r := range rows {
+				if r.blocked {
+					buf = append(buf, []any{sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text})
+					continue
+				}
+				n := counters[r.op]
+				counters[r.op] = n + 1
+				buf = append(buf, []any{sendID, int32(batchNumber(r.op, n/BatchSize)), r.mobile, r.op, int16(r.parts), r.cost,
+					int16(RcptQueued), r.text})
+			}
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"recipients"}, cols, pgx.CopyFromRows(buf)); err != nil {
+				return fmt.Errorf("copy recipients: %w", err)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
-		}
-		st := sms.Count(text, cancel11)
-		counters := map[string]int{}
-		rows := make([][]any, 0, len(numbers))
-		var cost, parts int64
-		blacklisted := 0
-		seen := make(map[string]struct{}, len(numbers))
-		for _, m := range numbers {
-			if _, dup := seen[m]; dup {
-				continue
-			}
-			seen[m] = struct{}{}
-			op := tbl.Classify(m)
-			if bl[m] {
-				blacklisted++
-				rows = append(rows, []any{sendID, int32(-1), m, op, int16(st.Parts), int64(0), int16(RcptBlacklisted)})
-				continue
-			}
-			c := tbl.Price(op, st.Parts)
-			if critical {
-				c = 0 // one-time codes of the platform are not charged to the customer
-			}
-			n := counters[op]
-			counters[op] = n + 1
-			b := batchNumber(op, n/BatchSize)
-			rows = append(rows, []any{sendID, int32(b), m, op, int16(st.Parts), c, int16(RcptQueued)})
-			cost += c
-			parts += int64(st.Parts)
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"recipients"},
-			[]string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status"}, pgx.CopyFromRows(rows)); err != nil {
-			return fmt.Errorf("copy recipients: %w", err)
 		}
 		for _, op := range operator.Codes {
 			for i := 0; i*BatchSize < counters[op]; i++ {
 				batches = append(batches, batchKey{operator: op, batch: batchNumber(op, i)})
 			}
 		}
-		recipients := len(rows) - blacklisted
+		var q Quote
+		acc.fill(&q)
 		next := StatusSending
-		if recipients == 0 {
+		if q.Recipients == 0 {
 			next = StatusDone
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, recipients = $3, blacklisted = $4, cost = $5,
-			total_parts = $6, charity = $7, batches = $8, expanded_at = now(), updated_at = now(),
-			finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
-			sendID, next, recipients, blacklisted, cost, parts, cost*operator.CharityPct/100, len(batches)); err != nil {
+			total_parts = $6, charity = $7, batches = $8, expanded_at = now(), updated_at = now(), finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
+			sendID, next, q.Recipients, tot.blacklisted, q.Price, q.TotalParts, q.Charity, len(batches)); err != nil {
 			return fmt.Errorf("update send: %w", err)
 		}
 		// Settle the hold to the exact cost: release the difference (or charge it).
 		kind := wallet.Release
-		if cost > quote {
+		if q.Price > quote {
 			kind = wallet.Charge
 		}
-		balance, moved, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: kind, Amount: quote - cost,
+		balance, moved, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: kind, Amount: quote - q.Price,
 			SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":settle", AllowNegative: true,
 			Description: "تسویه هزینه ارسال " + strconv.FormatInt(sendID, 10)})
 		return err

@@ -1,8 +1,6 @@
 package send
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	"github.com/chapar/chapar/pkg/apperr"
@@ -44,7 +42,9 @@ type Quote struct {
 	Requested   int             `json:"requested"`
 	Recipients  int             `json:"recipients"`
 	Duplicates  int             `json:"duplicates"`
+	Invalid     int             `json:"invalid"`
 	Blacklisted int             `json:"blacklisted"`
+	TotalParts  int64           `json:"total_parts"`
 	Price       int64           `json:"price"`
 	Charity     int64           `json:"charity"`
 	PerOperator []OperatorPrice `json:"per_operator"`
@@ -92,56 +92,40 @@ func checkText(text string) error {
 	return nil
 }
 
-// blocked returns the numbers on the account's send blacklist or cancel-11 list.
-func blocked(ctx context.Context, pool operator.Querier, accountID int64, numbers []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if accountID == 0 || len(numbers) == 0 {
-		return out, nil
-	}
-	rows, err := pool.Query(ctx, `SELECT DISTINCT mobile FROM blacklist WHERE account_id = $1
-		AND kind IN ('send', 'cancel11') AND mobile = ANY($2)`, accountID, numbers)
-	if err != nil {
-		return nil, fmt.Errorf("blacklist lookup: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
-			return nil, fmt.Errorf("blacklist lookup: %w", err)
-		}
-		out[m] = true
-	}
-	return out, rows.Err()
+// quoteAcc sums planned recipients per operator.
+type quoteAcc struct {
+	per map[string]*OperatorPrice
 }
 
-// price builds the quote of one text to a set of unique numbers.
-func price(tbl *operator.Table, st sms.Stats, cancel11 bool, numbers []string, blocked map[string]bool) Quote {
-	q := Quote{Parts: st.Parts, Encoding: st.Encoding.String(), Characters: st.Characters, CharsLeft: st.CharsLeft,
-		Cancel11: cancel11}
-	per := map[string]*OperatorPrice{}
-	for _, m := range numbers {
-		if blocked[m] {
-			q.Blacklisted++
+func newQuoteAcc() *quoteAcc { return &quoteAcc{per: map[string]*OperatorPrice{}} }
+
+func (a *quoteAcc) add(rows []planned) {
+	for _, r := range rows {
+		if r.blocked {
 			continue
 		}
-		op := tbl.Classify(m)
-		p := per[op]
+		p := a.per[r.op]
 		if p == nil {
-			p = &OperatorPrice{Operator: op}
-			per[op] = p
+			p = &OperatorPrice{Operator: r.op}
+			a.per[r.op] = p
 		}
 		p.Recipients++
-		p.Parts += int64(st.Parts)
-		p.Price += tbl.Price(op, st.Parts)
+		p.Parts += int64(r.parts)
+		p.Price += r.cost
 	}
+}
+
+// fill writes the per-operator table and the totals into q.
+func (a *quoteAcc) fill(q *Quote) {
 	q.PerOperator = []OperatorPrice{}
+	q.Recipients, q.Price, q.TotalParts = 0, 0, 0
 	for _, op := range operator.Codes {
-		if p := per[op]; p != nil {
+		if p := a.per[op]; p != nil {
 			q.PerOperator = append(q.PerOperator, *p)
 			q.Recipients += p.Recipients
 			q.Price += p.Price
+			q.TotalParts += p.Parts
 		}
 	}
 	q.Charity = q.Price * operator.CharityPct / 100
-	return q
 }

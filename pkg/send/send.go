@@ -33,6 +33,7 @@ const (
 	StatusScheduled = "scheduled"
 	StatusQueued    = "queued"
 	StatusSending   = "sending"
+	StatusPaused    = "paused"
 	StatusDone      = "done"
 	StatusStopped   = "stopped"
 	StatusFailed    = "failed"
@@ -82,52 +83,108 @@ func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelim
 	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney}
 }
 
-// Request is a calculate-price or send request (api-contract.md "Sending").
+// Request is a calculate-price or send request (api-contract.md "Sending" and
+// "Files and bulk sources").
 type Request struct {
-	Type     string     `json:"type"`
-	Sender   string     `json:"sender"`
-	Text     string     `json:"text"`
-	Numbers  []string   `json:"numbers"`
-	Cancel11 *bool      `json:"cancel11"`
-	SendAt   *time.Time `json:"send_at"`
+	Type         string     `json:"type"`
+	Sender       string     `json:"sender"`
+	Text         string     `json:"text"`
+	Numbers      []string   `json:"numbers"`
+	FileID       int64      `json:"file_id"`
+	PhonebookIDs []int64    `json:"phonebook_ids"`
+	Cancel11     *bool      `json:"cancel11"`
+	SendAt       *time.Time `json:"send_at"`
 }
 
 type prepared struct {
+	typ     string
 	line    line.Line
 	numbers []string
+	src     Source
 	quote   Quote
 }
 
+// prepare validates a request and prices it by walking its recipients exactly as
+// expansion will.
 func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prepared, error) {
-	if r.Type == "" {
-		r.Type = TypeQuick
-	}
-	if r.Type != TypeQuick {
-		return prepared{}, apperr.Field("type", MsgBadType)
+	p := prepared{typ: r.Type}
+	if p.typ == "" {
+		p.typ = TypeQuick
 	}
 	fields := apperr.Fields{}
-	if err := checkText(r.Text); err != nil {
-		fe, _ := apperr.As(err)
-		fields.Add("text", fe.Message)
+	addErr := func(field string, err error) error {
+		fe, ok := apperr.As(err)
+		if !ok || fe.Kind != apperr.Invalid {
+			return err
+		}
+		fields.Add(field, fe.Message)
+		return nil
 	}
-	numbers, dups, err := normalizeNumbers(r.Numbers)
-	if err != nil {
-		fe, _ := apperr.As(err)
-		fields.Add("numbers", fe.Message)
+	var file fileInfo
+	switch p.typ {
+	case TypeQuick:
+		nums, dups, err := normalizeNumbers(r.Numbers)
+		if err != nil {
+			if err := addErr("numbers", err); err != nil {
+				return p, err
+			}
+		}
+		p.numbers = nums
+		p.quote.Requested, p.quote.Duplicates = len(r.Numbers), dups
+	case TypeFile, TypePeerToPeer, TypeKeyword:
+		if r.FileID <= 0 {
+			fields.Add("file_id", MsgFileRequired)
+			break
+		}
+		var err error
+		file, err = checkFile(ctx, s.pool.QueryRow(ctx, `SELECT purpose, status, text_col, records, invalid, duplicates, valid
+			FROM files WHERE id = $1 AND account_id = $2`, r.FileID, accountID), p.typ)
+		if err != nil {
+			if err := addErr("file_id", err); err != nil {
+				return p, err
+			}
+		}
+		p.src = Source{FileID: r.FileID, TextCol: file.textCol}
+		p.quote.Requested, p.quote.Duplicates, p.quote.Invalid = file.records, file.duplicates, file.invalid
+	case TypePhonebook:
+		ids := uniqueIDs(r.PhonebookIDs)
+		if len(ids) == 0 {
+			fields.Add("phonebook_ids", MsgPhonebookRequired)
+			break
+		}
+		var n int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND id = ANY($2)`,
+			accountID, ids).Scan(&n); err != nil {
+			return p, fmt.Errorf("check phonebooks: %w", err)
+		}
+		if n != len(ids) {
+			fields.Add("phonebook_ids", MsgPhonebookNotFound)
+		}
+		p.src = Source{PhonebookIDs: ids}
+	default:
+		return p, apperr.Field("type", MsgBadType)
+	}
+	if p.typ == TypePeerToPeer {
+		r.Text = "" // every row carries its own text
+	} else if err := checkText(r.Text); err != nil {
+		if err := addErr("text", err); err != nil {
+			return p, err
+		}
+	} else if p.typ == TypeKeyword && len(parseTemplate(r.Text).cols) == 0 {
+		fields.Add("text", MsgKeywordNoTag)
 	}
 	ln, err := s.lines.Resolve(ctx, accountID, r.Sender)
 	if err != nil {
-		if fe, ok := apperr.As(err); ok && fe.Kind == apperr.Invalid {
-			fields.Add("sender", fe.Message)
-		} else {
-			return prepared{}, err
+		if err := addErr("sender", err); err != nil {
+			return p, err
 		}
 	}
+	p.line = ln
 	if r.SendAt != nil && r.SendAt.Before(s.now().Add(MinLead-time.Minute)) {
 		fields.Add("send_at", MsgSendAtPast)
 	}
 	if err := fields.Err(); err != nil {
-		return prepared{}, err
+		return p, err
 	}
 	cancel11 := ln.Kind == line.KindAdvertising
 	if r.Cancel11 != nil {
@@ -135,16 +192,41 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 	}
 	tbl, err := operator.Load(ctx, s.pool, accountID)
 	if err != nil {
-		return prepared{}, err
+		return p, err
 	}
-	bl, err := blocked(ctx, s.pool, accountID, numbers)
+	w := walker{typ: p.typ, text: r.Text, cancel11: cancel11, numbers: p.numbers, src: p.src, tbl: tbl}
+	acc := newQuoteAcc()
+	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
-		return prepared{}, err
+		return p, err
 	}
-	q := price(tbl, sms.Count(r.Text, cancel11), cancel11, numbers, bl)
-	q.Requested = len(r.Numbers)
-	q.Duplicates = dups
-	return prepared{line: ln, numbers: numbers, quote: q}, nil
+	st := sms.Count(r.Text, cancel11)
+	q := &p.quote
+	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, cancel11
+	if p.typ == TypePeerToPeer || p.typ == TypeKeyword {
+		q.Parts = tot.maxParts
+	}
+	if p.typ == TypePhonebook {
+		q.Requested = tot.rows
+	}
+	q.Duplicates += tot.duplicates
+	q.Invalid += tot.invalid
+	q.Blacklisted = tot.blacklisted
+	acc.fill(q)
+	return p, nil
+}
+
+// uniqueIDs drops non-positive and repeated ids, keeping the order.
+func uniqueIDs(ids []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if id > 0 && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Quote prices a request without sending it.
@@ -164,6 +246,36 @@ type Accepted struct {
 // the wallet; then the expand task is enqueued (its id is the send id). A repeated
 // request with the same idempotency key returns the first send.
 func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKey, ip string) (Accepted, bool, error) {
+	return s.create(ctx, id, r, idemKey, ip, 0)
+}
+
+// CreateForCampaign accepts one run of a recurring campaign (the key makes a
+// retried run return its first send).
+func (s *Service) CreateForCampaign(ctx context.Context, id acl.Identity, r Request, key string, campaignID int64) (Accepted, error) {
+	a, _, err := s.create(ctx, id, r, key, "", campaignID)
+	return a, err
+}
+
+// sourceField is the request field a send type's recipients come from.
+func sourceField(typ string) string {
+	switch typ {
+	case TypeFile, TypePeerToPeer, TypeKeyword:
+		return "file_id"
+	case TypePhonebook:
+		return "phonebook_ids"
+	}
+	return "numbers"
+}
+
+// textOf is the text stored on the send: peer-to-peer rows carry their own.
+func textOf(typ, text string) string {
+	if typ == TypePeerToPeer {
+		return ""
+	}
+	return text
+}
+
+func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKey, ip string, campaignID int64) (Accepted, bool, error) {
 	if idemKey != "" {
 		if a, ok, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey); err != nil || ok {
 			return a, false, err
@@ -179,7 +291,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	if p.quote.Recipients == 0 {
-		return Accepted{}, false, apperr.Field("numbers", MsgNothingToSend)
+		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
 	}
 	status := StatusQueued
 	if r.SendAt != nil {
@@ -193,12 +305,13 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKe
 			key = &idemKey
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
-			encoding, parts, status, send_at, idempotency_key, numbers, requested, duplicates, quote, ip)
-			VALUES ($1, $2, nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id)
+			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+			nullif($21, 0))
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
-			id.AccountID, id.UserID, id.APIKeyID, TypeQuick, p.line.ID, p.line.Number, r.Text, p.quote.Cancel11,
-			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Price, ip).Scan(&a.ID)
+			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
+			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
+			p.quote.Invalid, p.quote.Price, ip, campaignID).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}
@@ -222,11 +335,10 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	s.moneyChanged(ctx, id.AccountID, balance)
-	var at time.Time
-	if r.SendAt != nil {
-		at = *r.SendAt
+	if status == StatusScheduled {
+		return a, true, nil // FireDue queues it at its time
 	}
-	if err := s.enqueueExpand(ctx, a.ID, TypeQuick, at); err != nil {
+	if err := s.enqueueExpand(ctx, a.ID, p.typ, time.Time{}); err != nil {
 		// The send is stored and paid for; the sweeper enqueues it again.
 		slog.WarnContext(ctx, "expand not enqueued; the sweeper will retry", "send", a.ID, "err", err)
 	}

@@ -17,12 +17,15 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/voice"
 )
 
@@ -35,6 +38,10 @@ type Publisher interface {
 type Worker struct {
 	Sends *send.Service
 	Inbox *inbox.Service
+	// Campaigns runs the recurring campaigns; its Now is the scheduling clock.
+	Campaigns *campaign.Service
+	// Files parses uploaded files.
+	Files *upload.Service
 	Sweep send.SweepConfig
 	// SweepEvery is the sweeper's period.
 	SweepEvery time.Duration
@@ -55,6 +62,9 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w := &Worker{cfg: cfg, pool: pool, rdb: rdb, queue: queue, pub: pub, log: log, Inbox: inbox.New(pool),
 		voice: voice.Sandbox{RDB: rdb}, Sweep: send.DefaultSweep, SweepEvery: time.Second}
 	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, w.onMoney)
+	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
+	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
+	w.Files.Events = pub
 	for k, dst := range map[string]*time.Duration{"SWEEP_ABANDONED": &w.Sweep.Abandoned, "SWEEP_STALLED": &w.Sweep.Stalled,
 		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt} {
 		if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
@@ -71,6 +81,8 @@ func (w *Worker) AddLoop(f func(context.Context)) { w.loops = append(w.loops, f)
 func (w *Worker) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.TypeVerification, w.Sends.HandleVerification(w.voice.Call))
 	mux.HandleFunc(jobs.TypeSendExpand, w.Sends.HandleExpand)
+	mux.HandleFunc(jobs.TypeFileParse, w.Files.HandleParse)
+	mux.HandleFunc(jobs.TypeContactImport, phonebook.New(w.pool, w.queue, w.pub).HandleImport)
 }
 
 // Queues are the worker's asynq queues and their weights.
@@ -101,6 +113,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	}
 	run(func(ctx context.Context) { _ = consumer.Run(ctx) })
 	run(func(ctx context.Context) { w.sweepLoop(ctx, insp) })
+	run(w.scheduleLoop)
 	for _, f := range w.loops {
 		run(f)
 	}
@@ -113,6 +126,44 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 func (w *Worker) onMoney(ctx context.Context, accountID, balance int64) {
 	if w.pub != nil {
 		_ = w.pub.Publish(ctx, accountID, "credit.changed", map[string]int64{"credit": balance})
+	}
+}
+
+func (w *Worker) notify(ctx context.Context, accountID int64, event string, data any) {
+	if w.pub != nil {
+		_ = w.pub.Publish(ctx, accountID, event, data)
+	}
+}
+
+// scheduleLoop fires due scheduled sends and recurring campaign runs every second,
+// and every 30 s requeues file parses that were never queued.
+// Both are safe on several workers at once (row locks with SKIP LOCKED).
+func (w *Worker) scheduleLoop(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for tick := 0; ; tick++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if tick%30 == 0 {
+			if n, err := w.Files.RequeueStuck(ctx); err != nil {
+				w.log.WarnContext(ctx, "requeue stuck files", "err", err)
+			} else if n > 0 {
+				w.log.InfoContext(ctx, "stuck file parses requeued", "n", n)
+			}
+		}
+		if n, err := w.Sends.FireDue(ctx); err != nil {
+			w.log.WarnContext(ctx, "fire scheduled sends", "err", err)
+		} else if n > 0 {
+			w.log.InfoContext(ctx, "scheduled sends queued", "n", n)
+		}
+		if n, err := w.Campaigns.RunDue(ctx); err != nil {
+			w.log.WarnContext(ctx, "campaign runs", "err", err)
+		} else if n > 0 {
+			w.log.InfoContext(ctx, "campaign runs", "n", n)
+		}
 	}
 }
 

@@ -1,0 +1,362 @@
+// Package campaign owns recurring campaigns: a stored send request and a schedule
+// (daily, weekly, monthly on Jalali days, or a cron expression, in Tehran time).
+// RunDue, called every second by the worker, turns each due run into a normal send
+// through the send service; a run that cannot be accepted (no credit, an empty
+// phonebook…) is recorded as failed and announced with a campaign.failed event.
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/send"
+)
+
+// Persian messages of campaigns.
+const (
+	MsgTitle = "عنوان کمپین را وارد کنید (حداکثر ۱۰۰ نویسه)"
+)
+
+// Notify publishes an event to an account's live clients.
+type Notify func(ctx context.Context, accountID int64, event string, data any)
+
+// Service stores campaigns and runs them.
+type Service struct {
+	pool   *pgxpool.Pool
+	sends  *send.Service
+	notify Notify
+	// Now is the clock (tests run a fast one).
+	Now func() time.Time
+}
+
+// New returns the campaign service; notify may be nil.
+func New(pool *pgxpool.Pool, sends *send.Service, notify Notify) *Service {
+	return &Service{pool: pool, sends: sends, notify: notify, Now: time.Now}
+}
+
+// Input creates or updates a campaign: a title, the send request (its send_at is
+// ignored: the schedule says when) and the schedule.
+type Input struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	send.Request
+	Schedule Schedule `json:"schedule"`
+	Enabled  *bool    `json:"enabled"`
+}
+
+func (in Input) request() send.Request {
+	r := in.Request
+	r.SendAt = nil
+	return r
+}
+
+// Source is where a campaign's recipients come from.
+type Source struct {
+	Numbers      []string `json:"numbers,omitempty"`
+	FileID       int64    `json:"file_id,omitempty"`
+	PhonebookIDs []int64  `json:"phonebook_ids,omitempty"`
+}
+
+// Campaign is a stored recurring campaign.
+type Campaign struct {
+	ID         int64      `json:"id"`
+	Title      string     `json:"title"`
+	Type       string     `json:"type"`
+	Sender     string     `json:"sender"`
+	Text       string     `json:"text"`
+	Cancel11   *bool      `json:"cancel11"`
+	Source     Source     `json:"source"`
+	Schedule   Schedule   `json:"schedule"`
+	Enabled    bool       `json:"enabled"`
+	NextRunAt  *time.Time `json:"next_run_at"`
+	LastRunAt  *time.Time `json:"last_run_at"`
+	Runs       int        `json:"runs"`
+	FailedRuns int        `json:"failed_runs"`
+	CreatedAt  time.Time  `json:"created_at"`
+}
+
+// Run is one run of a campaign.
+type Run struct {
+	At     time.Time `json:"at"`
+	SendID *int64    `json:"send_id"`
+	Status string    `json:"status"`
+	Error  string    `json:"error"`
+}
+
+const cols = `id, title, request, schedule, enabled, next_run_at, last_run_at, runs, failed_runs, created_at`
+
+func scan(r pgx.CollectableRow) (Campaign, error) {
+	var c Campaign
+	var req send.Request
+	err := r.Scan(&c.ID, &c.Title, &req, &c.Schedule, &c.Enabled, &c.NextRunAt, &c.LastRunAt, &c.Runs, &c.FailedRuns, &c.CreatedAt)
+	c.Type, c.Sender, c.Text, c.Cancel11 = req.Type, req.Sender, req.Text, req.Cancel11
+	c.Source = Source{Numbers: req.Numbers, FileID: req.FileID, PhonebookIDs: req.PhonebookIDs}
+	return c, err
+}
+
+// validate checks the title, the schedule and the send request (priced, not sent).
+func (s *Service) validate(ctx context.Context, id acl.Identity, in *Input) error {
+	f := apperr.Fields{}
+	in.Title = strings.TrimSpace(in.Title)
+	if in.Title == "" || utf8.RuneCountInString(in.Title) > 100 {
+		f.Add("title", MsgTitle)
+	}
+	if err := in.Schedule.Validate(); err != nil {
+		fe, _ := apperr.As(err)
+		for k, v := range fe.Fields {
+			f[k] = v
+		}
+	}
+	if _, err := s.sends.Quote(ctx, id, in.request()); err != nil {
+		fe, ok := apperr.As(err)
+		if !ok || fe.Kind != apperr.Invalid {
+			return err
+		}
+		for k, v := range fe.Fields {
+			f[k] = v
+		}
+	}
+	return f.Err()
+}
+
+// Create stores a new campaign, enabled unless asked otherwise.
+func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campaign, error) {
+	if err := s.validate(ctx, id, &in); err != nil {
+		return Campaign{}, err
+	}
+	enabled := in.Enabled == nil || *in.Enabled
+	next, err := s.nextRun(in.Schedule, enabled)
+	if err != nil {
+		return Campaign{}, err
+	}
+	rows, err := s.pool.Query(ctx, `INSERT INTO campaigns (account_id, user_id, title, request, schedule, enabled, next_run_at)
+		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7) RETURNING `+cols,
+		id.AccountID, id.UserID, in.Title, in.request(), in.Schedule, enabled, next)
+	if err != nil {
+		return Campaign{}, fmt.Errorf("create campaign: %w", err)
+	}
+	return pgx.CollectExactlyOneRow(rows, scan)
+}
+
+// Update replaces a campaign's title, request and schedule.
+func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campaign, error) {
+	if err := s.validate(ctx, id, &in); err != nil {
+		return Campaign{}, err
+	}
+	cur, err := s.Get(ctx, id.AccountID, in.ID)
+	if err != nil {
+		return Campaign{}, err
+	}
+	enabled := cur.Enabled
+	if in.Enabled != nil {
+		enabled = *in.Enabled
+	}
+	next, err := s.nextRun(in.Schedule, enabled)
+	if err != nil {
+		return Campaign{}, err
+	}
+	return s.one(ctx, `UPDATE campaigns SET title = $3, request = $4, schedule = $5, enabled = $6, next_run_at = $7,
+		updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING `+cols,
+		id.AccountID, in.ID, in.Title, in.request(), in.Schedule, enabled, next)
+}
+
+// Toggle enables or disables a campaign; enabling plans the next run from now.
+func (s *Service) Toggle(ctx context.Context, accountID, campaignID int64, enabled bool) (Campaign, error) {
+	cur, err := s.Get(ctx, accountID, campaignID)
+	if err != nil {
+		return Campaign{}, err
+	}
+	next, err := s.nextRun(cur.Schedule, enabled)
+	if err != nil {
+		return Campaign{}, err
+	}
+	return s.one(ctx, `UPDATE campaigns SET enabled = $3, next_run_at = $4, updated_at = now()
+		WHERE account_id = $1 AND id = $2 RETURNING `+cols, accountID, campaignID, enabled, next)
+}
+
+// Delete removes a campaign (its past sends stay in the reports).
+func (s *Service) Delete(ctx context.Context, accountID, campaignID int64) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM campaigns WHERE account_id = $1 AND id = $2`, accountID, campaignID)
+	if err != nil {
+		return fmt.Errorf("delete campaign: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}
+
+// Get returns one of the account's campaigns.
+func (s *Service) Get(ctx context.Context, accountID, campaignID int64) (Campaign, error) {
+	return s.one(ctx, `SELECT `+cols+` FROM campaigns WHERE account_id = $1 AND id = $2`, accountID, campaignID)
+}
+
+func (s *Service) one(ctx context.Context, sql string, args ...any) (Campaign, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return Campaign{}, fmt.Errorf("campaign: %w", err)
+	}
+	c, err := pgx.CollectExactlyOneRow(rows, scan)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Campaign{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return Campaign{}, fmt.Errorf("campaign: %w", err)
+	}
+	return c, nil
+}
+
+// List returns a page of the account's campaigns, newest first.
+func (s *Service) List(ctx context.Context, accountID int64, page, limit int) ([]Campaign, int64, error) {
+	var total int64
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM campaigns WHERE account_id = $1`, accountID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count campaigns: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+cols+` FROM campaigns WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+		accountID, limit, (page-1)*limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list campaigns: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scan)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list campaigns: %w", err)
+	}
+	return out, total, nil
+}
+
+// Runs lists a campaign's runs, newest first (at most 200).
+func (s *Service) Runs(ctx context.Context, accountID, campaignID int64) ([]Run, error) {
+	if _, err := s.Get(ctx, accountID, campaignID); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT due_at, send_id, status, error FROM campaign_runs WHERE campaign_id = $1
+		ORDER BY due_at DESC LIMIT 200`, campaignID)
+	if err != nil {
+		return nil, fmt.Errorf("campaign runs: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Run, error) {
+		var x Run
+		err := r.Scan(&x.At, &x.SendID, &x.Status, &x.Error)
+		return x, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("campaign runs: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Service) nextRun(sc Schedule, enabled bool) (*time.Time, error) {
+	if !enabled {
+		return nil, nil
+	}
+	next, err := sc.Next(s.Now())
+	if err != nil {
+		return nil, apperr.Field("schedule", MsgKind)
+	}
+	return &next, nil
+}
+
+// RunDue starts every campaign run that is due, one campaign at a time under its
+// row lock (so several workers never start the same run), and returns how many ran.
+// A run missed while no worker was up fires once, then the schedule moves on from now.
+func (s *Service) RunDue(ctx context.Context) (int, error) {
+	n := 0
+	for ; n < 100; n++ {
+		ran, err := s.runOne(ctx)
+		if err != nil || !ran {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func (s *Service) runOne(ctx context.Context) (bool, error) {
+	now := s.Now()
+	var (
+		ran               bool
+		accountID, campID int64
+		failure           string
+		sendID            int64
+		title             string
+		due               time.Time
+		userID            *int64
+		req               send.Request
+		sc                Schedule
+	)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `SELECT id, account_id, user_id, title, request, schedule, next_run_at FROM campaigns
+			WHERE enabled AND next_run_at <= $1 ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now).
+			Scan(&campID, &accountID, &userID, &title, &req, &sc, &due)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("due campaign: %w", err)
+		}
+		ran = true
+		ident := acl.Identity{AccountID: accountID, IsOwner: true}
+		if userID != nil {
+			ident.UserID = *userID
+		}
+		key := fmt.Sprintf("campaign:%d:%d", campID, due.Unix())
+		a, err := s.sends.CreateForCampaign(ctx, ident, req, key, campID)
+		status := "sent"
+		if err != nil {
+			fe, ok := apperr.As(err)
+			if !ok || fe.Kind == apperr.Internal || fe.Kind == apperr.RateLimited {
+				return fmt.Errorf("campaign %d run: %w", campID, err)
+			}
+			status, failure = "failed", userMessage(fe)
+		}
+		sendID = a.ID
+		if _, err := tx.Exec(ctx, `INSERT INTO campaign_runs (campaign_id, due_at, send_id, status, error)
+			VALUES ($1, $2, nullif($3, 0), $4, $5) ON CONFLICT (campaign_id, due_at) DO NOTHING`,
+			campID, due, a.ID, status, failure); err != nil {
+			return fmt.Errorf("record run: %w", err)
+		}
+		from := due
+		if now.After(from) {
+			from = now
+		}
+		next, err := sc.Next(from)
+		if err != nil {
+			return fmt.Errorf("next run of campaign %d: %w", campID, err)
+		}
+		_, err = tx.Exec(ctx, `UPDATE campaigns SET next_run_at = $2, last_run_at = $3, runs = runs + 1,
+			failed_runs = failed_runs + CASE WHEN $4 THEN 1 ELSE 0 END, updated_at = now() WHERE id = $1`,
+			campID, next, due, failure != "")
+		return err
+	})
+	if err != nil || !ran {
+		return ran, err
+	}
+	if failure != "" {
+		slog.InfoContext(ctx, "campaign run failed", "campaign", campID, "due", due, "error", failure)
+		if s.notify != nil {
+			s.notify(ctx, accountID, "campaign.failed", map[string]any{"id": campID, "title": title, "at": due, "error": failure})
+		}
+	} else if s.notify != nil {
+		s.notify(ctx, accountID, "campaign.run", map[string]any{"id": campID, "title": title, "at": due, "send_id": sendID})
+	}
+	return true, nil
+}
+
+// userMessage is the Persian text of a refused run.
+func userMessage(fe *apperr.Error) string {
+	for _, v := range fe.Fields {
+		if len(v) > 0 {
+			return v[0]
+		}
+	}
+	return fe.Message
+}

@@ -1,0 +1,121 @@
+package httpapi
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"path/filepath"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/upload"
+)
+
+// The file handlers (api-contract "Files and bulk sources"): upload, the pre-flight
+// report, the list, downloads and samples.
+
+// uploadFile is POST /user/files (multipart: file, purpose). The body streams to
+// storage; parsing happens in the worker.
+func (s *Server) uploadFile(c *gin.Context) {
+	out, err := s.Files.Receive(c.Request.Context(), who(c), upload.Upload{Body: c.Request.Body,
+		ContentType: c.GetHeader("Content-Type"), Purpose: c.Query("purpose"), IP: c.ClientIP()})
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Created(c, out)
+}
+
+// listFiles is GET /user/files?page=&limit=&purpose=.
+func (s *Server) listFiles(c *gin.Context) {
+	q, err := upload.ParseListQuery(c.Request.URL.Query())
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	rows, total, err := s.Files.List(c.Request.Context(), who(c).AccountID, q)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: q.Page, Limit: q.Limit, Total: total})
+}
+
+// fileCategories is GET /user/files/categories.
+func (s *Server) fileCategories(c *gin.Context) { OK(c, upload.Categories()) }
+
+// getFile is GET /user/files/{id}: the state and the pre-flight report.
+func (s *Server) getFile(c *gin.Context) {
+	id, err := upload.ParseID(c.Param("id"))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	f, err := s.Files.Get(c.Request.Context(), who(c).AccountID, id)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, f)
+}
+
+// deleteFile is POST /user/files/delete {"id"}.
+func (s *Server) deleteFile(c *gin.Context) {
+	var in struct {
+		ID flexID `json:"id"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	if err := s.Files.Delete(c.Request.Context(), who(c), int64(in.ID), c.ClientIP()); err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"id": int64(in.ID)})
+}
+
+// downloadFile is GET /user/files/{id}/download: the original as uploaded.
+func (s *Server) downloadFile(c *gin.Context) {
+	id, err := upload.ParseID(c.Param("id"))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	rc, name, err := s.Files.Original(c.Request.Context(), who(c).AccountID, id)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	defer rc.Close()
+	ctype := mime.TypeByExtension(filepath.Ext(name))
+	if filepath.Ext(name) == ".xlsx" {
+		ctype = spreadsheet.ContentType
+	}
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	startDownload(c, ctype, name)
+	if _, err := io.Copy(c.Writer, rc); err != nil {
+		slog.WarnContext(c.Request.Context(), "file download broke off", "file", id, "err", err)
+	}
+}
+
+// downloadFileErrors is GET /user/files/{id}/errors/download: the row errors as xlsx.
+func (s *Server) downloadFileErrors(c *gin.Context) {
+	id, err := upload.ParseID(c.Param("id"))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	xlsxDownload(c, fmt.Sprintf("file-%d-errors.xlsx", id), func(w io.Writer) error {
+		return s.Files.WriteErrorsXLSX(c.Request.Context(), who(c).AccountID, id, w)
+	})
+}
+
+// fileSample is GET /user/files/samples/{purpose}: send, peer_to_peer, keyword or contacts.
+func (s *Server) fileSample(c *gin.Context) {
+	p := c.Param("purpose")
+	xlsxDownload(c, "sample-"+p+".xlsx", func(w io.Writer) error { return upload.WriteSample(p, w) })
+}

@@ -1,0 +1,297 @@
+// Package phonebook owns an account's contacts (spec §3 Phonebook, Contact, Feature;
+// §7 Phonebook): phonebooks (the panel's «گروه») with an exact member count, their
+// contacts (a number is unique per phonebook), per-account tags and custom features
+// whose values are validated by type, the send and receive blacklists and the
+// cancel-11 list, imports of parsed upload files at COPY speed, and streamed Excel
+// exports.
+//
+// Every query names the account, so another account's ids are simply not found (404,
+// never 403). Numbers are stored normalised (98XXXXXXXXXX); dates in the API are
+// Gregorian YYYY-MM-DD.
+package phonebook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// Limits of the contacts domain.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 100
+	// MaxAddContacts bounds one add-list-new call.
+	MaxAddContacts = 1000
+	// MaxListNumbers bounds one blacklist add or delete call.
+	MaxListNumbers = 10_000
+	// MaxIDs bounds one delete-list call.
+	MaxIDs = 10_000
+	// CountCap caps the total of a filtered contact list: counting every match of a
+	// broad search over a million contacts costs more than the page itself.
+	CountCap = 10_000
+	// MaxOptions bounds the select options of phonebooks.
+	MaxOptions = 1000
+	// Field lengths, in characters.
+	maxPhonebookName = 100
+	maxCode          = 50
+	maxContactName   = 150
+	maxTagName       = 50
+	maxFeatureTitle  = 100
+	maxFeatureText   = 500
+)
+
+// Persian messages of the contacts domain.
+const (
+	MsgPhonebookNameLong  = "نام گروه حداکثر ۱۰۰ کاراکتر است"
+	MsgPhonebookNameTaken = "گروهی با این نام وجود دارد"
+	MsgPhonebookCodeTaken = "گروهی با این کد وجود دارد"
+	MsgPhonebookCode      = "کد گروه حداکثر ۵۰ کاراکتر از حروف لاتین، عدد، خط تیره و زیرخط است"
+	MsgPhonebookRequired  = "لطفا گروه را انتخاب کنید"
+	MsgNumberTaken        = "این شماره در این گروه وجود دارد"
+	MsgContactName        = "نام حداکثر ۱۵۰ کاراکتر است"
+	MsgGender             = "جنسیت معتبر نیست"
+	MsgBirthDate          = "تاریخ تولد معتبر نیست"
+	MsgContactsRequired   = "حداقل یک مخاطب وارد کنید"
+	MsgTooManyContacts    = "حداکثر ۱۰۰۰ مخاطب در هر درخواست مجاز است"
+	MsgID                 = "شناسه معتبر نیست"
+	MsgIDs                = "فهرست شناسه‌ها معتبر نیست"
+	MsgTooManyIDs         = "حداکثر ۱۰٬۰۰۰ شناسه در هر درخواست مجاز است"
+	MsgTagName            = "نام برچسب الزامی است و حداکثر ۵۰ کاراکتر دارد"
+	MsgTagTaken           = "برچسبی با این نام وجود دارد"
+	MsgFeatureTitleFa     = "عنوان فارسی الزامی است و حداکثر ۱۰۰ کاراکتر دارد"
+	MsgFeatureTitleEn     = "عنوان لاتین فقط می‌تواند شامل حروف لاتین، عدد و خط تیره باشد"
+	MsgFeatureTitleTaken  = "ویژگی با این عنوان لاتین وجود دارد"
+	MsgFeatureType        = "نوع ویژگی معتبر نیست"
+	MsgFeatureTypeLocked  = "نوع ویژگی پس از ثبت مقدار برای مخاطبین قابل تغییر نیست"
+	MsgFeatureFlows       = "کاربرد ویژگی معتبر نیست"
+	MsgFeatureUnknown     = "این ویژگی تعریف نشده است"
+	MsgFeatureDisabled    = "این ویژگی غیرفعال است"
+	MsgFeatureInteger     = "مقدار این ویژگی باید عدد صحیح باشد"
+	MsgFeatureDate        = "مقدار این ویژگی باید تاریخ معتبر (سال-ماه-روز) باشد"
+	MsgFeatureText        = "مقدار این ویژگی حداکثر ۵۰۰ کاراکتر است"
+	MsgListKind           = "نوع لیست معتبر نیست"
+	MsgNumbersRequired    = "حداقل یک شماره وارد کنید"
+	MsgTooManyNumbers     = "حداکثر ۱۰٬۰۰۰ شماره در هر درخواست مجاز است"
+	MsgPage               = "شماره صفحه معتبر نیست"
+	MsgLimit              = "تعداد در هر صفحه معتبر نیست"
+	MsgDate               = "تاریخ معتبر نیست"
+	MsgDateRange          = "تاریخ شروع باید پیش از تاریخ پایان باشد"
+)
+
+// Enqueuer is the asynq client.
+type Enqueuer interface {
+	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
+}
+
+// Publisher sends a live event to an account's browsers.
+type Publisher interface {
+	Publish(ctx context.Context, accountID int64, event string, data any) error
+}
+
+// Service is the contacts domain.
+type Service struct {
+	pool  *pgxpool.Pool
+	queue Enqueuer
+	pub   Publisher
+	now   func() time.Time
+	// chunkRows is how many file rows one import transaction takes.
+	chunkRows int
+}
+
+// New builds the service. queue is needed to start imports (the API); pub, which may
+// be nil, carries the import progress events (the worker).
+func New(pool *pgxpool.Pool, queue Enqueuer, pub Publisher) *Service {
+	return &Service{pool: pool, queue: queue, pub: pub, now: time.Now, chunkRows: 20_000}
+}
+
+// Actor is who makes a change, for the audit log.
+type Actor struct {
+	acl.Identity
+	IP string
+}
+
+// audit records a change inside its transaction.
+func (a Actor) audit(ctx context.Context, tx pgx.Tx, action, target string, details map[string]any) error {
+	return audit.Record(ctx, tx, audit.Entry{AccountID: a.AccountID, UserID: a.UserID, APIKeyID: a.APIKeyID,
+		Action: action, Target: target, Details: details, IP: a.IP})
+}
+
+// conflict is a 409 with the message on one field.
+func conflict(field, msg string) *apperr.Error {
+	return &apperr.Error{Kind: apperr.Conflict, Message: msg, Fields: map[string][]string{field: {msg}}}
+}
+
+// uniqueViolation returns the violated constraint's name when err is one.
+func uniqueViolation(err error) (string, bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return pe.ConstraintName, true
+	}
+	return "", false
+}
+
+// Page is one page of a list.
+type Page struct {
+	Page  int
+	Limit int
+}
+
+// Offset is the number of rows before the page.
+func (p Page) Offset() int { return (p.Page - 1) * p.Limit }
+
+// ParsePage reads page and limit (defaults 1 and DefaultLimit, limit at most MaxLimit).
+func ParsePage(q url.Values) (Page, error) {
+	p := Page{Page: 1, Limit: DefaultLimit}
+	errs := apperr.Fields{}
+	if n, ok := positive(q.Get("page")); !ok {
+		errs.Add("page", MsgPage)
+	} else if n > 0 {
+		p.Page = n
+	}
+	if n, ok := positive(q.Get("limit")); !ok {
+		errs.Add("limit", MsgLimit)
+	} else if n > 0 {
+		p.Limit = min(n, MaxLimit)
+	}
+	if p.Page > 1_000_000 {
+		errs.Add("page", MsgPage)
+	}
+	return p, errs.Err()
+}
+
+// positive reads an optional positive integer; empty is 0.
+func positive(s string) (int, bool) {
+	s = validate.NormalizeDigits(s)
+	if s == "" {
+		return 0, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0
+}
+
+// ParseID reads an optional id of a query string (Persian digits accepted); empty is
+// 0 and anything but a positive integer a 422 on field.
+func ParseID(field, s string) (int64, error) {
+	s = validate.NormalizeDigits(s)
+	if s == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.Field(field, MsgID)
+	}
+	return id, nil
+}
+
+// ParseIDList reads a comma-separated list of ids; 0 stands for "all".
+func ParseIDList(field, s string) ([]int64, error) {
+	s = strings.ReplaceAll(validate.NormalizeDigits(s), "،", ",")
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	out := make([]int64, 0, len(parts))
+	for _, p := range parts {
+		id, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || id < 0 {
+			return nil, apperr.Field(field, MsgIDs)
+		}
+		out = append(out, id)
+	}
+	return uniqueIDs(out), nil
+}
+
+// checkIDs validates the ids of a delete-list call and drops repeats.
+func checkIDs(ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, apperr.Field("ids", MsgIDs)
+	}
+	if len(ids) > MaxIDs {
+		return nil, apperr.Field("ids", MsgTooManyIDs)
+	}
+	for _, id := range ids {
+		if id <= 0 {
+			return nil, apperr.Field("ids", MsgIDs)
+		}
+	}
+	return uniqueIDs(ids), nil
+}
+
+// uniqueIDs drops repeated ids, keeping the order.
+func uniqueIDs(ids []int64) []int64 {
+	seen := make(map[int64]bool, len(ids))
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// deleteList deletes the account's rows of table by id, runs then (what goes with
+// them) and audits action, in one transaction. Any id that is not the account's is
+// a 404 and nothing is deleted.
+func (s *Service) deleteList(ctx context.Context, a Actor, table, action string, ids []int64,
+	then func(tx pgx.Tx, ids []int64) error) (int, error) {
+	ids, err := checkIDs(ids)
+	if err != nil {
+		return 0, err
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE account_id = $1 AND id = ANY($2)`, a.AccountID, ids)
+		if err != nil {
+			return fmt.Errorf("delete %s: %w", table, err)
+		}
+		if int(tag.RowsAffected()) != len(ids) {
+			return apperr.ErrNotFound
+		}
+		if then != nil {
+			if err := then(tx, ids); err != nil {
+				return err
+			}
+		}
+		return a.audit(ctx, tx, action, "", map[string]any{"ids": ids})
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(ids), nil
+}
+
+// normalizeText trims a free text and writes the Arabic yeh and kaf as the Persian
+// letters, so searches match however the text was typed.
+func normalizeText(s string) string {
+	return strings.TrimSpace(arabicLetters.Replace(s))
+}
+
+var arabicLetters = strings.NewReplacer("ي", "ی", "ك", "ک", "ى", "ی")
+
+// likePattern is a contains pattern for LIKE with the wildcards of s escaped.
+func likePattern(s string) string {
+	return "%" + likeEscaper.Replace(s) + "%"
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// tehran is the wall clock of dates without a zone (time/tzdata is linked in).
+var tehran, _ = time.LoadLocation("Asia/Tehran")
+
+// runeLen is the length of s in characters.
+func runeLen(s string) int { return len([]rune(s)) }

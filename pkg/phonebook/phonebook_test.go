@@ -1,0 +1,304 @@
+package phonebook
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+func TestParseFileDate(t *testing.T) {
+	for in, want := range map[string]string{
+		"1403/01/01":  "2024-03-20",
+		"1370/05/12":  "1991-08-03",
+		"۱۳۷۰/۰۵/۱۲":  "1991-08-03",
+		"1370-5-12":   "1991-08-03",
+		"13700512":    "1991-08-03",
+		"1399/12/30":  "2021-03-20", // a leap Esfand
+		"1400/12/29":  "2022-03-20",
+		"1357/11/22":  "1979-02-11",
+		"1991-08-03":  "1991-08-03",
+		"1991/8/3":    "1991-08-03",
+		"19910803":    "1991-08-03",
+		"33453":       "1991-08-03", // an Excel date cell read raw
+		"33453.75":    "1991-08-03",
+		"2024-02-29":  "2024-02-29",
+		" 2000-01-01": "2000-01-01",
+	} {
+		d, ok := parseFileDate(in)
+		if !ok || formatDate(d) != want {
+			t.Errorf("parseFileDate(%q) = %v %v, want %s", in, formatDate(d), ok, want)
+		}
+	}
+	for _, in := range []string{"", "1400/12/30", "1403/07/31", "1403/13/01", "1991-02-30", "2023-02-29", "99/01/01",
+		"0", "1234567", "abc", "1370/05/12/1", "1370/005/12", "12.5.1370"} {
+		if d, ok := parseFileDate(in); ok {
+			t.Errorf("parseFileDate(%q) = %v, want rejected", in, d)
+		}
+	}
+}
+
+func TestBirthDate(t *testing.T) {
+	now := time.Date(2024, 5, 1, 22, 0, 0, 0, time.UTC) // already 2 May in Tehran
+	for in, ok := range map[string]bool{"2024-05-02": true, "2024-05-03": false, "1900-01-01": true, "1899-12-31": false,
+		"1370/05/12": false, "۱۹۹۰-۰۱-۰۱": true} {
+		if _, got := birthDate(in, false, now); got != ok {
+			t.Errorf("birthDate(%q) = %v, want %v", in, got, ok)
+		}
+	}
+	if _, ok := birthDate("1370/05/12", true, now); !ok {
+		t.Error("a Jalali birth date in a file was refused")
+	}
+}
+
+func TestSearchDigits(t *testing.T) {
+	for in, want := range map[string]struct {
+		digits string
+		prefix bool
+	}{"0912": {"98912", true}, "+98 912": {"98912", true}, "0098912": {"98912", true}, "912-12": {"91212", false},
+		"۰۹۱۲": {"98912", true}, "1234": {"1234", false}, "98912": {"98912", false}, "+1": {"1", false}} {
+		if got, prefix, ok := searchDigits(in); !ok || got != want.digits || prefix != want.prefix {
+			t.Errorf("searchDigits(%q) = %q %v, want %+v", in, got, prefix, want)
+		}
+	}
+	for _, in := range []string{"علی", "09a", "12+3", "", " - "} {
+		if got, _, ok := searchDigits(in); ok {
+			t.Errorf("searchDigits(%q) = %q, want not a number", in, got)
+		}
+	}
+}
+
+func TestFeatureValues(t *testing.T) {
+	integer, date, text := &Feature{Type: TypeInteger}, &Feature{Type: TypeDate}, &Feature{Type: TypeText}
+	for _, c := range []struct {
+		f       *Feature
+		raw     string
+		want    any
+		wantMsg string
+	}{
+		{integer, `12`, int64(12), ""},
+		{integer, `"۱۲"`, int64(12), ""},
+		{integer, `"-7"`, int64(-7), ""},
+		{integer, `"1,200"`, int64(1200), ""},
+		{integer, `"+7"`, nil, MsgFeatureInteger},
+		{integer, `1.5`, nil, MsgFeatureInteger},
+		{integer, `"12.0"`, nil, MsgFeatureInteger},
+		{integer, `"99999999999999999999"`, nil, MsgFeatureInteger},
+		{integer, `true`, nil, MsgFeatureInteger},
+		{integer, `null`, nil, ""},
+		{integer, `""`, nil, ""},
+		{date, `"2024-01-31"`, "2024-01-31", ""},
+		{date, `"2024-02-30"`, nil, MsgFeatureDate},
+		{date, `"1402/01/01"`, nil, MsgFeatureDate},
+		{date, `20240101`, nil, MsgFeatureDate},
+		{text, `" سلام "`, "سلام", ""},
+		{text, `42`, "42", ""},
+		{text, `["x"]`, nil, MsgFeatureText},
+	} {
+		got, msg := c.f.apiValue(json.RawMessage(c.raw))
+		if got != c.want || msg != c.wantMsg {
+			t.Errorf("%s %s = %v %q, want %v %q", c.f.Type, c.raw, got, msg, c.want, c.wantMsg)
+		}
+	}
+	// Files are read leniently.
+	if v, msg := integer.value("12.0", true); v != int64(12) || msg != "" {
+		t.Errorf("12.0 in a file: %v %q", v, msg)
+	}
+	if v, msg := date.value("1402/01/01", true); v != "2023-03-21" || msg != "" {
+		t.Errorf("a Jalali date in a file: %v %q", v, msg)
+	}
+}
+
+func TestParseGender(t *testing.T) {
+	for in, want := range map[string]string{"male": "male", "Female": "female", "مرد": "male", "خانم": "female", " زن ": "female", "": ""} {
+		if got, ok := parseGender(in); !ok || got != want {
+			t.Errorf("parseGender(%q) = %q %v", in, got, ok)
+		}
+	}
+	if _, ok := parseGender("other"); ok {
+		t.Error("an unknown gender was accepted")
+	}
+}
+
+// TestImportResumes: a run that stopped after its first chunk resumes after it,
+// and neither a repeated chunk nor a second run adds a row twice.
+// importFixture is an account with a phonebook, a ready file of nine rows (number,
+// name) and an import of it not started yet; the service takes four rows a chunk.
+type importFixture struct {
+	d                   testenv.Database
+	s                   *Service
+	account, book, file int64
+	im                  Import
+}
+
+func newImportFixture(t *testing.T) *importFixture {
+	t.Helper()
+	ctx := context.Background()
+	f := &importFixture{d: testenv.Postgres(t)}
+	err := f.d.Pool.QueryRow(ctx, `WITH a AS (INSERT INTO accounts (name) VALUES ('x') RETURNING id),
+		p AS (INSERT INTO phonebooks (account_id, name, code) SELECT id, 'p', 'p' FROM a RETURNING id, account_id),
+		f AS (INSERT INTO files (account_id, purpose, status, columns, mobile_col) SELECT account_id, 'contacts', 'ready',
+			'[{"index":0,"key":"A","title":""},{"index":1,"key":"B","title":""}]', 0 FROM p RETURNING id)
+		SELECT (SELECT id FROM a), (SELECT id FROM p), (SELECT id FROM f)`).Scan(&f.account, &f.book, &f.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.d.Pool.Exec(ctx, `INSERT INTO file_rows (file_id, row_no, mobile, cells)
+		SELECT $1, g, '98912000000' || g, ARRAY['0912000000' || g, 'نام ' || g] FROM generate_series(1, 9) g`, f.file); err != nil {
+		t.Fatal(err)
+	}
+	f.s = New(f.d.Pool, nil, nil)
+	f.s.chunkRows = 4
+	name := 1
+	f.im = Import{PhonebookID: f.book, FileID: f.file, Status: ImportRunning, Total: 9, accountID: f.account,
+		mapping: ImportMapping{Name: &name}}
+	if err := f.d.Pool.QueryRow(ctx, `INSERT INTO contact_imports (account_id, phonebook_id, file_id, total) VALUES ($1, $2, $3, 9)
+		RETURNING id`, f.account, f.book, f.file).Scan(&f.im.ID); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// check compares the import's figures and the phonebook's rows and members.
+func (f *importFixture) check(t *testing.T, added, skipped, members int) {
+	t.Helper()
+	got, err := f.s.ImportState(context.Background(), f.account, f.im.ID)
+	if err != nil || got.Status != ImportDone || got.Added != added || got.Skipped != skipped || got.Progress != 100 {
+		t.Fatalf("import %+v %v, want added %d skipped %d", got, err, added, skipped)
+	}
+	var rows, count int
+	_ = f.d.Pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM contacts WHERE phonebook_id = $1),
+		(SELECT members FROM phonebooks WHERE id = $1)`, f.book).Scan(&rows, &count)
+	if rows != members || count != members {
+		t.Fatalf("rows %d, members %d, want %d", rows, count, members)
+	}
+}
+
+// TestImportSurprises: numbers added to the phonebook while an import runs are
+// skipped, whether the member count gives them away or not.
+func TestImportSurprises(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	a := Actor{Identity: acl.Identity{AccountID: f.account}}
+	plan, err := f.s.newImportPlan(ctx, f.im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk, _ := f.s.fileRows(ctx, f.file, 0)
+	if ok, err := f.s.importChunk(ctx, &f.im, plan, chunk); !ok || err != nil {
+		t.Fatalf("first chunk: %v %v", ok, err)
+	}
+	// Someone adds row 6's number: the member count tells.
+	num := func(row int) *Text { n := Text("0912000000" + strconv.Itoa(row)); return &n }
+	if _, err := f.s.AddContacts(ctx, a, f.book, []ContactInput{{Number: num(6)}}); err != nil {
+		t.Fatal(err)
+	}
+	chunk, _ = f.s.fileRows(ctx, f.file, f.im.lastRow)
+	if ok, err := f.s.importChunk(ctx, &f.im, plan, chunk); !ok || err != nil || !plan.probe {
+		t.Fatalf("second chunk: %v %v, probe %v", ok, err, plan.probe)
+	}
+	// A new run (a retry) knows rows 1–8. Someone deletes row 1's contact and adds
+	// row 9's: the count stays, the copy meets row 9, and the chunk is retried.
+	plan, err = f.s.newImportPlan(ctx, f.im)
+	if err != nil || len(plan.known) != 8 || plan.probe {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+	var first int64
+	_ = f.d.Pool.QueryRow(ctx, `SELECT id FROM contacts WHERE mobile = '989120000001'`).Scan(&first)
+	if _, err := f.s.DeleteContacts(ctx, a, []int64{first}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.AddContacts(ctx, a, f.book, []ContactInput{{Number: num(9)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.importRows(ctx, &f.im, plan); err != nil || !plan.probe {
+		t.Fatalf("rest: %v, probe %v", err, plan.probe)
+	}
+	f.check(t, 7, 2, 8)
+}
+
+// TestImportResumes: a run that stopped after its first chunk resumes after it,
+// and neither a repeated chunk nor a second run adds a row twice.
+func TestImportResumes(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	d, s, account, book, file, im := f.d, f.s, f.account, f.book, f.file, f.im
+	plan, err := s.newImportPlan(ctx, im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk, err := s.fileRows(ctx, file, 0)
+	if err != nil || len(chunk) != 4 {
+		t.Fatalf("first chunk %d %v", len(chunk), err)
+	}
+	stale := im // a second worker that read the same state
+	if ok, err := s.importChunk(ctx, &im, plan, chunk); !ok || err != nil {
+		t.Fatalf("first chunk: %v %v", ok, err)
+	}
+	if ok, err := s.importChunk(ctx, &stale, plan, chunk); ok || err != nil {
+		t.Fatalf("the same chunk again: %v %v", ok, err)
+	}
+	// The run "crashed" here; the task's retry resumes.
+	if err := s.RunImport(ctx, im.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunImport(ctx, im.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ImportState(ctx, account, im.ID)
+	if err != nil || got.Status != ImportDone || got.Added != 9 || got.Skipped != 0 || got.Progress != 100 {
+		t.Fatalf("import %+v %v", got, err)
+	}
+	var sample string
+	_ = d.Pool.QueryRow(ctx, `SELECT errors::text FROM contact_imports WHERE id = $1`, im.ID).Scan(&sample)
+	if sample != "[]" {
+		t.Fatalf("errors of a clean import: %s", sample)
+	}
+	var rows, members int
+	_ = d.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM contacts WHERE phonebook_id = $1),
+		(SELECT members FROM phonebooks WHERE id = $1)`, book).Scan(&rows, &members)
+	if rows != 9 || members != 9 {
+		t.Fatalf("rows %d members %d", rows, members)
+	}
+	// The file is gone: a new import of it fails with a reason.
+	if _, err := d.Pool.Exec(ctx, `DELETE FROM files WHERE id = $1`, file); err != nil {
+		t.Fatal(err)
+	}
+	var again int64
+	_ = d.Pool.QueryRow(ctx, `INSERT INTO contact_imports (account_id, phonebook_id, file_id) VALUES ($1, $2, $3) RETURNING id`,
+		account, book, file).Scan(&again)
+	if err := s.RunImport(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.ImportState(ctx, account, again); got.Status != ImportFailed || got.Error != MsgImportFileGone {
+		t.Fatalf("import of a deleted file %+v", got)
+	}
+	// Deleting the phonebook deletes its imports.
+	a := Actor{Identity: acl.Identity{AccountID: account}}
+	if _, err := s.DeletePhonebooks(ctx, a, []int64{book}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportState(ctx, account, im.ID); err == nil {
+		t.Fatal("an import outlived its phonebook")
+	}
+	_ = d.Pool.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE account_id = $1`, account).Scan(&rows)
+	if rows != 0 {
+		t.Fatalf("%d contacts outlived their phonebook", rows)
+	}
+	// An account's deletion cascades to its phonebooks, and so to their contacts.
+	if _, err := d.Pool.Exec(ctx, `WITH p AS (INSERT INTO phonebooks (account_id, name, code) VALUES ($1, 'q', 'q') RETURNING id)
+		INSERT INTO contacts (account_id, phonebook_id, mobile) SELECT $1, id, '989120000001' FROM p`, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `DELETE FROM accounts WHERE id = $1`, account); err != nil {
+		t.Fatal(err)
+	}
+	_ = d.Pool.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE account_id = $1`, account).Scan(&rows)
+	if rows != 0 {
+		t.Fatalf("%d contacts outlived their account", rows)
+	}
+}

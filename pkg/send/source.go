@@ -1,0 +1,363 @@
+package send
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/sms"
+)
+
+// Send types whose recipients come from a source other than the request itself.
+const (
+	TypeFile       = "file"
+	TypePeerToPeer = "peer_to_peer"
+	TypeKeyword    = "keyword"
+	TypePhonebook  = "phonebook"
+)
+
+// Persian messages of the bulk sources.
+const (
+	MsgFileRequired      = "لطفا فایل را بارگذاری کنید"
+	MsgFileNotFound      = "فایل یافت نشد"
+	MsgFileParsing       = "پردازش فایل هنوز تمام نشده است"
+	MsgFileFailed        = "این فایل به دلیل خطا قابل ارسال نیست"
+	MsgFileWrongPurpose  = "این فایل برای این نوع ارسال بارگذاری نشده است"
+	MsgPhonebookRequired = "لطفا دفترچه تلفن را انتخاب کنید"
+	MsgPhonebookNotFound = "دفترچه تلفن انتخاب‌شده یافت نشد"
+	MsgKeywordNoTag      = "متن ارسال کلیدواژه‌ای باید دست‌کم یک برچسب ستون مانند {ex_B} داشته باشد"
+)
+
+// chunkRows is how many source rows expansion and pricing read at a time, so memory
+// stays flat however large the source.
+const chunkRows = 20_000
+
+// Source says where a send's recipients come from; it is stored in sends.source.
+type Source struct {
+	FileID       int64   `json:"file_id,omitempty"`
+	TextCol      *int    `json:"text_col,omitempty"` // peer_to_peer: the message column
+	PhonebookIDs []int64 `json:"phonebook_ids,omitempty"`
+}
+
+// planned is one recipient as expansion will write it.
+type planned struct {
+	mobile  string
+	op      string
+	parts   int
+	cost    int64
+	text    *string // a per-row text (peer_to_peer, keyword); nil: the send's text
+	blocked bool
+}
+
+// walkTotals are what a walk over a source counted.
+type walkTotals struct {
+	rows, duplicates, invalid, blacklisted int
+	maxParts                               int
+}
+
+// srcRow is one row read from a source.
+type srcRow struct {
+	mobile string
+	text   *string
+}
+
+// walker reads a send's source and prices every recipient. Quote and expansion
+// both walk, so the price shown is the price charged.
+type walker struct {
+	typ      string
+	text     string
+	cancel11 bool
+	critical bool
+	numbers  []string
+	src      Source
+	tbl      *operator.Table
+}
+
+// walk reads the source in chunks through q (a transaction or the pool) and hands
+// each chunk of unique, priced recipients to fn (nil: pricing only).
+func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, fn func([]planned) error) (walkTotals, error) {
+	var tot walkTotals
+	var bl blockSet
+	var err error
+	if w.typ == TypeQuick || w.typ == TypeVerification {
+		bl, err = blocked(ctx, q, accountID, w.numbers)
+	} else {
+		bl, err = loadBlockSet(ctx, q, accountID)
+	}
+	if err != nil {
+		return tot, err
+	}
+	var fixed sms.Stats
+	if w.typ != TypePeerToPeer && w.typ != TypeKeyword {
+		fixed = sms.Count(w.text, w.cancel11)
+	}
+	tmpl := parseTemplate(w.text)
+	// Quick numbers were deduped at accept and a file's rows at upload; only
+	// phonebooks overlap.
+	dedupe := w.typ == TypePhonebook
+	seen := newMobileSet()
+	out := make([]planned, 0, chunkRows)
+	err = w.read(ctx, q, accountID, func(rows []srcRow) error {
+		out = out[:0]
+		for _, r := range rows {
+			tot.rows++
+			st := fixed
+			text := r.text
+			if w.typ == TypeKeyword {
+				t := tmpl.render(r.text)
+				text = &t
+			}
+			if text != nil {
+				if strings.TrimSpace(*text) == "" || sms.CheckLength(*text) != nil {
+					tot.invalid++
+					continue
+				}
+				st = sms.Count(*text, w.cancel11)
+			}
+			if dedupe && !seen.add(r.mobile, text) {
+				tot.duplicates++
+				continue
+			}
+			p := planned{mobile: r.mobile, op: w.tbl.Classify(r.mobile), parts: st.Parts, text: text}
+			if bl.has(r.mobile) {
+				p.blocked = true
+				tot.blacklisted++
+			} else if !w.critical {
+				p.cost = w.tbl.Price(p.op, st.Parts)
+			}
+			if st.Parts > tot.maxParts {
+				tot.maxParts = st.Parts
+			}
+			out = append(out, p)
+		}
+		if fn == nil || len(out) == 0 {
+			return nil
+		}
+		return fn(out)
+	})
+	return tot, err
+}
+
+// read hands the source's rows to fn, a chunk at a time.
+func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, fn func([]srcRow) error) error {
+	switch w.typ {
+	case TypeQuick, TypeVerification:
+		rows := make([]srcRow, len(w.numbers))
+		for i, m := range w.numbers {
+			rows[i] = srcRow{mobile: m}
+		}
+		return fn(rows)
+	case TypeFile, TypePeerToPeer, TypeKeyword:
+		col := 0 // the SQL array index of the per-row text column (0: none)
+		if w.typ == TypePeerToPeer && w.src.TextCol != nil {
+			col = *w.src.TextCol + 1
+		}
+		return readChunks(ctx, q, fn, `SELECT row_no, mobile, CASE WHEN $4::int > 0 THEN cells[$4] END,
+			CASE WHEN $5::bool THEN cells END FROM file_rows WHERE file_id = $3 AND row_no > $1 ORDER BY row_no LIMIT $2`,
+			w.src.FileID, col, w.typ == TypeKeyword)
+	case TypePhonebook:
+		return readChunks(ctx, q, fn, `SELECT id, mobile, NULL::text, NULL::text[] FROM contacts
+			WHERE account_id = $3 AND phonebook_id = ANY($4::bigint[]) AND id > $1 ORDER BY id LIMIT $2`,
+			accountID, w.src.PhonebookIDs)
+	}
+	return fmt.Errorf("unknown send type %q", w.typ)
+}
+
+// readChunks pages a query keyed by its first column; the query takes $1 (the last
+// key read) and $2 (the page size), then args.
+func readChunks(ctx context.Context, q operator.Querier, fn func([]srcRow) error, sql string, args ...any) error {
+	var after int64
+	rows := make([]srcRow, 0, chunkRows)
+	for {
+		rows = rows[:0]
+		res, err := q.Query(ctx, sql, append([]any{after, chunkRows}, args...)...)
+		if err != nil {
+			return fmt.Errorf("read source: %w", err)
+		}
+		for res.Next() {
+			var key int64
+			var r srcRow
+			var cells []string
+			if err := res.Scan(&key, &r.mobile, &r.text, &cells); err != nil {
+				res.Close()
+				return fmt.Errorf("read source row: %w", err)
+			}
+			if cells != nil {
+				r.text = cellsText(cells)
+			}
+			after = key
+			rows = append(rows, r)
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return fmt.Errorf("read source: %w", err)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := fn(rows); err != nil {
+			return err
+		}
+		if len(rows) < chunkRows {
+			return nil
+		}
+	}
+}
+
+// cellsText packs a row's cells for the keyword template (unit separator joined).
+func cellsText(cells []string) *string {
+	s := strings.Join(cells, "\x1f")
+	return &s
+}
+
+// template is a keyword text split into literal pieces and column references.
+type template struct {
+	lits []string
+	cols []int // cols[i] follows lits[i]
+}
+
+var tagRE = regexp.MustCompile(`\{\{?ex_([A-Za-z]{1,3})\}?\}`)
+
+func parseTemplate(text string) template {
+	var t template
+	last := 0
+	for _, m := range tagRE.FindAllStringSubmatchIndex(text, -1) {
+		t.lits = append(t.lits, text[last:m[0]])
+		t.cols = append(t.cols, ColumnIndex(text[m[2]:m[3]]))
+		last = m[1]
+	}
+	t.lits = append(t.lits, text[last:])
+	return t
+}
+
+// render fills the template from a row's packed cells.
+func (t template) render(packed *string) string {
+	var cells []string
+	if packed != nil {
+		cells = strings.Split(*packed, "\x1f")
+	}
+	var b strings.Builder
+	for i, lit := range t.lits {
+		b.WriteString(lit)
+		if i < len(t.cols) && t.cols[i] < len(cells) {
+			b.WriteString(strings.TrimSpace(cells[t.cols[i]]))
+		}
+	}
+	return b.String()
+}
+
+// ColumnIndex turns a spreadsheet column name (A, B, …, Z, AA, …) into a 0-based index.
+func ColumnIndex(name string) int {
+	n := 0
+	for _, r := range strings.ToUpper(name) {
+		n = n*26 + int(r-'A'+1)
+	}
+	return n - 1
+}
+
+// mobileSet dedupes recipients by number, compactly (numbers as integers). Rows
+// with their own text are not deduped here: the upload already kept one row per
+// number (or per number and text, for peer-to-peer files).
+type mobileSet map[uint64]struct{}
+
+func newMobileSet() mobileSet { return mobileSet{} }
+
+func (s mobileSet) add(mobile string, text *string) bool {
+	if text != nil {
+		return true
+	}
+	n, err := strconv.ParseUint(mobile, 10, 64)
+	if err != nil {
+		return true
+	}
+	if _, ok := s[n]; ok {
+		return false
+	}
+	s[n] = struct{}{}
+	return true
+}
+
+// blockSet holds the numbers a send must not reach (send blacklist and cancel-11).
+type blockSet map[uint64]struct{}
+
+func (b blockSet) has(mobile string) bool {
+	n, err := strconv.ParseUint(mobile, 10, 64)
+	if err != nil {
+		return false
+	}
+	_, ok := b[n]
+	return ok
+}
+
+// loadBlockSet reads an account's whole send blacklist and cancel-11 list (bulk
+// sources are larger than any list, so one scan beats a lookup per chunk).
+func loadBlockSet(ctx context.Context, q operator.Querier, accountID int64) (blockSet, error) {
+	return scanBlockSet(ctx, q, `SELECT mobile FROM blacklist WHERE account_id = $1 AND kind IN ('send', 'cancel11')`, accountID)
+}
+
+// blocked returns the given numbers that are on the account's send blacklist or
+// cancel-11 list.
+func blocked(ctx context.Context, q operator.Querier, accountID int64, numbers []string) (blockSet, error) {
+	if accountID == 0 || len(numbers) == 0 {
+		return blockSet{}, nil
+	}
+	return scanBlockSet(ctx, q, `SELECT mobile FROM blacklist WHERE account_id = $1
+		AND kind IN ('send', 'cancel11') AND mobile = ANY($2::text[])`, accountID, numbers)
+}
+
+func scanBlockSet(ctx context.Context, q operator.Querier, sql string, args ...any) (blockSet, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("blacklist lookup: %w", err)
+	}
+	defer rows.Close()
+	out := blockSet{}
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, fmt.Errorf("blacklist lookup: %w", err)
+		}
+		if n, err := strconv.ParseUint(m, 10, 64); err == nil {
+			out[n] = struct{}{}
+		}
+	}
+	return out, rows.Err()
+}
+
+// fileInfo is what a bulk send needs to know of an uploaded file.
+type fileInfo struct {
+	purpose, status    string
+	textCol            *int
+	records, invalid   int
+	duplicates, valids int
+}
+
+// checkFile loads the account's file for a send type, or a field error.
+func checkFile(ctx context.Context, q pgx.Row, typ string) (fileInfo, error) {
+	var f fileInfo
+	err := q.Scan(&f.purpose, &f.status, &f.textCol, &f.records, &f.invalid, &f.duplicates, &f.valids)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, apperr.Field("file_id", MsgFileNotFound)
+	}
+	if err != nil {
+		return f, fmt.Errorf("load file: %w", err)
+	}
+	switch {
+	case f.status == "parsing":
+		return f, apperr.Field("file_id", MsgFileParsing)
+	case f.status != "ready":
+		return f, apperr.Field("file_id", MsgFileFailed)
+	case typ == TypePeerToPeer && (f.purpose != "peer_to_peer" || f.textCol == nil):
+		return f, apperr.Field("file_id", MsgFileWrongPurpose)
+	case typ != TypePeerToPeer && f.purpose == "peer_to_peer":
+		return f, apperr.Field("file_id", MsgFileWrongPurpose)
+	}
+	return f, nil
+}
