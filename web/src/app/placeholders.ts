@@ -9,10 +9,6 @@ export interface PlaceholderRoute {
 }
 
 const SEND_METHODS: Array<[string, string]> = [
-  ['phonebook', 'ارسال از دفترچه تلفن'],
-  ['file', 'ارسال از فایل'],
-  ['keyword', 'ارسال کلیدواژه‌ای'],
-  ['peer-to-peer', 'ارسال نظیر به نظیر'],
   ['business', 'ارسال بر اساس صنف (مشاغل)'],
   ['map', 'ارسال روی نقشه'],
   ['postalcode', 'ارسال بر اساس کد پستی'],
@@ -37,14 +33,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'reports/archive-details/:id', title: 'جزئیات گزارش بایگانی' },
   { path: 'facilities', title: 'امکانات' },
   { path: 'inbox', title: 'پیامک‌های دریافتی' },
-  { path: 'contacts', title: 'مخاطبین' },
-  { path: 'contacts/all-contacts', title: 'همه مخاطبین', mobileOnly: true },
-  { path: 'contacts/all-groups', title: 'دسته‌بندی‌ها', mobileOnly: true },
-  { path: 'contacts/manage-more-features', title: 'ویژگی‌های سفارشی', mobileOnly: true },
-  { path: 'contacts/blacklist', title: 'لیست سیاه', mobileOnly: true },
-  { path: 'contacts/cancel_11', title: 'لیست لغو۱۱', mobileOnly: true },
-  { path: 'contacts/group/:id', title: 'جزئیات دسته‌بندی' },
-  { path: 'contacts/:id', title: 'جزئیات مخاطب' },
   { path: 'settings', title: 'تنظیمات' },
   { path: 'plans', title: 'طرح‌ها' },
   { path: 'wallet/credit', title: 'کیف پول' },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { matchRoutes } from 'react-router'
+import { contactRoutes } from '../features/contacts/routes'
+import { MobileOnly } from './layout/guards'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { routes } from './router'
 
@@ -15,7 +17,11 @@ describe('route table (spec §2)', () => {
   })
 
   it('marks exactly the five contacts pages mobile-only', () => {
-    expect(PLACEHOLDER_ROUTES.filter((r) => r.mobileOnly).map((r) => r.path)).toEqual([
+    const mobileOnly = [
+      ...PLACEHOLDER_ROUTES.filter((r) => r.mobileOnly).map((r) => r.path),
+      ...contactRoutes.filter((r) => (r.element as { type?: unknown } | undefined)?.type === MobileOnly).map((r) => r.path),
+    ]
+    expect(mobileOnly).toEqual([
       'contacts/all-contacts', 'contacts/all-groups', 'contacts/manage-more-features', 'contacts/blacklist', 'contacts/cancel_11',
     ])
   })

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
 import { GuestOnly, MobileOnly, RequireAuth } from './layout/guards'
+import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AppLayout, RootShell, SoftLayout } from './RootShell'
 
@@ -12,6 +13,11 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage
 const SendMethodsPage = lazyPage(() => import('../features/send/SendMethodsPage'))
 const QuickSendPage = lazyPage(() => import('../features/send/quick/QuickSendPage'))
 const SuccessSendPage = lazyPage(() => import('../features/send/SuccessSendPage'))
+const FileSendPage = lazyPage(() => import('../features/send/file/FileSendPage'))
+const PeerToPeerSendPage = lazyPage(() => import('../features/send/p2p/PeerToPeerSendPage'))
+const KeywordSendPage = lazyPage(() => import('../features/send/keyword/KeywordSendPage'))
+const PhonebookSendPage = lazyPage(() => import('../features/send/phonebook/PhonebookSendPage'))
+const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'))
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
 const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
@@ -50,9 +56,15 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', element: <DashboardPage />, handle: { title: 'پیشخوان', root: true } },
           { path: 'send-sms', element: <SendMethodsPage />, handle: { title: 'ارسال پیامک' } },
           { path: 'send-sms/quick', element: <QuickSendPage />, handle: { title: 'ارسال سریع' } },
+          { path: 'send-sms/file', element: <FileSendPage />, handle: { title: 'ارسال از فایل' } },
+          { path: 'send-sms/peer-to-peer', element: <PeerToPeerSendPage />, handle: { title: 'ارسال نظیر به نظیر' } },
+          { path: 'send-sms/keyword', element: <KeywordSendPage />, handle: { title: 'ارسال کلیدواژه‌ای' } },
+          { path: 'send-sms/phonebook', element: <PhonebookSendPage />, handle: { title: 'ارسال از دفترچه تلفن' } },
+          { path: 'send-sms/campaigns', element: <CampaignsPage />, handle: { title: 'ارسال‌های زمان‌بندی‌شده و کمپین‌ها' } },
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
+          ...contactRoutes,
           ...placeholders,
         ],
       },

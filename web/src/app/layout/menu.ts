@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react'
 import type { IconProps } from '@chakra-ui/react'
 import {
-  ChartIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
+  ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
   PatternIcon, SecretaryIcon, SendIcon, SupportIcon, WalletIcon,
 } from '../icons'
 
@@ -10,6 +10,8 @@ export interface MenuLink {
   to: string
   /** Extra path prefixes that mark this item active. */
   match?: string[]
+  /** Path prefixes beneath `to` that belong to another item. */
+  exclude?: string[]
 }
 
 export interface MenuItem extends Partial<MenuLink> {
@@ -28,7 +30,8 @@ export const MENU: MenuGroup[] = [
   {
     items: [
       { label: 'پیشخوان', to: '/dashboard', icon: HomeIcon },
-      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon },
+      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, exclude: ['/send-sms/campaigns'] },
+      { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon },
       { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon },
       { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon },
       { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon },
@@ -91,6 +94,7 @@ export const MENU: MenuGroup[] = [
 /** Whether a menu link is the current page (the link itself or a page beneath it). */
 export function isLinkActive(link: MenuLink, pathname: string): boolean {
   const under = (prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`)
+  if ((link.exclude ?? []).some(under)) return false
   return under(link.to) || (link.match ?? []).some(under)
 }
 

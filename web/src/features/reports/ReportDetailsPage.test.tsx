@@ -11,14 +11,14 @@ const STATS = {
   parts: 1, price: 4230, refunded: 0, text: 'سلام', sender: '3000', created_at: '2025-03-21T06:30:00Z',
 }
 
-function mockFetch() {
+function mockFetch(stats: Record<string, unknown> = STATS) {
   const calls: Array<{ url: string; body?: unknown }> = []
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     calls.push({ url: String(url), body: init?.body ? JSON.parse(String(init.body)) : undefined })
     const path = String(url).split('?')[0]
     let data: unknown = null
     let meta: Record<string, unknown> = {}
-    if (path.endsWith('/report/bulk_stats')) data = STATS
+    if (path.endsWith('/report/bulk_stats')) data = stats
     if (path.endsWith('/report/recipients')) {
       data = [{ mobile: '989121234567', operator: 'mci', parts: 1, status: 2, updated_at: '2025-03-21T06:31:00Z' }]
       meta = { page: 1, limit: 10, total: 1 }
@@ -30,6 +30,15 @@ function mockFetch() {
 
 afterEach(() => vi.unstubAllGlobals())
 
+function renderReport(queryClient?: QueryClient) {
+  renderWithProviders(
+    <Routes>
+      <Route path="/reports/:id" element={<ReportDetailsPage />} />
+    </Routes>,
+    { route: '/reports/42', queryClient },
+  )
+}
+
 function seg(key: string) {
   return screen.getByTestId(`seg-${key}`).getAttribute('data-value')
 }
@@ -38,12 +47,7 @@ describe('ReportDetailsPage', () => {
   it('moves the progress bar on live events without refetching', async () => {
     mockFetch()
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    renderWithProviders(
-      <Routes>
-        <Route path="/reports/:id" element={<ReportDetailsPage />} />
-      </Routes>,
-      { route: '/reports/42', queryClient },
-    )
+    renderReport(queryClient)
     await screen.findByTestId('send-progress')
     expect(seg('pending')).toBe('3')
     expect(screen.getByTestId('stop-send')).toBeInTheDocument()
@@ -65,14 +69,41 @@ describe('ReportDetailsPage', () => {
 
   it('stops a running send after confirmation', async () => {
     const calls = mockFetch()
-    renderWithProviders(
-      <Routes>
-        <Route path="/reports/:id" element={<ReportDetailsPage />} />
-      </Routes>,
-      { route: '/reports/42' },
-    )
+    renderReport()
     fireEvent.click(await screen.findByTestId('stop-send'))
     fireEvent.click(await screen.findByTestId('stop-confirm'))
     await waitFor(() => expect(calls.find((c) => c.url.endsWith('/send/cancel'))?.body).toEqual({ id: 42 }))
+  })
+
+  it('pauses a running send after confirmation', async () => {
+    const calls = mockFetch()
+    renderReport()
+    fireEvent.click(await screen.findByTestId('pause-send'))
+    expect(calls.some((c) => c.url.endsWith('/send/pause'))).toBe(false)
+    fireEvent.click(await screen.findByTestId('pause-confirm'))
+    await waitFor(() => expect(calls.find((c) => c.url.endsWith('/send/pause'))?.body).toEqual({ id: 42 }))
+  })
+
+  it('a paused send shows its badge, resume and stop, and who paused it', async () => {
+    const calls = mockFetch({
+      ...STATS,
+      status: 'paused',
+      paused: true,
+      controls: [{ action: 'pause', by: 'مریم رضایی', at: '2025-03-21T06:35:00Z' }],
+    })
+    renderReport()
+    await screen.findByTestId('controls-history')
+    expect(screen.getAllByTestId('send-status')[0]).toHaveAttribute('data-status', 'paused')
+    expect(screen.getAllByTestId('send-status')[0].textContent).toBe('توقف موقت')
+    expect(screen.queryByTestId('pause-send')).not.toBeInTheDocument()
+    expect(screen.getByTestId('stop-send')).toBeInTheDocument()
+    const entry = screen.getByTestId('control-entry')
+    expect(entry).toHaveAttribute('data-action', 'pause')
+    expect(entry.textContent).toContain('مریم رضایی')
+    expect(entry.textContent).toContain('۱۴۰۴/۰۱/۰۱ ۱۰:۰۵')
+
+    fireEvent.click(screen.getByTestId('resume-send'))
+    fireEvent.click(await screen.findByTestId('resume-confirm'))
+    await waitFor(() => expect(calls.find((c) => c.url.endsWith('/send/resume'))?.body).toEqual({ id: 42 }))
   })
 })

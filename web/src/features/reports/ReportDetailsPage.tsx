@@ -1,8 +1,9 @@
 import { Badge, Box, Button, Grid, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router'
 import { ErrorState } from '../../components/States'
 import { RefreshIcon } from '../../app/icons'
-import { formatNumber, formatRial } from '../../lib/format'
+import { formatNumber, formatRial, relativeTime } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useLiveStatus } from '../../lib/useLive'
@@ -12,8 +13,7 @@ import { DownloadButton } from './DownloadButton'
 import { RecipientsTable } from './RecipientsTable'
 import { SendProgress } from './SendProgress'
 import { SendStatusBadge } from './StatusBadge'
-import { isStoppable } from './statuses'
-import { StopSendButton } from './StopSendButton'
+import { CONTROL_LABEL, isPaused, SendControls, type ControlledStats, type SendControl } from './StopSendButton'
 
 function Fact({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -28,12 +28,47 @@ function Fact({ label, value }: { label: string; value: React.ReactNode }) {
   )
 }
 
-/** /reports/{id}: live progress of one send, its recipients, Excel download and stop. */
+const CONTROL_COLOR: Record<SendControl['action'], string> = { pause: 'yellow', resume: 'green', stop: 'red', reschedule: 'purple' }
+
+/** Who paused, resumed or stopped the send, and when. */
+function ControlsHistory({ controls }: { controls: SendControl[] }) {
+  return (
+    <Stack gap="2" data-testid="controls-history">
+      <Text fontSize="sm" fontWeight="semibold">
+        تاریخچه کنترل ارسال
+      </Text>
+      <Stack as="ol" gap="1.5" listStyleType="none" m="0" p="0">
+        {controls.map((c, i) => (
+          <HStack as="li" key={`${c.at}-${i}`} gap="3" fontSize="sm" wrap="wrap" data-testid="control-entry" data-action={c.action}>
+            <Badge colorPalette={CONTROL_COLOR[c.action] ?? 'gray'} variant="subtle" minW="20" justifyContent="center">
+              {CONTROL_LABEL[c.action] ?? c.action}
+            </Badge>
+            <Text>{c.by || '—'}</Text>
+            <Text color="app.muted" title={relativeTime(c.at)}>
+              {formatJalaliDateTime(c.at)}
+            </Text>
+          </HStack>
+        ))}
+      </Stack>
+    </Stack>
+  )
+}
+
+/** /reports/{id}: live progress of one send, its recipients, Excel download, pause, resume and stop. */
 export default function ReportDetailsPage() {
   const { id = '' } = useParams()
   const live = useLiveStatus()
-  const { data: stats, isPending, isError, refetch, isFetching } = useReport(id, live === 'OPEN')
+  const report = useReport(id, live === 'OPEN')
+  const { isPending, isError, refetch, isFetching } = report
+  const stats = report.data as ControlledStats | undefined
   const pollMs = pollInterval(live === 'OPEN', stats?.status)
+  // A live status change between paused and running (perhaps by a colleague) brings a new control entry.
+  const paused = stats ? isPaused(stats) : undefined
+  const wasPaused = useRef(paused)
+  useEffect(() => {
+    if (wasPaused.current !== undefined && paused !== undefined && wasPaused.current !== paused) void refetch()
+    wasPaused.current = paused
+  }, [paused, refetch])
 
   if (isPending) return <Skeleton h="64" rounded="card" />
   if (isError || !stats) return <SectionCard><ErrorState onRetry={() => refetch()} /></SectionCard>
@@ -47,7 +82,7 @@ export default function ReportDetailsPage() {
             <Text>
               ارسال شماره <bdi>{toPersianDigits(String(stats.id))}</bdi>
             </Text>
-            <SendStatusBadge status={stats.status} />
+            <SendStatusBadge status={paused ? 'paused' : stats.status} />
             <Badge variant="outline" colorPalette={live === 'OPEN' ? 'green' : 'gray'} size="sm" title="اتصال زنده">
               {live === 'OPEN' ? 'به‌روزرسانی زنده' : 'به‌روزرسانی دوره‌ای'}
             </Badge>
@@ -58,7 +93,7 @@ export default function ReportDetailsPage() {
             <Button size="sm" variant="ghost" onClick={() => refetch()} loading={isFetching} aria-label="به‌روزرسانی">
               <RefreshIcon />
             </Button>
-            {isStoppable(stats.status) && <StopSendButton id={id} scheduled={stats.status === 'scheduled'} />}
+            <SendControls id={id} stats={stats} />
           </HStack>
         }
       >
@@ -75,6 +110,7 @@ export default function ReportDetailsPage() {
             <Fact label="بازگشت به کیف پول" value={formatRial(stats.refunded ?? 0)} />
           </Grid>
           <SendProgress stats={stats} />
+          {!!stats.controls?.length && <ControlsHistory controls={stats.controls} />}
           {stats.text && (
             <Box bg="app.raised" borderWidth="1px" borderColor="app.border" rounded="lg" p="4" whiteSpace="pre-wrap" wordBreak="break-word" fontSize="sm">
               {stats.text}

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { api, downloadFile, type Query } from '../../lib/api'
 import { queryKeys } from '../../lib/queryKeys'
 import { isFinalStatus } from './statuses'
@@ -81,16 +81,4 @@ export function useRecipients(id: string, params: Query, pollMs: number | false)
 
 export function downloadRecipients(id: string) {
   return downloadFile('/report/download_recipients', { id }, `report-${id}.xlsx`)
-}
-
-export function useCancelSend(id: string) {
-  const qc = useQueryClient()
-  return useMutation({
-    mutationFn: () => api.post<unknown>('/send/cancel', { id: Number.isFinite(Number(id)) ? Number(id) : id }),
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: queryKeys.report(id) })
-      void qc.invalidateQueries({ queryKey: queryKeys.reports })
-      void qc.invalidateQueries({ queryKey: queryKeys.credit })
-    },
-  })
 }

@@ -1,10 +1,11 @@
 /** Send statuses (ARCHITECTURE §3.5) in Persian with their badge colours. */
-export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'done' | 'stopped' | 'failed'
+export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'done' | 'stopped' | 'failed'
 
 export const SEND_STATUS: Record<SendStatus, { label: string; color: string }> = {
   scheduled: { label: 'زمان‌بندی‌شده', color: 'purple' },
   queued: { label: 'در صف', color: 'gray' },
   sending: { label: 'در حال ارسال', color: 'blue' },
+  paused: { label: 'توقف موقت', color: 'yellow' },
   done: { label: 'پایان‌یافته', color: 'green' },
   stopped: { label: 'متوقف‌شده', color: 'orange' },
   failed: { label: 'ناموفق', color: 'red' },
@@ -19,9 +20,9 @@ export function sendStatusInfo(status: string | undefined) {
   return SEND_STATUS[status as SendStatus] ?? { label: status || '—', color: 'gray' }
 }
 
-/** A send that can still be stopped (running) or cancelled (scheduled). */
+/** A send that can still be stopped (running or paused) or cancelled (scheduled). */
 export function isStoppable(status: string | undefined): boolean {
-  return status === 'scheduled' || status === 'queued' || status === 'sending'
+  return status === 'scheduled' || status === 'queued' || status === 'sending' || status === 'paused'
 }
 
 export function isFinalStatus(status: string | undefined): boolean {

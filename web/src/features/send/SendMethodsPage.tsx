@@ -1,4 +1,6 @@
-import { SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Button, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Link as RouterLink } from 'react-router'
+import { ClockIcon } from '../../app/icons'
 import { SectionCard } from '../common/SectionCard'
 import { MethodCard } from './MethodCard'
 import { SEND_METHODS } from './methods'
@@ -7,7 +9,17 @@ import { SEND_METHODS } from './methods'
 export default function SendMethodsPage() {
   return (
     <Stack gap="5">
-      <SectionCard title="روش ارسال را انتخاب کنید" description="پیامک خود را با یکی از روش‌های زیر به مخاطبان برسانید.">
+      <SectionCard
+        title="روش ارسال را انتخاب کنید"
+        description="پیامک خود را با یکی از روش‌های زیر به مخاطبان برسانید."
+        actions={
+          <Button asChild size="sm" variant="outline" colorPalette="brand" data-testid="goto-campaigns">
+            <RouterLink to="/send-sms/campaigns">
+              <ClockIcon /> ارسال‌های زمان‌بندی‌شده و کمپین‌ها
+            </RouterLink>
+          </Button>
+        }
+      >
         <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="3">
           {SEND_METHODS.map((m) => (
             <MethodCard key={m.key} method={m} />

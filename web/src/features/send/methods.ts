@@ -10,17 +10,17 @@ export interface SendMethod {
   description: string
   path: string
   icon: ComponentType<IconProps>
-  /** Only quick send is built; the others show «به‌زودی». */
+  /** Built methods; the others show «به‌زودی». */
   active: boolean
 }
 
 /** The ten send methods of spec §1, worded per the glossary. */
 export const SEND_METHODS: SendMethod[] = [
   { key: 'quick', title: 'ارسال سریع', description: 'ارسال یک متن به فهرستی از شماره‌ها در چند ثانیه', path: '/send-sms/quick', icon: BoltIcon, active: true },
-  { key: 'phonebook', title: 'ارسال از دفترچه تلفن', description: 'ارسال به مخاطبان یک یا چند دفترچه تلفن', path: '/send-sms/phonebook', icon: BookIcon, active: false },
-  { key: 'file', title: 'ارسال از فایل', description: 'بارگذاری فایل اکسل، CSV یا متنی شماره‌ها', path: '/send-sms/file', icon: FileIcon, active: false },
-  { key: 'keyword', title: 'ارسال کلیدواژه‌ای', description: 'متن شخصی‌سازی‌شده با ستون‌های فایل', path: '/send-sms/keyword', icon: HashIcon, active: false },
-  { key: 'peer-to-peer', title: 'ارسال نظیر به نظیر', description: 'متن جداگانه برای هر شماره از فایل اکسل', path: '/send-sms/peer-to-peer', icon: PeerIcon, active: false },
+  { key: 'phonebook', title: 'ارسال از دفترچه تلفن', description: 'ارسال به مخاطبان یک یا چند دفترچه تلفن', path: '/send-sms/phonebook', icon: BookIcon, active: true },
+  { key: 'file', title: 'ارسال از فایل', description: 'بارگذاری فایل اکسل، CSV یا متنی شماره‌ها', path: '/send-sms/file', icon: FileIcon, active: true },
+  { key: 'keyword', title: 'ارسال کلیدواژه‌ای', description: 'متن شخصی‌سازی‌شده با ستون‌های فایل', path: '/send-sms/keyword', icon: HashIcon, active: true },
+  { key: 'peer-to-peer', title: 'ارسال نظیر به نظیر', description: 'متن جداگانه برای هر شماره از فایل اکسل', path: '/send-sms/peer-to-peer', icon: PeerIcon, active: true },
   { key: 'business', title: 'ارسال بر اساس صنف (مشاغل)', description: 'ارسال به صاحبان مشاغل بر اساس صنف', path: '/send-sms/business', icon: BuildingIcon, active: false },
   { key: 'map', title: 'ارسال روی نقشه', description: 'انتخاب محدوده روی نقشه برای ارسال منطقه‌ای', path: '/send-sms/map', icon: MapPinIcon, active: false },
   { key: 'postalcode', title: 'ارسال بر اساس کد پستی', description: 'ارسال به ساکنان محدوده‌های کد پستی', path: '/send-sms/postalcode', icon: MailIcon, active: false },

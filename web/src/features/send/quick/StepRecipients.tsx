@@ -2,7 +2,7 @@ import { Separator, Stack, Text } from '@chakra-ui/react'
 import { NumberEntry } from '../../../components/NumberEntry'
 import type { SenderLine } from '../api'
 import type { QuickDraft } from './draft'
-import { SenderPicker } from './SenderPicker'
+import { SenderPicker } from '../shared/SenderPicker'
 
 interface Props {
   draft: QuickDraft

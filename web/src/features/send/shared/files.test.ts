@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { acceptFor, checkUploadFile, columnLabel, filePollMs, formatBytes, sendableCount, SEND_FILE_MAX_BYTES, XLS_MESSAGE } from './files'
+import { percentText, preflightRows } from './PreflightReport'
+
+describe('upload checks', () => {
+  it('accepts xlsx, csv and txt for send files and only xlsx for peer-to-peer', () => {
+    expect(checkUploadFile({ name: 'a.XLSX', size: 10 }, 'send')).toBeNull()
+    expect(checkUploadFile({ name: 'a.csv', size: 10 }, 'send')).toBeNull()
+    expect(checkUploadFile({ name: 'a.txt', size: 10 }, 'send')).toBeNull()
+    expect(checkUploadFile({ name: 'a.pdf', size: 10 }, 'send')).toMatch('فرمت فایل نامعتبر است')
+    expect(checkUploadFile({ name: 'noext', size: 10 }, 'send')).toMatch('فرمت فایل نامعتبر است')
+    expect(checkUploadFile({ name: 'a.csv', size: 10 }, 'peer_to_peer')).toMatch('xlsx')
+    expect(checkUploadFile({ name: 'a.xlsx', size: 10 }, 'peer_to_peer')).toBeNull()
+    expect(acceptFor('peer_to_peer')).toBe('.xlsx')
+  })
+
+  it('turns .xls, empty and oversized files away before uploading', () => {
+    expect(checkUploadFile({ name: 'old.xls', size: 10 }, 'send')).toBe(XLS_MESSAGE)
+    expect(checkUploadFile({ name: 'a.csv', size: 0 }, 'send')).toBe('فایل خالی است')
+    expect(checkUploadFile({ name: 'a.csv', size: SEND_FILE_MAX_BYTES }, 'send')).toBeNull()
+    expect(checkUploadFile({ name: 'a.csv', size: SEND_FILE_MAX_BYTES + 1 }, 'send')).toMatch('۶۴ مگابایت')
+  })
+
+  it('formats sizes in Persian', () => {
+    expect(formatBytes(512)).toBe('۵۱۲ بایت')
+    expect(formatBytes(1536)).toBe('۱٫۵ کیلوبایت')
+    expect(formatBytes(64 * 1024 * 1024)).toBe('۶۴ مگابایت')
+  })
+
+  it('polls quickly only while parsing without the live socket', () => {
+    expect(filePollMs('parsing', false)).toBe(1000)
+    expect(filePollMs('parsing', true)).toBe(3000)
+    expect(filePollMs('ready', false)).toBe(false)
+    expect(filePollMs(undefined, false)).toBe(false)
+  })
+})
+
+describe('pre-flight report', () => {
+  const file = {
+    id: 1, name: 'a.xlsx', purpose: 'send' as const, size: 1, status: 'ready' as const, progress: 100, error: '',
+    records: 8, valid: 5, invalid: 2, duplicates: 1, blacklisted: 2, columns: [], mobile_col: 0, text_col: null,
+    per_operator: [], created_at: '', parsed_at: '',
+  }
+  it('counts what will be sent: valid unique less blacklisted', () => {
+    expect(sendableCount(file)).toBe(3)
+    expect(sendableCount({ valid: 1, blacklisted: 4 })).toBe(0)
+    expect(Object.fromEntries(preflightRows(file).map((r) => [r.key, r.value]))).toEqual({
+      records: 8, valid: 5, invalid: 2, duplicates: 1, blacklisted: 2, sendable: 3,
+    })
+  })
+  it('peer-to-peer counts (mobile, text) pairs', () => {
+    expect(preflightRows({ ...file, purpose: 'peer_to_peer' })[1].label).toMatch('شماره و پیام')
+  })
+  it('percentages relative to the records', () => {
+    expect(percentText(1, 8)).toBe('۱۲٫۵٪')
+    expect(percentText(0, 0)).toBe('—')
+  })
+  it('names columns with their header', () => {
+    expect(columnLabel({ index: 1, key: 'B', title: 'موبایل' })).toBe('ستون B (موبایل)')
+    expect(columnLabel({ index: 1, key: 'B', title: '' })).toBe('ستون B')
+  })
+})

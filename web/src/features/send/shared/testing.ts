@@ -1,0 +1,68 @@
+import { vi } from 'vitest'
+
+/** A stand-in for XMLHttpRequest that lets a test drive upload progress and the answer. */
+export class FakeXhr {
+  static last: FakeXhr | null = null
+  method = ''
+  url = ''
+  headers: Record<string, string> = {}
+  body: FormData | null = null
+  status = 0
+  responseText = ''
+  upload: { onprogress: ((e: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null }
+  onload: (() => void) | null = null
+  onerror: (() => void) | null = null
+  onabort: (() => void) | null = null
+  constructor() {
+    FakeXhr.last = this
+  }
+  open(method: string, url: string) {
+    this.method = method
+    this.url = url
+  }
+  setRequestHeader(k: string, v: string) {
+    this.headers[k] = v
+  }
+  send(body: FormData) {
+    this.body = body
+  }
+  abort() {
+    this.onabort?.()
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ loaded, total, lengthComputable: true })
+  }
+  answer(status: number, envelope: unknown) {
+    this.status = status
+    this.responseText = JSON.stringify(envelope)
+    this.onload?.()
+  }
+}
+
+export function stubXhr() {
+  FakeXhr.last = null
+  vi.stubGlobal('XMLHttpRequest', FakeXhr)
+}
+
+/** A fetch stub answering `{data, meta}` envelopes from a route table keyed by path (no query). */
+export function stubApi(routes: Record<string, (body: unknown, url: string) => unknown>) {
+  const calls: Array<{ path: string; url: string; body?: unknown }> = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = String(url).split('?')[0].replace('/v1/api', '')
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined
+      calls.push({ path, url: String(url), body })
+      const route = routes[path]
+      if (!route) return new Response(JSON.stringify({ data: null, meta: { status: 404, message: 'یافت نشد' } }), { status: 404 })
+      return new Response(JSON.stringify({ data: route(body, String(url)), meta: { status: 200 } }), { status: 200 })
+    }),
+  )
+  return calls
+}
+
+/** jsdom has no matchMedia (a desktop viewport here) nor scrolling. */
+export function stubDesktop() {
+  vi.stubGlobal('scrollTo', () => {})
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }))
+}
