@@ -14,6 +14,10 @@
 #                    a) BENCH_DURATION=20 s while the stack expands and sends what
 #                       it accepts, b) BENCH_ALONE_DURATION=10 s with the worker,
 #                       gateway and simulator paused (the accept path alone);
+#   4. bulk          (run between 2 and 3) a BENCH_BULK_ROWS (1,000,000)-row xlsx
+#                    campaign through the API: upload → parse → pre-flight → accept
+#                    → every receipt applied, phase times and peak RSS; then the
+#                    same rows as csv, parsed only (scripts/bench-bulk.sh);
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -268,7 +272,15 @@ say "   simulator accepted $(( $(sim_total accepted) - SIM0 )) submit_sm"
 say "   CPU and peak RSS during the run (peak RSS reset at the start; * postgres: largest backend, shared buffers included):"
 usage "$STACK_RUN/e2e.before" "$STACK_RUN/e2e.after" "$STACK_RUN/e2e.pg.at" >>"$REPORT"
 say "   CPU per recipient (all of the above): $(awk -v clk="$CLK" -v n="$RECIP" '{ printf "%.0f µs", $2 / clk / n * 1e6 }' "$STACK_RUN/e2e.pg.at.ours")"
+sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
+say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT string_agg(format('%s %s updated (%s%% HOT), %s inserted', relname, n_tup_upd,
+  CASE WHEN n_tup_upd > 0 THEN round(100.0 * n_tup_hot_upd / n_tup_upd) ELSE 0 END, n_tup_ins), '; ' ORDER BY relname)
+  FROM pg_stat_user_tables WHERE relname IN ('recipients', 'message_ids', 'pending_receipts')")"
+say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- 4. bulk campaign (runs here, before the accept runs fill the database) ---------
+. scripts/bench-bulk.sh
 
 # ---- 3. accept latency -------------------------------------------------------------
 log "3a accept latency: wrk -t$THREADS -c$CONNS -d${DURATION}s, 1,000 numbers per POST /send"
@@ -376,6 +388,7 @@ say ""
 say "Summary"
 say "  end to end, $E2E_N recipients: $E2E_RATE recipients/s, $(printf %.1f "$WALL_E2E") s (target ≥ 10000: $(met "$E2E_RATE" 10000 ge))$([ -n "$E2E_DONE" ] || echo "; INCOMPLETE: receipts never applied")"
 say "  accept p99 (1,000 numbers): $P99_ACC ms with the whole stack running, $P99_ALONE ms API alone (target ≤ 50: $(met "$P99_ACC" 50 le) / $(met "$P99_ALONE" 50 le))"
+say "  $BULK_SUMMARY"
 say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1")/s over 1; end to end is $(awk -v a="$E2E_RATE" -v b="$RAW3" 'BEGIN { printf "%.0f%%", 100 * a / b }') of the 3-bind ceiling"
 say ""
 say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"

@@ -159,7 +159,9 @@ func TestStopRefundsUnsent(t *testing.T) {
 	if taken, want := ledgerBalanced(t, e, acct, a.ID), charged(t, e, a.ID); taken != want {
 		t.Fatalf("ledger took %d, submitted cost %d", taken, want)
 	}
-	// The carrier accepted exactly the submitted ones (plus the account's login code).
+	// The carrier accepted exactly the submitted ones (plus the account's login code,
+	// which the worker may still be sending when the stopped send has closed).
+	e.Wait("the login code at the carrier", 30*time.Second, func() bool { return int(e.Sim.Stats().Total.Accepted) >= s.Submitted+1 })
 	if st := e.Sim.Stats(); st.Duplicates != 0 || int(st.Total.Accepted) != s.Submitted+1 {
 		t.Fatalf("simulator %+v vs submitted %d", st, s.Submitted)
 	}

@@ -20,15 +20,30 @@ import (
 	"github.com/chapar/chapar/pkg/sms"
 )
 
-// ChunkSize is the number of recipients claimed, submitted and recorded
-// together. The send's status is read again before each chunk.
+// ChunkSize is the number of recipients claimed together (one
+// recipient_claims row). What may reach the SMSC is bounded by the claim's
+// grants, which also stop the chunk when the send is stopped or paused; the
+// rest of the batch stays queued, so a stop refunds it at once. The send's
+// status is read again before each chunk.
 const ChunkSize = 500
 
+// GrantMin is the smallest grant of a claim: how many more of its recipients
+// may be handed to the SMSC before the recorder confirms further ones. A
+// handler asks for grantHorizon of its recent pace at a time, at least this.
+const GrantMin = 16
+
+// grantHorizon is how much of a handler's pace one grant covers; the next
+// one is asked for when half of it is left, and takes a grant transaction
+// (a few milliseconds) to come. The pace is never measured over less than
+// grantPaceMin, so that the burst of a start does not inflate the grants.
 const (
-	bindWait       = 30 * time.Second // a batch waits this long for a bound bind, then is retried
-	recordAttempts = 6                // tries of a chunk's recording transaction
-	recordTimeout  = 30 * time.Second
-	textCacheMax   = 4096 // split texts kept (send, text) → parts
+	grantHorizon = 40 * time.Millisecond
+	grantPaceMin = 250 * time.Millisecond
+)
+
+const (
+	bindWait     = 30 * time.Second // a batch waits this long for a bound bind, then is retried
+	textCacheMax = 4096             // split texts kept (send, text) → parts
 )
 
 // errShuttingDown hands a batch back to the queue when the gateway stops
@@ -68,13 +83,17 @@ func (c *counters) snapshot() Counters {
 // batchHandler handles jobs.TypeSendBatch.
 type batchHandler struct {
 	store      *store
+	rec        *recorder
 	rdb        redis.UniversalClient
 	binds      *binds
 	otherRoute string
+	gatewayID  string // recipient_claims.gateway
 	log        *slog.Logger
 	texts      *textCache
 	stopping   <-chan struct{} // closed when the gateway starts to stop
 	chunk      int
+	grantMin   int
+	paces      routePace
 	stats      counters
 	inflight   sync.WaitGroup
 
@@ -137,6 +156,13 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr er
 		}
 		log.Info("batch handled", attrs...)
 	}()
+	var after int64 // the batch is claimed in id order
+	grants := grantSizer{min: h.grantMin, max: max(h.chunk, h.grantMin), size: h.grantMin, prev: h.paces.get(route)}
+	defer func() {
+		if grants.count > 0 {
+			h.paces.set(route, grants.pace(time.Now()))
+		}
+	}()
 	for chunkNo := 1; ; chunkNo++ {
 		send, err := h.store.loadSend(ctx, b.SendID)
 		if errors.Is(err, errSendNotFound) {
@@ -157,6 +183,10 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr er
 			}
 			return nil
 		}
+		if send.Status == "paused" {
+			// Resume enqueues the batch again; its queued recipients stay as they are.
+			return nil
+		}
 		if h.stoppingNow() {
 			return errShuttingDown
 		}
@@ -167,49 +197,59 @@ func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr er
 			return fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, err)
 		}
 		t0 := time.Now()
-		recs, err := h.store.claim(ctx, b.SendID, b.Batch, h.chunk)
+		c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, after, h.chunk, grants.next(time.Now()), h.gatewayID)
 		if err != nil {
 			return err
 		}
-		if len(recs) == 0 {
+		if len(c.recs) == 0 {
 			return nil
 		}
+		after = c.recs[len(c.recs)-1].ID
 		t1 := time.Now()
-		out := h.submitChunk(ctx, ob, route, send, recs)
+		acc := h.rec.open(c.claimID, b.SendID, route)
+		finished := false
+		defer func() {
+			if !finished { // a panic: stop renewing the claim, the sweeper settles it
+				h.rec.abandon(acc)
+			}
+		}()
+		run := h.runChunk(ctx, ob, send, acc, c, &grants)
 		t2 := time.Now()
-		sent, rejected, err := h.recordChunk(ctx, out, log)
-		if err != nil {
-			// The claimed rows stay at status 7: the sweeper marks them unknown.
-			return err
+		fin := <-h.rec.finish(acc, run.revert)
+		finished = true
+		if fin.err != nil {
+			// The claim stays: the sweeper settles its recipients.
+			return fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, fin.err)
 		}
 		tot.chunks++
-		tot.sent += sent
-		tot.rejected += rejected
+		tot.sent += fin.sent
+		tot.rejected += fin.rejected
+		tot.unknown += run.unknown
 		h.stats.chunks.Add(1)
-		h.stats.sent.Add(sent)
-		h.stats.rejected.Add(rejected)
-		for _, u := range out.sentUnknown {
-			if u {
-				tot.unknown++
-				h.stats.unknown.Add(1)
-			}
-		}
-		if sent+rejected > 0 {
+		h.stats.sent.Add(fin.sent)
+		h.stats.rejected.Add(fin.rejected)
+		h.stats.unknown.Add(run.unknown)
+		if fin.sent+fin.rejected > 0 {
 			h.markDirty(ctx, b.SendID, log)
 		}
-		log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(recs), "sent", sent,
-			"rejected", rejected, "returned", len(out.revertIDs), "claim", t1.Sub(t0).Round(time.Microsecond),
+		log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(c.recs), "sent", fin.sent,
+			"rejected", fin.rejected, "returned", len(run.revert), "grant", grants.size, "claim", t1.Sub(t0).Round(time.Microsecond),
 			"submit", t2.Sub(t1).Round(time.Microsecond), "record", time.Since(t2).Round(time.Microsecond))
 		if h.afterChunk != nil {
 			h.afterChunk(b, chunkNo)
 		}
-		if len(out.revertIDs) > 0 {
+		if run.refused {
+			// The send was stopped or paused (the next round sees which), or a
+			// sweeper took the claim over: it has re-queued what was not handed.
+			continue
+		}
+		if len(run.revert) > 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("send %d batch %d interrupted: %w", b.SendID, b.Batch, err)
 			}
 			return errShuttingDown
 		}
-		if len(recs) < h.chunk {
+		if len(c.recs) < h.chunk {
 			return nil
 		}
 	}
@@ -243,28 +283,6 @@ func (h *batchHandler) markDirty(ctx context.Context, sendID int64, log *slog.Lo
 	}
 }
 
-// recordChunk stores the chunk's outcome, retrying the transaction: the SMSC
-// has already accepted these messages, so their ids must be kept even if
-// the task's context ends meanwhile.
-func (h *batchHandler) recordChunk(ctx context.Context, o *chunkOutcome, log *slog.Logger) (int64, int64, error) {
-	rctx := context.WithoutCancel(ctx)
-	delay := 200 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		actx, cancel := context.WithTimeout(rctx, recordTimeout)
-		sent, rejected, err := h.store.record(actx, o)
-		cancel()
-		if err == nil {
-			return sent, rejected, nil
-		}
-		if attempt == recordAttempts {
-			return 0, 0, err
-		}
-		log.Warn("gateway: recording chunk failed, retrying", "attempt", attempt, "err", err)
-		time.Sleep(delay)
-		delay *= 2
-	}
-}
-
 // recipientState tracks one claimed recipient's parts through submission.
 type recipientState struct {
 	id       int64
@@ -276,6 +294,12 @@ type recipientState struct {
 	rejected int
 	status   smpp.Status // first SMSC rejection
 	errText  string      // local failure (text, encoding)
+	emitted  bool        // its outcome went to the recorder
+}
+
+// settled reports whether every part has its final answer.
+func (st *recipientState) settled() bool {
+	return st.accepted+st.unknown+st.rejected == len(st.parts)
 }
 
 type partRef struct{ r, p int32 }
@@ -286,23 +310,37 @@ type submitResult struct {
 	err error
 }
 
-// submitChunk submits every part of the claimed recipients, pipelined over
-// the operator's binds, and waits for every outcome. Once the gateway starts
-// stopping it begins no further recipient but completes those it started;
-// once ctx ends it submits nothing more. Parts never submitted count as
-// failed for a recipient that was sent, and a recipient with nothing
-// submitted goes back to the queue.
-func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route string, send sendRow, recs []claimedRecipient) *chunkOutcome {
-	states := make([]recipientState, len(recs))
+// chunkRun is what runChunk leaves to the handler.
+type chunkRun struct {
+	revert  []int64 // never handed to the SMSC: back to queued
+	refused bool    // a grant was refused (send stopped or paused, claim taken over)
+	unknown int64   // recipients recorded as sent with an unknown outcome
+}
+
+// runChunk submits every part of the claimed recipients in claim order,
+// pipelined over the operator's binds, and hands each recipient's outcome to
+// the recorder as soon as all its parts have one. It starts a recipient only
+// within the claim's grant, asking the recorder for more ahead of need (sized
+// by grants from the handler's pace), so a gateway killed now leaves at most
+// the granted recipients with an unknown outcome; the rest of the claim is
+// known never to have been submitted. Once
+// the gateway starts stopping, or a grant is refused, it begins no further
+// recipient but completes those it started; once ctx ends it submits nothing
+// more. Parts never submitted count as failed for a recipient that was sent,
+// and a recipient with nothing submitted goes back to the queue.
+func (h *batchHandler) runChunk(ctx context.Context, ob *operatorBinds, send sendRow, acc *claimAcc,
+	c claimed, grants *grantSizer) chunkRun {
+	var run chunkRun
+	states := make([]recipientState, len(c.recs))
 	totalParts := 0
-	for i, rc := range recs {
+	sendParts, sendErr := h.texts.parts(send.ID, send.Text, send.Cancel11)
+	for i, rc := range c.recs {
 		st := &states[i]
 		st.id, st.mobile = rc.ID, rc.Mobile
-		text := send.Text
+		parts, err := sendParts, sendErr
 		if rc.Text != nil {
-			text = *rc.Text
+			parts, err = h.texts.parts(send.ID, *rc.Text, send.Cancel11)
 		}
-		parts, err := h.texts.parts(send.ID, text, send.Cancel11)
 		switch {
 		case err != nil:
 			st.errText = "text:too_many_parts"
@@ -311,6 +349,28 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 		default:
 			st.parts, st.ids = parts, make([]string, len(parts))
 			totalParts += len(parts)
+		}
+	}
+	emit := func(st *recipientState) {
+		if st.emitted {
+			return
+		}
+		o, ok := outcomeOf(acc, st)
+		if !ok {
+			return // nothing submitted: reverted at the end
+		}
+		st.emitted = true
+		if o.unknown {
+			run.unknown++
+		}
+		h.stats.partsAccepted.Add(int64(st.accepted))
+		h.stats.partsUnknown.Add(int64(st.unknown))
+		h.stats.partsRejected.Add(int64(st.rejected))
+		h.rec.add(o)
+	}
+	for i := range states {
+		if states[i].errText != "" {
+			emit(&states[i])
 		}
 	}
 
@@ -323,29 +383,46 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 		cur         partRef
 		outstanding int
 		halted      bool // ctx ended or the bind closed: submit nothing more
+		granted     = c.handed
+		grantCh     <-chan grantResult
+		stalled     bool // waiting for grantCh with nothing else to start
 	)
-	next := func() (partRef, bool) {
+	requestGrant := func() {
+		grantCh = h.rec.grant(acc, min(len(states), granted+grants.next(time.Now())))
+	}
+	// next returns the next part to submit; wait reports that the next
+	// recipient is beyond the grant.
+	next := func() (ref partRef, ok, wait bool) {
 		if halted {
-			return partRef{}, false
+			return partRef{}, false, false
 		}
 		if len(retries) > 0 {
 			ref := retries[0]
 			retries = retries[1:]
-			return ref, true
+			return ref, true, false
 		}
 		for int(cur.r) < len(states) {
 			if int(cur.p) >= len(states[cur.r].parts) {
 				cur.r, cur.p = cur.r+1, 0
 				continue
 			}
-			if cur.p == 0 && h.stoppingNow() {
-				return partRef{}, false // never start a recipient while stopping
+			if cur.p == 0 {
+				if run.refused || h.stoppingNow() {
+					return partRef{}, false, false // never start a recipient then
+				}
+				if int(cur.r) >= granted {
+					return partRef{}, false, true
+				}
+				if grantCh == nil && granted < len(states) && granted-int(cur.r) <= grants.size/2 {
+					requestGrant()
+				}
+				grants.started(time.Now())
 			}
 			ref := cur
 			cur.p++
-			return ref, true
+			return ref, true, false
 		}
-		return partRef{}, false
+		return partRef{}, false, false
 	}
 	submit := func(ref partRef) {
 		st := &states[ref.r]
@@ -365,7 +442,13 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 			UDH:                part.UDHI(),
 			RegisteredDelivery: smpp.DefaultRegisteredDelivery,
 		}
-		err := ob.pick().SubmitAsync(ctx, m, func(id string, err error) {
+		b := ob.pick()
+		if err := b.pace.wait(ctx); err != nil {
+			halted = true // this part and the rest stay unsent
+			return
+		}
+		err := b.client.SubmitAsync(ctx, m, func(id string, err error) {
+			b.pace.observe(err)
 			results <- submitResult{ref: ref, id: id, err: err}
 		})
 		switch {
@@ -381,6 +464,9 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 				st.errText = "submit:invalid"
 			}
 			h.log.Warn("gateway: submit_sm refused locally", "recipient_id", st.id, "err", err)
+			if st.settled() {
+				emit(st)
+			}
 		}
 	}
 	handle := func(res submitResult) {
@@ -395,11 +481,12 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 				st.unknown++ // accepted without an id: reconcile by receipt
 			}
 		case smpp.IsThrottled(res.err):
-			// Not accepted: the bind pauses, then the part goes again.
+			// Not accepted: the bind slows down, then the part goes again.
 			h.stats.partsRetry.Add(1)
 			if !halted && ctx.Err() == nil {
 				retries = append(retries, res.ref)
 			}
+			return
 		case smpp.IsUnknown(res.err):
 			st.unknown++ // never resent
 		default:
@@ -408,6 +495,17 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 				st.status = s
 			}
 		}
+		if st.settled() {
+			emit(st)
+		}
+	}
+	gotGrant := func(g grantResult) {
+		grantCh, stalled = nil, false
+		if g.err != nil || !g.ok {
+			run.refused = true
+			return
+		}
+		granted = max(granted, g.handed)
 	}
 	for {
 	drain:
@@ -415,60 +513,130 @@ func (h *batchHandler) submitChunk(ctx context.Context, ob *operatorBinds, route
 			select {
 			case res := <-results:
 				handle(res)
+			case g := <-grantCh:
+				gotGrant(g)
 			default:
 				break drain
 			}
 		}
-		if ref, ok := next(); ok {
+		ref, ok, wait := next()
+		if ok {
 			submit(ref)
 			continue
 		}
-		if outstanding == 0 {
+		if wait {
+			if !stalled {
+				stalled = true
+				h.rec.waited()
+			}
+			if grantCh == nil {
+				requestGrant()
+			}
+		}
+		if outstanding == 0 && (!wait || grantCh == nil) {
 			break
 		}
 		// pkg/smpp completes every written submit exactly once, at the
 		// latest after its response time-out or when its session ends.
-		handle(<-results)
-	}
-
-	o := &chunkOutcome{
-		operator:    route,
-		sendID:      send.ID,
-		msgIDs:      make([]string, 0, totalParts),
-		msgRecipIDs: make([]int64, 0, totalParts),
-		msgParts:    make([]int16, 0, totalParts),
-		sentIDs:     make([]int64, 0, len(states)),
-		sentUnknown: make([]bool, 0, len(states)),
-		sentFailed:  make([]int16, 0, len(states)),
-	}
-	for i := range states {
-		st := &states[i]
-		h.stats.partsAccepted.Add(int64(st.accepted))
-		h.stats.partsUnknown.Add(int64(st.unknown))
-		h.stats.partsRejected.Add(int64(st.rejected))
-		switch {
-		case st.accepted+st.unknown > 0:
-			for p, id := range st.ids {
-				if id != "" {
-					o.msgIDs = append(o.msgIDs, id)
-					o.msgRecipIDs = append(o.msgRecipIDs, st.id)
-					o.msgParts = append(o.msgParts, int16(p+1))
-				}
-			}
-			o.sentIDs = append(o.sentIDs, st.id)
-			o.sentUnknown = append(o.sentUnknown, st.unknown > 0)
-			o.sentFailed = append(o.sentFailed, int16(len(st.parts)-st.accepted-st.unknown))
-		case st.status != 0:
-			o.rejIDs = append(o.rejIDs, st.id)
-			o.rejErrors = append(o.rejErrors, fmt.Sprintf("smsc:0x%02X", uint32(st.status)))
-		case st.errText != "":
-			o.rejIDs = append(o.rejIDs, st.id)
-			o.rejErrors = append(o.rejErrors, st.errText)
-		default:
-			o.revertIDs = append(o.revertIDs, st.id)
+		select {
+		case res := <-results:
+			handle(res)
+		case g := <-grantCh:
+			gotGrant(g)
 		}
 	}
-	return o
+	for i := range states {
+		if st := &states[i]; !st.emitted {
+			if emit(st); !st.emitted {
+				run.revert = append(run.revert, st.id)
+			}
+		}
+	}
+	return run
+}
+
+// grantSizer sizes a handler's grants: grantHorizon of its recent pace (the
+// recipients it started per second, with older seconds fading), at least min,
+// at most max. A grant is never taken back, so a larger one (doubling after a
+// wait, say) would leave more recipients unknown when the gateway dies; a
+// handler that runs ahead of its grant waits for one grant transaction instead.
+// Until grantPaceMin has been measured, the rest of that window counts at prev,
+// the pace the last batch of the route ended with.
+type grantSizer struct {
+	min, max int
+	size     int
+	prev     float64   // recipients per second
+	count    int       // recipients started since since
+	since    time.Time // start of the measurement
+}
+
+func (g *grantSizer) started(now time.Time) {
+	if g.since.IsZero() {
+		g.since = now
+	}
+	g.count++
+	if el := now.Sub(g.since); el > time.Second {
+		g.count /= 2
+		g.since = now.Add(-el / 2)
+	}
+}
+
+// pace is the recipients started per second.
+func (g *grantSizer) pace(now time.Time) float64 {
+	el := now.Sub(g.since).Seconds()
+	if g.since.IsZero() {
+		el = 0
+	}
+	floor := grantPaceMin.Seconds()
+	return (float64(g.count) + g.prev*max(0, floor-el)) / max(el, floor)
+}
+
+// next returns the size of the next grant.
+func (g *grantSizer) next(now time.Time) int {
+	g.size = min(max(int(g.pace(now)*grantHorizon.Seconds()), g.min), g.max)
+	return g.size
+}
+
+// routePace remembers the pace of each route's last batch, so that the next
+// batch's first grants are sized from it.
+type routePace struct {
+	mu sync.Mutex
+	m  map[string]float64
+}
+
+func (p *routePace) get(route string) float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m[route]
+}
+
+func (p *routePace) set(route string, pace float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]float64{}
+	}
+	p.m[route] = pace
+}
+
+// outcomeOf is the recorded outcome of a recipient whose parts are all
+// answered or will never be submitted; false when nothing was submitted (the
+// recipient goes back to the queue).
+func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
+	o := outcome{claim: acc, id: st.id}
+	switch {
+	case st.accepted+st.unknown > 0:
+		o.unknown = st.unknown > 0
+		o.failed = int16(len(st.parts) - st.accepted - st.unknown)
+		o.msgIDs = st.ids
+	case st.status != 0:
+		o.rejected, o.errText = true, fmt.Sprintf("smsc:0x%02X", uint32(st.status))
+	case st.errText != "":
+		o.rejected, o.errText = true, st.errText
+	default:
+		return o, false
+	}
+	return o, true
 }
 
 // textCache keeps the split parts of the texts being sent, made with

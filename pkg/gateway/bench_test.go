@@ -130,6 +130,33 @@ func procCPU(t *testing.T, pid int) time.Duration {
 	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
+// dbCPU sums the CPU time of the PostgreSQL backends serving database name
+// (found by their process title; needs the server on this machine).
+func dbCPU(t *testing.T, name string) time.Duration {
+	t.Helper()
+	var sum time.Duration
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil || !strings.HasPrefix(string(cmd), "postgres: ") || !strings.Contains(string(cmd), " "+name+" ") {
+			continue
+		}
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		sum += time.Duration(ut+st) * 10 * time.Millisecond
+	}
+	return sum
+}
+
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -214,13 +241,13 @@ func TestBenchGateway(t *testing.T) {
 		}
 		c.Concurrency = concurrency
 	})
-	cpu0, simCPU0, t0 := selfCPU(), sim.cpu(t), time.Now()
 	g := e.start(cfg, nil)
+	cpu0, simCPU0, pgCPU0, t0 := selfCPU(), sim.cpu(t), dbCPU(t, e.db.Name), time.Now()
 	waitFor(t, 10*time.Minute, "every recipient submitted", func() bool {
 		time.Sleep(30 * time.Millisecond)
 		return e.sendCounters(sendID).Submitted == n
 	})
-	tSubmit, cpuSubmit, simSubmit := time.Since(t0), selfCPU()-cpu0, sim.cpu(t)-simCPU0
+	tSubmit, cpuSubmit, simSubmit, pgSubmit := time.Since(t0), selfCPU()-cpu0, sim.cpu(t)-simCPU0, dbCPU(t, e.db.Name)-pgCPU0
 	total := n * parts
 	waitFor(t, 10*time.Minute, "every receipt in the stream", func() bool {
 		time.Sleep(30 * time.Millisecond)
@@ -247,17 +274,19 @@ func TestBenchGateway(t *testing.T) {
 	report := fmt.Sprintf(
 		"gateway: %d recipients × %d part(s) = %d submit_sm in %d batches, %d bind(s), window %d, concurrency %d\n"+
 			"  all submitted and recorded: %s → %.0f submit_sm/s (%.0f recipients/s)\n"+
-			"    gateway CPU %s = %.1f µs/submit_sm (%.0f%% of a core); simulator CPU %s\n"+
+			"    gateway CPU %s = %.1f µs/submit_sm (%.0f%% of a core); simulator CPU %s; PostgreSQL CPU %s = %.1f µs/recipient\n"+
 			"  all %d receipts in the stream: %s → %.0f receipts+submits/s\n"+
 			"    gateway CPU %s = %.1f µs per message incl. its receipt; simulator CPU %s\n"+
-			"  receipts stored %d, parts retried %d; deliver_sm received %d, nacked %d (queue overflow %d)",
+			"  receipts stored %d, parts retried %d; deliver_sm received %d, nacked %d (queue overflow %d)\n"+
+			"  recorder %+v",
 		n, parts, total, batches, nBinds, window, concurrency,
 		tSubmit.Round(time.Millisecond), float64(total)/tSubmit.Seconds(), float64(n)/tSubmit.Seconds(),
 		cpuSubmit.Round(time.Millisecond), float64(cpuSubmit.Microseconds())/float64(total),
-		100*cpuSubmit.Seconds()/tSubmit.Seconds(), simSubmit,
+		100*cpuSubmit.Seconds()/tSubmit.Seconds(), simSubmit, pgSubmit, float64(pgSubmit.Microseconds())/float64(n),
 		total, tAll.Round(time.Millisecond), float64(total)/tAll.Seconds(),
 		cpuAll.Round(time.Millisecond), float64(cpuAll.Microseconds())/float64(total), simAll,
-		status.Inbound.Receipts, status.Batches.PartsRetried, dlv.DeliversReceived, dlv.DeliversNacked, dlv.DeliversOverflow)
+		status.Inbound.Receipts, status.Batches.PartsRetried, dlv.DeliversReceived, dlv.DeliversNacked, dlv.DeliversOverflow,
+		status.Recorder)
 	t.Log("\n" + report)
 	fmt.Println(report)
 }

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,11 +12,12 @@ import (
 	"github.com/chapar/chapar/pkg/smpp"
 )
 
-// bind is one SMPP client kept bound by pkg/smpp.
+// bind is one SMPP client kept bound by pkg/smpp, and its adaptive rate.
 type bind struct {
 	name   string // operator#n
 	cfg    BindConfig
 	client *smpp.Client
+	pace   *pacer
 }
 
 // operatorBinds are the binds of one operator; submits are spread over them.
@@ -48,7 +50,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 			ResponseTimeout: bc.ResponseTimeout,
 			Window:          bc.Window,
 			TPS:             bc.TPS,
-			ThrottlePause:   bc.ThrottlePause,
+			ThrottlePause:   cmp.Or(bc.ThrottlePause, DefaultThrottlePause),
 			ReconnectMax:    bc.ReconnectMax,
 			DeliverHandler:  deliver(bc.Operator),
 			DeliverWorkers:  max(cfg.DeliverWorkers, 1),
@@ -60,7 +62,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 			_ = bs.close(closeCtx)
 			return nil, fmt.Errorf("bind %s to %s: %w", name, bc.Addr(), err)
 		}
-		b := &bind{name: name, cfg: bc, client: c}
+		b := &bind{name: name, cfg: bc, client: c, pace: newPacer(bc.TPS)}
 		bs.all = append(bs.all, b)
 		ob := bs.byOp[bc.Operator]
 		if ob == nil {
@@ -72,14 +74,14 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 	return bs, nil
 }
 
-// pick chooses the client for the next submit: the bound one with the fewest
+// pick chooses the bind for the next submit: the bound one with the fewest
 // submits in flight, starting the comparison at a rotating index so that
 // ties go round-robin. When none is bound it returns the next in turn, whose
 // SubmitAsync waits for its bind.
-func (o *operatorBinds) pick() *smpp.Client {
+func (o *operatorBinds) pick() *bind {
 	n := len(o.binds)
 	if n == 1 {
-		return o.binds[0].client
+		return o.binds[0]
 	}
 	start := int(o.next.Add(1) % uint32(n))
 	best, bestInFlight := -1, int64(0)
@@ -96,7 +98,7 @@ func (o *operatorBinds) pick() *smpp.Client {
 	if best < 0 {
 		best = start
 	}
-	return o.binds[best].client
+	return o.binds[best]
 }
 
 // anyBound reports whether at least one bind is bound (throttled included).
@@ -156,6 +158,7 @@ type BindStatus struct {
 	State    string     `json:"state"`
 	Bound    bool       `json:"bound"`
 	Stats    smpp.Stats `json:"stats"`
+	Pacer    PacerStats `json:"pacer"`
 }
 
 func (bs *binds) status() []BindStatus {
@@ -170,6 +173,7 @@ func (bs *binds) status() []BindStatus {
 			State:    st.State.String(),
 			Bound:    st.State == smpp.StateBound || st.State == smpp.StateThrottled,
 			Stats:    st,
+			Pacer:    b.pace.stats(),
 		})
 	}
 	return out

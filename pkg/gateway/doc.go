@@ -10,26 +10,39 @@
 // # Submitting a batch
 //
 // A batch task is idempotent by recipient state. The handler claims queued
-// recipients (status 5) in chunks of ChunkSize with FOR UPDATE SKIP LOCKED,
-// moving them to status 7 (submitting), so a duplicated or re-delivered task
-// only ever finds rows nobody has claimed. Every part is submitted pipelined
-// over the operator's binds; per part the outcome is:
+// recipients (status 5) in chunks of ChunkSize, in id order, with FOR UPDATE
+// SKIP LOCKED, moving them to status 7 (submitting) and recording the claim in
+// recipient_claims in the same statement, so a duplicated or re-delivered
+// task only ever finds rows nobody has claimed. Every part is submitted
+// pipelined over the operator's binds, in claim order, but a recipient is
+// started only within the claim's grant (recipient_claims.handed): the first
+// GrantMin with the claim, then about grantHorizon of the handler's pace at a
+// time, asked for ahead of need. So when a gateway dies, only its granted
+// recipients may have reached the SMSC (their outcome is unknown); the
+// worker's sweeper queues the rest of the claim again. A grant is refused
+// once the send is stopped or paused, which stops the chunk at once. Per part
+// the outcome is:
 //
 //   - accepted: the normalised SMSC message id is recorded in message_ids;
-//   - throttled (ESME_RTHROTTLED): the bind pauses and the part is submitted
-//     again (it was not accepted, so this is no duplicate);
+//   - throttled (ESME_RTHROTTLED): the bind's adaptive rate is halved (it
+//     recovers by 10% every 100 ms without one, see pacer), the session
+//     pauses briefly, and the part is submitted again (it was not accepted,
+//     so this is no duplicate);
 //   - rejected (any other error status): the part failed;
 //   - unknown (no response in time, or the connection dropped while the part
 //     was in flight): it is never resent; the recipient is recorded as sent
 //     with unknown = true and reconciled through its receipt.
 //
-// After each chunk one transaction copies the message ids, marks the
-// recipients sent (0) or rejected (6, error "smsc:0xNN") and adds to the
-// send's counters; then the send id is added to jobs.DirtySends. The send's
-// status is read again before every chunk, so a stop takes effect within one
-// chunk: the batch's remaining queued recipients become 6 with error
-// "stopped". Recipients a crashed gateway left at status 7 belong to the
-// worker's sweeper.
+// A recipient's outcome goes to the gateway's recorder as soon as every part
+// has one. The recorder writes all handlers' outcomes in one transaction every
+// recordEvery: it copies the message ids, marks the recipients sent (0) or
+// rejected (6, error "smsc:0xNN") and adds to the sends' counters; at the end
+// of a chunk its recipients never started go back to queued and the claim row
+// is deleted, then the handler adds the send id to jobs.DirtySends. Grants and
+// the renewal of the claims in hand go through a second connection, as soon as
+// asked for, so they never wait behind a large outcome transaction. The send's status is read again before every chunk: a stopped
+// send's queued recipients of the batch become 6 with error "stopped"; a
+// paused one's stay queued (resume enqueues the batch again).
 //
 // Recipients of operator "other" are submitted through the binds of the
 // operator named by Config.OtherRoute, and their message ids are recorded

@@ -98,13 +98,16 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 	}
 	g.handler = &batchHandler{
 		store:      &store{pool: d.Pool},
+		rec:        newRecorder(d.Pool, log),
 		rdb:        d.Redis,
 		binds:      g.binds,
 		otherRoute: cfg.OtherRoute,
+		gatewayID:  cfg.InstanceID,
 		log:        log,
 		texts:      newTextCache(),
 		stopping:   g.stopping,
 		chunk:      ChunkSize,
+		grantMin:   GrantMin,
 	}
 	return g, nil
 }
@@ -214,8 +217,8 @@ func (g *Gateway) Run(ctx context.Context) error {
 	return runErr
 }
 
-// closeAll waits for handlers asynq gave up on, then closes the binds and
-// the stream writer.
+// closeAll waits for handlers asynq gave up on, stores what they left with
+// the recorder, then closes the binds and the stream writer.
 func (g *Gateway) closeAll(deadline time.Time) {
 	done := make(chan struct{})
 	go func() {
@@ -227,6 +230,7 @@ func (g *Gateway) closeAll(deadline time.Time) {
 	case <-time.After(time.Until(deadline)):
 		g.log.Warn("gateway: batch handlers still running at the shutdown deadline")
 	}
+	g.handler.rec.close()
 	// Leave the binds at least a few seconds to drain in-flight submits.
 	cctx, cancel := context.WithDeadline(context.Background(), later(deadline, time.Now().Add(5*time.Second)))
 	defer cancel()

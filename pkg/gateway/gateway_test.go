@@ -586,3 +586,48 @@ func TestGracefulShutdownMidBatch(t *testing.T) {
 		t.Fatalf("send counters %+v", sc)
 	}
 }
+
+// A stop takes effect inside a claimed chunk: the recorder refuses the next
+// grant, the handler starts no further recipient, and the rest of the claim
+// goes back to the queue and is rejected as stopped; the claim row is gone.
+func TestStopWithinGrant(t *testing.T) {
+	e := newEnv(t, smscsim.Config{})
+	g := e.start(e.config(func(c *Config) { c.Binds[0].TPS = 400 }), func(g *Gateway) { g.handler.chunk = 1000 })
+	const n = 1000
+	sendID := e.createSend("hello from chapar", false, "queued")
+	e.addRecipients(sendID, 1, n, 1, "98912", "mci", 1)
+	stopped := make(chan int, 1)
+	go func() {
+		for e.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 0`, sendID) < 200 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if _, err := e.db.Pool.Exec(context.Background(), `UPDATE sends SET status = 'stopped' WHERE id = $1`, sendID); err != nil {
+			t.Errorf("stop: %v", err)
+		}
+		stopped <- e.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 0`, sendID)
+	}()
+	if err := g.handler.ProcessTask(e.ctx(), batchTask(t, jobs.SendBatch{SendID: sendID, Batch: 1, Operator: "mci"})); err != nil {
+		t.Fatal(err)
+	}
+	atStop := <-stopped
+	got := e.statusCounts(sendID)
+	sent := got[0]
+	// At 400/s a grant covers about 32 recipients; the stop lands within a
+	// recording round or two.
+	if sent+got[6] != n || len(got) != 2 || sent < atStop || sent > atStop+150 {
+		t.Fatalf("statuses %v; %d sent when the send was stopped", got, atStop)
+	}
+	if c := e.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 6 AND error = 'stopped'`, sendID); c != n-sent {
+		t.Fatalf("%d stopped, want %d", c, n-sent)
+	}
+	if sc := e.sendCounters(sendID); sc.Submitted != sent || sc.Rejected != n-sent {
+		t.Fatalf("send counters %+v, %d sent", sc, sent)
+	}
+	if c := e.count(`SELECT count(*) FROM recipient_claims`); c != 0 {
+		t.Fatalf("%d claims left", c)
+	}
+	if st := e.sim.Stats(); st.Total.Accepted != int64(sent) || st.Duplicates != 0 {
+		t.Fatalf("simulator accepted %d for %d sent", st.Total.Accepted, sent)
+	}
+	t.Logf("stopped at %d sent; %d sent in all, %d stopped", atStop, sent, n-sent)
+}

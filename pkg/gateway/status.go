@@ -11,13 +11,14 @@ import (
 
 // Status is the body of GET /status.
 type Status struct {
-	Instance  string          `json:"instance"`
-	StartedAt time.Time       `json:"started_at"`
-	Stopping  bool            `json:"stopping"`
-	Queues    map[string]int  `json:"queues"`
-	Binds     []BindStatus    `json:"binds"`
-	Batches   Counters        `json:"batches"`
-	Inbound   InboundCounters `json:"inbound"`
+	Instance  string           `json:"instance"`
+	StartedAt time.Time        `json:"started_at"`
+	Stopping  bool             `json:"stopping"`
+	Queues    map[string]int   `json:"queues"`
+	Binds     []BindStatus     `json:"binds"`
+	Batches   Counters         `json:"batches"`
+	Recorder  RecorderCounters `json:"recorder"`
+	Inbound   InboundCounters  `json:"inbound"`
 }
 
 // Heartbeat is the JSON stored under jobs.GatewayHeartbeat+instance every
@@ -45,6 +46,7 @@ func (g *Gateway) Status() Status {
 		Queues:    g.Queues(),
 		Binds:     g.binds.status(),
 		Batches:   g.handler.stats.snapshot(),
+		Recorder:  g.handler.rec.snapshot(),
 		Inbound: InboundCounters{
 			Receipts: g.inbound.receipts.Load(),
 			MO:       g.inbound.mo.Load(),

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -23,6 +24,10 @@ import (
 	"github.com/chapar/chapar/pkg/send"
 )
 
+// DefaultConsumers is the number of group consumers a worker runs when
+// Consumer.Consumers is not set.
+const DefaultConsumers = 2
+
 // Consumer applies the inbound stream.
 type Consumer struct {
 	RDB   redis.UniversalClient
@@ -30,10 +35,26 @@ type Consumer struct {
 	Inbox *inbox.Service
 	// Name identifies this worker in the consumer group.
 	Name string
+	// Consumers is the number of members of the consumer group this worker runs
+	// (DefaultConsumers when 0), each named Name-i and applying its own batches,
+	// so that one applies while another reads. Receipts are idempotent (a part's
+	// state is set once; a recipient only moves forward) and MO messages are
+	// keyed by their stream id, so the order between consumers does not matter.
+	Consumers int
 	// Batch is the most entries applied in one transaction.
 	Batch int
 	// OnMO, when set, is told about each stored MO (the inbox.received event).
 	OnMO func(ctx context.Context, m inbox.Stored)
+}
+
+// ParseConsumers reads a consumer count (the INBOUND_CONSUMERS setting): a
+// positive integer, otherwise 0 (the default).
+func ParseConsumers(v string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 // Run consumes until ctx ends.
@@ -41,28 +62,43 @@ func (c *Consumer) Run(ctx context.Context) error {
 	if c.Batch <= 0 {
 		c.Batch = 5000
 	}
+	n := c.Consumers
+	if n <= 0 {
+		n = DefaultConsumers
+	}
 	err := c.RDB.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err()
 	if err != nil && !isBusyGroup(err) {
 		return fmt.Errorf("create consumer group: %w", err)
 	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { c.consume(ctx, fmt.Sprintf("%s-%d", c.Name, i), i == 0) })
+	}
+	wg.Wait()
+	return nil
+}
+
+// consume is one member of the group. The lead member also claims entries a
+// dead consumer left unacknowledged and retries the pending receipts.
+func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 	lastClaim := time.Time{}
 	lastPending := time.Time{}
 	for ctx.Err() == nil {
 		var msgs []redis.XMessage
-		if time.Since(lastClaim) > 15*time.Second {
+		if lead && time.Since(lastClaim) > 15*time.Second {
 			lastClaim = time.Now()
 			claimed, _, err := c.RDB.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: jobs.InboundStream, Group: jobs.InboundGroup,
-				Consumer: c.Name, MinIdle: 30 * time.Second, Start: "0-0", Count: int64(c.Batch)}).Result()
+				Consumer: name, MinIdle: 30 * time.Second, Start: "0-0", Count: int64(c.Batch)}).Result()
 			if err == nil {
 				msgs = claimed
 			}
 		}
 		if len(msgs) == 0 {
-			res, err := c.RDB.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: c.Name,
+			res, err := c.RDB.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: name,
 				Streams: []string{jobs.InboundStream, ">"}, Count: int64(c.Batch), Block: 200 * time.Millisecond}).Result()
 			if err != nil && !errors.Is(err, redis.Nil) {
 				if ctx.Err() != nil {
-					return nil
+					return
 				}
 				if isNoGroup(err) {
 					_ = c.RDB.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err()
@@ -77,13 +113,10 @@ func (c *Consumer) Run(ctx context.Context) error {
 			}
 		}
 		if len(msgs) > 0 {
-			if err := c.apply(ctx, msgs); err != nil {
-				slog.ErrorContext(ctx, "apply inbound batch; it will be retried", "entries", len(msgs), "err", err)
-				time.Sleep(time.Second)
-				continue
-			}
+			settle(ctx, msgs[len(msgs)-1].ID, time.Now())
+			c.applyRetrying(ctx, msgs)
 		}
-		if time.Since(lastPending) > 500*time.Millisecond {
+		if lead && time.Since(lastPending) > 500*time.Millisecond {
 			lastPending = time.Now()
 			if a, err := c.Sends.RetryPending(ctx); err != nil {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
@@ -92,8 +125,54 @@ func (c *Consumer) Run(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
 }
+
+// Settle is how old the newest entry of a batch must be before the batch is
+// applied. A gateway records a submit's message id within a few tens of
+// milliseconds of its response (its recorder writes in group transactions),
+// and an SMSC may send the receipt at once: applied earlier, such a receipt
+// would find no id and take the slower path through pending_receipts.
+const Settle = 100 * time.Millisecond
+
+// settle waits until the entry id (milliseconds-sequence) is Settle old, never
+// longer than Settle whatever the clocks say.
+func settle(ctx context.Context, id string, now time.Time) {
+	ms, _, _ := strings.Cut(id, "-")
+	at, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		return
+	}
+	wait := min(time.UnixMilli(at).Add(Settle).Sub(now), Settle)
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// applyRetrying applies a batch, trying again a few times (two consumers may
+// deadlock on a recipient with parts in both batches; PostgreSQL aborts one).
+// A batch still failing stays unacknowledged: the lead member claims it again.
+func (c *Consumer) applyRetrying(ctx context.Context, msgs []redis.XMessage) {
+	for attempt := 1; ; attempt++ {
+		err := c.apply(ctx, msgs)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		if attempt == applyAttempts {
+			slog.ErrorContext(ctx, "apply inbound batch; it will be claimed again", "entries", len(msgs), "err", err)
+			return
+		}
+		slog.WarnContext(ctx, "apply inbound batch; retrying", "entries", len(msgs), "attempt", attempt, "err", err)
+		time.Sleep(time.Duration(attempt) * 200 * time.Millisecond)
+	}
+}
+
+const applyAttempts = 5
 
 func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 	var receipts []send.Receipt

@@ -3,6 +3,7 @@ package operator_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/testenv"
@@ -70,5 +71,53 @@ func TestTableFromDatabase(t *testing.T) {
 	}
 	if p := tbl.Price(operator.Rightel, 1); p != 249 {
 		t.Fatalf("default tariff for the account: %d", p)
+	}
+}
+
+// The cache serves an account's table for its TTL, then reads the database again;
+// Forget drops it at once. Accounts are cached apart.
+func TestCache(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	var acct int64
+	if err := d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('cache') RETURNING id`).Scan(&acct); err != nil {
+		t.Fatal(err)
+	}
+	c := operator.NewCache(time.Hour)
+	price := func(account int64) int64 {
+		t.Helper()
+		tbl, err := c.Load(ctx, d.Pool, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl.Price(operator.MCI, 1)
+	}
+	if p := price(acct); p != 230 {
+		t.Fatalf("default MCI price %d", p)
+	}
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO tariffs (account_id, operator, part_price, send_fee) VALUES ($1, 'mci', 100, 40)`, acct); err != nil {
+		t.Fatal(err)
+	}
+	if p := price(acct); p != 230 {
+		t.Fatalf("within the TTL the cached price changed to %d", p)
+	}
+	if p := price(0); p != 230 {
+		t.Fatalf("default account price %d", p)
+	}
+	c.Forget()
+	if p := price(acct); p != 140 {
+		t.Fatalf("after Forget: price %d, want the account's 140", p)
+	}
+	short := operator.NewCache(time.Millisecond)
+	if _, err := short.Load(ctx, d.Pool, acct); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `UPDATE tariffs SET part_price = 150 WHERE account_id = $1`, acct); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	tbl, err := short.Load(ctx, d.Pool, acct)
+	if err != nil || tbl.Price(operator.MCI, 1) != 190 {
+		t.Fatalf("after the TTL: %v, %v", tbl, err)
 	}
 }

@@ -42,24 +42,9 @@ func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, err
 	if len(rs) == 0 {
 		return out, nil
 	}
-	ops := make([]string, 0, len(rs))
-	ids := make([]string, 0, len(rs))
-	stats := make([]int16, 0, len(rs))
-	mobiles := make([]string, 0, len(rs))
-	var grps []int32
-	var primary []bool
-	for g, r := range rs {
-		for k, id := range append([]string{r.MsgID}, r.AltIDs...) {
-			if id == "" {
-				continue
-			}
-			ops, ids, stats, mobiles = append(ops, r.Operator), append(ids, id), append(stats, r.Stat), append(mobiles, r.Mobile)
-			grps, primary = append(grps, int32(g)), append(primary, k == 0)
-		}
-	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		out, err = applyReceipts(ctx, tx, ops, ids, stats, mobiles, grps, primary, len(rs))
+		out, err = applyReceipts(ctx, tx, rs)
 		return err
 	})
 	return out, err
@@ -67,6 +52,9 @@ func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, err
 
 // RetryPending matches receipts that overtook their submit response, and assigns
 // receipts to recipients whose submit outcome was unknown (matched by handset).
+// Every pending receipt is looked up by its key (message_ids is never scanned:
+// with thousands of pending receipts the planner would rather hash the whole
+// table).
 func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	var out Applied
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -76,66 +64,117 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 				(SELECT count(*) FROM message_ids m WHERE m.recipient_id = r.id) + 1
 			FROM pending_receipts p
 			JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
-			WHERE NOT EXISTS (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id)
+			WHERE (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id LIMIT 1) IS NULL
 			ORDER BY p.operator, p.msg_id, r.submitted_at DESC
 			ON CONFLICT DO NOTHING`); err != nil {
 			return fmt.Errorf("reconcile unknown: %w", err)
 		}
-		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts p USING message_ids m
-			WHERE m.operator = p.operator AND m.msg_id = p.msg_id RETURNING p.operator, p.msg_id, p.stat, p.mobile`)
+		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts d USING (
+				SELECT p.operator, p.msg_id FROM pending_receipts p
+				CROSS JOIN LATERAL (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id LIMIT 1) hit
+			) x
+			WHERE d.operator = x.operator AND d.msg_id = x.msg_id
+			RETURNING d.operator, d.msg_id, d.stat, d.mobile`)
 		if err != nil {
 			return fmt.Errorf("take pending: %w", err)
 		}
-		var ops, ids, mobiles []string
-		var stats []int16
-		for rows.Next() {
-			var op, id, m string
-			var st int16
-			if err := rows.Scan(&op, &id, &st, &m); err != nil {
-				rows.Close()
-				return err
-			}
-			ops, ids, stats, mobiles = append(ops, op), append(ids, id), append(stats, st), append(mobiles, m)
+		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
+			var x Receipt
+			err := r.Scan(&x.Operator, &x.MsgID, &x.Stat, &x.Mobile)
+			return x, err
+		})
+		if err != nil {
+			return fmt.Errorf("take pending: %w", err)
 		}
-		rows.Close()
-		if len(ids) == 0 {
+		if len(rs) == 0 {
 			return nil
 		}
-		grps := make([]int32, len(ids))
-		primary := make([]bool, len(ids))
-		for i := range grps {
-			grps[i], primary[i] = int32(i), true
-		}
-		out, err = applyReceipts(ctx, tx, ops, ids, stats, mobiles, grps, primary, len(ids))
+		out, err = applyReceipts(ctx, tx, rs)
 		return err
 	})
 	return out, err
 }
 
-func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int16, mobiles []string,
-	grps []int32, primary []bool, total int) (Applied, error) {
+// applyReceipts applies receipts inside tx.
+func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt) (Applied, error) {
 	var out Applied
-	// 0. Which receipts have a recorded id. This is read first, in its own statement:
-	// an id the gateway records after it only sends its receipt to pending_receipts
-	// (retried), while one read here is seen by the update below. Deciding it later
-	// would let a just-recorded id count as matched without being applied.
-	var matched []int32
-	mrows, err := tx.Query(ctx, `SELECT DISTINCT r.grp FROM unnest($1::text[], $2::text[], $3::int[]) AS r(operator, msg_id, grp)
-		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id`, ops, ids, grps)
-	if err != nil {
-		return out, fmt.Errorf("match receipts: %w", err)
-	}
-	for mrows.Next() {
-		var g int32
-		if err := mrows.Scan(&g); err != nil {
-			mrows.Close()
-			return out, err
+	// 0. Which receipts have a recorded id: their own id first, then (for those
+	// without) the other normalisations of it. This is read first, in its own
+	// statements: an id the gateway records after it only sends its receipt to
+	// pending_receipts (retried), while one read here is seen by the update below.
+	// Deciding it later would let a just-recorded id count as matched without
+	// being applied.
+	key := make([]string, len(rs))
+	var ops, ids []string
+	var grps []int32
+	for g, r := range rs {
+		if r.MsgID != "" {
+			ops, ids, grps = append(ops, r.Operator), append(ids, r.MsgID), append(grps, int32(g))
 		}
-		matched = append(matched, g)
 	}
-	mrows.Close()
-	if err := mrows.Err(); err != nil {
-		return out, fmt.Errorf("match receipts: %w", err)
+	if err := matchKeys(ctx, tx, ops, ids, grps, key); err != nil {
+		return out, err
+	}
+	ops, ids, grps = ops[:0], ids[:0], grps[:0]
+	for g, r := range rs {
+		if key[g] != "" {
+			continue
+		}
+		for _, alt := range r.AltIDs {
+			if alt != "" {
+				ops, ids, grps = append(ops, r.Operator), append(ids, alt), append(grps, int32(g))
+			}
+		}
+	}
+	if err := matchKeys(ctx, tx, ops, ids, grps, key); err != nil {
+		return out, err
+	}
+	var mOps, mIDs []string
+	var mStats []int16
+	enroute := false
+	for g, r := range rs {
+		if key[g] != "" {
+			mOps, mIDs, mStats = append(mOps, r.Operator), append(mIDs, key[g]), append(mStats, r.Stat)
+			enroute = enroute || r.Stat == StatEnroute
+		}
+	}
+	sendIDs, err := applyMatched(ctx, tx, mOps, mIDs, mStats, enroute, &out)
+	if err != nil {
+		return out, err
+	}
+	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
+	var pOps, pIDs, pMobiles []string
+	var pStats []int16
+	for g, r := range rs {
+		if key[g] == "" && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
+			pOps, pIDs, pStats, pMobiles = append(pOps, r.Operator), append(pIDs, r.MsgID), append(pStats, r.Stat), append(pMobiles, r.Mobile)
+		}
+	}
+	total := len(rs)
+	if len(pIDs) == 0 {
+		out.Matched = total
+		out.Sends = sendIDs
+		return out, nil
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
+		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[]) AS r(operator, msg_id, stat, mobile)
+		ORDER BY r.operator, r.msg_id
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles)
+	if err != nil {
+		return out, fmt.Errorf("pending receipts: %w", err)
+	}
+	out.Pending = int(tag.RowsAffected())
+	out.Matched = total - out.Pending
+	out.Sends = sendIDs
+	return out, nil
+}
+
+// applyMatched applies receipts whose message id is recorded and returns the sends
+// whose counters moved, adding the recipients delivered and failed to out.
+func applyMatched(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int16, enroute bool, out *Applied) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
 	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
 	rows, err := tx.Query(ctx, `WITH r AS (
@@ -162,10 +201,11 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 				updated_at = now()
 			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
 			RETURNING x.send_id, x.status)
-		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd GROUP BY send_id`,
+		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
+		GROUP BY send_id ORDER BY send_id`,
 		ops, ids, stats)
 	if err != nil {
-		return out, fmt.Errorf("apply receipts: %w", err)
+		return nil, fmt.Errorf("apply receipts: %w", err)
 	}
 	var sendIDs []int64
 	var dl, ud []int32
@@ -174,7 +214,7 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 		var d, u int32
 		if err := rows.Scan(&id, &d, &u); err != nil {
 			rows.Close()
-			return out, err
+			return nil, err
 		}
 		sendIDs, dl, ud = append(sendIDs, id), append(dl, d), append(ud, u)
 		out.Delivered += int(d)
@@ -182,49 +222,53 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []in
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("apply receipts: %w", err)
+		return nil, fmt.Errorf("apply receipts: %w", err)
 	}
 	if len(sendIDs) > 0 {
+		// In send id order: concurrent consumers and gateways lock sends alike.
 		if _, err := tx.Exec(ctx, `UPDATE sends s SET delivered = s.delivered + u.d, undelivered = s.undelivered + u.f,
 			updated_at = now() FROM unnest($1::bigint[], $2::int[], $3::int[]) AS u(id, d, f) WHERE s.id = u.id`,
 			sendIDs, dl, ud); err != nil {
-			return out, fmt.Errorf("send counters: %w", err)
+			return nil, fmt.Errorf("send counters: %w", err)
 		}
 	}
 	// 2. En-route receipts: the recipient reached the telecom.
-	if _, err := tx.Exec(ctx, `UPDATE recipients x SET status = 1, updated_at = now()
-		FROM message_ids m, unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
-		WHERE r.stat = 1 AND m.operator = r.operator AND m.msg_id = r.msg_id AND x.id = m.recipient_id AND x.status = 0`,
-		ops, ids, stats); err != nil {
-		return out, fmt.Errorf("enroute receipts: %w", err)
-	}
-	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
-	hit := make(map[int32]bool, len(matched))
-	for _, g := range matched {
-		hit[g] = true
-	}
-	var pOps, pIDs, pMobiles []string
-	var pStats []int16
-	for i := range ids {
-		if primary[i] && (stats[i] == StatDelivered || stats[i] == StatUndelivered) && !hit[grps[i]] {
-			pOps, pIDs, pStats, pMobiles = append(pOps, ops[i]), append(pIDs, ids[i]), append(pStats, stats[i]), append(pMobiles, mobiles[i])
+	if enroute {
+		if _, err := tx.Exec(ctx, `UPDATE recipients x SET status = 1, updated_at = now()
+			FROM message_ids m, unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
+			WHERE r.stat = 1 AND m.operator = r.operator AND m.msg_id = r.msg_id AND x.id = m.recipient_id AND x.status = 0`,
+			ops, ids, stats); err != nil {
+			return nil, fmt.Errorf("enroute receipts: %w", err)
 		}
 	}
-	if len(pIDs) == 0 {
-		out.Matched = total
-		out.Sends = sendIDs
-		return out, nil
+	return sendIDs, nil
+}
+
+// matchKeys sets key[g] to the id of each receipt group g whose id (among ops,
+// ids) is recorded in message_ids, keeping the first one found in input order.
+func matchKeys(ctx context.Context, tx pgx.Tx, ops, ids []string, grps []int32, key []string) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
-		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[]) AS r(operator, msg_id, stat, mobile)
-		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles)
+	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS r(operator, msg_id, g, n)
+		WHERE EXISTS (SELECT 1 FROM message_ids m WHERE m.operator = r.operator AND m.msg_id = r.msg_id)
+		ORDER BY r.n`, ops, ids, grps)
 	if err != nil {
-		return out, fmt.Errorf("pending receipts: %w", err)
+		return fmt.Errorf("match receipts: %w", err)
 	}
-	out.Pending = int(tag.RowsAffected())
-	out.Matched = total - out.Pending
-	out.Sends = sendIDs
-	return out, nil
+	defer rows.Close()
+	for rows.Next() {
+		var g int32
+		var id string
+		if err := rows.Scan(&g, &id); err != nil {
+			return fmt.Errorf("match receipts: %w", err)
+		}
+		if key[g] == "" {
+			key[g] = id
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("match receipts: %w", err)
+	}
+	return nil
 }

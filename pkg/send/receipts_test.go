@@ -2,6 +2,10 @@ package send_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chapar/chapar/pkg/line"
@@ -68,5 +72,75 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 		delivered, undelivered FROM sends WHERE id = $3`, r1, r2, sendID).Scan(&st1, &st2, &delivered, &undelivered))
 	if st1 != 2 || st2 != 3 || delivered != 1 || undelivered != 1 {
 		t.Fatalf("statuses %d %d, counters %d %d", st1, st2, delivered, undelivered)
+	}
+}
+
+// Two consumers apply overlapping batches at once, as the worker's consumer group
+// does: every part's receipt arrives twice (once en route, once final, and the
+// final one again), spread over both. Each part is counted once, no recipient
+// moves back from a final state, and the send's counters are exact.
+func TestReceiptsConcurrentConsumers(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	s := send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 300
+	var acct, sendID int64
+	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
+	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '3000', 'x', 'sending', $2, now()) RETURNING id`, acct, n).Scan(&sendID))
+	_, err := d.Pool.Exec(ctx, `WITH r AS (
+			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+			SELECT $1, 0, '98912' || lpad(g::text, 7, '0'), 'mci', 2, 420, 0 FROM generate_series(1, $2::int) g RETURNING id, mobile)
+		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part)
+		SELECT 'mci', r.mobile || '-' || p, r.id, $1, p FROM r, generate_series(1, 2) p`, sendID, n)
+	must(err)
+	var all []send.Receipt
+	for i := 1; i <= n; i++ {
+		mobile := fmt.Sprintf("98912%07d", i)
+		for p := 1; p <= 2; p++ {
+			id := fmt.Sprintf("%s-%d", mobile, p)
+			for _, st := range []int16{send.StatEnroute, send.StatDelivered, send.StatDelivered} {
+				all = append(all, send.Receipt{Operator: "mci", MsgID: id, Stat: st, Mobile: mobile})
+			}
+		}
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	var wg sync.WaitGroup
+	var delivered atomic.Int64
+	for c := range 2 {
+		wg.Go(func() {
+			for b := c * 100; b < len(all); b += 200 {
+				batch := all[b:min(b+100, len(all))]
+				for attempt := 1; ; attempt++ { // a deadlock aborts one side: the consumer retries
+					a, err := s.ApplyReceipts(ctx, batch)
+					if err == nil {
+						delivered.Add(int64(a.Delivered))
+						break
+					}
+					if attempt == 5 {
+						t.Errorf("consumer %d: %v", c, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var done, parts, sDelivered, sUndelivered int
+	must(d.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 2), sum(parts_delivered + parts_failed),
+		(SELECT delivered FROM sends WHERE id = $1), (SELECT undelivered FROM sends WHERE id = $1)
+		FROM recipients WHERE send_id = $1`, sendID).Scan(&done, &parts, &sDelivered, &sUndelivered))
+	if done != n || parts != 2*n || sDelivered != n || sUndelivered != 0 || delivered.Load() != n {
+		t.Fatalf("reached handset %d, parts counted %d, send counters %d/%d, applied %d; want %d, %d, %d/0, %d",
+			done, parts, sDelivered, sUndelivered, delivered.Load(), n, 2*n, n, n)
+	}
+	if c := 0; d.Pool.QueryRow(ctx, `SELECT count(*) FROM pending_receipts`).Scan(&c) != nil || c != 0 {
+		t.Fatalf("%d receipts left pending", c)
 	}
 }

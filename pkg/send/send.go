@@ -74,13 +74,15 @@ type Service struct {
 	perMin  int
 	now     func() time.Time
 	onMoney func(ctx context.Context, accountID, balance int64)
+	ops     *operator.Cache // prefixes and tariffs for pricing at accept
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the
 // credit.changed event).
 func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelimit.Limiter, perMin int,
 	onMoney func(ctx context.Context, accountID, balance int64)) *Service {
-	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney}
+	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney,
+		ops: operator.NewCache(0)}
 }
 
 // Request is a calculate-price or send request (api-contract.md "Sending" and
@@ -190,7 +192,7 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 	if r.Cancel11 != nil {
 		cancel11 = *r.Cancel11
 	}
-	tbl, err := operator.Load(ctx, s.pool, accountID)
+	tbl, err := s.ops.Load(ctx, s.pool, accountID)
 	if err != nil {
 		return p, err
 	}

@@ -308,6 +308,19 @@ func blocked(ctx context.Context, q operator.Querier, accountID int64, numbers [
 	if accountID == 0 || len(numbers) == 0 {
 		return blockSet{}, nil
 	}
+	// Most accounts have no list at all: one index probe spares the array lookup.
+	rows, err := q.Query(ctx, `SELECT 1 FROM blacklist WHERE account_id = $1 AND kind IN ('send', 'cancel11') LIMIT 1`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("blacklist check: %w", err)
+	}
+	listed := rows.Next()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("blacklist check: %w", err)
+	}
+	if !listed {
+		return blockSet{}, nil
+	}
 	return scanBlockSet(ctx, q, `SELECT mobile FROM blacklist WHERE account_id = $1
 		AND kind IN ('send', 'cancel11') AND mobile = ANY($2::text[])`, accountID, numbers)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/chapar/chapar/jobs"
 )
@@ -21,11 +22,13 @@ type TaskLookup interface {
 
 // SweepConfig sets the sweeper's grace periods.
 type SweepConfig struct {
-	// Abandoned: a recipient claimed by a gateway (status 7) this long ago is taken
-	// as submitted with an unknown outcome (the gateway died mid-chunk); never resent.
+	// Abandoned: a gateway claim (recipient_claims) not renewed this long belongs to
+	// a dead gateway. Its recipients within the claim's grant may have reached the
+	// SMSC: they are taken as submitted with an unknown outcome and never resent.
+	// The others were never handed to the SMSC: they are queued again.
 	Abandoned time.Duration
-	// Stalled: queued recipients untouched this long get their batch re-enqueued when
-	// no task for it exists any more.
+	// Stalled: a sending send untouched this long has its queued batches
+	// re-enqueued when no task for them exists any more.
 	Stalled time.Duration
 	// NoReceipt: an unknown-outcome recipient with no receipt after this long is
 	// final as not reached; pending receipts older than this are dropped.
@@ -35,86 +38,42 @@ type SweepConfig struct {
 // DefaultSweep is the production setting.
 var DefaultSweep = SweepConfig{Abandoned: 2 * time.Minute, Stalled: time.Minute, NoReceipt: 48 * time.Hour}
 
-// Sweep runs one pass of the stuck-work sweeper and returns what it did.
+// sweepLimit bounds the rows of each kind one pass takes.
+const sweepLimit = 1000
+
+// Sweep runs one pass of the stuck-work sweeper and returns what it did. Every
+// query it runs every pass reads a small table or a partial index: recipients has
+// no status index (their status changes are HOT updates), so a send's recipients
+// are read only when its counters say it is complete, or once per Stalled when it
+// has been idle that long.
 func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (map[string]int, error) {
 	did := map[string]int{}
-	// 1. Recipients a dead gateway held: outcome unknown, reconciled by receipt.
-	rows, err := s.pool.Query(ctx, `WITH x AS (
-			UPDATE recipients SET status = 0, unknown = true, submitted_at = coalesce(submitted_at, now()), updated_at = now()
-			WHERE status = 7 AND updated_at < now() - $1::interval RETURNING send_id)
-		SELECT send_id, count(*) FROM x GROUP BY send_id`, c.Abandoned)
-	if err != nil {
-		return did, fmt.Errorf("sweep abandoned: %w", err)
-	}
-	ids, counts, err := perSend(rows)
-	if err != nil {
+	// 1. Claims of dead gateways.
+	if err := s.sweepClaims(ctx, c, did); err != nil {
 		return did, err
 	}
-	did["abandoned"] = sum(counts)
-	if len(ids) > 0 {
-		if _, err := s.pool.Exec(ctx, `UPDATE sends s SET submitted = s.submitted + u.n FROM unnest($1::bigint[], $2::int[]) AS u(id, n)
-			WHERE s.id = u.id`, ids, counts); err != nil {
-			return did, fmt.Errorf("sweep abandoned counters: %w", err)
-		}
-	}
 	// 2. Unknown outcomes that never got a receipt become final (not reached handset).
-	rows, err = s.pool.Query(ctx, `WITH x AS (
+	rows, err := s.pool.Query(ctx, `WITH x AS (
 			UPDATE recipients SET status = 3, unknown = false, error = 'no-receipt', done_at = now(), updated_at = now()
 			WHERE unknown AND status IN (0, 1) AND submitted_at < now() - $1::interval RETURNING send_id)
 		SELECT send_id, count(*) FROM x GROUP BY send_id`, c.NoReceipt)
 	if err != nil {
 		return did, fmt.Errorf("sweep no-receipt: %w", err)
 	}
-	if ids, counts, err = perSend(rows); err != nil {
+	ids, counts, err := perSend(rows)
+	if err != nil {
 		return did, err
 	}
 	did["no_receipt"] = sum(counts)
-	if len(ids) > 0 {
-		if _, err := s.pool.Exec(ctx, `UPDATE sends s SET undelivered = s.undelivered + u.n FROM unnest($1::bigint[], $2::int[]) AS u(id, n)
-			WHERE s.id = u.id`, ids, counts); err != nil {
-			return did, fmt.Errorf("sweep no-receipt counters: %w", err)
-		}
+	if err := addToSends(ctx, s.pool, "undelivered", ids, counts); err != nil {
+		return did, fmt.Errorf("sweep no-receipt: %w", err)
 	}
 	if tag, err := s.pool.Exec(ctx, `DELETE FROM pending_receipts WHERE received_at < now() - $1::interval`, c.NoReceipt); err == nil {
 		did["pending_dropped"] = int(tag.RowsAffected())
 	}
-	// 3. Batches whose task is gone while recipients still wait.
-	rows, err = s.pool.Query(ctx, `SELECT DISTINCT r.send_id, r.operator, r.batch, s.type FROM recipients r JOIN sends s ON s.id = r.send_id
-		WHERE r.status = 5 AND r.updated_at < now() - $1::interval AND s.status = 'sending' LIMIT 1000`, c.Stalled)
-	if err != nil {
-		return did, fmt.Errorf("sweep stalled: %w", err)
-	}
-	type stalled struct {
-		send int64
-		key  batchKey
-		typ  string
-	}
-	var st []stalled
-	for rows.Next() {
-		var x stalled
-		if err := rows.Scan(&x.send, &x.key.operator, &x.key.batch, &x.typ); err != nil {
-			rows.Close()
-			return did, err
-		}
-		st = append(st, x)
-	}
-	rows.Close()
-	for _, x := range st {
-		critical := x.typ == TypeVerification
-		q := jobs.CarrierQueue(x.key.operator)
-		if critical {
-			q = jobs.CarrierQueueCritical(x.key.operator)
-		}
-		if live(tasks, q, fmt.Sprintf("batch:%d:%d", x.send, x.key.batch)) {
-			continue
-		}
-		suffix := "sweep" + strconv.FormatInt(time.Now().Unix()/60, 10)
-		if live(tasks, q, fmt.Sprintf("batch:%d:%d:%s", x.send, x.key.batch, suffix)) {
-			continue
-		}
-		if err := s.enqueueBatches(ctx, x.send, []batchKey{x.key}, critical, suffix); err == nil {
-			did["batches_requeued"]++
-		}
+	// 3. Idle sends: batches whose task is gone while recipients still wait.
+	if err := s.sweepIdle(ctx, tasks, c, did); err != nil {
+		return did, err
 	}
 	// 4. Accepted sends whose expand task was lost.
 	rows, err = s.pool.Query(ctx, `SELECT id, type FROM sends WHERE status = 'queued' AND expanded_at IS NULL
@@ -154,31 +113,228 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 			did["expands_requeued"]++
 		}
 	}
-	// 5. Sends with nothing left for a gateway: refund what was never sent, close.
-	rows, err = s.pool.Query(ctx, `SELECT id FROM sends s WHERE status IN ('sending', 'stopped') AND finished_at IS NULL
-		AND expanded_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM recipients r WHERE r.send_id = s.id AND r.status IN (5, 7))
-		LIMIT 1000`)
+	// 5. Sends whose counters say nothing waits for a gateway any more (every
+	// recipient submitted or rejected): refund what was never sent, close.
+	// Finalize checks the recipients themselves.
+	rows, err = s.pool.Query(ctx, `SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND finished_at IS NULL
+		AND expanded_at IS NOT NULL AND submitted + rejected >= recipients LIMIT 1000`)
 	if err != nil {
 		return did, fmt.Errorf("sweep finalize: %w", err)
 	}
-	var fin []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return did, err
-		}
-		fin = append(fin, id)
+	fin, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return did, fmt.Errorf("sweep finalize: %w", err)
 	}
-	rows.Close()
 	for _, id := range fin {
-		if ok, err := s.Finalize(ctx, id); err != nil {
-			slog.WarnContext(ctx, "finalize", "send", id, "err", err)
-		} else if ok {
-			did["finalized"]++
-		}
+		s.finalize(ctx, id, did)
 	}
 	return did, nil
+}
+
+func (s *Service) finalize(ctx context.Context, id int64, did map[string]int) {
+	if ok, err := s.Finalize(ctx, id); err != nil {
+		slog.WarnContext(ctx, "finalize", "send", id, "err", err)
+	} else if ok {
+		did["finalized"]++
+	}
+}
+
+// takenClaim is a dead gateway's claim the sweeper took over.
+type takenClaim struct {
+	sendID   int64
+	batch    int
+	operator string
+	ids      []int64
+	handed   int
+	status   string // the send's
+	typ      string
+}
+
+// sweepClaims settles the claims of gateways that stopped renewing them: the
+// recipients within the grant become submitted with an unknown outcome; the rest
+// go back to the queue (their batch is enqueued again), or are rejected as
+// stopped when the send was stopped meanwhile.
+func (s *Service) sweepClaims(ctx context.Context, c SweepConfig, did map[string]int) error {
+	var taken []takenClaim
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `DELETE FROM recipient_claims c USING sends s
+			WHERE c.id IN (SELECT id FROM recipient_claims WHERE renewed_at < now() - $1::interval
+				ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED) AND s.id = c.send_id
+			RETURNING c.send_id, c.batch, c.operator, c.ids, c.handed, s.status, s.type`, c.Abandoned)
+		if err != nil {
+			return fmt.Errorf("take abandoned claims: %w", err)
+		}
+		taken, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (takenClaim, error) {
+			var t takenClaim
+			err := r.Scan(&t.sendID, &t.batch, &t.operator, &t.ids, &t.handed, &t.status, &t.typ)
+			return t, err
+		})
+		if err != nil {
+			return fmt.Errorf("take abandoned claims: %w", err)
+		}
+		var unknownIDs, queueIDs, stopIDs []int64
+		for _, t := range taken {
+			h := min(max(t.handed, 0), len(t.ids))
+			unknownIDs = append(unknownIDs, t.ids[:h]...)
+			if t.status == StatusStopped || t.status == StatusFailed {
+				stopIDs = append(stopIDs, t.ids[h:]...)
+			} else {
+				queueIDs = append(queueIDs, t.ids[h:]...)
+			}
+		}
+		subSends, sub, err := updateClaimed(ctx, tx, `status = 0, unknown = true, submitted_at = coalesce(submitted_at, now())`, unknownIDs)
+		if err != nil {
+			return fmt.Errorf("abandoned claims: unknown outcomes: %w", err)
+		}
+		rejSends, rej, err := updateClaimed(ctx, tx, `status = 6, error = 'stopped', done_at = now()`, stopIDs)
+		if err != nil {
+			return fmt.Errorf("abandoned claims: stopped: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `UPDATE recipients SET status = 5, updated_at = now() WHERE id = ANY($1::bigint[]) AND status = 7`, queueIDs)
+		if err != nil {
+			return fmt.Errorf("abandoned claims: queue again: %w", err)
+		}
+		did["abandoned"] = sum(sub)
+		did["requeued"] = int(tag.RowsAffected())
+		did["stopped"] = sum(rej)
+		if err := addToSends(ctx, tx, "submitted", subSends, sub); err != nil {
+			return fmt.Errorf("abandoned claims: %w", err)
+		}
+		if err := addToSends(ctx, tx, "rejected", rejSends, rej); err != nil {
+			return fmt.Errorf("abandoned claims: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	suffix := "claim" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	for _, t := range taken {
+		if t.status != StatusSending || t.handed >= len(t.ids) {
+			continue // a paused send is enqueued again by its resume
+		}
+		if err := s.enqueueBatches(ctx, t.sendID, []batchKey{{operator: t.operator, batch: t.batch}},
+			t.typ == TypeVerification, suffix); err == nil {
+			did["batches_requeued"]++
+		}
+	}
+	return nil
+}
+
+// updateClaimed sets the recipients of ids still claimed (status 7) and counts
+// them per send.
+func updateClaimed(ctx context.Context, tx pgx.Tx, set string, ids []int64) ([]int64, []int32, error) {
+	rows, err := tx.Query(ctx, `WITH x AS (
+			UPDATE recipients SET `+set+`, updated_at = now() WHERE id = ANY($1::bigint[]) AND status = 7 RETURNING send_id)
+		SELECT send_id, count(*) FROM x GROUP BY send_id`, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	return perSend(rows)
+}
+
+// addToSends adds per-send counts to a counter column of sends.
+func addToSends(ctx context.Context, tx interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}, column string, ids []int64, counts []int32) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE sends s SET `+column+` = s.`+column+` + u.n, updated_at = now()
+		FROM unnest($1::bigint[], $2::int[]) AS u(id, n) WHERE s.id = u.id`, ids, counts); err != nil {
+		return fmt.Errorf("count %s: %w", column, err)
+	}
+	return nil
+}
+
+// sweepIdle looks at the sends nothing happened to for Stalled, each at most once
+// per Stalled: recipients claimed before recipient_claims existed and left by a
+// dead gateway become unknown, batches with queued recipients whose task is gone
+// are enqueued again, and a send with nothing waiting is finalized.
+func (s *Service) sweepIdle(ctx context.Context, tasks TaskLookup, c SweepConfig, did map[string]int) error {
+	rows, err := s.pool.Query(ctx, `UPDATE sends SET swept_at = now()
+		WHERE id IN (SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND expanded_at IS NOT NULL
+			AND finished_at IS NULL AND updated_at < now() - $1::interval
+			AND (swept_at IS NULL OR swept_at < now() - $1::interval)
+			ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)
+		RETURNING id, type, status`, c.Stalled)
+	if err != nil {
+		return fmt.Errorf("sweep idle: %w", err)
+	}
+	type idle struct {
+		id          int64
+		typ, status string
+	}
+	sends, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (idle, error) {
+		var x idle
+		err := r.Scan(&x.id, &x.typ, &x.status)
+		return x, err
+	})
+	if err != nil {
+		return fmt.Errorf("sweep idle: %w", err)
+	}
+	for _, x := range sends {
+		var n int32
+		if err := s.pool.QueryRow(ctx, `WITH x AS (
+				UPDATE recipients r SET status = 0, unknown = true, submitted_at = coalesce(submitted_at, now()), updated_at = now()
+				WHERE r.send_id = $1 AND r.status = 7 AND r.updated_at < now() - $2::interval
+				AND NOT EXISTS (SELECT 1 FROM recipient_claims c WHERE c.send_id = r.send_id AND r.id = ANY(c.ids))
+				RETURNING 1)
+			SELECT count(*) FROM x`, x.id, c.Abandoned).Scan(&n); err != nil {
+			return fmt.Errorf("sweep idle: unclaimed: %w", err)
+		}
+		if n > 0 {
+			did["abandoned"] += int(n)
+			if err := addToSends(ctx, s.pool, "submitted", []int64{x.id}, []int32{n}); err != nil {
+				return fmt.Errorf("sweep idle: %w", err)
+			}
+		}
+		rows, err := s.pool.Query(ctx, `SELECT operator, batch, bool_or(status = 5) FROM recipients
+			WHERE send_id = $1 AND status IN (5, 7) GROUP BY operator, batch`, x.id)
+		if err != nil {
+			return fmt.Errorf("sweep idle: batches: %w", err)
+		}
+		type waiting struct {
+			key    batchKey
+			queued bool
+		}
+		ws, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (waiting, error) {
+			var w waiting
+			err := r.Scan(&w.key.operator, &w.key.batch, &w.queued)
+			return w, err
+		})
+		if err != nil {
+			return fmt.Errorf("sweep idle: batches: %w", err)
+		}
+		if len(ws) == 0 {
+			s.finalize(ctx, x.id, did)
+			continue
+		}
+		if x.status != StatusSending {
+			continue
+		}
+		critical := x.typ == TypeVerification
+		for _, w := range ws {
+			if !w.queued {
+				continue
+			}
+			q := jobs.CarrierQueue(w.key.operator)
+			if critical {
+				q = jobs.CarrierQueueCritical(w.key.operator)
+			}
+			if live(tasks, q, fmt.Sprintf("batch:%d:%d", x.id, w.key.batch)) {
+				continue
+			}
+			suffix := "sweep" + strconv.FormatInt(time.Now().Unix()/60, 10)
+			if live(tasks, q, fmt.Sprintf("batch:%d:%d:%s", x.id, w.key.batch, suffix)) {
+				continue
+			}
+			if err := s.enqueueBatches(ctx, x.id, []batchKey{w.key}, critical, suffix); err == nil {
+				did["batches_requeued"]++
+			}
+		}
+	}
+	return nil
 }
 
 // live reports whether a task with the id is still pending, scheduled, running or retrying.

@@ -62,7 +62,7 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 	}
 	if e.Ref != "" {
 		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM ledger WHERE account_id = $1 AND ref = $2)`, e.AccountID, e.Ref).Scan(&exists); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM ledger WHERE account_id = $1 AND ref = $2 AND ref <> '')`, e.AccountID, e.Ref).Scan(&exists); err != nil {
 			return 0, false, fmt.Errorf("ledger ref: %w", err)
 		}
 		if exists {

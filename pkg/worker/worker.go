@@ -105,7 +105,8 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	}
 	insp := asynq.NewInspector(w.cfg.AsynqRedis())
 	defer insp.Close()
-	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO}
+	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
+		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS"))}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {
 		wg.Add(1)

@@ -1,0 +1,124 @@
+package inbound
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/gateway"
+	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// A batch is applied once its newest entry is Settle old, and never waits longer
+// than Settle (a Redis clock ahead of ours cannot stall the consumer).
+func TestSettle(t *testing.T) {
+	now := time.Now()
+	id := func(at time.Time) string { return strconv.FormatInt(at.UnixMilli(), 10) + "-0" }
+	for _, c := range []struct {
+		name     string
+		id       string
+		min, max time.Duration
+	}{
+		{"old entry", id(now.Add(-time.Second)), 0, 20 * time.Millisecond},
+		{"fresh entry", id(now.Add(-30 * time.Millisecond)), 50 * time.Millisecond, Settle},
+		{"entry from the future", id(now.Add(time.Hour)), Settle - 20*time.Millisecond, Settle + 50*time.Millisecond},
+		{"not an entry id", "x-1", 0, 20 * time.Millisecond},
+	} {
+		start := time.Now()
+		settle(context.Background(), c.id, now)
+		if el := time.Since(start); el < c.min || el > c.max {
+			t.Errorf("%s: waited %s, want %s to %s", c.name, el, c.min, c.max)
+		}
+	}
+}
+
+// Two consumers of one worker drain the stream together: every receipt is
+// applied once (the send's counters are exact), MO messages reach the inbox, and
+// every entry is acknowledged and deleted.
+func TestConsumersDrainStream(t *testing.T) {
+	d := testenv.Postgres(t)
+	r := testenv.RedisDB(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 3000
+	var acct, sendID int64
+	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('inbound') RETURNING id`).Scan(&acct))
+	_, err := d.Pool.Exec(ctx, `INSERT INTO lines (account_id, number, kind) VALUES ($1, '30001234', 'service')`, acct)
+	must(err)
+	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '30001234', 'x', 'sending', $2, now()) RETURNING id`, acct, n).Scan(&sendID))
+	_, err = d.Pool.Exec(ctx, `WITH r AS (
+			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+			SELECT $1, 0, '98935' || lpad(g::text, 7, '0'), 'irancell', 1, 249, 0 FROM generate_series(1, $2::int) g RETURNING id, mobile)
+		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) SELECT 'irancell', 'm' || r.mobile, r.id, $1, 1 FROM r`,
+		sendID, n)
+	must(err)
+	pipe := r.Client.Pipeline()
+	for i := 1; i <= n; i++ {
+		mobile := fmt.Sprintf("98935%07d", i)
+		stat := gateway.StatDelivered
+		if i%10 == 0 {
+			stat = gateway.StatFailed
+		}
+		for range 1 + i%2 { // every other receipt twice, as after an SMSC redelivery
+			pipe.XAdd(ctx, xadd(gateway.Inbound{Kind: gateway.KindReceipt, Operator: "irancell", MsgID: "m" + mobile,
+				Stat: stat, Mobile: mobile, Line: "30001234", ReceivedAt: time.Now()}))
+		}
+	}
+	pipe.XAdd(ctx, xadd(gateway.Inbound{Kind: gateway.KindMO, Operator: "irancell", Mobile: "989351112233",
+		Line: "30001234", Text: "سلام", ReceivedAt: time.Now()}))
+	_, err = pipe.Exec(ctx)
+	must(err)
+
+	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
+		Name: "test", Consumers: 2, Batch: 200}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- c.Run(runCtx) }()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		left, err := r.Client.XLen(ctx, jobs.InboundStream).Result()
+		must(err)
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d entries left in the stream", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	must(<-done)
+	consumers, err := r.Client.XInfoConsumers(ctx, jobs.InboundStream, jobs.InboundGroup).Result()
+	must(err)
+	if len(consumers) != 2 {
+		t.Fatalf("%d consumers in the group, want 2", len(consumers))
+	}
+	var delivered, undelivered, reached, notReached, inbox int
+	must(d.Pool.QueryRow(ctx, `SELECT s.delivered, s.undelivered,
+		(SELECT count(*) FROM recipients WHERE send_id = s.id AND status = 2),
+		(SELECT count(*) FROM recipients WHERE send_id = s.id AND status = 3),
+		(SELECT count(*) FROM inbox WHERE account_id = s.account_id)
+		FROM sends s WHERE s.id = $1`, sendID).Scan(&delivered, &undelivered, &reached, &notReached, &inbox))
+	if delivered != n-n/10 || undelivered != n/10 || reached != delivered || notReached != undelivered || inbox != 1 {
+		t.Fatalf("counters %d/%d, recipients %d/%d, inbox %d; want %d/%d and 1 MO",
+			delivered, undelivered, reached, notReached, inbox, n-n/10, n/10)
+	}
+}
+
+func xadd(in gateway.Inbound) *redis.XAddArgs {
+	return &redis.XAddArgs{Stream: jobs.InboundStream, Values: in.Values()}
+}

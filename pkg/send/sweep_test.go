@@ -1,0 +1,194 @@
+package send_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// sweepWorld is a database, a Redis database with the asynq client and inspector,
+// and the send service the sweeper belongs to.
+type sweepWorld struct {
+	t    *testing.T
+	d    testenv.Database
+	svc  *send.Service
+	ins  *asynq.Inspector
+	acct int64
+}
+
+func newSweepWorld(t *testing.T) *sweepWorld {
+	d := testenv.Postgres(t)
+	r := testenv.RedisDB(t)
+	opt := asynq.RedisClientOpt{Addr: r.Addr, DB: r.DB}
+	client := asynq.NewClient(opt)
+	ins := asynq.NewInspector(opt)
+	t.Cleanup(func() { _ = client.Close(); _ = ins.Close() })
+	w := &sweepWorld{t: t, d: d, svc: send.New(d.Pool, client, line.New(d.Pool), nil, 0, nil), ins: ins}
+	w.must(d.Pool.QueryRow(context.Background(), `INSERT INTO accounts (name) VALUES ('sweep') RETURNING id`).Scan(&w.acct))
+	return w
+}
+
+func (w *sweepWorld) must(err error) {
+	w.t.Helper()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *sweepWorld) exec(sql string, args ...any) {
+	w.t.Helper()
+	_, err := w.d.Pool.Exec(context.Background(), sql, args...)
+	w.must(err)
+}
+
+func (w *sweepWorld) count(sql string, args ...any) int {
+	w.t.Helper()
+	var n int
+	w.must(w.d.Pool.QueryRow(context.Background(), sql, args...).Scan(&n))
+	return n
+}
+
+// sendWith inserts an expanded send of n recipients (status st, cost 230 each) in
+// batch 7 and returns its id and its recipients' ids in order.
+func (w *sweepWorld) sendWith(status string, n int, st int) (int64, []int64) {
+	w.t.Helper()
+	ctx := context.Background()
+	var id int64
+	w.must(w.d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, cost, expanded_at)
+		VALUES ($1, 'quick', '3000', 'x', $2, $3, $3 * 230, now()) RETURNING id`, w.acct, status, n).Scan(&id))
+	rows, err := w.d.Pool.Query(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+		SELECT $1, 7, '98912' || lpad(g::text, 7, '0'), 'mci', 1, 230, $3 FROM generate_series(1, $2::int) g RETURNING id`, id, n, st)
+	w.must(err)
+	var ids []int64
+	for rows.Next() {
+		var r int64
+		w.must(rows.Scan(&r))
+		ids = append(ids, r)
+	}
+	rows.Close()
+	return id, ids
+}
+
+// batchTasks lists the pending batch tasks of the mci carrier queue as send:batch.
+func (w *sweepWorld) batchTasks() []string {
+	w.t.Helper()
+	tasks, err := w.ins.ListPendingTasks(jobs.CarrierQueue("mci"))
+	if err != nil && !strings.Contains(err.Error(), "not found") {
+		w.t.Fatal(err)
+	}
+	var out []string
+	for _, task := range tasks {
+		var b jobs.SendBatch
+		w.must(json.Unmarshal(task.Payload, &b))
+		out = append(out, strings.Join([]string{itoa(b.SendID), itoa(int64(b.Batch))}, ":"))
+	}
+	return out
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A dead gateway's claim: the recipients within its grant may have reached the
+// SMSC (unknown outcome, counted as submitted, never resent); the others never
+// did: queued again with their batch re-enqueued, or rejected as stopped when the
+// send was stopped meanwhile (then refunded when the send closes). A claim still
+// renewed is left alone.
+func TestSweepTakesOverDeadClaims(t *testing.T) {
+	w := newSweepWorld(t)
+	ctx := context.Background()
+	cfg := send.SweepConfig{Abandoned: time.Minute, Stalled: time.Hour, NoReceipt: 48 * time.Hour}
+
+	running, rIDs := w.sendWith("sending", 10, 7)
+	w.exec(`INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, renewed_at)
+		VALUES ($1, 7, 'mci', $2, 4, now() - interval '5 minutes')`, running, rIDs)
+	stopped, sIDs := w.sendWith("stopped", 5, 7)
+	w.exec(`INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, renewed_at)
+		VALUES ($1, 7, 'mci', $2, 2, now() - interval '5 minutes')`, stopped, sIDs)
+	alive, aIDs := w.sendWith("sending", 3, 7)
+	w.exec(`INSERT INTO recipient_claims (send_id, batch, operator, ids, handed) VALUES ($1, 7, 'mci', $2, 1)`, alive, aIDs)
+
+	did, err := w.svc.Sweep(ctx, w.ins, cfg)
+	w.must(err)
+	if did["abandoned"] != 6 || did["requeued"] != 6 || did["stopped"] != 3 || did["batches_requeued"] != 1 {
+		t.Fatalf("sweep did %v", did)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE id = ANY($1) AND status = 0 AND unknown AND submitted_at IS NOT NULL`, rIDs[:4]); n != 4 {
+		t.Fatalf("%d of the granted recipients unknown, want 4", n)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE id = ANY($1) AND status = 5 AND NOT unknown`, rIDs[4:]); n != 6 {
+		t.Fatalf("%d of the never-handed recipients queued again, want 6", n)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE id = ANY($1) AND status = 6 AND error = 'stopped'`, sIDs[2:]); n != 3 {
+		t.Fatalf("%d never-handed recipients of the stopped send rejected, want 3", n)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 7`, alive); n != 3 {
+		t.Fatalf("the live claim was touched: %d still claimed", n)
+	}
+	if n := w.count(`SELECT count(*) FROM recipient_claims`); n != 1 {
+		t.Fatalf("%d claims left, want the live one", n)
+	}
+	if n := w.count(`SELECT submitted FROM sends WHERE id = $1`, running); n != 4 {
+		t.Fatalf("running send: submitted %d, want 4", n)
+	}
+	if n := w.count(`SELECT submitted * 100 + rejected FROM sends WHERE id = $1`, stopped); n != 203 {
+		t.Fatalf("stopped send: submitted*100+rejected = %d, want 203", n)
+	}
+	if got := w.batchTasks(); len(got) != 1 || got[0] != itoa(running)+":7" {
+		t.Fatalf("batch tasks %v, want the running send's batch 7", got)
+	}
+
+	// The stopped send's counters are then complete: the same pass closed it and
+	// refunded the three never sent.
+	if did["finalized"] != 1 {
+		t.Fatalf("sweep did %v, want the stopped send finalized", did)
+	}
+	if n := w.count(`SELECT refunded FROM sends WHERE id = $1 AND finished_at IS NOT NULL`, stopped); n != 3*230 {
+		t.Fatalf("stopped send refunded %d, want %d", n, 3*230)
+	}
+}
+
+// An idle send (nothing recorded for Stalled) is looked at once per Stalled: its
+// batch with queued recipients and no task is enqueued again, and recipients
+// claimed without a recipient_claims row (before it existed) and untouched for
+// Abandoned become unknown.
+func TestSweepIdleSend(t *testing.T) {
+	w := newSweepWorld(t)
+	ctx := context.Background()
+	cfg := send.SweepConfig{Abandoned: time.Minute, Stalled: time.Minute, NoReceipt: 48 * time.Hour}
+	id, ids := w.sendWith("sending", 4, 5)
+	w.exec(`UPDATE recipients SET status = 7, updated_at = now() - interval '10 minutes' WHERE id = $1`, ids[0])
+	w.exec(`UPDATE sends SET updated_at = now() - interval '10 minutes' WHERE id = $1`, id)
+
+	did, err := w.svc.Sweep(ctx, w.ins, cfg)
+	w.must(err)
+	if did["batches_requeued"] != 1 || did["abandoned"] != 1 {
+		t.Fatalf("sweep did %v", did)
+	}
+	if got := w.batchTasks(); len(got) != 1 || got[0] != itoa(id)+":7" {
+		t.Fatalf("batch tasks %v", got)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE id = $1 AND status = 0 AND unknown`, ids[0]); n != 1 {
+		t.Fatal("the orphan claimed recipient is not unknown")
+	}
+	if n := w.count(`SELECT count(*) FROM sends WHERE id = $1 AND submitted = 1 AND swept_at IS NOT NULL`, id); n != 1 {
+		t.Fatal("send counters or swept_at not set")
+	}
+	// Looked at: not again before Stalled has passed (its task is gone again).
+	_, err = w.ins.DeleteAllPendingTasks(jobs.CarrierQueue("mci"))
+	w.must(err)
+	w.exec(`UPDATE sends SET updated_at = now() - interval '10 minutes' WHERE id = $1`, id)
+	did, err = w.svc.Sweep(ctx, w.ins, cfg)
+	w.must(err)
+	if did["batches_requeued"] != 0 {
+		t.Fatalf("second pass within Stalled did %v", did)
+	}
+}
