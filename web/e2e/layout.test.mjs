@@ -20,7 +20,7 @@ test('mobile (390×844): bottom bar, title with back icon, mobile-only route all
   await shot(page, 'mobile')
 
   await page.goto(`${PANEL_URL}/contacts/all-contacts`)
-  await page.getByTestId('coming-soon').waitFor()
+  await page.getByTestId('contact-add').waitFor()
   assert.match(page.url(), /\/contacts\/all-contacts$/)
   await page.getByTestId('mobile-back').waitFor()
   assert.equal(await page.getByTestId('page-title').textContent(), 'همه مخاطبین')
