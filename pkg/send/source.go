@@ -99,10 +99,8 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		fixed = sms.Count(w.text, w.cancel11)
 	}
 	tmpl := parseTemplate(w.text)
-	// Quick numbers were deduped at accept and a file's rows at upload; only
-	// phonebooks overlap.
 	dedupe := w.typ == TypePhonebook
-	seen := newMobileSet()
+	seen := mobileSet{}
 	out := make([]planned, 0, chunkRows)
 	err = w.read(ctx, q, accountID, func(rows []srcRow) error {
 		out = out[:0]
@@ -121,7 +119,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 				}
 				st = sms.Count(*text, w.cancel11)
 			}
-			if dedupe && !seen.add(r.mobile, text) {
+			if dedupe && !seen.add(r.mobile) {
 				tot.duplicates++
 				continue
 			}
@@ -262,17 +260,12 @@ func ColumnIndex(name string) int {
 	return n - 1
 }
 
-// mobileSet dedupes recipients by number, compactly (numbers as integers). Rows
-// with their own text are not deduped here: the upload already kept one row per
-// number (or per number and text, for peer-to-peer files).
+// mobileSet dedupes a phonebook send's numbers compactly (as integers): the same
+// number may sit in several phonebooks. Quick numbers are deduped at accept and a
+// file's rows at upload.
 type mobileSet map[uint64]struct{}
 
-func newMobileSet() mobileSet { return mobileSet{} }
-
-func (s mobileSet) add(mobile string, text *string) bool {
-	if text != nil {
-		return true
-	}
+func (s mobileSet) add(mobile string) bool {
 	n, err := strconv.ParseUint(mobile, 10, 64)
 	if err != nil {
 		return true
