@@ -1,5 +1,6 @@
 // Package operator owns the carriers as data: the prefix table that routes a number
-// to MCI, Irancell, Rightel or "other", and the tariffs that price a message per
+// to MCI, Irancell, Rightel or "other" (overriding the numbering plan's allocation,
+// pkg/numbering, for ported or re-assigned blocks), and the tariffs that price a message per
 // part and operator (spec §9: a per-send fee and the Irancell/Rightel surcharge).
 // Both are read from the database, so a change needs no deploy.
 package operator
@@ -9,14 +10,16 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/pkg/numbering"
 )
 
 // Operator codes.
 const (
-	MCI      = "mci"
-	Irancell = "irancell"
-	Rightel  = "rightel"
-	Other    = "other"
+	MCI      = numbering.MCI
+	Irancell = numbering.Irancell
+	Rightel  = numbering.Rightel
+	Other    = numbering.Other
 )
 
 // Codes lists the operators in display order.
@@ -41,6 +44,12 @@ func (t Tariff) Price(parts int) int64 {
 
 // CharityPct is the charity share recorded on each send's cost (spec §9).
 const CharityPct = 5
+
+// Prefix lengths the table may hold: 98 and three to five national digits (9XX to 9XXXX).
+const (
+	minPrefix = 5
+	maxPrefix = 7
+)
 
 // Table is a snapshot of the prefixes and an account's tariffs.
 type Table struct {
@@ -87,14 +96,16 @@ func Load(ctx context.Context, pool Querier, accountID int64) (*Table, error) {
 	return t, rows.Err()
 }
 
-// Classify returns the operator of a normalised mobile (98XXXXXXXXXX).
+// Classify returns the operator of a normalised mobile (98XXXXXXXXXX): the longest
+// prefix of the table (data: overrides and ported blocks) that matches, else the
+// operator the numbering plan allocated the block to (pkg/numbering).
 func (t *Table) Classify(mobile string) string {
-	if len(mobile) >= 5 {
-		if op, ok := t.prefixes[mobile[:5]]; ok {
+	for n := min(len(mobile), maxPrefix); n >= minPrefix; n-- {
+		if op, ok := t.prefixes[mobile[:n]]; ok {
 			return op
 		}
 	}
-	return Other
+	return numbering.Default(mobile)
 }
 
 // Price returns the price of one message of n parts to an operator.

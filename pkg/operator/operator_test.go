@@ -40,6 +40,10 @@ func TestTableFromDatabase(t *testing.T) {
 		"989351234567": operator.Irancell, "989011234567": operator.Irancell, "989331234567": operator.Irancell,
 		"989201234567": operator.Rightel, "989221234567": operator.Rightel,
 		"989341234567": operator.Other, "989981234567": operator.Other, "98": operator.Other,
+		// Allocated ranges the first prefix table missed: routed and priced by the plan.
+		"989231234567": operator.Rightel, "989321234567": operator.MCI, "989921234567": operator.MCI,
+		"989931234567": operator.MCI, "989941234567": operator.MCI, "989961234567": operator.MCI,
+		"989991012345": operator.Irancell, "989998812345": operator.Rightel, "989990123456": operator.MCI,
 	} {
 		if got := tbl.Classify(mobile); got != want {
 			t.Errorf("%s: %s, want %s", mobile, got, want)
@@ -65,6 +69,17 @@ func TestTableFromDatabase(t *testing.T) {
 	}
 	if got := tbl.Classify("989341234567"); got != operator.Irancell {
 		t.Fatalf("new prefix: %s", got)
+	}
+	// A narrower block overrides its range (a ported block keeps its prefix).
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO operator_prefixes VALUES ('9891299', 'rightel')`); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err = operator.Load(ctx, d.Pool, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := tbl.Classify("989129912345"), tbl.Classify("989129812345"); a != operator.Rightel || b != operator.MCI {
+		t.Fatalf("block override: %s, range: %s", a, b)
 	}
 	if p := tbl.Price(operator.MCI, 2); p != 200 {
 		t.Fatalf("account tariff: %d", p)

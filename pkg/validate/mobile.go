@@ -3,6 +3,8 @@ package validate
 import (
 	"strings"
 	"unicode"
+
+	"github.com/chapar/chapar/pkg/numbering"
 )
 
 // ToLatinDigits replaces Persian (۰-۹, U+06F0-U+06F9) and Arabic-Indic
@@ -47,7 +49,8 @@ func NormalizeDigits(s string) string {
 // and Arabic digits are converted; spaces, dashes, parentheses and invisible
 // formatting marks (such as the bidi marks copied along with Persian text)
 // are ignored. Anything else is rejected: letters, dots, scientific notation
-// like 9.89121E+11, landlines and wrong lengths.
+// like 9.89121E+11, landlines and wrong lengths, and numbers in blocks that are
+// not allocated to any mobile operator (pkg/numbering: 0940…, 0950…, 0997…).
 func NormalizeMobile(s string) (string, bool) {
 	var buf [16]byte
 	n := 0
@@ -84,7 +87,17 @@ func NormalizeMobile(s string) (string, bool) {
 			return "", false
 		}
 	}
-	d := string(buf[:n])
+	d, ok := canonicalMobile(string(buf[:n]), plus)
+	if !ok || !numbering.Allocated(d) {
+		return "", false
+	}
+	return d, true
+}
+
+// canonicalMobile brings the digits of a mobile number (with a leading + when
+// plus) to 98XXXXXXXXXX by its prefix and length.
+func canonicalMobile(d string, plus bool) (string, bool) {
+	n := len(d)
 	switch {
 	case plus:
 		if n != 12 || !strings.HasPrefix(d, "989") {

@@ -122,6 +122,8 @@ func TestNormalizeMobile(t *testing.T) {
 		"٠٩١٢١٢٣٤٥٦٧٨",       // Arabic, one long
 		"0912123456７",        // full-width digit
 		"09121234567 ext 12", // trailing text
+		// blocks no operator was allocated: no handset can have them
+		"09401234567", "09501234567", "09971234567", "+989061234567", "9241234567", "09950000000",
 	}
 	for _, in := range invalid {
 		if got, ok := NormalizeMobile(in); ok {

@@ -19,6 +19,18 @@ describe('normalizeMobile', () => {
     expect(isValidMobile('98912123456')).toBe(false)
     expect(isValidMobile('982112345678')).toBe(false)
   })
+
+  it('refuses blocks no operator was allocated, as the server does', () => {
+    for (const n of ['989231234567', '989321234567', '989921234567', '989961234567', '989991012345']) {
+      expect(isValidMobile(n)).toBe(true)
+    }
+    for (const n of ['989401234567', '989501234567', '989971234567', '989950000000']) {
+      expect(isValidMobile(n)).toBe(false)
+    }
+    const r = parsePastedNumbers('09401234567\n09121234567')
+    expect(r.wrong).toEqual(['09401234567'])
+    expect(r.correct).toEqual(['989121234567'])
+  })
 })
 
 describe('parsePastedNumbers', () => {

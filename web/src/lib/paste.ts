@@ -1,4 +1,5 @@
 import { onlyDigits, toLatinDigits } from './digits'
+import { ALLOCATED_BLOCKS } from './numberingPlan'
 
 /** An Iranian mobile number in the stored form 989xxxxxxxxx. */
 export const MOBILE_PATTERN = /^989\d{9}$/
@@ -20,8 +21,14 @@ export function normalizeMobile(raw: string): string {
   return `98${digits}`
 }
 
+/**
+ * True for a number in the 98… form whose block is allocated to a mobile operator (the
+ * server's numbering plan, generated into numberingPlan.ts): 0940…, 0950…, 0997… are not.
+ */
 export function isValidMobile(value: string): boolean {
-  return MOBILE_PATTERN.test(value)
+  if (!MOBILE_PATTERN.test(value)) return false
+  const block = Number(value.slice(3, 7))
+  return ALLOCATED_BLOCKS.some(([from, to]) => block >= from && block <= to)
 }
 
 export interface PasteResult {
