@@ -149,98 +149,118 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	get := func(k, def string) string {
-		if v := strings.TrimSpace(getenv(k)); v != "" {
-			return v
-		}
-		return def
-	}
-	var errs []error
-	getInt := func(k string, def int) int {
-		v := get(k, "")
-		if v == "" {
-			return def
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a non-negative integer", k, v))
-			return def
-		}
-		return n
-	}
-	getDur := func(k string, def time.Duration) time.Duration {
-		v := get(k, "")
-		if v == "" {
-			return def
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 15s", k, v))
-			return def
-		}
-		return d
-	}
-
-	defTPS := float64(DefaultTPS)
-	if profile == "bench" {
-		defTPS = 0
-	}
-	if v := get("GATEWAY_TPS", ""); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			errs = append(errs, fmt.Errorf("GATEWAY_TPS=%q: want a non-negative number", v))
-		} else {
-			defTPS = f
-		}
-	}
-	password := get("SMPP_PASSWORD", DefaultPassword)
-	if f := get("SMPP_PASSWORD_FILE", ""); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("SMPP_PASSWORD_FILE: %w", err))
-		} else {
-			password = strings.TrimSpace(string(b))
-		}
-	}
+	e := &envReader{getenv: getenv}
 	def := BindConfig{
-		SystemID:        get("SMPP_SYSTEM_ID", DefaultSystemID),
-		Password:        password,
-		TPS:             defTPS,
-		Window:          getInt("GATEWAY_WINDOW", DefaultWindow),
-		EnquireLink:     getDur("GATEWAY_ENQUIRE_LINK", DefaultEnquireLink),
-		ReconnectMax:    getDur("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
-		ResponseTimeout: getDur("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
-		ThrottlePause:   getDur("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
+		SystemID:        e.str("SMPP_SYSTEM_ID", DefaultSystemID),
+		Password:        e.secret("SMPP_PASSWORD", DefaultPassword),
+		TPS:             e.tps(profile),
+		Window:          e.integer("GATEWAY_WINDOW", DefaultWindow),
+		EnquireLink:     e.duration("GATEWAY_ENQUIRE_LINK", DefaultEnquireLink),
+		ReconnectMax:    e.duration("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
+		ResponseTimeout: e.duration("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
+		ThrottlePause:   e.duration("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
 	}
 	host, _ := os.Hostname()
 	cfg := Config{
-		OtherRoute:      get("GATEWAY_OTHER_ROUTE", DefaultOtherRoute),
-		HTTPAddr:        get("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
-		Concurrency:     getInt("GATEWAY_CONCURRENCY", DefaultConcurrency),
-		DeliverWorkers:  getInt("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
-		InstanceID:      get("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
-		ShutdownTimeout: getDur("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
+		OtherRoute:      e.str("GATEWAY_OTHER_ROUTE", DefaultOtherRoute),
+		HTTPAddr:        e.str("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
+		Concurrency:     e.integer("GATEWAY_CONCURRENCY", DefaultConcurrency),
+		DeliverWorkers:  e.integer("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
+		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
+		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""
 	}
-	if file := get("GATEWAY_BINDS_FILE", ""); file != "" {
-		binds, err := readBindsFile(file, def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		cfg.Binds = binds
+	var err error
+	if file := e.str("GATEWAY_BINDS_FILE", ""); file != "" {
+		cfg.Binds, err = readBindsFile(file, def)
 	} else {
-		binds, err := parseBinds(get("GATEWAY_BINDS", DefaultBinds), getInt("GATEWAY_BINDS_PER_OPERATOR", 1), def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		cfg.Binds = binds
+		cfg.Binds, err = parseBinds(e.str("GATEWAY_BINDS", DefaultBinds), e.integer("GATEWAY_BINDS_PER_OPERATOR", 1), def)
 	}
-	if err := errors.Join(errs...); err != nil {
+	e.add(err)
+	if err := errors.Join(e.errs...); err != nil {
 		return cfg, fmt.Errorf("gateway config: %w", err)
 	}
 	return cfg, cfg.Validate()
+}
+
+// envReader reads settings from the environment, collecting every malformed
+// value so that start-up names them all at once.
+type envReader struct {
+	getenv func(string) string
+	errs   []error
+}
+
+func (e *envReader) add(err error) {
+	if err != nil {
+		e.errs = append(e.errs, err)
+	}
+}
+
+func (e *envReader) str(k, def string) string {
+	if v := strings.TrimSpace(e.getenv(k)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (e *envReader) integer(k string, def int) int {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		e.add(fmt.Errorf("%s=%q: want a non-negative integer", k, v))
+		return def
+	}
+	return n
+}
+
+func (e *envReader) duration(k string, def time.Duration) time.Duration {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		e.add(fmt.Errorf("%s=%q: want a positive duration such as 15s", k, v))
+		return def
+	}
+	return d
+}
+
+// secret reads k, or the file named by k_FILE when that is set.
+func (e *envReader) secret(k, def string) string {
+	f := e.str(k+"_FILE", "")
+	if f == "" {
+		return e.str(k, def)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		e.add(fmt.Errorf("%s_FILE: %w", k, err))
+		return e.str(k, def)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// tps is the default submit rate of a bind: DefaultTPS, unlimited in the bench
+// profile, or GATEWAY_TPS.
+func (e *envReader) tps(profile string) float64 {
+	tps := float64(DefaultTPS)
+	if profile == "bench" {
+		tps = 0
+	}
+	if v := e.str("GATEWAY_TPS", ""); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			e.add(fmt.Errorf("GATEWAY_TPS=%q: want a non-negative number", v))
+		} else {
+			tps = f
+		}
+	}
+	return tps
 }
 
 // parseBinds reads the GATEWAY_BINDS shorthand.
