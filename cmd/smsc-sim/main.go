@@ -108,6 +108,7 @@ type simFlags struct {
 	profile, operators, host, httpAddr, systemID, password, passwordFile *string
 	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
 	retry, idle, maxStored, logLevel, logFormat                          *string
+	faults, idRestart                                                    *string
 }
 
 func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
@@ -135,6 +136,8 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		retry:        fs.String("retry-timeout", env("SIM_RETRY_TIMEOUT", ""), "wait for deliver_sm_resp before redelivery (default 10s)"),
 		idle:         fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)"),
 		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
+		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
+		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
 		logFormat:    fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json"),
 	}
@@ -188,7 +191,12 @@ func (f simFlags) applyTraffic(cfg *smscsim.Config) (err error) {
 		}
 	}
 	if *f.force != "" {
-		cfg.ForcedOutcomes, err = parseForced(*f.force)
+		if cfg.ForcedOutcomes, err = parseForced(*f.force); err != nil {
+			return err
+		}
+	}
+	if *f.faults != "" {
+		cfg.SubmitFaults, err = smscsim.ParseFaults(*f.faults)
 	}
 	return err
 }
@@ -219,9 +227,16 @@ func (f simFlags) applyIDs(cfg *smscsim.Config) (err error) {
 		return err
 	}
 	if *f.rcptIDFormat != "" {
-		cfg.ReceiptTextIDFormat, err = smscsim.ParseIDFormat(*f.rcptIDFormat)
+		if cfg.ReceiptTextIDFormat, err = smscsim.ParseIDFormat(*f.rcptIDFormat); err != nil {
+			return err
+		}
 	}
-	return err
+	if *f.idRestart != "" {
+		if cfg.IDRestartAfter, err = strconv.ParseUint(*f.idRestart, 10, 64); err != nil {
+			return fmt.Errorf("id-restart-after %q: want a whole number", *f.idRestart)
+		}
+	}
+	return nil
 }
 
 // applyLimits sets the redelivery and idle time-outs and the inspection store's size.

@@ -336,9 +336,16 @@ func (st *recipientState) settled() bool {
 type partRef struct{ r, p int32 }
 
 type submitResult struct {
+	ref  partRef
+	id   string
+	err  error
+	bind *bind
+}
+
+// retryAt is a part to submit again, not before at.
+type retryAt struct {
 	ref partRef
-	id  string
-	err error
+	at  time.Time
 }
 
 // chunkRun is what runChunk leaves to the handler.
@@ -391,7 +398,8 @@ type chunk struct {
 	results chan submitResult
 	run     chunkRun
 
-	retries     []partRef
+	retries     []retryAt
+	tries       map[partRef]int // retries after statuses other than throttling
 	cur         partRef
 	outstanding int
 	halted      bool // ctx ended or the bind closed: submit nothing more
@@ -461,9 +469,7 @@ func (k *chunk) next() (ref partRef, ok, wait bool) {
 	if k.halted {
 		return partRef{}, false, false
 	}
-	if len(k.retries) > 0 {
-		ref := k.retries[0]
-		k.retries = k.retries[1:]
+	if ref, ok := k.dueRetry(time.Now()); ok {
 		return ref, true, false
 	}
 	for int(k.cur.r) < len(k.states) {
@@ -516,7 +522,7 @@ func (k *chunk) submit(ref partRef) {
 	}
 	err := b.client.SubmitAsync(k.ctx, m, func(id string, err error) {
 		b.pace.observe(err)
-		k.results <- submitResult{ref: ref, id: id, err: err}
+		k.results <- submitResult{ref: ref, id: id, err: err, bind: b}
 	})
 	switch {
 	case err == nil:
@@ -549,12 +555,9 @@ func (k *chunk) handle(res submitResult) {
 		} else {
 			st.unknown++ // accepted without an id: reconcile by receipt
 		}
-	case smpp.IsThrottled(res.err):
-		// Not accepted: the bind slows down, then the part goes again.
+	case k.retry(res):
+		// Not accepted, for a transient reason: the part goes again.
 		k.h.stats.partsRetry.Add(1)
-		if !k.halted && k.ctx.Err() == nil {
-			k.retries = append(k.retries, res.ref)
-		}
 		return
 	case smpp.IsUnknown(res.err):
 		st.unknown++ // never resent
@@ -567,6 +570,56 @@ func (k *chunk) handle(res submitResult) {
 	if st.settled() {
 		k.emit(st)
 	}
+}
+
+// retry schedules a part answered with one of its bind's retry statuses to go
+// again: at once after throttling (the bind's pacer slows down), after a
+// doubling back-off otherwise, while the part has tries left. It reports
+// whether the part will go again; a halted chunk submits nothing more.
+func (k *chunk) retry(res submitResult) bool {
+	st, ok := smpp.StatusOf(res.err)
+	if !ok || res.bind == nil || !res.bind.cfg.retries(st) || k.halted || k.ctx.Err() != nil {
+		return false
+	}
+	at := time.Time{}
+	if st != smpp.StatusThrottled {
+		if k.tries == nil {
+			k.tries = map[partRef]int{}
+		}
+		n := k.tries[res.ref]
+		if n >= res.bind.cfg.RetryMax {
+			return false
+		}
+		k.tries[res.ref] = n + 1
+		at = time.Now().Add(res.bind.cfg.RetryBackoff << n)
+	}
+	k.retries = append(k.retries, retryAt{ref: res.ref, at: at})
+	return true
+}
+
+// dueRetry takes the first retry whose time has come.
+func (k *chunk) dueRetry(now time.Time) (partRef, bool) {
+	for i, r := range k.retries {
+		if !r.at.After(now) {
+			k.retries = append(k.retries[:i], k.retries[i+1:]...)
+			return r.ref, true
+		}
+	}
+	return partRef{}, false
+}
+
+// retryTimer fires when the earliest waiting retry is due; nil when none waits.
+func (k *chunk) retryTimer() <-chan time.Time {
+	if len(k.retries) == 0 || k.halted {
+		return nil
+	}
+	first := k.retries[0].at
+	for _, r := range k.retries[1:] {
+		if r.at.Before(first) {
+			first = r.at
+		}
+	}
+	return time.After(time.Until(first))
 }
 
 func (k *chunk) gotGrant(g grantResult) {
@@ -610,7 +663,8 @@ func (k *chunk) loop() {
 				k.requestGrant()
 			}
 		}
-		if k.outstanding == 0 && (!wait || k.grantCh == nil) {
+		timer := k.retryTimer()
+		if k.outstanding == 0 && timer == nil && (!wait || k.grantCh == nil) {
 			return
 		}
 		// pkg/smpp completes every written submit exactly once, at the
@@ -620,6 +674,7 @@ func (k *chunk) loop() {
 			k.handle(res)
 		case g := <-k.grantCh:
 			k.gotGrant(g)
+		case <-timer:
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chapar/chapar/pkg/smpp"
 )
 
 // Operators a gateway can bind to. "other" is not among them: its numbers go
@@ -35,7 +37,14 @@ const (
 	DefaultConcurrency     = 8
 	DefaultDeliverWorkers  = 64
 	DefaultShutdownTimeout = 30 * time.Second
+	DefaultRetryMax        = 4
+	DefaultRetryBackoff    = 250 * time.Millisecond
 )
+
+// DefaultRetryStatuses are the submit_sm_resp statuses answered for transient
+// faults, after which a part is submitted again: ESME_RTHROTTLED, ESME_RMSGQFUL
+// and ESME_RSYSERR.
+var DefaultRetryStatuses = []smpp.Status{smpp.StatusThrottled, smpp.StatusMsgQueueFull, smpp.StatusSystemError}
 
 // BindConfig is one SMPP bind to a carrier.
 type BindConfig struct {
@@ -58,7 +67,20 @@ type BindConfig struct {
 	// ThrottlePause is how long the bind stops submitting after an
 	// ESME_RTHROTTLED; meanwhile its adaptive rate is halved (see pacer).
 	ThrottlePause time.Duration `json:"throttle_pause"`
+	// RetryStatuses are the statuses after which a part is submitted again.
+	// ESME_RTHROTTLED among them is flow control: it slows the bind and
+	// does not use up the part's tries.
+	RetryStatuses []smpp.Status `json:"retry_statuses"`
+	// RetryMax is how many times a part is submitted again after other
+	// retry statuses; then its last status is final.
+	RetryMax int `json:"retry_max"`
+	// RetryBackoff is the wait before a part's first retry; it doubles with
+	// each further one.
+	RetryBackoff time.Duration `json:"retry_backoff"`
 }
+
+// retries reports whether a part answered st is submitted again.
+func (b BindConfig) retries(st smpp.Status) bool { return slices.Contains(b.RetryStatuses, st) }
 
 // Addr is host:port.
 func (b BindConfig) Addr() string { return net.JoinHostPort(b.Host, strconv.Itoa(b.Port)) }
@@ -98,8 +120,29 @@ type fileBind struct {
 	ReconnectMax    *duration `json:"reconnect_max"`
 	ResponseTimeout *duration `json:"response_timeout"`
 	ThrottlePause   *duration `json:"throttle_pause"`
+	RetryStatuses   []string  `json:"retry_statuses"`
+	RetryMax        *int      `json:"retry_max"`
+	RetryBackoff    *duration `json:"retry_backoff"`
 	// Count opens that many identical binds (default 1).
 	Count int `json:"count"`
+}
+
+// applyRetry sets the entry's retry settings on b.
+func (e fileBind) applyRetry(b *BindConfig) error {
+	if e.RetryStatuses != nil {
+		st, err := parseStatuses(e.RetryStatuses)
+		if err != nil {
+			return fmt.Errorf("retry_statuses: %w", err)
+		}
+		b.RetryStatuses = st
+	}
+	if e.RetryMax != nil {
+		b.RetryMax = *e.RetryMax
+	}
+	if e.RetryBackoff != nil {
+		b.RetryBackoff = time.Duration(*e.RetryBackoff)
+	}
+	return nil
 }
 
 // duration reads a JSON duration: a Go duration string ("15s") or a number
@@ -139,6 +182,9 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_RECONNECT_MAX      reconnect back-off cap (30s)
 //	GATEWAY_RESPONSE_TIMEOUT   submit_sm_resp time-out, then unknown (10s)
 //	GATEWAY_THROTTLE_PAUSE     submit pause after ESME_RTHROTTLED (100ms; the rate is also halved)
+//	GATEWAY_RETRY_STATUSES     statuses after which a part is submitted again (0x58,0x14,0x08)
+//	GATEWAY_RETRY_MAX          retries of a part after a status other than 0x58 (4)
+//	GATEWAY_RETRY_BACKOFF      wait before a part's first retry, doubling after (250ms)
 //	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
 //	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
 //	GATEWAY_CONCURRENCY        batch tasks at once (8)
@@ -159,6 +205,9 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		ReconnectMax:    e.duration("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
 		ResponseTimeout: e.duration("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
 		ThrottlePause:   e.duration("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
+		RetryStatuses:   e.statuses("GATEWAY_RETRY_STATUSES", DefaultRetryStatuses),
+		RetryMax:        e.integer("GATEWAY_RETRY_MAX", DefaultRetryMax),
+		RetryBackoff:    e.duration("GATEWAY_RETRY_BACKOFF", DefaultRetryBackoff),
 	}
 	host, _ := os.Hostname()
 	cfg := Config{
@@ -243,6 +292,37 @@ func (e *envReader) secret(k, def string) string {
 		return e.str(k, def)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// statuses reads a comma-separated list of command_status values (0x14,8,…).
+func (e *envReader) statuses(k string, def []smpp.Status) []smpp.Status {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	out, err := parseStatuses(strings.Split(v, ","))
+	if err != nil {
+		e.add(fmt.Errorf("%s: %w", k, err))
+		return def
+	}
+	return out
+}
+
+// parseStatuses reads command_status values written in hex (0x14) or decimal.
+func parseStatuses(list []string) ([]smpp.Status, error) {
+	out := make([]smpp.Status, 0, len(list))
+	for _, s := range list {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.ParseUint(s, 0, 32)
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("%q: want a non-zero command_status such as 0x14", s)
+		}
+		out = append(out, smpp.Status(n))
+	}
+	return out, nil
 }
 
 // tps is the default submit rate of a bind: DefaultTPS, unlimited in the bench
@@ -340,6 +420,9 @@ func readBindsFile(path string, def BindConfig) ([]BindConfig, error) {
 		if e.ResponseTimeout != nil {
 			b.ResponseTimeout = time.Duration(*e.ResponseTimeout)
 		}
+		if err := e.applyRetry(&b); err != nil {
+			return nil, fmt.Errorf("GATEWAY_BINDS_FILE entry %d: %w", i, err)
+		}
 		if e.ThrottlePause != nil {
 			b.ThrottlePause = time.Duration(*e.ThrottlePause)
 		}
@@ -368,7 +451,8 @@ func (c Config) Validate() error {
 		if b.SystemID == "" {
 			errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
 		}
-		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 {
+		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 ||
+			b.RetryMax < 0 || b.RetryBackoff < 0 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): negative tps, window or duration", i, b.Operator))
 		}
 		bound[b.Operator] = true
