@@ -507,15 +507,19 @@ func (k *chunk) submit(ref partRef) {
 		payload = bytes.Clone(payload)
 		payload[3] = byte(st.id)
 	}
+	b := k.ob.pick()
 	m := &smpp.SubmitSM{
-		Source:             k.src,
-		Dest:               smpp.Mobile(st.mobile),
 		ShortMessage:       payload,
 		DataCoding:         part.DataCoding(),
 		UDH:                part.UDHI(),
 		RegisteredDelivery: smpp.DefaultRegisteredDelivery,
 	}
-	b := k.ob.pick()
+	m.Source, m.Dest = b.cfg.addresses(k.src, smpp.Mobile(st.mobile))
+	if to := alphabets[b.cfg.Alphabet]; m.DataCoding == sms.CodingGSM7 && to != sms.CodingGSM7 {
+		if rec, err := sms.Recode(payload, part.UDHI(), to); err == nil {
+			m.ShortMessage, m.DataCoding = rec, to
+		}
+	}
 	if err := b.pace.wait(k.ctx); err != nil {
 		k.halted = true // this part and the rest stay unsent
 		return

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/smpp"
 )
 
@@ -77,10 +79,67 @@ type BindConfig struct {
 	// RetryBackoff is the wait before a part's first retry; it doubles with
 	// each further one.
 	RetryBackoff time.Duration `json:"retry_backoff"`
+	// Alphabet is the SMSC's default alphabet, what data_coding 0 means to it:
+	// "gsm" (GSM 03.38 unpacked, the default), or "ascii" / "latin1" for SMSCs
+	// that garble '@' and '$' otherwise: GSM-7 parts then go re-coded, with
+	// data_coding 1 (IA5) or 3 (Latin-1).
+	Alphabet string `json:"alphabet"`
+	// SourceTON/SourceNPI and DestTON/DestNPI override the type of number and
+	// numbering plan of the addresses (nil: chosen per address, see smpp.SenderLine
+	// and smpp.Mobile).
+	SourceTON, SourceNPI, DestTON, DestNPI *uint8 `json:"-"`
+}
+
+// Alphabets a bind may name, with the data_coding of re-coded GSM-7 parts.
+var alphabets = map[string]byte{"": sms.CodingGSM7, "gsm": sms.CodingGSM7, "ascii": sms.CodingIA5, "latin1": sms.CodingLatin1}
+
+// Limits of SMPP 3.4 §4.1.1 on bind credentials.
+const (
+	maxSystemID = 15
+	maxPassword = 8
+)
+
+// addresses applies the bind's TON/NPI overrides.
+func (b BindConfig) addresses(src, dst smpp.Address) (smpp.Address, smpp.Address) {
+	set := func(a *smpp.Address, ton, npi *uint8) {
+		if ton != nil {
+			a.TON = *ton
+		}
+		if npi != nil {
+			a.NPI = *npi
+		}
+	}
+	set(&src, b.SourceTON, b.SourceNPI)
+	set(&dst, b.DestTON, b.DestNPI)
+	return src, dst
 }
 
 // retries reports whether a part answered st is submitted again.
-func (b BindConfig) retries(st smpp.Status) bool { return slices.Contains(b.RetryStatuses, st) }
+// A nil list means DefaultRetryStatuses; an empty one retries nothing.
+func (b BindConfig) retries(st smpp.Status) bool {
+	if b.RetryStatuses == nil {
+		return slices.Contains(DefaultRetryStatuses, st)
+	}
+	return slices.Contains(b.RetryStatuses, st)
+}
+
+// validateBind checks what SMPP 3.4 and the gateway allow of one bind.
+func (b BindConfig) validateBind(i int) []error {
+	var errs []error
+	switch {
+	case b.SystemID == "":
+		errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
+	case len(b.SystemID) > maxSystemID:
+		errs = append(errs, fmt.Errorf("bind %d (%s): system_id %q is longer than SMPP's %d characters", i, b.Operator, b.SystemID, maxSystemID))
+	}
+	if len(b.Password) > maxPassword {
+		errs = append(errs, fmt.Errorf("bind %d (%s): the password is longer than SMPP's %d characters", i, b.Operator, maxPassword))
+	}
+	if _, ok := alphabets[b.Alphabet]; !ok {
+		errs = append(errs, fmt.Errorf("bind %d (%s): alphabet %q: want gsm, ascii or latin1", i, b.Operator, b.Alphabet))
+	}
+	return errs
+}
 
 // Addr is host:port.
 func (b BindConfig) Addr() string { return net.JoinHostPort(b.Host, strconv.Itoa(b.Port)) }
@@ -123,6 +182,11 @@ type fileBind struct {
 	RetryStatuses   []string  `json:"retry_statuses"`
 	RetryMax        *int      `json:"retry_max"`
 	RetryBackoff    *duration `json:"retry_backoff"`
+	Alphabet        string    `json:"alphabet"`
+	SourceTON       *uint8    `json:"source_ton"`
+	SourceNPI       *uint8    `json:"source_npi"`
+	DestTON         *uint8    `json:"dest_ton"`
+	DestNPI         *uint8    `json:"dest_npi"`
 	// Count opens that many identical binds (default 1).
 	Count int `json:"count"`
 }
@@ -142,6 +206,11 @@ func (e fileBind) applyRetry(b *BindConfig) error {
 	if e.RetryBackoff != nil {
 		b.RetryBackoff = time.Duration(*e.RetryBackoff)
 	}
+	if e.Alphabet != "" {
+		b.Alphabet = strings.ToLower(e.Alphabet)
+	}
+	b.SourceTON, b.SourceNPI = cmp.Or(e.SourceTON, b.SourceTON), cmp.Or(e.SourceNPI, b.SourceNPI)
+	b.DestTON, b.DestNPI = cmp.Or(e.DestTON, b.DestTON), cmp.Or(e.DestNPI, b.DestNPI)
 	return nil
 }
 
@@ -185,6 +254,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_RETRY_STATUSES     statuses after which a part is submitted again (0x58,0x14,0x08)
 //	GATEWAY_RETRY_MAX          retries of a part after a status other than 0x58 (4)
 //	GATEWAY_RETRY_BACKOFF      wait before a part's first retry, doubling after (250ms)
+//	GATEWAY_ALPHABET           the SMSC's default alphabet: gsm, ascii or latin1 (gsm)
 //	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
 //	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
 //	GATEWAY_CONCURRENCY        batch tasks at once (8)
@@ -208,6 +278,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		RetryStatuses:   e.statuses("GATEWAY_RETRY_STATUSES", DefaultRetryStatuses),
 		RetryMax:        e.integer("GATEWAY_RETRY_MAX", DefaultRetryMax),
 		RetryBackoff:    e.duration("GATEWAY_RETRY_BACKOFF", DefaultRetryBackoff),
+		Alphabet:        strings.ToLower(e.str("GATEWAY_ALPHABET", "gsm")),
 	}
 	host, _ := os.Hostname()
 	cfg := Config{
@@ -448,9 +519,7 @@ func (c Config) Validate() error {
 		if b.Host == "" || b.Port <= 0 || b.Port > 65535 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): invalid address %q", i, b.Operator, b.Addr()))
 		}
-		if b.SystemID == "" {
-			errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
-		}
+		errs = append(errs, b.validateBind(i)...)
 		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 ||
 			b.RetryMax < 0 || b.RetryBackoff < 0 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): negative tps, window or duration", i, b.Operator))

@@ -49,7 +49,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 
 func TestLoadConfigEnv(t *testing.T) {
 	pw := filepath.Join(t.TempDir(), "pw")
-	if err := os.WriteFile(pw, []byte("from-file\n"), 0o600); err != nil {
+	if err := os.WriteFile(pw, []byte("fromfile\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := LoadConfig("default", envOf(map[string]string{
@@ -71,7 +71,7 @@ func TestLoadConfigEnv(t *testing.T) {
 		t.Fatalf("binds %+v", cfg.Binds)
 	}
 	b := cfg.Binds[2]
-	if b.SystemID != "acme" || b.Password != "from-file" || b.TPS != 0 || b.Window != 20 || b.EnquireLink != 7*time.Second {
+	if b.SystemID != "acme" || b.Password != "fromfile" || b.TPS != 0 || b.Window != 20 || b.EnquireLink != 7*time.Second {
 		t.Fatalf("bind %+v", b)
 	}
 	// irancell has no bind here, so "other" is not consumed.
