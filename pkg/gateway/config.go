@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/smpp"
+	"github.com/chapar/chapar/pkg/sms"
 )
 
 // Operators a gateway can bind to. "other" is not among them: its numbers go
