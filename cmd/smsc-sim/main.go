@@ -76,130 +76,189 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 // loadConfig builds the simulator configuration from the profile, the
 // environment and the flags, in increasing precedence.
 func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (smscsim.Config, *slog.Logger, error) {
-	env := func(key, def string) string {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			return v
-		}
-		return def
-	}
 	fs := flag.NewFlagSet("smsc-sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		profile      = fs.String("profile", env("CHAPAR_PROFILE", "default"), "profile: default, bench or test")
-		operators    = fs.String("operators", env("SIM_OPERATORS", "mci:2775,irancell:2776,rightel:2777"), "operators as name:port[,name:port...] (port 0 = random)")
-		host         = fs.String("host", env("SIM_HOST", "127.0.0.1"), "listen host for name:port operator entries")
-		httpAddr     = fs.String("http", env("SIM_HTTP_ADDR", "127.0.0.1:2780"), "HTTP control API address (\"off\" disables it)")
-		systemID     = fs.String("system-id", env("SIM_SYSTEM_ID", "chapar"), "system_id ESMEs must bind with")
-		password     = fs.String("password", env("SIM_PASSWORD", "secret"), "password ESMEs must bind with")
-		passwordFile = fs.String("password-file", env("SIM_PASSWORD_FILE", ""), "file holding the password (wins over -password)")
-		rate         = fs.String("rate", env("SIM_RATE", ""), "accepted submit_sm/s per bind, 0 = unlimited (default from profile)")
-		delay        = fs.String("receipt-delay", env("SIM_RECEIPT_DELAY_MS", ""), "receipt delay MIN-MAX in ms (default from profile)")
-		outcomes     = fs.String("outcomes", env("SIM_OUTCOMES", ""), "outcome mix, e.g. DELIVRD=0.95,UNDELIV=0.03,EXPIRED=0.02")
-		force        = fs.String("force", env("SIM_FORCE_OUTCOMES", ""), "forced outcomes per destination, e.g. 989121234567=UNDELIV")
-		seed         = fs.String("seed", env("SIM_SEED", "0"), "seed for deterministic outcomes and ids (0 = random)")
-		idFormat     = fs.String("id-format", env("SIM_MESSAGE_ID_FORMAT", "hex"), "message id format: hex or decimal")
-		rcptIDFormat = fs.String("receipt-id-format", env("SIM_RECEIPT_ID_FORMAT", ""), "id format in the receipt text (default: same)")
-		retry        = fs.String("retry-timeout", env("SIM_RETRY_TIMEOUT", ""), "wait for deliver_sm_resp before redelivery (default 10s)")
-		idle         = fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)")
-		maxStored    = fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)")
-		logLevel     = fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
-		logFormat    = fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json")
-	)
+	f := defineFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return smscsim.Config{}, nil, err
 	}
 	if fs.NArg() > 0 {
 		return smscsim.Config{}, nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-
-	logger, err := newLogger(stderr, *logLevel, *logFormat)
+	logger, err := newLogger(stderr, *f.logLevel, *f.logFormat)
 	if err != nil {
 		return smscsim.Config{}, nil, err
 	}
-	cfg, err := smscsim.Profile(*profile)
+	cfg, err := smscsim.Profile(*f.profile)
 	if err != nil {
 		return cfg, nil, err
 	}
 	cfg.Logger = logger
-	if cfg.Operators, err = smscsim.ParseOperators(*operators, *host); err != nil {
-		return cfg, nil, err
+	for _, apply := range []func(*smscsim.Config) error{f.applyNetwork, f.applyAuth, f.applyTraffic, f.applyIDs, f.applyLimits} {
+		if err := apply(&cfg); err != nil {
+			return cfg, nil, err
+		}
 	}
-	if strings.EqualFold(*httpAddr, "off") {
+	return cfg, logger, nil
+}
+
+// simFlags are the simulator's command-line flags, each defaulting to its
+// environment variable.
+type simFlags struct {
+	profile, operators, host, httpAddr, systemID, password, passwordFile *string
+	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
+	retry, idle, maxStored, logLevel, logFormat                          *string
+	faults, idRestart                                                    *string
+}
+
+func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
+	env := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	return simFlags{
+		profile:      fs.String("profile", env("CHAPAR_PROFILE", "default"), "profile: default, bench or test"),
+		operators:    fs.String("operators", env("SIM_OPERATORS", "mci:2775,irancell:2776,rightel:2777"), "operators as name:port[,name:port...] (port 0 = random)"),
+		host:         fs.String("host", env("SIM_HOST", "127.0.0.1"), "listen host for name:port operator entries"),
+		httpAddr:     fs.String("http", env("SIM_HTTP_ADDR", "127.0.0.1:2780"), "HTTP control API address (\"off\" disables it)"),
+		systemID:     fs.String("system-id", env("SIM_SYSTEM_ID", "chapar"), "system_id ESMEs must bind with"),
+		password:     fs.String("password", env("SIM_PASSWORD", "secret"), "password ESMEs must bind with"),
+		passwordFile: fs.String("password-file", env("SIM_PASSWORD_FILE", ""), "file holding the password (wins over -password)"),
+		rate:         fs.String("rate", env("SIM_RATE", ""), "accepted submit_sm/s per bind, 0 = unlimited (default from profile)"),
+		delay:        fs.String("receipt-delay", env("SIM_RECEIPT_DELAY_MS", ""), "receipt delay MIN-MAX in ms (default from profile)"),
+		outcomes:     fs.String("outcomes", env("SIM_OUTCOMES", ""), "outcome mix, e.g. DELIVRD=0.95,UNDELIV=0.03,EXPIRED=0.02"),
+		force:        fs.String("force", env("SIM_FORCE_OUTCOMES", ""), "forced outcomes per destination, e.g. 989121234567=UNDELIV"),
+		seed:         fs.String("seed", env("SIM_SEED", "0"), "seed for deterministic outcomes and ids (0 = random)"),
+		idFormat:     fs.String("id-format", env("SIM_MESSAGE_ID_FORMAT", "hex"), "message id format: hex or decimal"),
+		rcptIDFormat: fs.String("receipt-id-format", env("SIM_RECEIPT_ID_FORMAT", ""), "id format in the receipt text (default: same)"),
+		retry:        fs.String("retry-timeout", env("SIM_RETRY_TIMEOUT", ""), "wait for deliver_sm_resp before redelivery (default 10s)"),
+		idle:         fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)"),
+		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
+		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
+		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
+		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
+		logFormat:    fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json"),
+	}
+}
+
+func (f simFlags) applyNetwork(cfg *smscsim.Config) (err error) {
+	if cfg.Operators, err = smscsim.ParseOperators(*f.operators, *f.host); err != nil {
+		return err
+	}
+	if strings.EqualFold(*f.httpAddr, "off") {
 		cfg.NoHTTP = true
 	} else {
-		cfg.HTTPAddr = *httpAddr
+		cfg.HTTPAddr = *f.httpAddr
 	}
-	cfg.SystemID, cfg.Password = *systemID, *password
-	if *passwordFile != "" {
-		b, err := os.ReadFile(*passwordFile)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("password file: %w", err)
-		}
-		cfg.Password = strings.TrimRight(string(b), "\r\n")
-		if cfg.Password == "" {
-			return cfg, nil, errors.New("password file is empty")
-		}
+	return nil
+}
+
+func (f simFlags) applyAuth(cfg *smscsim.Config) error {
+	cfg.SystemID, cfg.Password = *f.systemID, *f.password
+	if *f.passwordFile == "" {
+		return nil
 	}
-	if *rate != "" {
-		r, err := strconv.ParseFloat(*rate, 64)
+	b, err := os.ReadFile(*f.passwordFile)
+	if err != nil {
+		return fmt.Errorf("password file: %w", err)
+	}
+	cfg.Password = strings.TrimRight(string(b), "\r\n")
+	if cfg.Password == "" {
+		return errors.New("password file is empty")
+	}
+	return nil
+}
+
+// applyTraffic sets the accepted rate, the receipt delay and the outcomes.
+func (f simFlags) applyTraffic(cfg *smscsim.Config) (err error) {
+	if *f.rate != "" {
+		r, err := strconv.ParseFloat(*f.rate, 64)
 		if err != nil || r < 0 {
-			return cfg, nil, fmt.Errorf("rate %q: want a non-negative number", *rate)
+			return fmt.Errorf("rate %q: want a non-negative number", *f.rate)
 		}
 		cfg.Rate, cfg.Burst = r, 0
 	}
-	if *delay != "" {
-		if cfg.ReceiptDelayMin, cfg.ReceiptDelayMax, err = smscsim.ParseDelay(*delay); err != nil {
-			return cfg, nil, err
+	if *f.delay != "" {
+		if cfg.ReceiptDelayMin, cfg.ReceiptDelayMax, err = smscsim.ParseDelay(*f.delay); err != nil {
+			return err
 		}
 	}
-	if *outcomes != "" {
-		if cfg.Outcomes, err = smscsim.ParseOutcomes(*outcomes); err != nil {
-			return cfg, nil, err
+	if *f.outcomes != "" {
+		if cfg.Outcomes, err = smscsim.ParseOutcomes(*f.outcomes); err != nil {
+			return err
 		}
 	}
-	if *force != "" {
-		cfg.ForcedOutcomes = map[string]smscsim.Stat{}
-		for item := range strings.SplitSeq(*force, ",") {
-			dest, st, ok := strings.Cut(strings.TrimSpace(item), "=")
-			if !ok || dest == "" {
-				return cfg, nil, fmt.Errorf("forced outcome %q: want destination=STAT", item)
-			}
-			stat, err := smscsim.ParseStat(st)
-			if err != nil {
-				return cfg, nil, err
-			}
-			cfg.ForcedOutcomes[dest] = stat
+	if *f.force != "" {
+		if cfg.ForcedOutcomes, err = parseForced(*f.force); err != nil {
+			return err
 		}
 	}
-	if cfg.Seed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
-		return cfg, nil, fmt.Errorf("seed %q: want an integer", *seed)
+	if *f.faults != "" {
+		cfg.SubmitFaults, err = smscsim.ParseFaults(*f.faults)
 	}
-	if cfg.MessageIDFormat, err = smscsim.ParseIDFormat(*idFormat); err != nil {
-		return cfg, nil, err
+	return err
+}
+
+// parseForced reads destination=STAT pairs.
+func parseForced(s string) (map[string]smscsim.Stat, error) {
+	out := map[string]smscsim.Stat{}
+	for item := range strings.SplitSeq(s, ",") {
+		dest, st, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || dest == "" {
+			return nil, fmt.Errorf("forced outcome %q: want destination=STAT", item)
+		}
+		stat, err := smscsim.ParseStat(st)
+		if err != nil {
+			return nil, err
+		}
+		out[dest] = stat
 	}
-	if *rcptIDFormat != "" {
-		if cfg.ReceiptTextIDFormat, err = smscsim.ParseIDFormat(*rcptIDFormat); err != nil {
-			return cfg, nil, err
+	return out, nil
+}
+
+// applyIDs sets the seed and the message id formats.
+func (f simFlags) applyIDs(cfg *smscsim.Config) (err error) {
+	if cfg.Seed, err = strconv.ParseInt(*f.seed, 10, 64); err != nil {
+		return fmt.Errorf("seed %q: want an integer", *f.seed)
+	}
+	if cfg.MessageIDFormat, err = smscsim.ParseIDFormat(*f.idFormat); err != nil {
+		return err
+	}
+	if *f.rcptIDFormat != "" {
+		if cfg.ReceiptTextIDFormat, err = smscsim.ParseIDFormat(*f.rcptIDFormat); err != nil {
+			return err
 		}
 	}
-	if *retry != "" {
-		if cfg.RetryTimeout, err = parsePositiveDuration("retry-timeout", *retry); err != nil {
-			return cfg, nil, err
+	if *f.idRestart != "" {
+		if cfg.IDRestartAfter, err = strconv.ParseUint(*f.idRestart, 10, 64); err != nil {
+			return fmt.Errorf("id-restart-after %q: want a whole number", *f.idRestart)
 		}
 	}
-	if *idle != "" {
-		if cfg.IdleTimeout, err = parsePositiveDuration("idle-timeout", *idle); err != nil {
-			return cfg, nil, err
+	return nil
+}
+
+// applyLimits sets the redelivery and idle time-outs and the inspection store's size.
+func (f simFlags) applyLimits(cfg *smscsim.Config) (err error) {
+	if *f.retry != "" {
+		if cfg.RetryTimeout, err = parsePositiveDuration("retry-timeout", *f.retry); err != nil {
+			return err
 		}
 	}
-	if *maxStored != "" {
-		n, err := strconv.Atoi(*maxStored)
+	if *f.idle != "" {
+		if cfg.IdleTimeout, err = parsePositiveDuration("idle-timeout", *f.idle); err != nil {
+			return err
+		}
+	}
+	if *f.maxStored != "" {
+		n, err := strconv.Atoi(*f.maxStored)
 		if err != nil || n <= 0 {
-			return cfg, nil, fmt.Errorf("max-stored %q: want a positive integer", *maxStored)
+			return fmt.Errorf("max-stored %q: want a positive integer", *f.maxStored)
 		}
 		cfg.MaxStored = n
 	}
-	return cfg, logger, nil
+	return nil
 }
 
 func parsePositiveDuration(name, s string) (time.Duration, error) {

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +41,38 @@ type Env struct {
 	Deps      httpapi.Deps
 	Accounts  *account.Service
 	Auth      *auth.Service
+	codes     *codeLog
+}
+
+// codeLog remembers the newest one-time code message enqueued for each mobile, as
+// the API enqueues it: a worker running beside the API (pkg/enginetest) may take
+// the task off the queue before a test could read it there.
+type codeLog struct {
+	*asynq.Client
+	mu     sync.Mutex
+	latest map[string]jobs.Verification
+}
+
+// EnqueueContext records a verification task, then enqueues it.
+func (q *codeLog) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
+	if task.Type() == jobs.TypeVerification {
+		var v jobs.Verification
+		if err := json.Unmarshal(task.Payload(), &v); err == nil {
+			q.mu.Lock()
+			if b := q.latest[v.Mobile]; v.ChallengeID > b.ChallengeID || v.ChallengeID == b.ChallengeID && v.Seq >= b.Seq {
+				q.latest[v.Mobile] = v
+			}
+			q.mu.Unlock()
+		}
+	}
+	return q.Client.EnqueueContext(ctx, task, opts...)
+}
+
+func (q *codeLog) get(mobile string) (jobs.Verification, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v, ok := q.latest[mobile]
+	return v, ok
 }
 
 // Start builds the API. tweak may adjust the configuration first.
@@ -62,7 +95,8 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	insp := asynq.NewInspector(opt)
 	tb.Cleanup(func() { queue.Close(); insp.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, queue, nil)
+	codes := &codeLog{Client: queue, latest: map[string]jobs.Verification{}}
+	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, codes, nil)
 	// Pub/sub channels are shared by every Redis database: a prefix of its own.
 	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})
 	hubCtx, stopHub := context.WithCancel(context.Background())
@@ -78,7 +112,7 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	srv := httptest.NewServer(engine)
 	tb.Cleanup(srv.Close)
 	return &Env{T: tb, URL: srv.URL, Config: cfg, DB: d, Redis: r, Queue: queue, Inspector: insp,
-		Engine: engine, Deps: deps, Accounts: deps.Accounts, Auth: deps.Auth}
+		Engine: engine, Deps: deps, Accounts: deps.Accounts, Auth: deps.Auth, codes: codes}
 }
 
 // Response is a decoded envelope.
@@ -152,31 +186,15 @@ func (e *Env) Must(want int, method, path string, body any, token string, header
 	return r
 }
 
-// LastCode reads the newest one-time code sent to a mobile from the critical queue's
-// pending verification tasks, as the SMS would carry it.
+// LastCode returns the newest one-time code the API enqueued for a mobile, as the
+// SMS would carry it.
 func (e *Env) LastCode(mobile string) string {
 	e.T.Helper()
-	tasks, err := e.Inspector.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(1000))
-	if err != nil {
-		e.T.Fatalf("list pending: %v", err)
+	v, ok := e.codes.get(mobile)
+	if !ok {
+		e.T.Fatalf("no verification message was enqueued for %s", mobile)
 	}
-	var best jobs.Verification
-	for _, t := range tasks {
-		if t.Type != jobs.TypeVerification {
-			continue
-		}
-		var v jobs.Verification
-		if err := json.Unmarshal(t.Payload, &v); err != nil {
-			e.T.Fatal(err)
-		}
-		if v.Mobile == mobile && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
-			best = v
-		}
-	}
-	if best.Text == "" {
-		e.T.Fatalf("no verification message for %s among %d tasks", mobile, len(tasks))
-	}
-	return CodeIn(best.Text)
+	return CodeIn(v.Text)
 }
 
 // CodeIn extracts the digits of the first run of 4–8 digits in a message.

@@ -140,118 +140,149 @@ type batchTotals struct {
 
 func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr error) {
 	start := time.Now()
-	log := h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)
-	route, ob, err := h.route(b.Operator)
-	if err != nil {
+	r := &batchRun{b: b, log: h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)}
+	var err error
+	if r.route, r.ob, err = h.route(b.Operator); err != nil {
 		return err
 	}
 	h.stats.batches.Add(1)
-	var tot batchTotals
 	defer func() {
-		attrs := []any{"chunks", tot.chunks, "sent", tot.sent, "unknown", tot.unknown,
-			"rejected", tot.rejected, "stopped", tot.stopped, "took", time.Since(start).Round(time.Millisecond)}
+		t := r.tot
+		attrs := []any{"chunks", t.chunks, "sent", t.sent, "unknown", t.unknown,
+			"rejected", t.rejected, "stopped", t.stopped, "took", time.Since(start).Round(time.Millisecond)}
 		if retErr != nil {
-			log.Warn("batch not finished", append(attrs, "err", retErr)...)
+			r.log.Warn("batch not finished", append(attrs, "err", retErr)...)
 			return
 		}
-		log.Info("batch handled", attrs...)
+		r.log.Info("batch handled", attrs...)
 	}()
-	var after int64 // the batch is claimed in id order
-	grants := grantSizer{min: h.grantMin, max: max(h.chunk, h.grantMin), size: h.grantMin, prev: h.paces.get(route)}
+	r.grants = grantSizer{min: h.grantMin, max: max(h.chunk, h.grantMin), size: h.grantMin, prev: h.paces.get(r.route)}
 	defer func() {
-		if grants.count > 0 {
-			h.paces.set(route, grants.pace(time.Now()))
+		if r.grants.count > 0 {
+			h.paces.set(r.route, r.grants.pace(time.Now()))
 		}
 	}()
 	for chunkNo := 1; ; chunkNo++ {
-		send, err := h.store.loadSend(ctx, b.SendID)
-		if errors.Is(err, errSendNotFound) {
-			return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
-		}
-		if err != nil {
+		send, done, err := h.gate(ctx, r)
+		if done || err != nil {
 			return err
 		}
-		if send.halted() {
-			n, err := h.store.stopBatch(ctx, b.SendID, b.Batch)
-			if err != nil {
-				return err
-			}
-			tot.stopped += n
-			h.stats.stopped.Add(n)
-			if n > 0 {
-				h.markDirty(ctx, b.SendID, log)
-			}
-			return nil
+		if done, err := h.round(ctx, r, send, chunkNo); done || err != nil {
+			return err
 		}
-		if send.Status == "paused" {
-			// Resume enqueues the batch again; its queued recipients stay as they are.
-			return nil
+	}
+}
+
+// batchRun is one batch job in progress.
+type batchRun struct {
+	b      jobs.SendBatch
+	log    *slog.Logger
+	route  string
+	ob     *operatorBinds
+	after  int64 // the batch is claimed in id order
+	grants grantSizer
+	tot    batchTotals
+}
+
+// gate reads the send again before a chunk: a stopped send's queued
+// recipients are stopped, a paused one waits for Resume, and nothing is
+// claimed while the gateway stops or no bind of the route is up.
+func (h *batchHandler) gate(ctx context.Context, r *batchRun) (sendRow, bool, error) {
+	b := r.b
+	send, err := h.store.loadSend(ctx, b.SendID)
+	if errors.Is(err, errSendNotFound) {
+		return send, true, fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return send, true, err
+	}
+	if send.halted() {
+		n, err := h.store.stopBatch(ctx, b.SendID, b.Batch)
+		if err != nil {
+			return send, true, err
 		}
+		r.tot.stopped += n
+		h.stats.stopped.Add(n)
+		if n > 0 {
+			h.markDirty(ctx, b.SendID, r.log)
+		}
+		return send, true, nil
+	}
+	if send.Status == "paused" {
+		// Resume enqueues the batch again; its queued recipients stay as they are.
+		return send, true, nil
+	}
+	if h.stoppingNow() {
+		return send, true, errShuttingDown
+	}
+	if err := h.waitBound(ctx, r.ob); err != nil {
 		if h.stoppingNow() {
-			return errShuttingDown
+			return send, true, errShuttingDown
 		}
-		if err := h.waitBound(ctx, ob); err != nil {
-			if h.stoppingNow() {
-				return errShuttingDown
-			}
-			return fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, err)
+		return send, true, fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, err)
+	}
+	return send, false, nil
+}
+
+// round claims one chunk, submits it and waits for the recorder; done
+// reports that the batch has nothing more to claim.
+func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chunkNo int) (done bool, err error) {
+	b := r.b
+	t0 := time.Now()
+	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, h.chunk, r.grants.next(time.Now()), h.gatewayID)
+	if err != nil || len(c.recs) == 0 {
+		return true, err
+	}
+	r.after = c.recs[len(c.recs)-1].ID
+	t1 := time.Now()
+	acc := h.rec.open(c.claimID, b.SendID, r.route)
+	finished := false
+	defer func() {
+		if !finished { // a panic: stop renewing the claim, the sweeper settles it
+			h.rec.abandon(acc)
 		}
-		t0 := time.Now()
-		c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, after, h.chunk, grants.next(time.Now()), h.gatewayID)
-		if err != nil {
-			return err
+	}()
+	run := h.runChunk(ctx, r.ob, send, acc, c, &r.grants)
+	t2 := time.Now()
+	fin := <-h.rec.finish(acc, run.revert)
+	finished = true
+	if fin.err != nil {
+		// The claim stays: the sweeper settles its recipients.
+		return true, fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, fin.err)
+	}
+	h.count(ctx, r, fin, run)
+	r.log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(c.recs), "sent", fin.sent,
+		"rejected", fin.rejected, "returned", len(run.revert), "grant", r.grants.size, "claim", t1.Sub(t0).Round(time.Microsecond),
+		"submit", t2.Sub(t1).Round(time.Microsecond), "record", time.Since(t2).Round(time.Microsecond))
+	if h.afterChunk != nil {
+		h.afterChunk(b, chunkNo)
+	}
+	if run.refused {
+		// The send was stopped or paused (the next round sees which), or a
+		// sweeper took the claim over: it has re-queued what was not handed.
+		return false, nil
+	}
+	if len(run.revert) > 0 {
+		if err := ctx.Err(); err != nil {
+			return true, fmt.Errorf("send %d batch %d interrupted: %w", b.SendID, b.Batch, err)
 		}
-		if len(c.recs) == 0 {
-			return nil
-		}
-		after = c.recs[len(c.recs)-1].ID
-		t1 := time.Now()
-		acc := h.rec.open(c.claimID, b.SendID, route)
-		finished := false
-		defer func() {
-			if !finished { // a panic: stop renewing the claim, the sweeper settles it
-				h.rec.abandon(acc)
-			}
-		}()
-		run := h.runChunk(ctx, ob, send, acc, c, &grants)
-		t2 := time.Now()
-		fin := <-h.rec.finish(acc, run.revert)
-		finished = true
-		if fin.err != nil {
-			// The claim stays: the sweeper settles its recipients.
-			return fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, fin.err)
-		}
-		tot.chunks++
-		tot.sent += fin.sent
-		tot.rejected += fin.rejected
-		tot.unknown += run.unknown
-		h.stats.chunks.Add(1)
-		h.stats.sent.Add(fin.sent)
-		h.stats.rejected.Add(fin.rejected)
-		h.stats.unknown.Add(run.unknown)
-		if fin.sent+fin.rejected > 0 {
-			h.markDirty(ctx, b.SendID, log)
-		}
-		log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(c.recs), "sent", fin.sent,
-			"rejected", fin.rejected, "returned", len(run.revert), "grant", grants.size, "claim", t1.Sub(t0).Round(time.Microsecond),
-			"submit", t2.Sub(t1).Round(time.Microsecond), "record", time.Since(t2).Round(time.Microsecond))
-		if h.afterChunk != nil {
-			h.afterChunk(b, chunkNo)
-		}
-		if run.refused {
-			// The send was stopped or paused (the next round sees which), or a
-			// sweeper took the claim over: it has re-queued what was not handed.
-			continue
-		}
-		if len(run.revert) > 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("send %d batch %d interrupted: %w", b.SendID, b.Batch, err)
-			}
-			return errShuttingDown
-		}
-		if len(c.recs) < h.chunk {
-			return nil
-		}
+		return true, errShuttingDown
+	}
+	return len(c.recs) < h.chunk, nil
+}
+
+// count adds a recorded chunk to the batch's and the gateway's figures.
+func (h *batchHandler) count(ctx context.Context, r *batchRun, fin finishResult, run chunkRun) {
+	r.tot.chunks++
+	r.tot.sent += fin.sent
+	r.tot.rejected += fin.rejected
+	r.tot.unknown += run.unknown
+	h.stats.chunks.Add(1)
+	h.stats.sent.Add(fin.sent)
+	h.stats.rejected.Add(fin.rejected)
+	h.stats.unknown.Add(run.unknown)
+	if fin.sent+fin.rejected > 0 {
+		h.markDirty(ctx, r.b.SendID, r.log)
 	}
 }
 
@@ -305,9 +336,16 @@ func (st *recipientState) settled() bool {
 type partRef struct{ r, p int32 }
 
 type submitResult struct {
+	ref  partRef
+	id   string
+	err  error
+	bind *bind
+}
+
+// retryAt is a part to submit again, not before at.
+type retryAt struct {
 	ref partRef
-	id  string
-	err error
+	at  time.Time
 }
 
 // chunkRun is what runChunk leaves to the handler.
@@ -330,16 +368,58 @@ type chunkRun struct {
 // and a recipient with nothing submitted goes back to the queue.
 func (h *batchHandler) runChunk(ctx context.Context, ob *operatorBinds, send sendRow, acc *claimAcc,
 	c claimed, grants *grantSizer) chunkRun {
-	var run chunkRun
-	states := make([]recipientState, len(c.recs))
+	k := &chunk{h: h, ctx: ctx, ob: ob, acc: acc, grants: grants, granted: c.handed,
+		src: smpp.SenderLine(send.Sender)}
+	totalParts := k.prepare(send, c.recs)
+	// Buffered for every part, so a callback (on a session's read loop)
+	// never blocks: each submitted part has at most one outcome pending.
+	k.results = make(chan submitResult, max(totalParts, 1))
+	k.loop()
+	for i := range k.states {
+		if st := &k.states[i]; !st.emitted {
+			if k.emit(st); !st.emitted {
+				k.run.revert = append(k.run.revert, st.id)
+			}
+		}
+	}
+	return k.run
+}
+
+// chunk is one runChunk in progress: the claimed recipients' states, the
+// submit cursor, the outstanding submits and the grant in hand.
+type chunk struct {
+	h       *batchHandler
+	ctx     context.Context
+	ob      *operatorBinds
+	acc     *claimAcc
+	grants  *grantSizer
+	src     smpp.Address
+	states  []recipientState
+	results chan submitResult
+	run     chunkRun
+
+	retries     []retryAt
+	tries       map[partRef]int // retries after statuses other than throttling
+	cur         partRef
+	outstanding int
+	halted      bool // ctx ended or the bind closed: submit nothing more
+	granted     int
+	grantCh     <-chan grantResult
+	stalled     bool // waiting for grantCh with nothing else to start
+}
+
+// prepare splits each recipient's text into parts (a recipient whose text
+// cannot be sent is emitted as failed at once) and returns the parts in all.
+func (k *chunk) prepare(send sendRow, recs []claimedRecipient) int {
+	k.states = make([]recipientState, len(recs))
 	totalParts := 0
-	sendParts, sendErr := h.texts.parts(send.ID, send.Text, send.Cancel11)
-	for i, rc := range c.recs {
-		st := &states[i]
+	sendParts, sendErr := k.h.texts.parts(send.ID, send.Text, send.Cancel11)
+	for i, rc := range recs {
+		st := &k.states[i]
 		st.id, st.mobile = rc.ID, rc.Mobile
 		parts, err := sendParts, sendErr
 		if rc.Text != nil {
-			parts, err = h.texts.parts(send.ID, *rc.Text, send.Cancel11)
+			parts, err = k.h.texts.parts(send.ID, *rc.Text, send.Cancel11)
 		}
 		switch {
 		case err != nil:
@@ -351,208 +431,256 @@ func (h *batchHandler) runChunk(ctx context.Context, ob *operatorBinds, send sen
 			totalParts += len(parts)
 		}
 	}
-	emit := func(st *recipientState) {
-		if st.emitted {
-			return
-		}
-		o, ok := outcomeOf(acc, st)
-		if !ok {
-			return // nothing submitted: reverted at the end
-		}
-		st.emitted = true
-		if o.unknown {
-			run.unknown++
-		}
-		h.stats.partsAccepted.Add(int64(st.accepted))
-		h.stats.partsUnknown.Add(int64(st.unknown))
-		h.stats.partsRejected.Add(int64(st.rejected))
-		h.rec.add(o)
-	}
-	for i := range states {
-		if states[i].errText != "" {
-			emit(&states[i])
+	for i := range k.states {
+		if k.states[i].errText != "" {
+			k.emit(&k.states[i])
 		}
 	}
+	return totalParts
+}
 
-	src := smpp.SenderLine(send.Sender)
-	// Buffered for every part, so a callback (on a session's read loop)
-	// never blocks: each submitted part has at most one outcome pending.
-	results := make(chan submitResult, max(totalParts, 1))
-	var (
-		retries     []partRef
-		cur         partRef
-		outstanding int
-		halted      bool // ctx ended or the bind closed: submit nothing more
-		granted     = c.handed
-		grantCh     <-chan grantResult
-		stalled     bool // waiting for grantCh with nothing else to start
-	)
-	requestGrant := func() {
-		grantCh = h.rec.grant(acc, min(len(states), granted+grants.next(time.Now())))
+// emit hands a recipient's outcome to the recorder once; a recipient with
+// nothing submitted is left for the revert at the end.
+func (k *chunk) emit(st *recipientState) {
+	if st.emitted {
+		return
 	}
-	// next returns the next part to submit; wait reports that the next
-	// recipient is beyond the grant.
-	next := func() (ref partRef, ok, wait bool) {
-		if halted {
-			return partRef{}, false, false
-		}
-		if len(retries) > 0 {
-			ref := retries[0]
-			retries = retries[1:]
-			return ref, true, false
-		}
-		for int(cur.r) < len(states) {
-			if int(cur.p) >= len(states[cur.r].parts) {
-				cur.r, cur.p = cur.r+1, 0
-				continue
-			}
-			if cur.p == 0 {
-				if run.refused || h.stoppingNow() {
-					return partRef{}, false, false // never start a recipient then
-				}
-				if int(cur.r) >= granted {
-					return partRef{}, false, true
-				}
-				if grantCh == nil && granted < len(states) && granted-int(cur.r) <= grants.size/2 {
-					requestGrant()
-				}
-				grants.started(time.Now())
-			}
-			ref := cur
-			cur.p++
-			return ref, true, false
-		}
+	o, ok := outcomeOf(k.acc, st)
+	if !ok {
+		return
+	}
+	st.emitted = true
+	if o.unknown {
+		k.run.unknown++
+	}
+	k.h.stats.partsAccepted.Add(int64(st.accepted))
+	k.h.stats.partsUnknown.Add(int64(st.unknown))
+	k.h.stats.partsRejected.Add(int64(st.rejected))
+	k.h.rec.add(o)
+}
+
+func (k *chunk) requestGrant() {
+	k.grantCh = k.h.rec.grant(k.acc, min(len(k.states), k.granted+k.grants.next(time.Now())))
+}
+
+// next returns the next part to submit; wait reports that the next recipient
+// is beyond the grant.
+func (k *chunk) next() (ref partRef, ok, wait bool) {
+	if k.halted {
 		return partRef{}, false, false
 	}
-	submit := func(ref partRef) {
-		st := &states[ref.r]
-		part := st.parts[ref.p]
-		payload := part.Payload
-		if part.UDHI() {
-			// The cached split uses reference 0; each recipient gets the low
-			// byte of its id, so a message is always sent with the same one.
-			payload = bytes.Clone(payload)
-			payload[3] = byte(st.id)
+	if ref, ok := k.dueRetry(time.Now()); ok {
+		return ref, true, false
+	}
+	for int(k.cur.r) < len(k.states) {
+		if int(k.cur.p) >= len(k.states[k.cur.r].parts) {
+			k.cur.r, k.cur.p = k.cur.r+1, 0
+			continue
 		}
-		m := &smpp.SubmitSM{
-			Source:             src,
-			Dest:               smpp.Mobile(st.mobile),
-			ShortMessage:       payload,
-			DataCoding:         part.DataCoding(),
-			UDH:                part.UDHI(),
-			RegisteredDelivery: smpp.DefaultRegisteredDelivery,
-		}
-		b := ob.pick()
-		if err := b.pace.wait(ctx); err != nil {
-			halted = true // this part and the rest stay unsent
-			return
-		}
-		err := b.client.SubmitAsync(ctx, m, func(id string, err error) {
-			b.pace.observe(err)
-			results <- submitResult{ref: ref, id: id, err: err}
-		})
-		switch {
-		case err == nil:
-			outstanding++
-		case ctx.Err() != nil || errors.Is(err, smpp.ErrClosed):
-			halted = true // this part and the rest stay unsent
-		default:
-			// The session refused to encode it (address or length): a
-			// resubmission would fail the same way.
-			st.rejected++
-			if st.errText == "" {
-				st.errText = "submit:invalid"
+		if k.cur.p == 0 {
+			if k.run.refused || k.h.stoppingNow() {
+				return partRef{}, false, false // never start a recipient then
 			}
-			h.log.Warn("gateway: submit_sm refused locally", "recipient_id", st.id, "err", err)
-			if st.settled() {
-				emit(st)
+			if int(k.cur.r) >= k.granted {
+				return partRef{}, false, true
 			}
+			if k.grantCh == nil && k.granted < len(k.states) && k.granted-int(k.cur.r) <= k.grants.size/2 {
+				k.requestGrant()
+			}
+			k.grants.started(time.Now())
+		}
+		ref := k.cur
+		k.cur.p++
+		return ref, true, false
+	}
+	return partRef{}, false, false
+}
+
+// submit hands one part to a bind of the route, paced by that bind.
+func (k *chunk) submit(ref partRef) {
+	st := &k.states[ref.r]
+	part := st.parts[ref.p]
+	payload := part.Payload
+	if part.UDHI() {
+		// The cached split uses reference 0; each recipient gets the low
+		// byte of its id, so a message is always sent with the same one.
+		payload = bytes.Clone(payload)
+		payload[3] = byte(st.id)
+	}
+	b := k.ob.pick()
+	m := &smpp.SubmitSM{
+		ShortMessage:       payload,
+		DataCoding:         part.DataCoding(),
+		UDH:                part.UDHI(),
+		RegisteredDelivery: smpp.DefaultRegisteredDelivery,
+	}
+	m.Source, m.Dest = b.cfg.addresses(k.src, smpp.Mobile(st.mobile))
+	if to := alphabets[b.cfg.Alphabet]; m.DataCoding == sms.CodingGSM7 && to != sms.CodingGSM7 {
+		if rec, err := sms.Recode(payload, part.UDHI(), to); err == nil {
+			m.ShortMessage, m.DataCoding = rec, to
 		}
 	}
-	handle := func(res submitResult) {
-		outstanding--
-		st := &states[res.ref.r]
-		switch {
-		case res.err == nil:
-			if id := smpp.NormalizeMessageID(res.id); id != "" {
-				st.ids[res.ref.p] = id
-				st.accepted++
-			} else {
-				st.unknown++ // accepted without an id: reconcile by receipt
-			}
-		case smpp.IsThrottled(res.err):
-			// Not accepted: the bind slows down, then the part goes again.
-			h.stats.partsRetry.Add(1)
-			if !halted && ctx.Err() == nil {
-				retries = append(retries, res.ref)
-			}
-			return
-		case smpp.IsUnknown(res.err):
-			st.unknown++ // never resent
-		default:
-			st.rejected++
-			if s, ok := smpp.StatusOf(res.err); ok && st.status == 0 {
-				st.status = s
-			}
+	if err := b.pace.wait(k.ctx); err != nil {
+		k.halted = true // this part and the rest stay unsent
+		return
+	}
+	err := b.client.SubmitAsync(k.ctx, m, func(id string, err error) {
+		b.pace.observe(err)
+		k.results <- submitResult{ref: ref, id: id, err: err, bind: b}
+	})
+	switch {
+	case err == nil:
+		k.outstanding++
+	case k.ctx.Err() != nil || errors.Is(err, smpp.ErrClosed):
+		k.halted = true // this part and the rest stay unsent
+	default:
+		// The session refused to encode it (address or length): a
+		// resubmission would fail the same way.
+		st.rejected++
+		if st.errText == "" {
+			st.errText = "submit:invalid"
 		}
+		k.h.log.Warn("gateway: submit_sm refused locally", "recipient_id", st.id, "err", err)
 		if st.settled() {
-			emit(st)
+			k.emit(st)
 		}
 	}
-	gotGrant := func(g grantResult) {
-		grantCh, stalled = nil, false
-		if g.err != nil || !g.ok {
-			run.refused = true
+}
+
+// handle records the SMSC's answer to one part.
+func (k *chunk) handle(res submitResult) {
+	k.outstanding--
+	st := &k.states[res.ref.r]
+	switch {
+	case res.err == nil:
+		if id := smpp.NormalizeMessageID(res.id); id != "" {
+			st.ids[res.ref.p] = id
+			st.accepted++
+		} else {
+			st.unknown++ // accepted without an id: reconcile by receipt
+		}
+	case k.retry(res):
+		// Not accepted, for a transient reason: the part goes again.
+		k.h.stats.partsRetry.Add(1)
+		return
+	case smpp.IsUnknown(res.err):
+		st.unknown++ // never resent
+	default:
+		st.rejected++
+		if s, ok := smpp.StatusOf(res.err); ok && st.status == 0 {
+			st.status = s
+		}
+	}
+	if st.settled() {
+		k.emit(st)
+	}
+}
+
+// retry schedules a part answered with one of its bind's retry statuses to go
+// again: at once after throttling (the bind's pacer slows down), after a
+// doubling back-off otherwise, while the part has tries left. It reports
+// whether the part will go again; a halted chunk submits nothing more.
+func (k *chunk) retry(res submitResult) bool {
+	st, ok := smpp.StatusOf(res.err)
+	if !ok || res.bind == nil || !res.bind.cfg.retries(st) || k.halted || k.ctx.Err() != nil {
+		return false
+	}
+	at := time.Time{}
+	if st != smpp.StatusThrottled {
+		if k.tries == nil {
+			k.tries = map[partRef]int{}
+		}
+		n := k.tries[res.ref]
+		if n >= res.bind.cfg.RetryMax {
+			return false
+		}
+		k.tries[res.ref] = n + 1
+		at = time.Now().Add(res.bind.cfg.RetryBackoff << n)
+	}
+	k.retries = append(k.retries, retryAt{ref: res.ref, at: at})
+	return true
+}
+
+// dueRetry takes the first retry whose time has come.
+func (k *chunk) dueRetry(now time.Time) (partRef, bool) {
+	for i, r := range k.retries {
+		if !r.at.After(now) {
+			k.retries = append(k.retries[:i], k.retries[i+1:]...)
+			return r.ref, true
+		}
+	}
+	return partRef{}, false
+}
+
+// retryTimer fires when the earliest waiting retry is due; nil when none waits.
+func (k *chunk) retryTimer() <-chan time.Time {
+	if len(k.retries) == 0 || k.halted {
+		return nil
+	}
+	first := k.retries[0].at
+	for _, r := range k.retries[1:] {
+		if r.at.Before(first) {
+			first = r.at
+		}
+	}
+	return time.After(time.Until(first))
+}
+
+func (k *chunk) gotGrant(g grantResult) {
+	k.grantCh, k.stalled = nil, false
+	if g.err != nil || !g.ok {
+		k.run.refused = true
+		return
+	}
+	k.granted = max(k.granted, g.handed)
+}
+
+// drain takes every answer and grant already waiting, without blocking.
+func (k *chunk) drain() {
+	for {
+		select {
+		case res := <-k.results:
+			k.handle(res)
+		case g := <-k.grantCh:
+			k.gotGrant(g)
+		default:
 			return
 		}
-		granted = max(granted, g.handed)
 	}
+}
+
+// loop submits until nothing is left to start and nothing is outstanding.
+func (k *chunk) loop() {
 	for {
-	drain:
-		for {
-			select {
-			case res := <-results:
-				handle(res)
-			case g := <-grantCh:
-				gotGrant(g)
-			default:
-				break drain
-			}
-		}
-		ref, ok, wait := next()
+		k.drain()
+		ref, ok, wait := k.next()
 		if ok {
-			submit(ref)
+			k.submit(ref)
 			continue
 		}
 		if wait {
-			if !stalled {
-				stalled = true
-				h.rec.waited()
+			if !k.stalled {
+				k.stalled = true
+				k.h.rec.waited()
 			}
-			if grantCh == nil {
-				requestGrant()
+			if k.grantCh == nil {
+				k.requestGrant()
 			}
 		}
-		if outstanding == 0 && (!wait || grantCh == nil) {
-			break
+		timer := k.retryTimer()
+		if k.outstanding == 0 && timer == nil && (!wait || k.grantCh == nil) {
+			return
 		}
 		// pkg/smpp completes every written submit exactly once, at the
 		// latest after its response time-out or when its session ends.
 		select {
-		case res := <-results:
-			handle(res)
-		case g := <-grantCh:
-			gotGrant(g)
+		case res := <-k.results:
+			k.handle(res)
+		case g := <-k.grantCh:
+			k.gotGrant(g)
+		case <-timer:
 		}
 	}
-	for i := range states {
-		if st := &states[i]; !st.emitted {
-			if emit(st); !st.emitted {
-				run.revert = append(run.revert, st.id)
-			}
-		}
-	}
-	return run
 }
 
 // grantSizer sizes a handler's grants: grantHorizon of its recent pace (the

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chapar/chapar/pkg/smpp"
+	"github.com/chapar/chapar/pkg/sms"
 )
 
 // Operators a gateway can bind to. "other" is not among them: its numbers go
@@ -35,7 +39,14 @@ const (
 	DefaultConcurrency     = 8
 	DefaultDeliverWorkers  = 64
 	DefaultShutdownTimeout = 30 * time.Second
+	DefaultRetryMax        = 4
+	DefaultRetryBackoff    = 250 * time.Millisecond
 )
+
+// DefaultRetryStatuses are the submit_sm_resp statuses answered for transient
+// faults, after which a part is submitted again: ESME_RTHROTTLED, ESME_RMSGQFUL
+// and ESME_RSYSERR.
+var DefaultRetryStatuses = []smpp.Status{smpp.StatusThrottled, smpp.StatusMsgQueueFull, smpp.StatusSystemError}
 
 // BindConfig is one SMPP bind to a carrier.
 type BindConfig struct {
@@ -58,6 +69,76 @@ type BindConfig struct {
 	// ThrottlePause is how long the bind stops submitting after an
 	// ESME_RTHROTTLED; meanwhile its adaptive rate is halved (see pacer).
 	ThrottlePause time.Duration `json:"throttle_pause"`
+	// RetryStatuses are the statuses after which a part is submitted again.
+	// ESME_RTHROTTLED among them is flow control: it slows the bind and
+	// does not use up the part's tries.
+	RetryStatuses []smpp.Status `json:"retry_statuses"`
+	// RetryMax is how many times a part is submitted again after other
+	// retry statuses; then its last status is final.
+	RetryMax int `json:"retry_max"`
+	// RetryBackoff is the wait before a part's first retry; it doubles with
+	// each further one.
+	RetryBackoff time.Duration `json:"retry_backoff"`
+	// Alphabet is the SMSC's default alphabet, what data_coding 0 means to it:
+	// "gsm" (GSM 03.38 unpacked, the default), or "ascii" / "latin1" for SMSCs
+	// that garble '@' and '$' otherwise: GSM-7 parts then go re-coded, with
+	// data_coding 1 (IA5) or 3 (Latin-1).
+	Alphabet string `json:"alphabet"`
+	// SourceTON/SourceNPI and DestTON/DestNPI override the type of number and
+	// numbering plan of the addresses (nil: chosen per address, see smpp.SenderLine
+	// and smpp.Mobile).
+	SourceTON, SourceNPI, DestTON, DestNPI *uint8 `json:"-"`
+}
+
+// Alphabets a bind may name, with the data_coding of re-coded GSM-7 parts.
+var alphabets = map[string]byte{"": sms.CodingGSM7, "gsm": sms.CodingGSM7, "ascii": sms.CodingIA5, "latin1": sms.CodingLatin1}
+
+// Limits of SMPP 3.4 §4.1.1 on bind credentials.
+const (
+	maxSystemID = 15
+	maxPassword = 8
+)
+
+// addresses applies the bind's TON/NPI overrides.
+func (b BindConfig) addresses(src, dst smpp.Address) (smpp.Address, smpp.Address) {
+	set := func(a *smpp.Address, ton, npi *uint8) {
+		if ton != nil {
+			a.TON = *ton
+		}
+		if npi != nil {
+			a.NPI = *npi
+		}
+	}
+	set(&src, b.SourceTON, b.SourceNPI)
+	set(&dst, b.DestTON, b.DestNPI)
+	return src, dst
+}
+
+// retries reports whether a part answered st is submitted again.
+// A nil list means DefaultRetryStatuses; an empty one retries nothing.
+func (b BindConfig) retries(st smpp.Status) bool {
+	if b.RetryStatuses == nil {
+		return slices.Contains(DefaultRetryStatuses, st)
+	}
+	return slices.Contains(b.RetryStatuses, st)
+}
+
+// validateBind checks what SMPP 3.4 and the gateway allow of one bind.
+func (b BindConfig) validateBind(i int) []error {
+	var errs []error
+	switch {
+	case b.SystemID == "":
+		errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
+	case len(b.SystemID) > maxSystemID:
+		errs = append(errs, fmt.Errorf("bind %d (%s): system_id %q is longer than SMPP's %d characters", i, b.Operator, b.SystemID, maxSystemID))
+	}
+	if len(b.Password) > maxPassword {
+		errs = append(errs, fmt.Errorf("bind %d (%s): the password is longer than SMPP's %d characters", i, b.Operator, maxPassword))
+	}
+	if _, ok := alphabets[b.Alphabet]; !ok {
+		errs = append(errs, fmt.Errorf("bind %d (%s): alphabet %q: want gsm, ascii or latin1", i, b.Operator, b.Alphabet))
+	}
+	return errs
 }
 
 // Addr is host:port.
@@ -98,8 +179,39 @@ type fileBind struct {
 	ReconnectMax    *duration `json:"reconnect_max"`
 	ResponseTimeout *duration `json:"response_timeout"`
 	ThrottlePause   *duration `json:"throttle_pause"`
+	RetryStatuses   []string  `json:"retry_statuses"`
+	RetryMax        *int      `json:"retry_max"`
+	RetryBackoff    *duration `json:"retry_backoff"`
+	Alphabet        string    `json:"alphabet"`
+	SourceTON       *uint8    `json:"source_ton"`
+	SourceNPI       *uint8    `json:"source_npi"`
+	DestTON         *uint8    `json:"dest_ton"`
+	DestNPI         *uint8    `json:"dest_npi"`
 	// Count opens that many identical binds (default 1).
 	Count int `json:"count"`
+}
+
+// applyRetry sets the entry's retry settings on b.
+func (e fileBind) applyRetry(b *BindConfig) error {
+	if e.RetryStatuses != nil {
+		st, err := parseStatuses(e.RetryStatuses)
+		if err != nil {
+			return fmt.Errorf("retry_statuses: %w", err)
+		}
+		b.RetryStatuses = st
+	}
+	if e.RetryMax != nil {
+		b.RetryMax = *e.RetryMax
+	}
+	if e.RetryBackoff != nil {
+		b.RetryBackoff = time.Duration(*e.RetryBackoff)
+	}
+	if e.Alphabet != "" {
+		b.Alphabet = strings.ToLower(e.Alphabet)
+	}
+	b.SourceTON, b.SourceNPI = cmp.Or(e.SourceTON, b.SourceTON), cmp.Or(e.SourceNPI, b.SourceNPI)
+	b.DestTON, b.DestNPI = cmp.Or(e.DestTON, b.DestTON), cmp.Or(e.DestNPI, b.DestNPI)
+	return nil
 }
 
 // duration reads a JSON duration: a Go duration string ("15s") or a number
@@ -139,6 +251,10 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_RECONNECT_MAX      reconnect back-off cap (30s)
 //	GATEWAY_RESPONSE_TIMEOUT   submit_sm_resp time-out, then unknown (10s)
 //	GATEWAY_THROTTLE_PAUSE     submit pause after ESME_RTHROTTLED (100ms; the rate is also halved)
+//	GATEWAY_RETRY_STATUSES     statuses after which a part is submitted again (0x58,0x14,0x08)
+//	GATEWAY_RETRY_MAX          retries of a part after a status other than 0x58 (4)
+//	GATEWAY_RETRY_BACKOFF      wait before a part's first retry, doubling after (250ms)
+//	GATEWAY_ALPHABET           the SMSC's default alphabet: gsm, ascii or latin1 (gsm)
 //	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
 //	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
 //	GATEWAY_CONCURRENCY        batch tasks at once (8)
@@ -149,98 +265,153 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	get := func(k, def string) string {
-		if v := strings.TrimSpace(getenv(k)); v != "" {
-			return v
-		}
-		return def
-	}
-	var errs []error
-	getInt := func(k string, def int) int {
-		v := get(k, "")
-		if v == "" {
-			return def
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a non-negative integer", k, v))
-			return def
-		}
-		return n
-	}
-	getDur := func(k string, def time.Duration) time.Duration {
-		v := get(k, "")
-		if v == "" {
-			return def
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 15s", k, v))
-			return def
-		}
-		return d
-	}
-
-	defTPS := float64(DefaultTPS)
-	if profile == "bench" {
-		defTPS = 0
-	}
-	if v := get("GATEWAY_TPS", ""); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 {
-			errs = append(errs, fmt.Errorf("GATEWAY_TPS=%q: want a non-negative number", v))
-		} else {
-			defTPS = f
-		}
-	}
-	password := get("SMPP_PASSWORD", DefaultPassword)
-	if f := get("SMPP_PASSWORD_FILE", ""); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("SMPP_PASSWORD_FILE: %w", err))
-		} else {
-			password = strings.TrimSpace(string(b))
-		}
-	}
+	e := &envReader{getenv: getenv}
 	def := BindConfig{
-		SystemID:        get("SMPP_SYSTEM_ID", DefaultSystemID),
-		Password:        password,
-		TPS:             defTPS,
-		Window:          getInt("GATEWAY_WINDOW", DefaultWindow),
-		EnquireLink:     getDur("GATEWAY_ENQUIRE_LINK", DefaultEnquireLink),
-		ReconnectMax:    getDur("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
-		ResponseTimeout: getDur("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
-		ThrottlePause:   getDur("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
+		SystemID:        e.str("SMPP_SYSTEM_ID", DefaultSystemID),
+		Password:        e.secret("SMPP_PASSWORD", DefaultPassword),
+		TPS:             e.tps(profile),
+		Window:          e.integer("GATEWAY_WINDOW", DefaultWindow),
+		EnquireLink:     e.duration("GATEWAY_ENQUIRE_LINK", DefaultEnquireLink),
+		ReconnectMax:    e.duration("GATEWAY_RECONNECT_MAX", DefaultReconnectMax),
+		ResponseTimeout: e.duration("GATEWAY_RESPONSE_TIMEOUT", DefaultResponseTimeout),
+		ThrottlePause:   e.duration("GATEWAY_THROTTLE_PAUSE", DefaultThrottlePause),
+		RetryStatuses:   e.statuses("GATEWAY_RETRY_STATUSES", DefaultRetryStatuses),
+		RetryMax:        e.integer("GATEWAY_RETRY_MAX", DefaultRetryMax),
+		RetryBackoff:    e.duration("GATEWAY_RETRY_BACKOFF", DefaultRetryBackoff),
+		Alphabet:        strings.ToLower(e.str("GATEWAY_ALPHABET", "gsm")),
 	}
 	host, _ := os.Hostname()
 	cfg := Config{
-		OtherRoute:      get("GATEWAY_OTHER_ROUTE", DefaultOtherRoute),
-		HTTPAddr:        get("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
-		Concurrency:     getInt("GATEWAY_CONCURRENCY", DefaultConcurrency),
-		DeliverWorkers:  getInt("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
-		InstanceID:      get("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
-		ShutdownTimeout: getDur("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
+		OtherRoute:      e.str("GATEWAY_OTHER_ROUTE", DefaultOtherRoute),
+		HTTPAddr:        e.str("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
+		Concurrency:     e.integer("GATEWAY_CONCURRENCY", DefaultConcurrency),
+		DeliverWorkers:  e.integer("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
+		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
+		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""
 	}
-	if file := get("GATEWAY_BINDS_FILE", ""); file != "" {
-		binds, err := readBindsFile(file, def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		cfg.Binds = binds
+	var err error
+	if file := e.str("GATEWAY_BINDS_FILE", ""); file != "" {
+		cfg.Binds, err = readBindsFile(file, def)
 	} else {
-		binds, err := parseBinds(get("GATEWAY_BINDS", DefaultBinds), getInt("GATEWAY_BINDS_PER_OPERATOR", 1), def)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		cfg.Binds = binds
+		cfg.Binds, err = parseBinds(e.str("GATEWAY_BINDS", DefaultBinds), e.integer("GATEWAY_BINDS_PER_OPERATOR", 1), def)
 	}
-	if err := errors.Join(errs...); err != nil {
+	e.add(err)
+	if err := errors.Join(e.errs...); err != nil {
 		return cfg, fmt.Errorf("gateway config: %w", err)
 	}
 	return cfg, cfg.Validate()
+}
+
+// envReader reads settings from the environment, collecting every malformed
+// value so that start-up names them all at once.
+type envReader struct {
+	getenv func(string) string
+	errs   []error
+}
+
+func (e *envReader) add(err error) {
+	if err != nil {
+		e.errs = append(e.errs, err)
+	}
+}
+
+func (e *envReader) str(k, def string) string {
+	if v := strings.TrimSpace(e.getenv(k)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (e *envReader) integer(k string, def int) int {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		e.add(fmt.Errorf("%s=%q: want a non-negative integer", k, v))
+		return def
+	}
+	return n
+}
+
+func (e *envReader) duration(k string, def time.Duration) time.Duration {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		e.add(fmt.Errorf("%s=%q: want a positive duration such as 15s", k, v))
+		return def
+	}
+	return d
+}
+
+// secret reads k, or the file named by k_FILE when that is set.
+func (e *envReader) secret(k, def string) string {
+	f := e.str(k+"_FILE", "")
+	if f == "" {
+		return e.str(k, def)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		e.add(fmt.Errorf("%s_FILE: %w", k, err))
+		return e.str(k, def)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// statuses reads a comma-separated list of command_status values (0x14,8,…).
+func (e *envReader) statuses(k string, def []smpp.Status) []smpp.Status {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	out, err := parseStatuses(strings.Split(v, ","))
+	if err != nil {
+		e.add(fmt.Errorf("%s: %w", k, err))
+		return def
+	}
+	return out
+}
+
+// parseStatuses reads command_status values written in hex (0x14) or decimal.
+func parseStatuses(list []string) ([]smpp.Status, error) {
+	out := make([]smpp.Status, 0, len(list))
+	for _, s := range list {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.ParseUint(s, 0, 32)
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("%q: want a non-zero command_status such as 0x14", s)
+		}
+		out = append(out, smpp.Status(n))
+	}
+	return out, nil
+}
+
+// tps is the default submit rate of a bind: DefaultTPS, unlimited in the bench
+// profile, or GATEWAY_TPS.
+func (e *envReader) tps(profile string) float64 {
+	tps := float64(DefaultTPS)
+	if profile == "bench" {
+		tps = 0
+	}
+	if v := e.str("GATEWAY_TPS", ""); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 {
+			e.add(fmt.Errorf("GATEWAY_TPS=%q: want a non-negative number", v))
+		} else {
+			tps = f
+		}
+	}
+	return tps
 }
 
 // parseBinds reads the GATEWAY_BINDS shorthand.
@@ -320,6 +491,9 @@ func readBindsFile(path string, def BindConfig) ([]BindConfig, error) {
 		if e.ResponseTimeout != nil {
 			b.ResponseTimeout = time.Duration(*e.ResponseTimeout)
 		}
+		if err := e.applyRetry(&b); err != nil {
+			return nil, fmt.Errorf("GATEWAY_BINDS_FILE entry %d: %w", i, err)
+		}
 		if e.ThrottlePause != nil {
 			b.ThrottlePause = time.Duration(*e.ThrottlePause)
 		}
@@ -345,10 +519,9 @@ func (c Config) Validate() error {
 		if b.Host == "" || b.Port <= 0 || b.Port > 65535 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): invalid address %q", i, b.Operator, b.Addr()))
 		}
-		if b.SystemID == "" {
-			errs = append(errs, fmt.Errorf("bind %d (%s): empty system_id", i, b.Operator))
-		}
-		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 {
+		errs = append(errs, b.validateBind(i)...)
+		if b.TPS < 0 || b.Window < 0 || b.EnquireLink < 0 || b.ReconnectMax < 0 || b.ResponseTimeout < 0 || b.ThrottlePause < 0 ||
+			b.RetryMax < 0 || b.RetryBackoff < 0 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): negative tps, window or duration", i, b.Operator))
 		}
 		bound[b.Operator] = true

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -48,7 +49,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 
 func TestLoadConfigEnv(t *testing.T) {
 	pw := filepath.Join(t.TempDir(), "pw")
-	if err := os.WriteFile(pw, []byte("from-file\n"), 0o600); err != nil {
+	if err := os.WriteFile(pw, []byte("fromfile\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := LoadConfig("default", envOf(map[string]string{
@@ -70,7 +71,7 @@ func TestLoadConfigEnv(t *testing.T) {
 		t.Fatalf("binds %+v", cfg.Binds)
 	}
 	b := cfg.Binds[2]
-	if b.SystemID != "acme" || b.Password != "from-file" || b.TPS != 0 || b.Window != 20 || b.EnquireLink != 7*time.Second {
+	if b.SystemID != "acme" || b.Password != "fromfile" || b.TPS != 0 || b.Window != 20 || b.EnquireLink != 7*time.Second {
 		t.Fatalf("bind %+v", b)
 	}
 	// irancell has no bind here, so "other" is not consumed.
@@ -104,7 +105,7 @@ func TestLoadConfigFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`[
 		{"operator": "mci", "host": "smsc.mci.example", "port": 2775, "system_id": "chapar-mci",
 		 "password_file": "`+pw+`", "tps": 500, "window": 50, "enquire_link": "30s", "reconnect_max": 60, "count": 2},
-		{"operator": "irancell", "port": 2776, "tps": 0}
+		{"operator": "irancell", "port": 2776, "tps": 0, "retry_statuses": ["0x08", "20"], "retry_max": 2, "retry_backoff": "1s"}
 	]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -117,11 +118,13 @@ func TestLoadConfigFile(t *testing.T) {
 	}
 	m := cfg.Binds[0]
 	if m.Addr() != "smsc.mci.example:2775" || m.SystemID != "chapar-mci" || m.Password != "s3cret" || m.TPS != 500 ||
-		m.Window != 50 || m.EnquireLink != 30*time.Second || m.ReconnectMax != time.Minute || cfg.Binds[1] != m {
+		m.Window != 50 || m.EnquireLink != 30*time.Second || m.ReconnectMax != time.Minute || !reflect.DeepEqual(cfg.Binds[1], m) ||
+		!slices.Equal(m.RetryStatuses, DefaultRetryStatuses) || m.RetryMax != DefaultRetryMax {
 		t.Fatalf("mci bind %+v", m)
 	}
 	ic := cfg.Binds[2]
-	if ic.Host != "127.0.0.1" || ic.TPS != 0 || ic.SystemID != "chapar" || ic.Password != "secret" || ic.Window != 100 {
+	if ic.Host != "127.0.0.1" || ic.TPS != 0 || ic.SystemID != "chapar" || ic.Password != "secret" || ic.Window != 100 ||
+		!slices.Equal(ic.RetryStatuses, []smpp.Status{0x08, 0x14}) || ic.RetryMax != 2 || ic.RetryBackoff != time.Second {
 		t.Fatalf("irancell bind %+v", ic)
 	}
 	if err := os.WriteFile(file, []byte(`[{"operator":"mci","port":1,"enquire_link":"x"}]`), 0o600); err != nil {

@@ -478,124 +478,164 @@ func isTagSeparator(r rune) bool { return r == ',' || r == '،' || r == ';' || r
 // importChunk imports one chunk of rows in one transaction. done is false when the
 // import is gone (its phonebook was deleted) or another run already took the chunk.
 func (s *Service) importChunk(ctx context.Context, im *Import, p *importPlan, chunk []fileRow) (done bool, err error) {
-	rows := make([]contactRow, 0, len(chunk))
-	var bad []ImportError
-	var names []string
-	for _, r := range chunk {
-		c, e := p.contact(r)
-		if e != nil {
-			bad = append(bad, *e)
-			continue
-		}
-		for _, n := range c.tags {
-			if _, ok := p.tags[n]; !ok {
-				names = append(names, n)
-			}
-		}
-		rows = append(rows, c)
-	}
-	last := chunk[len(chunk)-1].row
-	keep := append([]ImportError{}, bad[:min(len(bad), max(0, maxImportErrors-len(im.Errors)))]...)
-	var added, skipped int
-	var newTags map[string]int64 // tags this chunk created; kept once it commits
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var cursor int
-		err := tx.QueryRow(ctx, `SELECT last_row FROM contact_imports WHERE id = $1 AND status = 'running' FOR UPDATE`,
-			im.ID).Scan(&cursor)
-		if errors.Is(err, pgx.ErrNoRows) || err == nil && cursor != im.lastRow {
-			return errStale
-		}
-		if err != nil {
-			return fmt.Errorf("lock import: %w", err)
-		}
-		var members int
-		err = tx.QueryRow(ctx, `SELECT members FROM phonebooks WHERE account_id = $1 AND id = $2 FOR UPDATE`,
-			im.accountID, im.PhonebookID).Scan(&members)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errStale
-		}
-		if err != nil {
-			return fmt.Errorf("lock phonebook: %w", err)
-		}
-		if len(names) > 0 {
-			if newTags, err = ensureTags(ctx, tx, im.accountID, names); err != nil {
-				return err
-			}
-		}
-		p.probe = p.probe || members != p.expect
-		var fresh []int
-		if p.probe {
-			if fresh, err = s.newNumbers(ctx, tx, im.PhonebookID, rows); err != nil {
-				return err
-			}
-		} else {
-			fresh = p.fresh(rows)
-		}
-		for _, i := range fresh {
-			rows[i].TagIDs = rows[i].TagIDs[:0]
-			for _, n := range rows[i].tags {
-				id, ok := newTags[n]
-				if !ok {
-					id = p.tags[n]
-				}
-				rows[i].TagIDs = append(rows[i].TagIDs, id)
-			}
-		}
-		n, err := tx.CopyFrom(ctx, pgx.Identifier{"contacts"},
-			[]string{"account_id", "phonebook_id", "mobile", "name", "gender", "birth_date", "tag_ids", "features", "import_id"},
-			pgx.CopyFromSlice(len(fresh), func(i int) ([]any, error) {
-				c := &rows[fresh[i]]
-				var birth any
-				if !c.birth.IsZero() {
-					birth = c.birth
-				}
-				features := c.Features
-				if features == nil {
-					features = map[string]any{}
-				}
-				return []any{im.accountID, im.PhonebookID, c.Mobile, c.Name, c.Gender, birth, c.TagIDs, features, im.ID}, nil
-			}))
-		if _, dup := uniqueViolation(err); dup && !p.probe {
-			p.probe = true
-			return errProbe
-		}
-		if err != nil {
-			return fmt.Errorf("copy contacts: %w", err)
-		}
-		added, skipped = int(n), len(rows)-int(n)
-		p.expect = members + added
-		if err := addMembers(ctx, tx, im.accountID, []int64{im.PhonebookID}, []int32{int32(added)}); err != nil {
-			return err
-		}
-		sample, err := json.Marshal(keep)
-		if err != nil {
-			return fmt.Errorf("encode import errors: %w", err)
-		}
-		_, err = tx.Exec(ctx, `UPDATE contact_imports SET last_row = $2, processed = processed + $3, added = added + $4,
-			skipped = skipped + $5, invalid = invalid + $6, errors = errors || $7::jsonb, updated_at = now() WHERE id = $1`,
-			im.ID, last, len(chunk), added, skipped, len(bad), sample)
-		if err != nil {
-			return fmt.Errorf("update import: %w", err)
-		}
-		return nil
-	})
+	c := chunkWork{im: im, p: p, last: chunk[len(chunk)-1].row, size: len(chunk)}
+	c.sort(chunk)
+	c.keep = append([]ImportError{}, c.bad[:min(len(c.bad), max(0, maxImportErrors-len(im.Errors)))]...)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.storeChunk(ctx, tx, &c) })
 	if errors.Is(err, errStale) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	for n, id := range newTags {
+	for n, id := range c.newTags {
 		p.tags[n] = id
 	}
-	im.Errors = append(im.Errors, keep...)
-	im.lastRow = last
+	im.Errors = append(im.Errors, c.keep...)
+	im.lastRow = c.last
 	im.processed += len(chunk)
-	im.Added += added
-	im.Skipped += skipped
-	im.Invalid += len(bad)
+	im.Added += c.added
+	im.Skipped += c.skipped
+	im.Invalid += len(c.bad)
 	im.setProgress()
 	return true, nil
+}
+
+// chunkWork is one chunk of an import: its valid rows, its row errors, the tags
+// it names that do not exist yet, and what storing it did.
+type chunkWork struct {
+	im             *Import
+	p              *importPlan
+	rows           []contactRow
+	bad, keep      []ImportError
+	names          []string
+	last, size     int
+	added, skipped int
+	newTags        map[string]int64 // tags this chunk created; kept once it commits
+}
+
+// sort reads each row of the chunk into a contact or a row error.
+func (c *chunkWork) sort(chunk []fileRow) {
+	c.rows = make([]contactRow, 0, len(chunk))
+	for _, r := range chunk {
+		row, e := c.p.contact(r)
+		if e != nil {
+			c.bad = append(c.bad, *e)
+			continue
+		}
+		for _, n := range row.tags {
+			if _, ok := c.p.tags[n]; !ok {
+				c.names = append(c.names, n)
+			}
+		}
+		c.rows = append(c.rows, row)
+	}
+}
+
+// storeChunk copies the chunk's new contacts and moves the import's cursor in
+// one transaction; errStale when the import or the phonebook changed under it.
+func (s *Service) storeChunk(ctx context.Context, tx pgx.Tx, c *chunkWork) error {
+	im, p := c.im, c.p
+	members, err := lockImport(ctx, tx, im)
+	if err != nil {
+		return err
+	}
+	if len(c.names) > 0 {
+		if c.newTags, err = ensureTags(ctx, tx, im.accountID, c.names); err != nil {
+			return err
+		}
+	}
+	p.probe = p.probe || members != p.expect
+	var fresh []int
+	if p.probe {
+		if fresh, err = s.newNumbers(ctx, tx, im.PhonebookID, c.rows); err != nil {
+			return err
+		}
+	} else {
+		fresh = p.fresh(c.rows)
+	}
+	c.tagIDs(fresh)
+	n, err := copyContacts(ctx, tx, im, c.rows, fresh)
+	if _, dup := uniqueViolation(err); dup && !p.probe {
+		p.probe = true
+		return errProbe
+	}
+	if err != nil {
+		return fmt.Errorf("copy contacts: %w", err)
+	}
+	c.added, c.skipped = int(n), len(c.rows)-int(n)
+	p.expect = members + c.added
+	if err := addMembers(ctx, tx, im.accountID, []int64{im.PhonebookID}, []int32{int32(c.added)}); err != nil {
+		return err
+	}
+	sample, err := json.Marshal(c.keep)
+	if err != nil {
+		return fmt.Errorf("encode import errors: %w", err)
+	}
+	_, err = tx.Exec(ctx, `UPDATE contact_imports SET last_row = $2, processed = processed + $3, added = added + $4,
+		skipped = skipped + $5, invalid = invalid + $6, errors = errors || $7::jsonb, updated_at = now() WHERE id = $1`,
+		im.ID, c.last, c.size, c.added, c.skipped, len(c.bad), sample)
+	if err != nil {
+		return fmt.Errorf("update import: %w", err)
+	}
+	return nil
+}
+
+// lockImport locks the import (still running, at the cursor this worker
+// left) and its phonebook, and returns the phonebook's member count.
+func lockImport(ctx context.Context, tx pgx.Tx, im *Import) (int, error) {
+	var cursor int
+	err := tx.QueryRow(ctx, `SELECT last_row FROM contact_imports WHERE id = $1 AND status = 'running' FOR UPDATE`,
+		im.ID).Scan(&cursor)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && cursor != im.lastRow {
+		return 0, errStale
+	}
+	if err != nil {
+		return 0, fmt.Errorf("lock import: %w", err)
+	}
+	var members int
+	err = tx.QueryRow(ctx, `SELECT members FROM phonebooks WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+		im.accountID, im.PhonebookID).Scan(&members)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, errStale
+	}
+	if err != nil {
+		return 0, fmt.Errorf("lock phonebook: %w", err)
+	}
+	return members, nil
+}
+
+// tagIDs resolves the tag names of the fresh rows to ids, old or just made.
+func (c *chunkWork) tagIDs(fresh []int) {
+	for _, i := range fresh {
+		r := &c.rows[i]
+		r.TagIDs = r.TagIDs[:0]
+		for _, n := range r.tags {
+			id, ok := c.newTags[n]
+			if !ok {
+				id = c.p.tags[n]
+			}
+			r.TagIDs = append(r.TagIDs, id)
+		}
+	}
+}
+
+// copyContacts COPYs the fresh rows into contacts.
+func copyContacts(ctx context.Context, tx pgx.Tx, im *Import, rows []contactRow, fresh []int) (int64, error) {
+	return tx.CopyFrom(ctx, pgx.Identifier{"contacts"},
+		[]string{"account_id", "phonebook_id", "mobile", "name", "gender", "birth_date", "tag_ids", "features", "import_id"},
+		pgx.CopyFromSlice(len(fresh), func(i int) ([]any, error) {
+			c := &rows[fresh[i]]
+			var birth any
+			if !c.birth.IsZero() {
+				birth = c.birth
+			}
+			features := c.Features
+			if features == nil {
+				features = map[string]any{}
+			}
+			return []any{im.accountID, im.PhonebookID, c.Mobile, c.Name, c.Gender, birth, c.TagIDs, features, im.ID}, nil
+		}))
 }
 
 var (

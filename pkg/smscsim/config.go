@@ -235,6 +235,13 @@ type Config struct {
 	// and write decimal ones in the receipt text.
 	ReceiptTextIDFormat IDFormat
 
+	// IDRestartAfter restarts the message id counter after that many ids (0:
+	// never), so that ids are reused as after an SMSC restart or counter wrap.
+	IDRestartAfter uint64
+	// SubmitFaults answer error statuses for, or lose the response of, some
+	// submit_sm (see SubmitFault).
+	SubmitFaults []SubmitFault
+
 	// RetryTimeout is how long an unacknowledged deliver_sm waits before it
 	// is sent again (a negative deliver_sm_resp is retried after it too);
 	// default 10s.

@@ -39,6 +39,8 @@ type Server struct {
 	forced   atomic.Pointer[map[string]Stat]
 
 	nextID    atomic.Uint64
+	firstID   uint64
+	faults    *faults
 	moRef     atomic.Uint32
 	sessionID atomic.Uint64
 
@@ -75,7 +77,9 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		forced[d] = st
 	}
 	srv.forced.Store(&forced)
-	srv.nextID.Store(srv.firstMessageID())
+	srv.firstID = srv.firstMessageID()
+	srv.nextID.Store(srv.firstID)
+	srv.faults = newFaults(cfg.SubmitFaults)
 
 	var lc net.ListenConfig
 	for _, oc := range cfg.Operators {
@@ -126,6 +130,17 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		stop()
 	})
 	return srv, nil
+}
+
+// messageID numbers the next accepted part. With IDRestartAfter the counter
+// starts over after that many ids, as an SMSC's does after a restart or a wrap:
+// ids are then reused for new messages.
+func (srv *Server) messageID() uint64 {
+	n := srv.nextID.Add(1)
+	if r := srv.cfg.IDRestartAfter; r > 0 {
+		n = srv.firstID + 1 + (n-srv.firstID-1)%r
+	}
+	return n
 }
 
 func (srv *Server) firstMessageID() uint64 {

@@ -428,33 +428,33 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		payload:  sm,
 		at:       now,
 	}
-	outcomeKey := sm
-	if esm&0x40 != 0 {
-		_, payload, c, has, ok := splitUDH(sm)
-		if !ok {
-			op.c.rejected.Add(1)
-			s.respond(resp, seq, StatusInvEsmClass)
-			return true
-		}
-		pt.payload = payload
-		if has {
-			pt.c, pt.concatenated = c, true
-			outcomeKey = []byte{byte(c.ref >> 8), byte(c.ref), c.total}
-		}
-	} else if c, ok := sarConcat(p.TLVFields()); ok {
-		pt.c, pt.concatenated = c, true
-		outcomeKey = []byte{byte(c.ref >> 8), byte(c.ref), c.total}
+	outcomeKey, ok := concatOf(pt, sm, esm, p.TLVFields())
+	if !ok {
+		op.c.rejected.Add(1)
+		s.respond(resp, seq, StatusInvEsmClass)
+		return true
 	}
-
-	n := s.srv.nextID.Add(1)
+	partNo := 1
+	if pt.concatenated {
+		partNo = int(pt.c.seq)
+	}
+	fault, faulty := s.srv.faults.match(to, partNo)
+	if faulty && fault.Status != 0 {
+		op.c.rejected.Add(1)
+		s.respond(resp, seq, fault.Status)
+		return true
+	}
+	n := s.srv.messageID()
 	pt.msgID = s.srv.cfg.MessageIDFormat.format(n)
 	pt.outcome = s.srv.outcome(from, to, outcomeKey)
 	op.c.accepted.Add(1)
 	if s.srv.store.add(pt, sm) {
 		op.c.duplicates.Add(1)
 	}
-	resp.Fields().Set(pdufield.MessageID, pt.msgID)
-	s.respond(resp, seq, StatusOK)
+	if !faulty || !fault.DropResponse {
+		resp.Fields().Set(pdufield.MessageID, pt.msgID)
+		s.respond(resp, seq, StatusOK)
+	}
 
 	if mode := rd & 0x03; mode == 1 || mode == 2 && pt.outcome != StatDelivered {
 		s.scheduleReceipt(pt, n, f)
@@ -465,6 +465,28 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		return false
 	}
 	return true
+}
+
+// concatOf reads a part's concatenation (UDH or SAR TLVs) into pt and returns
+// the key that gives every part of one message the same outcome; false for a
+// malformed UDH.
+func concatOf(pt *part, sm []byte, esm byte, tlv pdutlv.Map) ([]byte, bool) {
+	if esm&0x40 != 0 {
+		_, payload, c, has, ok := splitUDH(sm)
+		if !ok {
+			return nil, false
+		}
+		pt.payload = payload
+		if !has {
+			return sm, true
+		}
+		pt.c, pt.concatenated = c, true
+	} else if c, ok := sarConcat(tlv); ok {
+		pt.c, pt.concatenated = c, true
+	} else {
+		return sm, true
+	}
+	return []byte{byte(pt.c.ref >> 8), byte(pt.c.ref), pt.c.total}, true
 }
 
 // sarConcat reads the SAR TLVs, the TLV form of concatenation.

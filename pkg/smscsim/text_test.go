@@ -184,3 +184,29 @@ func ucs2Bytes(u []uint16) []byte {
 	}
 	return b
 }
+
+func TestParseFaults(t *testing.T) {
+	got, err := ParseFaults("989121234567:2=0x45, 989121234568=0x08*2,*:3=drop,*=20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SubmitFault{
+		{Dest: "989121234567", Part: 2, Status: 0x45},
+		{Dest: "989121234568", Status: 0x08, Times: 2},
+		{Part: 3, DropResponse: true},
+		{Status: 20},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, bad := range []string{"x", "a=0", "a:0=0x08", "a=0x08*0", "a=nope"} {
+		if _, err := ParseFaults(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
