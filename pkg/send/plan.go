@@ -101,18 +101,22 @@ func newQuoteAcc() *quoteAcc { return &quoteAcc{per: map[string]*OperatorPrice{}
 
 func (a *quoteAcc) add(rows []planned) {
 	for _, r := range rows {
-		if r.blocked {
-			continue
+		if !r.blocked {
+			a.addOne(r)
 		}
-		p := a.per[r.op]
-		if p == nil {
-			p = &OperatorPrice{Operator: r.op}
-			a.per[r.op] = p
-		}
-		p.Recipients++
-		p.Parts += int64(r.parts)
-		p.Price += r.cost
 	}
+}
+
+// addOne counts one recipient that is sent and paid for.
+func (a *quoteAcc) addOne(r planned) {
+	p := a.per[r.op]
+	if p == nil {
+		p = &OperatorPrice{Operator: r.op}
+		a.per[r.op] = p
+	}
+	p.Recipients++
+	p.Parts += int64(r.parts)
+	p.Price += r.cost
 }
 
 // fill writes the per-operator table and the totals into q.
