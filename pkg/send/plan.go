@@ -19,7 +19,14 @@ const (
 	MsgNotStoppable    = "این ارسال دیگر قابل توقف نیست"
 	MsgBadType         = "نوع ارسال معتبر نیست"
 	MsgNothingToSend   = "همه شماره‌ها در لیست سیاه یا لغو۱۱ هستند؛ پیامکی برای ارسال نمی‌ماند"
+	// MsgCancel11Required refuses cancel11: false on an advertising line.
+	MsgCancel11Required = "پیامک‌های خط تبلیغاتی باید عبارت «لغو۱۱» را داشته باشند؛ حذف آن مجاز نیست"
+	// MsgIdempotencyReused refuses an Idempotency-Key sent again with another request.
+	MsgIdempotencyReused = "این کلید یکتایی (Idempotency-Key) پیش‌تر برای درخواست دیگری به کار رفته است؛ برای ارسال تازه، کلید تازه‌ای بفرستید"
 )
+
+// CodeIdempotencyReused is the message_code of MsgIdempotencyReused.
+const CodeIdempotencyReused = "idempotency-key-reused"
 
 // MaxQuickNumbers caps a quick send's numbers in one request.
 const MaxQuickNumbers = 100_000
