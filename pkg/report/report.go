@@ -79,7 +79,11 @@ type Stats struct {
 	Undelivered int    `json:"undelivered"`
 	Blacklisted int    `json:"blacklisted"`
 	Rejected    int    `json:"rejected"`
-	Pending     int    `json:"pending"`
+	// Unpaid counts the recipients dropped at expansion because neither the hold nor
+	// the free credit could pay for them (the source grew after pricing): never
+	// sent, never charged, each listed as rejected with the reason in its error.
+	Unpaid  int `json:"unpaid"`
+	Pending int `json:"pending"`
 	// Parts is the total of message parts of the send; MessageParts those of one message.
 	Parts        int64 `json:"parts"`
 	MessageParts int   `json:"message_parts"`
@@ -211,7 +215,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 		requested, recips int
 	)
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
-		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected,
+		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
 		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy)
 	if err != nil {

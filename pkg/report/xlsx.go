@@ -14,7 +14,7 @@ import (
 const exportChunk = 5000
 
 // xlsxHeader is the header row of the recipients file.
-var xlsxHeader = []any{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی"}
+var xlsxHeader = []any{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی", "علت"}
 
 // StatusWords are the Persian names of the public recipient statuses.
 var StatusWords = [...]string{
@@ -26,8 +26,9 @@ var StatusWords = [...]string{
 }
 
 // WriteRecipientsXLSX writes an Excel file of every recipient of the account's send
-// to w: mobile (a text cell), operator, parts, status in Persian and the update time
-// in Tehran. Rows are read in chunks by keyset and streamed through a
+// to w: mobile (a text cell), operator, parts, status in Persian, the update time
+// in Tehran and the reason of a recipient not sent (the carrier's error, or the
+// credit that could not pay for it). Rows are read in chunks by keyset and streamed through a
 // spreadsheet.Book (further sheets when one is full), so memory stays flat however
 // many recipients the send has. Nothing is written to w when the send is not found
 // or a read fails.
@@ -39,7 +40,7 @@ func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int
 	if err != nil {
 		return err
 	}
-	b, err := spreadsheet.New("گیرندگان", xlsxHeader, []float64{18, 14, 12, 20, 22})
+	b, err := spreadsheet.New("گیرندگان", xlsxHeader, []float64{18, 14, 12, 20, 22, 40})
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func (s *Service) WriteRecipientsXLSX(ctx context.Context, accountID, sendID int
 			if op == "" {
 				op = r.Operator
 			}
-			row[0], row[1], row[2], row[3], row[4] = r.Mobile, op, r.Parts, statusWord(r.Status), b.Time(r.UpdatedAt)
+			row[0], row[1], row[2], row[3], row[4], row[5] = r.Mobile, op, r.Parts, statusWord(r.Status), b.Time(r.UpdatedAt), r.Error
 			if err := b.Add(row); err != nil {
 				return err
 			}

@@ -116,7 +116,7 @@ func TestRecipientsXLSX(t *testing.T) {
 	if len(rows) != 41 {
 		t.Fatalf("%d rows, want a header and 40 recipients", len(rows))
 	}
-	header := []string{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی"}
+	header := []string{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی", "علت"}
 	for i, h := range header {
 		if rows[0][i] != h {
 			t.Fatalf("header %v", rows[0])
@@ -137,6 +137,9 @@ func TestRecipientsXLSX(t *testing.T) {
 		}
 		if wantTime := r.UpdatedAt.In(tehran).Format("2006-01-02 15:04:05"); row[4] != wantTime {
 			t.Fatalf("row %d time %q, want %q (Tehran)", i+2, row[4], wantTime)
+		}
+		if reason := append(row, "")[5]; reason != r.Error {
+			t.Fatalf("row %d reason %q, want %q", i+2, reason, r.Error)
 		}
 	}
 

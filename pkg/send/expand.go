@@ -27,8 +27,9 @@ type batchKey struct {
 
 // HandleExpand is the worker's send:expand handler: it turns a send into
 // recipients in one transaction (normalised, deduped, blacklisted ones marked,
-// classified by operator, priced, COPYed), settles the hold to the exact cost, and
-// then enqueues the per-operator batch tasks. A retry after a commit only re-enqueues
+// classified by operator, priced, COPYed), settles the hold to the exact cost (the
+// recipients the credit cannot pay for are dropped, see expansion), and then
+// enqueues the per-operator batch tasks. A retry after a commit only re-enqueues
 // the batches (their task ids make that a no-op).
 func (s *Service) HandleExpand(ctx context.Context, t *asynq.Task) error {
 	var p jobs.SendExpand
@@ -76,59 +77,122 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		if err != nil {
 			return err
 		}
-		w := walker{typ: typ, text: text, cancel11: cancel11, critical: critical, numbers: numbers, src: src, tbl: tbl}
-		counters := map[string]int{}
-		acc := newQuoteAcc()
-		cols := []string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status", "text"}
-		buf := make([][]any, 0, chunkRows)
-		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error {
-			acc.add(rows)
-			buf = buf[:0]
-			for _, r := range rows {
-				if r.blocked {
-					buf = append(buf, []any{sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text})
-					continue
-				}
-				n := counters[r.op]
-				counters[r.op] = n + 1
-				buf = append(buf, []any{sendID, int32(batchNumber(r.op, n/BatchSize)), r.mobile, r.op, int16(r.parts), r.cost,
-					int16(RcptQueued), r.text})
-			}
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"recipients"}, cols, pgx.CopyFromRows(buf)); err != nil {
-				return fmt.Errorf("copy recipients: %w", err)
-			}
-			return nil
-		})
+		free, err := wallet.Spendable(ctx, tx, accountID)
 		if err != nil {
 			return err
 		}
-		for _, op := range operator.Codes {
-			for i := 0; i*BatchSize < counters[op]; i++ {
-				batches = append(batches, batchKey{operator: op, batch: batchNumber(op, i)})
-			}
+		x := newExpansion(sendID, quote+free)
+		w := walker{typ: typ, text: text, cancel11: cancel11, critical: critical, numbers: numbers, src: src, tbl: tbl}
+		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
+		if err != nil {
+			return err
 		}
-		var q Quote
-		acc.fill(&q)
-		next := StatusSending
-		if q.Recipients == 0 {
-			next = StatusDone
-		}
-		if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, recipients = $3, blacklisted = $4, cost = $5,
-			total_parts = $6, charity = $7, batches = $8, expanded_at = now(), updated_at = now(), finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
-			sendID, next, q.Recipients, tot.blacklisted, q.Price, q.TotalParts, q.Charity, len(batches)); err != nil {
-			return fmt.Errorf("update send: %w", err)
-		}
-		// Settle the hold to the exact cost: release the difference (or charge it).
-		kind := wallet.Release
-		if q.Price > quote {
-			kind = wallet.Charge
-		}
-		balance, moved, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: kind, Amount: quote - q.Price,
-			SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":settle", AllowNegative: true,
-			Description: "تسویه هزینه ارسال " + strconv.FormatInt(sendID, 10)})
+		batches = x.batches()
+		balance, moved, err = x.settle(ctx, tx, accountID, quote, tot, len(batches))
 		return err
 	})
 	return batches, critical, accountID, balance, moved, err
+}
+
+// MsgUnpaid is the reason shown on a recipient dropped at expansion: neither the
+// send's hold nor the account's free credit could pay for it, so it was not sent
+// and nothing was charged for it.
+const MsgUnpaid = "اعتبار کیف پول برای این گیرنده کافی نبود؛ پیامک ارسال نشد و هزینه‌ای کسر نشد"
+
+// expansion writes a send's recipients as the walk finds them. The source may hold
+// more recipients at expansion than when the send was priced (a number left the
+// blacklist, a contact joined the phonebook), so recipients are paid in source order
+// from budget, the hold plus the account's free credit; from the first one that does
+// not fit, every later one is dropped: stored rejected at cost 0 with MsgUnpaid,
+// counted in unpaid, never sent.
+type expansion struct {
+	sendID   int64
+	budget   int64
+	spent    int64
+	unpaid   int
+	counters map[string]int
+	acc      *quoteAcc
+	buf      [][]any
+}
+
+var recipientCols = []string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status", "text", "error"}
+
+func newExpansion(sendID, budget int64) *expansion {
+	return &expansion{sendID: sendID, budget: budget, counters: map[string]int{}, acc: newQuoteAcc(),
+		buf: make([][]any, 0, chunkRows)}
+}
+
+// row is the recipients row of one planned recipient.
+func (x *expansion) row(r planned) []any {
+	switch {
+	case r.blocked:
+		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text, ""}
+	case x.unpaid > 0 || x.spent+r.cost > x.budget:
+		x.unpaid++
+		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptRejected), r.text, MsgUnpaid}
+	}
+	x.spent += r.cost
+	x.acc.addOne(r)
+	n := x.counters[r.op]
+	x.counters[r.op] = n + 1
+	return []any{x.sendID, int32(batchNumber(r.op, n/BatchSize)), r.mobile, r.op, int16(r.parts), r.cost, int16(RcptQueued), r.text, ""}
+}
+
+// copy writes one chunk of recipients.
+func (x *expansion) copy(ctx context.Context, tx pgx.Tx, rows []planned) error {
+	x.buf = x.buf[:0]
+	for _, r := range rows {
+		x.buf = append(x.buf, x.row(r))
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"recipients"}, recipientCols, pgx.CopyFromRows(x.buf)); err != nil {
+		return fmt.Errorf("copy recipients: %w", err)
+	}
+	return nil
+}
+
+// batches lists the per-operator batches of the queued recipients.
+func (x *expansion) batches() []batchKey {
+	var out []batchKey
+	for _, op := range operator.Codes {
+		for i := 0; i*BatchSize < x.counters[op]; i++ {
+			out = append(out, batchKey{operator: op, batch: batchNumber(op, i)})
+		}
+	}
+	return out
+}
+
+// settle records the send's figures and settles the hold to the exact cost of the
+// queued recipients: it releases the difference or charges it, under the balance
+// check like any debit. The budget kept the charge within the credit read before
+// the walk; if the credit fell meanwhile, the debit is refused, the transaction
+// rolls back and the retried task walks again.
+func (x *expansion) settle(ctx context.Context, tx pgx.Tx, accountID, quote int64, tot walkTotals, batches int) (int64, bool, error) {
+	var q Quote
+	x.acc.fill(&q)
+	next := StatusSending
+	if q.Recipients == 0 {
+		next = StatusDone
+	}
+	if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, recipients = $3, blacklisted = $4, cost = $5,
+		total_parts = $6, charity = $7, batches = $8, unpaid = $9, expanded_at = now(), updated_at = now(),
+		finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
+		x.sendID, next, q.Recipients, tot.blacklisted, q.Price, q.TotalParts, q.Charity, batches, x.unpaid); err != nil {
+		return 0, false, fmt.Errorf("update send: %w", err)
+	}
+	if x.unpaid > 0 {
+		slog.InfoContext(ctx, "recipients beyond the credit dropped", "send", x.sendID, "unpaid", x.unpaid)
+	}
+	kind := wallet.Release
+	if q.Price > quote {
+		kind = wallet.Charge
+	}
+	id := strconv.FormatInt(x.sendID, 10)
+	balance, moved, err := wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: kind, Amount: quote - q.Price,
+		SendID: x.sendID, Ref: "send:" + id + ":settle", Description: "تسویه هزینه ارسال " + id})
+	if errors.Is(err, wallet.ErrInsufficient) {
+		return 0, false, fmt.Errorf("settle send %d: the credit fell during expansion: %w", x.sendID, err)
+	}
+	return balance, moved, err
 }
 
 // batchNumber gives each operator its own range of batch numbers within a send.

@@ -19,7 +19,14 @@ const (
 	MsgNotStoppable    = "این ارسال دیگر قابل توقف نیست"
 	MsgBadType         = "نوع ارسال معتبر نیست"
 	MsgNothingToSend   = "همه شماره‌ها در لیست سیاه یا لغو۱۱ هستند؛ پیامکی برای ارسال نمی‌ماند"
+	// MsgCancel11Required refuses cancel11: false on an advertising line.
+	MsgCancel11Required = "پیامک‌های خط تبلیغاتی باید عبارت «لغو۱۱» را داشته باشند؛ حذف آن مجاز نیست"
+	// MsgIdempotencyReused refuses an Idempotency-Key sent again with another request.
+	MsgIdempotencyReused = "این کلید یکتایی (Idempotency-Key) پیش‌تر برای درخواست دیگری به کار رفته است؛ برای ارسال تازه، کلید تازه‌ای بفرستید"
 )
+
+// CodeIdempotencyReused is the message_code of MsgIdempotencyReused.
+const CodeIdempotencyReused = "idempotency-key-reused"
 
 // MaxQuickNumbers caps a quick send's numbers in one request.
 const MaxQuickNumbers = 100_000
@@ -101,18 +108,22 @@ func newQuoteAcc() *quoteAcc { return &quoteAcc{per: map[string]*OperatorPrice{}
 
 func (a *quoteAcc) add(rows []planned) {
 	for _, r := range rows {
-		if r.blocked {
-			continue
+		if !r.blocked {
+			a.addOne(r)
 		}
-		p := a.per[r.op]
-		if p == nil {
-			p = &OperatorPrice{Operator: r.op}
-			a.per[r.op] = p
-		}
-		p.Recipients++
-		p.Parts += int64(r.parts)
-		p.Price += r.cost
 	}
+}
+
+// addOne counts one recipient that is sent and paid for.
+func (a *quoteAcc) addOne(r planned) {
+	p := a.per[r.op]
+	if p == nil {
+		p = &OperatorPrice{Operator: r.op}
+		a.per[r.op] = p
+	}
+	p.Recipients++
+	p.Parts += int64(r.parts)
+	p.Price += r.cost
 }
 
 // fill writes the per-operator table and the totals into q.

@@ -7,6 +7,9 @@ package send
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -190,6 +193,9 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 	}
 	cancel11 := ln.Kind == line.KindAdvertising
 	if r.Cancel11 != nil {
+		if cancel11 && !*r.Cancel11 {
+			return p, apperr.Field("cancel11", MsgCancel11Required)
+		}
 		cancel11 = *r.Cancel11
 	}
 	tbl, err := s.ops.Load(ctx, s.pool, accountID)
@@ -278,8 +284,9 @@ func textOf(typ, text string) string {
 }
 
 func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKey, ip string, campaignID int64) (Accepted, bool, error) {
+	hash := requestHash(r)
 	if idemKey != "" {
-		if a, ok, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey); err != nil || ok {
+		if a, ok, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey, hash); err != nil || ok {
 			return a, false, err
 		}
 	}
@@ -302,18 +309,19 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	a := Accepted{Status: status, Price: p.quote.Price}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var key *string
+		var key, keyHash *string
 		if idemKey != "" {
-			key = &idemKey
+			key, keyHash = &idemKey, &hash
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
-			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id)
+			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
+			request_hash)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0))
+			nullif($21, 0), $22)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Invalid, p.quote.Price, ip, campaignID).Scan(&a.ID)
+			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}
@@ -330,7 +338,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
 	})
 	if errors.Is(err, errDuplicateKey) {
-		a, _, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey)
+		a, _, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey, hash)
 		return a, false, err
 	}
 	if err != nil {
@@ -351,17 +359,40 @@ var errDuplicateKey = errors.New("duplicate idempotency key")
 
 func holdRef(sendID int64) string { return "send:" + strconv.FormatInt(sendID, 10) + ":hold" }
 
-func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key string) (Accepted, bool, error) {
+// byIdempotencyKey returns the send first made with the key. The key sent again with
+// another request (its hash differs) is refused: answering with the first send
+// would pass a different order off as accepted.
+func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key, hash string) (Accepted, bool, error) {
 	var a Accepted
-	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END
-		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price)
+	var first *string
+	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash
+		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price, &first)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, false, nil
 	}
 	if err != nil {
 		return a, false, fmt.Errorf("idempotency lookup: %w", err)
 	}
+	if first != nil && *first != hash {
+		return Accepted{}, false, apperr.New(apperr.Invalid, MsgIdempotencyReused).WithCode(CodeIdempotencyReused)
+	}
 	return a, true, nil
+}
+
+// requestHash identifies a request for its idempotency key: the SHA-256 of its JSON
+// (the struct's fields in a fixed order), the default type spelt out and the time
+// in UTC.
+func requestHash(r Request) string {
+	if r.Type == "" {
+		r.Type = TypeQuick
+	}
+	if r.SendAt != nil {
+		at := r.SendAt.UTC()
+		r.SendAt = &at
+	}
+	b, _ := json.Marshal(r) // a struct of strings, numbers and a time: never fails
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func (s *Service) enqueueExpand(ctx context.Context, sendID int64, typ string, at time.Time) error {

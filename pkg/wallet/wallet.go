@@ -2,7 +2,9 @@
 // an append-only ledger (deposits, admin credit, holds, releases, charges, refunds)
 // written in the same transaction as the balance and the business change that
 // caused it. Amounts are integer rials. A ledger row with a reference is written at
-// most once, so retried tasks never move money twice.
+// most once, so retried tasks never move money twice. No debit takes a balance below
+// the account's credit limit (0 unless an operator grants one); the database refuses
+// it too (wallets_balance_floor).
 package wallet
 
 import (
@@ -28,7 +30,7 @@ const (
 	Refund      = "refund"
 )
 
-// ErrInsufficient is returned when a debit exceeds the balance.
+// ErrInsufficient is returned when a debit exceeds the balance and the credit limit.
 var ErrInsufficient = apperr.New(apperr.PaymentRequired, apperr.MsgLowCredit).WithCode("low-credit")
 
 // Entry is one money movement. Amount is signed: positive credits the account.
@@ -40,9 +42,6 @@ type Entry struct {
 	Ref         string // when set, the movement happens once per account and ref
 	Description string
 	UserID      int64
-	// AllowNegative lets a debit take the balance below zero (settling a send whose
-	// exact cost exceeds its hold).
-	AllowNegative bool
 }
 
 // Querier is a transaction (or pool) that money moves in.
@@ -57,7 +56,9 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 	if _, err := tx.Exec(ctx, `INSERT INTO wallets (account_id) VALUES ($1) ON CONFLICT DO NOTHING`, e.AccountID); err != nil {
 		return 0, false, fmt.Errorf("ensure wallet: %w", err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT balance FROM wallets WHERE account_id = $1 FOR UPDATE`, e.AccountID).Scan(&balance); err != nil {
+	var limit int64
+	if err := tx.QueryRow(ctx, `SELECT balance, credit_limit FROM wallets WHERE account_id = $1 FOR UPDATE`,
+		e.AccountID).Scan(&balance, &limit); err != nil {
 		return 0, false, fmt.Errorf("lock wallet: %w", err)
 	}
 	if e.Ref != "" {
@@ -73,7 +74,7 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 		return balance, false, nil
 	}
 	next := balance + e.Amount
-	if e.Amount < 0 && next < 0 && !e.AllowNegative {
+	if e.Amount < 0 && next < -limit {
 		return balance, false, ErrInsufficient
 	}
 	if _, err := tx.Exec(ctx, `UPDATE wallets SET balance = $2, updated_at = now() WHERE account_id = $1`, e.AccountID, next); err != nil {
@@ -85,6 +86,21 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 		return 0, false, fmt.Errorf("insert ledger: %w", err)
 	}
 	return next, true, nil
+}
+
+// Spendable returns what the account may still debit, read through q without a
+// lock: the balance plus the credit limit (0 when it has no wallet yet). A debit
+// decided on it is checked again, under the wallet lock, by Apply.
+func Spendable(ctx context.Context, q Querier, accountID int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT balance + credit_limit FROM wallets WHERE account_id = $1`, accountID).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("spendable credit: %w", err)
+	}
+	return n, nil
 }
 
 // Service reads balances and runs stand-alone movements.

@@ -321,7 +321,8 @@ test('report: pause holds the progress, the history names who paused, stop refun
   const file = await uploadViaApi('many.csv', ['mobile', ...numbers].join('\n'))
   assert.equal(file.status, 'ready')
   const lines = await apiCall('GET', '/number/numbers', undefined, token)
-  const sent = await apiCall('POST', '/send', { type: 'file', file_id: file.id, sender: lines[0].number, text: 'ارسال انبوه آزمایشی', cancel11: false }, token)
+  const service = lines.find((l) => l.kind === 'service')
+  const sent = await apiCall('POST', '/send', { type: 'file', file_id: file.id, sender: service.number, text: 'ارسال انبوه آزمایشی', cancel11: false }, token)
 
   const { context, page } = await open(`/reports/${sent.id}`)
   await page.getByTestId('pause-send').click()

@@ -19,6 +19,7 @@ const COLUMNS: DataTableColumn<RecipientRow>[] = [
   { key: 'operator', title: 'اپراتور', render: (r) => operatorLabel(r.operator) },
   { key: 'parts', title: 'بخش‌ها', render: (r) => formatNumber(r.parts ?? 0), align: 'end', hideOnMobile: true },
   { key: 'status', title: 'وضعیت', render: (r) => <RecipientStatusBadge status={r.status} /> },
+  { key: 'error', title: 'علت', render: (r) => r.error || '—', hideOnMobile: true },
   { key: 'updated_at', title: 'آخرین به‌روزرسانی', render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },
 ]
 

@@ -27,6 +27,8 @@ export interface BulkStats {
   blacklisted: number
   /** Refused by the carrier; shown with «نرسیده به گوشی». */
   rejected?: number
+  /** Found after pricing and not paid for by the credit: dropped, never sent nor charged. */
+  unpaid?: number
   pending: number
   /** All parts of the send; message_parts is the count of one message. */
   parts: number
@@ -43,6 +45,10 @@ export interface RecipientRow {
   operator: string
   parts: number
   status: number
+  /** Refused before submission (rejected) rather than by the handset. */
+  rejected?: boolean
+  /** The carrier's or the engine's reason, e.g. a recipient dropped for lack of credit. */
+  error?: string
   updated_at: string
 }
 

@@ -21,6 +21,16 @@ describe('progressSegments', () => {
     expect(segments.find((s) => s.key === 'undelivered')?.value).toBe(2)
   })
 
+  it('shows the recipients dropped for lack of credit apart, only when there are some', () => {
+    const { total, processed, segments } = progressSegments({
+      requested: 31, recipients: 5, delivered: 5, undelivered: 0, blacklisted: 0, unpaid: 26, pending: 0,
+    })
+    expect(total).toBe(31)
+    expect(processed).toBe(31)
+    expect(segments.find((s) => s.key === 'unpaid')?.value).toBe(26)
+    expect(progressSegments({ requested: 2, delivered: 2 }).segments.some((s) => s.key === 'unpaid')).toBe(false)
+  })
+
   it('never goes negative and tolerates missing counters', () => {
     const { total, segments } = progressSegments({ requested: 2, delivered: 3 })
     expect(total).toBe(3)

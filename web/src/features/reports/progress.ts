@@ -1,7 +1,7 @@
 import type { BulkStats } from './api'
 
 export interface Segment {
-  key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'pending'
+  key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'unpaid' | 'pending'
   label: string
   color: string
   value: number
@@ -9,7 +9,9 @@ export interface Segment {
 
 /**
  * Splits a send's recipients into the parts of the progress bar. "inflight" are recipients
- * submitted to the carrier whose final receipt has not arrived yet.
+ * submitted to the carrier whose final receipt has not arrived yet; "unpaid" (shown only
+ * when there are some) were found after the send was priced and the credit could not pay
+ * for them, so they were not sent.
  */
 export function progressSegments(s: Partial<BulkStats>): { total: number; processed: number; segments: Segment[] } {
   const n = (v: unknown) => Math.max(0, Number(v) || 0)
@@ -17,7 +19,8 @@ export function progressSegments(s: Partial<BulkStats>): { total: number; proces
   const undelivered = n(s.undelivered) + n(s.rejected)
   const blacklisted = n(s.blacklisted)
   const pending = n(s.pending)
-  const known = delivered + undelivered + blacklisted + pending
+  const unpaid = n(s.unpaid)
+  const known = delivered + undelivered + blacklisted + unpaid + pending
   const base = s.recipients !== undefined && s.recipients !== null ? n(s.recipients) : n(s.requested)
   const total = Math.max(base, known)
   const inflight = Math.max(0, total - known)
@@ -29,6 +32,7 @@ export function progressSegments(s: Partial<BulkStats>): { total: number; proces
       { key: 'inflight', label: 'ارسال شده (در انتظار گزارش)', color: 'blue', value: inflight },
       { key: 'undelivered', label: 'نرسیده به گوشی', color: 'red', value: undelivered },
       { key: 'blacklisted', label: 'لیست سیاه', color: 'gray', value: blacklisted },
+      ...(unpaid > 0 ? [{ key: 'unpaid' as const, label: 'ارسال‌نشده (کمبود اعتبار)', color: 'purple', value: unpaid }] : []),
       { key: 'pending', label: 'در صف ارسال', color: 'orange', value: pending },
     ],
   }

@@ -11,11 +11,13 @@ describe('quick-send draft', () => {
     expect(defaultSender([])).toBeUndefined()
   })
 
-  it('cancel-11 follows the line kind until the user changes it', () => {
+  it('cancel-11 is mandatory on advertising lines and the user choice on service lines', () => {
     expect(withSender(EMPTY_DRAFT, service).cancel11).toBe(false)
-    expect(withSender(EMPTY_DRAFT, ad).cancel11).toBe(true)
+    expect(withSender(EMPTY_DRAFT, ad)).toMatchObject({ cancel11: true, advertising: true })
     const touched = { ...EMPTY_DRAFT, cancel11: false, cancel11Touched: true }
-    expect(withSender(touched, ad).cancel11).toBe(false)
+    expect(withSender(touched, ad).cancel11).toBe(true)
+    expect(withSender({ ...touched, cancel11: true }, service)).toMatchObject({ cancel11: true, advertising: false })
+    expect(withSender(touched, service).cancel11).toBe(false)
   })
 
   it('requires sender and recipients, then text and a future schedule', () => {

@@ -38,7 +38,7 @@ export function FileSourceStep({ draft, errors, file, purpose, sample, onSender,
 }
 
 /** The fields the text-and-settings step edits. */
-export type MessageDraft = Pick<BulkDraft, 'text' | 'cancel11' | 'cancel11Touched' | 'schedule' | 'sendAt'>
+export type MessageDraft = Pick<BulkDraft, 'text' | 'cancel11' | 'cancel11Touched' | 'advertising' | 'schedule' | 'sendAt'>
 
 interface MessageProps<D extends MessageDraft> {
   draft: D
@@ -60,7 +60,8 @@ export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, k
           onChange={(text) => set({ text })}
           keywords={keywords}
           cancel11={draft.cancel11}
-          onCancel11Change={(cancel11) => set({ cancel11, cancel11Touched: true })}
+          // Advertising lines must carry the footer: the switch stays on and locked.
+          onCancel11Change={draft.advertising ? undefined : (cancel11) => set({ cancel11, cancel11Touched: true })}
           invalid={!!errors.text}
           errorText={errors.text}
         />

@@ -7,21 +7,28 @@ export interface SenderDraft {
   cancel11: boolean
   /** The user changed the cancel-11 switch; a new line no longer resets it. */
   cancel11Touched: boolean
+  /** The chosen line is an advertising one: the «لغو۱۱» footer is mandatory (the server refuses it off). */
+  advertising?: boolean
 }
 
-export const EMPTY_SENDER: SenderDraft = { sender: '', cancel11: true, cancel11Touched: false }
+export const EMPTY_SENDER: SenderDraft = { sender: '', cancel11: true, cancel11Touched: false, advertising: false }
 
 /** The line to preselect: the default one, else the first. */
 export function defaultSender(lines: SenderLine[]): SenderLine | undefined {
   return lines.find((l) => l.is_default) ?? lines[0]
 }
 
-/** Choosing a line: cancel-11 follows its kind (on for advertising) until the user sets it. */
+/**
+ * Choosing a line: an advertising line always carries cancel-11; on a service line it
+ * is off until the user sets it.
+ */
 export function withSender<D extends SenderDraft>(draft: D, line: SenderLine): D {
+  const advertising = line.kind === 'advertising'
   return {
     ...draft,
     sender: line.number,
-    cancel11: draft.cancel11Touched ? draft.cancel11 : line.kind === 'advertising',
+    advertising,
+    cancel11: advertising || (draft.cancel11Touched && draft.cancel11),
   }
 }
 
