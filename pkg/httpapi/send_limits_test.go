@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -75,7 +77,8 @@ func TestInvalidSendsDoNotUseTheLimit(t *testing.T) {
 // calculate-price of a file is served from the cache while nothing its price
 // depends on changed (the file's rows are deleted underneath to prove no second
 // walk), a change of text, line or blacklist prices it again, invalid requests do
-// not count, and the account's walks are limited (429, Retry-After, Persian).
+// not count, and the account's walks are limited per minute and at once (429,
+// Retry-After, Persian).
 func TestCalculatePriceCacheAndLimit(t *testing.T) {
 	const perMin = 4
 	s := newSender(t, func(c *config.Config) { c.QuotePerMin = perMin })
@@ -110,6 +113,25 @@ func TestCalculatePriceCacheAndLimit(t *testing.T) {
 		if q := quote(b); q.Recipients != 0 {
 			t.Fatalf("a change of %s served the cached quote: %+v", what, q)
 		}
+	}
+	// Two walks of the account already running: a third is refused at once, a cached
+	// quote is still answered.
+	limiter := ratelimit.New(s.e.Redis.Client, "rl:")
+	var releases []func()
+	for range send.DefaultQuoteConcurrent {
+		rel, ok, err := limiter.Acquire(ctx, "quote:busy:"+strconv.FormatInt(s.account, 10), send.DefaultQuoteConcurrent, time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("slot: %v %v", ok, err)
+		}
+		releases = append(releases, rel)
+	}
+	if r := s.e.Do("POST", "/v1/api/send/calculate-price", body("همزمان", "30001"), s.token); r.Status != http.StatusTooManyRequests ||
+		r.Header.Get("Retry-After") != "1" {
+		t.Fatalf("a third walk at once: %d %q", r.Status, r.Header.Get("Retry-After"))
+	}
+	quote(body("سلام", "30001"))
+	for _, rel := range releases {
+		rel()
 	}
 	if _, err := s.e.DB.Pool.Exec(ctx, `INSERT INTO blacklist (account_id, kind, mobile) VALUES ($1, 'send', '989121234501')`,
 		s.account); err != nil {

@@ -16,12 +16,19 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 )
 
-// DefaultQuoteTTL is how long a cached file quote is kept.
-const DefaultQuoteTTL = 10 * time.Minute
+// Defaults of QuoteOptions.
+const (
+	DefaultQuoteTTL        = 10 * time.Minute // how long a cached file quote is kept
+	DefaultQuoteConcurrent = 2                // walks at once per account
+)
+
+// quoteHold bounds how long a walk keeps its slot (should its instance die).
+const quoteHold = 2 * time.Minute
 
 // QuoteOptions configure calculate-price (Quote). Pricing a file walks all its rows
 // (seconds for a million), so valid quotes that must walk count against a
-// per-account limit, and a file's quote is cached under a key made of everything
+// per-account limit and at most Concurrent run at once per account (more are
+// answered 429 at once), and a file's quote is cached under a key made of everything
 // its price depends on: the file and its parse, the text, the line and the cancel-11
 // choice, the tariff table and the account's blacklist. A change to any of them
 // makes a new key, so nothing is invalidated by hand.
@@ -29,12 +36,18 @@ type QuoteOptions struct {
 	PerMin int                   // quotes that walk, per account per minute (0: no limit)
 	Cache  redis.UniversalClient // where file quotes are cached (nil: not cached)
 	TTL    time.Duration         // how long (DefaultQuoteTTL when 0)
+	// Concurrent is how many walks of one account may run at once
+	// (DefaultQuoteConcurrent when 0).
+	Concurrent int
 }
 
 // SetQuoteOptions configures Quote; call it before serving.
 func (s *Service) SetQuoteOptions(o QuoteOptions) {
 	if o.TTL <= 0 {
 		o.TTL = DefaultQuoteTTL
+	}
+	if o.Concurrent <= 0 {
+		o.Concurrent = DefaultQuoteConcurrent
 	}
 	s.quotes = o
 }
@@ -64,6 +77,11 @@ func (s *Service) quoteOf(ctx context.Context, accountID int64, p prepared) (Quo
 	if q, ok := s.cachedQuote(ctx, key); ok {
 		return q, nil
 	}
+	release, err := s.walkSlot(ctx, accountID)
+	if err != nil {
+		return Quote{}, err
+	}
+	defer release()
 	if err := s.allow(ctx, "quote:acct:", accountID, s.quotes.PerMin); err != nil {
 		return Quote{}, err
 	}
@@ -78,6 +96,21 @@ func (s *Service) quoteOf(ctx context.Context, accountID int64, p prepared) (Quo
 		}
 	}
 	return p.quote, nil
+}
+
+// walkSlot takes one of the account's concurrent quote walks (429 when none is free).
+func (s *Service) walkSlot(ctx context.Context, accountID int64) (func(), error) {
+	if s.limit == nil {
+		return func() {}, nil
+	}
+	release, ok, err := s.limit.Acquire(ctx, "quote:busy:"+strconv.FormatInt(accountID, 10), s.quotes.Concurrent, quoteHold)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, apperr.RateLimit(1)
+	}
+	return release, nil
 }
 
 // quoteKey is the cache key of a file quote ("" when the quote is not cached).
