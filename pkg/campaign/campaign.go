@@ -256,11 +256,17 @@ func (s *Service) Runs(ctx context.Context, accountID, campaignID int64) ([]Run,
 	return out, nil
 }
 
+// nextRun plans an enabled campaign's first run; enabling a campaign stored before
+// the schedule rules is refused when its schedule breaks them.
 func (s *Service) nextRun(sc Schedule, enabled bool) (*time.Time, error) {
 	if !enabled {
 		return nil, nil
 	}
-	next, err := sc.Next(s.Now())
+	now := s.Now()
+	if err := sc.Validate(now); err != nil {
+		return nil, err
+	}
+	next, err := sc.Next(now)
 	if err != nil {
 		return nil, apperr.Field("schedule", MsgKind)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/ratelimit"
@@ -137,6 +138,12 @@ func TestFailingCampaignsDoNotBlockOthers(t *testing.T) {
 	// The next tick retries none of them.
 	if n, err := w.svc.RunDue(ctx); err != nil || n != 0 {
 		t.Fatalf("second tick handled %d (%v)", n, err)
+	}
+	// The turned-off never-firing campaign cannot be turned back on.
+	if _, err := w.svc.Toggle(ctx, attacker.AccountID, never, true); err == nil {
+		t.Fatal("a never-firing campaign was enabled again")
+	} else if fe, ok := apperr.As(err); !ok || fe.Kind != apperr.Invalid || len(fe.Fields["schedule.cron"]) == 0 || fe.Fields["schedule.cron"][0] != campaign.MsgNoRun {
+		t.Fatalf("enabling a never-firing campaign: %v", err)
 	}
 	// Editing the campaign clears the wait.
 	_, err := w.svc.Toggle(ctx, attacker.AccountID, limited.ID, true)
