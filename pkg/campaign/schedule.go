@@ -108,7 +108,7 @@ func (s Schedule) checkRuns(now time.Time) (field, msg string) {
 	}
 	limit := now.AddDate(0, Horizon, 0)
 	prev, err := s.Next(now)
-	if err != nil || prev.IsZero() || prev.After(limit) {
+	if err != nil || prev.After(limit) {
 		return field, MsgNoRun
 	}
 	// Five-field crons have a one-minute resolution; only "@every" can run more often,
