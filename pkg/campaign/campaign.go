@@ -2,14 +2,15 @@
 // (daily, weekly, monthly on Jalali days, or a cron expression, in Tehran time).
 // RunDue, called every second by the worker, turns each due run into a normal send
 // through the send service; a run that cannot be accepted (no credit, an empty
-// phonebook…) is recorded as failed and announced with a campaign.failed event.
+// phonebook…) is recorded as failed and announced with a campaign.failed event, and
+// a run that cannot be tried now (rate limit, database error) waits without holding
+// up any other campaign.
 package campaign
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -111,7 +112,7 @@ func (s *Service) validate(ctx context.Context, id acl.Identity, in *Input) erro
 	if in.Title == "" || utf8.RuneCountInString(in.Title) > 100 {
 		f.Add("title", MsgTitle)
 	}
-	if err := in.Schedule.Validate(); err != nil {
+	if err := in.Schedule.Validate(s.Now()); err != nil {
 		fe, _ := apperr.As(err)
 		for k, v := range fe.Fields {
 			f[k] = v
@@ -166,7 +167,7 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campai
 		return Campaign{}, err
 	}
 	return s.one(ctx, `UPDATE campaigns SET title = $3, request = $4, schedule = $5, enabled = $6, next_run_at = $7,
-		updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING `+cols,
+		retry_at = NULL, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING `+cols,
 		id.AccountID, in.ID, in.Title, in.request(), in.Schedule, enabled, next)
 }
 
@@ -180,7 +181,7 @@ func (s *Service) Toggle(ctx context.Context, accountID, campaignID int64, enabl
 	if err != nil {
 		return Campaign{}, err
 	}
-	return s.one(ctx, `UPDATE campaigns SET enabled = $3, next_run_at = $4, updated_at = now()
+	return s.one(ctx, `UPDATE campaigns SET enabled = $3, next_run_at = $4, retry_at = NULL, updated_at = now()
 		WHERE account_id = $1 AND id = $2 RETURNING `+cols, accountID, campaignID, enabled, next)
 }
 
@@ -255,100 +256,21 @@ func (s *Service) Runs(ctx context.Context, accountID, campaignID int64) ([]Run,
 	return out, nil
 }
 
+// nextRun plans an enabled campaign's first run; enabling a campaign stored before
+// the schedule rules is refused when its schedule breaks them.
 func (s *Service) nextRun(sc Schedule, enabled bool) (*time.Time, error) {
 	if !enabled {
 		return nil, nil
 	}
-	next, err := sc.Next(s.Now())
+	now := s.Now()
+	if err := sc.Validate(now); err != nil {
+		return nil, err
+	}
+	next, err := sc.Next(now)
 	if err != nil {
 		return nil, apperr.Field("schedule", MsgKind)
 	}
 	return &next, nil
-}
-
-// RunDue starts every campaign run that is due, one campaign at a time under its
-// row lock (so several workers never start the same run), and returns how many ran.
-// A run missed while no worker was up fires once, then the schedule moves on from now.
-func (s *Service) RunDue(ctx context.Context) (int, error) {
-	n := 0
-	for ; n < 100; n++ {
-		ran, err := s.runOne(ctx)
-		if err != nil || !ran {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-func (s *Service) runOne(ctx context.Context) (bool, error) {
-	now := s.Now()
-	var (
-		ran               bool
-		accountID, campID int64
-		failure           string
-		sendID            int64
-		title             string
-		due               time.Time
-		userID            *int64
-		req               send.Request
-		sc                Schedule
-	)
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT id, account_id, user_id, title, request, schedule, next_run_at FROM campaigns
-			WHERE enabled AND next_run_at <= $1 ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now).
-			Scan(&campID, &accountID, &userID, &title, &req, &sc, &due)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("due campaign: %w", err)
-		}
-		ran = true
-		ident := acl.Identity{AccountID: accountID, IsOwner: true}
-		if userID != nil {
-			ident.UserID = *userID
-		}
-		key := fmt.Sprintf("campaign:%d:%d", campID, due.Unix())
-		a, err := s.sends.CreateForCampaign(ctx, ident, req, key, campID)
-		status := "sent"
-		if err != nil {
-			fe, ok := apperr.As(err)
-			if !ok || fe.Kind == apperr.Internal || fe.Kind == apperr.RateLimited {
-				return fmt.Errorf("campaign %d run: %w", campID, err)
-			}
-			status, failure = "failed", userMessage(fe)
-		}
-		sendID = a.ID
-		if _, err := tx.Exec(ctx, `INSERT INTO campaign_runs (campaign_id, due_at, send_id, status, error)
-			VALUES ($1, $2, nullif($3, 0), $4, $5) ON CONFLICT (campaign_id, due_at) DO NOTHING`,
-			campID, due, a.ID, status, failure); err != nil {
-			return fmt.Errorf("record run: %w", err)
-		}
-		from := due
-		if now.After(from) {
-			from = now
-		}
-		next, err := sc.Next(from)
-		if err != nil {
-			return fmt.Errorf("next run of campaign %d: %w", campID, err)
-		}
-		_, err = tx.Exec(ctx, `UPDATE campaigns SET next_run_at = $2, last_run_at = $3, runs = runs + 1,
-			failed_runs = failed_runs + CASE WHEN $4 THEN 1 ELSE 0 END, updated_at = now() WHERE id = $1`,
-			campID, next, due, failure != "")
-		return err
-	})
-	if err != nil || !ran {
-		return ran, err
-	}
-	if failure != "" {
-		slog.InfoContext(ctx, "campaign run failed", "campaign", campID, "due", due, "error", failure)
-		if s.notify != nil {
-			s.notify(ctx, accountID, "campaign.failed", map[string]any{"id": campID, "title": title, "at": due, "error": failure})
-		}
-	} else if s.notify != nil {
-		s.notify(ctx, accountID, "campaign.run", map[string]any{"id": campID, "title": title, "at": due, "send_id": sendID})
-	}
-	return true, nil
 }
 
 // userMessage is the Persian text of a refused run.

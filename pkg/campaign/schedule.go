@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,6 +29,15 @@ const (
 	MsgWeekdays  = "دست‌کم یک روز هفته را انتخاب کنید"
 	MsgMonthDays = "دست‌کم یک روز ماه (۱ تا ۳۱) را انتخاب کنید"
 	MsgCron      = "عبارت کرون نامعتبر است"
+	MsgNoRun     = "این زمان‌بندی در ۱۳ ماه آینده هیچ اجرایی ندارد"
+	MsgTooOften  = "فاصله دو اجرای پیاپی کمپین باید دست‌کم یک دقیقه باشد"
+)
+
+// Limits of a schedule: its next run must come within Horizon, and two runs are
+// at least MinInterval apart.
+const (
+	Horizon     = 13 // months
+	MinInterval = time.Minute
 )
 
 // Tehran is the zone every schedule is read in.
@@ -51,8 +61,10 @@ type Schedule struct {
 	Cron      string `json:"cron,omitempty"`
 }
 
-// Validate checks a schedule and returns per-field errors under schedule.*.
-func (s *Schedule) Validate() error {
+// Validate checks a schedule at now and returns per-field errors under schedule.*:
+// besides its form, it must run within Horizon of now and not more often than
+// MinInterval.
+func (s *Schedule) Validate(now time.Time) error {
 	f := apperr.Fields{}
 	switch s.Kind {
 	case Daily, Weekly, Monthly:
@@ -78,7 +90,33 @@ func (s *Schedule) Validate() error {
 			f.Add("schedule.month_days", MsgMonthDays)
 		}
 	}
+	if len(f) == 0 {
+		if field, msg := s.checkRuns(now); msg != "" {
+			f.Add(field, msg)
+		}
+	}
 	return f.Err()
+}
+
+// checkRuns refuses a valid-looking schedule that never runs, whose next run is
+// more than Horizon away, or whose runs come closer than MinInterval (a cron such as
+// "0 0 30 2 *" or "@every 1s"; the other kinds run at most daily).
+func (s Schedule) checkRuns(now time.Time) (field, msg string) {
+	field = "schedule.kind"
+	if s.Kind == Cron {
+		field = "schedule.cron"
+	}
+	limit := now.AddDate(0, Horizon, 0)
+	prev, err := s.Next(now)
+	if err != nil || prev.After(limit) {
+		return field, MsgNoRun
+	}
+	// Five-field crons have a one-minute resolution; only "@every" can run more often,
+	// and its runs are evenly spaced: the first gap tells.
+	if next, err := s.Next(prev); err == nil && next.Sub(prev) < MinInterval {
+		return field, MsgTooOften
+	}
+	return "", ""
 }
 
 func cleanInts(in []int, lo, hi int) []int {
@@ -104,14 +142,20 @@ func (s Schedule) cron() (cron.Schedule, error) {
 	return cron.ParseStandard("CRON_TZ=Asia/Tehran " + strings.TrimSpace(s.Cron))
 }
 
-// Next returns the first run strictly after t.
+// ErrNoRun is returned by Next for a schedule that never runs again.
+var ErrNoRun = errors.New("schedule has no next run")
+
+// Next returns the first run strictly after t, or ErrNoRun.
 func (s Schedule) Next(t time.Time) (time.Time, error) {
 	if s.Kind == Cron {
 		c, err := s.cron()
 		if err != nil {
 			return time.Time{}, fmt.Errorf("cron %q: %w", s.Cron, err)
 		}
-		return c.Next(t), nil
+		if next := c.Next(t); !next.IsZero() {
+			return next, nil
+		}
+		return time.Time{}, fmt.Errorf("cron %q: %w", s.Cron, ErrNoRun)
 	}
 	h, m, ok := s.clock()
 	if !ok {
@@ -128,7 +172,7 @@ func (s Schedule) Next(t time.Time) (time.Time, error) {
 		}
 		return at, nil
 	}
-	return time.Time{}, fmt.Errorf("schedule %+v never runs", s)
+	return time.Time{}, fmt.Errorf("schedule %+v: %w", s, ErrNoRun)
 }
 
 func (s Schedule) matches(d time.Time) bool {

@@ -37,7 +37,7 @@ func TestNext(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := c.s.Validate(); err != nil {
+			if err := c.s.Validate(at(c.after)); err != nil {
 				t.Fatal(err)
 			}
 			got, err := c.s.Next(at(c.after))
@@ -60,7 +60,7 @@ func TestValidate(t *testing.T) {
 		"schedule.cron":       {Kind: Cron, Cron: "every minute"},
 	}
 	for field, s := range bad {
-		err := s.Validate()
+		err := s.Validate(at("2025-03-21 10:00"))
 		if err == nil {
 			t.Fatalf("%s: %+v accepted", field, s)
 		}
@@ -76,4 +76,45 @@ func asFields(err error) (map[string][]string, bool) {
 		return nil, false
 	}
 	return fe.Fields, true
+}
+
+// Schedules that would make the scheduler spin or wait forever are refused: a cron
+// that never fires (it used to be stored due at year 0001 and re-run 100 times a
+// second), one whose next run is more than 13 months away, and runs closer than a
+// minute apart.
+func TestValidateRefusesRunawaySchedules(t *testing.T) {
+	now := at("2025-03-21 10:00") // 2025 is not a leap year; 2028 is
+	bad := map[string]struct {
+		cron, msg string
+	}{
+		"february 30th":           {"0 0 30 2 *", MsgNoRun},
+		"february 31st":           {"0 9 31 2 *", MsgNoRun},
+		"leap day, 3 years ahead": {"0 9 29 2 *", MsgNoRun},
+		"every second":            {"@every 1s", MsgTooOften},
+		"every 30 seconds":        {"@every 30s", MsgTooOften},
+	}
+	for name, c := range bad {
+		s := Schedule{Kind: Cron, Cron: c.cron}
+		err := s.Validate(now)
+		fe, ok := asFields(err)
+		if !ok || len(fe["schedule.cron"]) != 1 || fe["schedule.cron"][0] != c.msg {
+			t.Errorf("%s (%q): error %v, want %q on schedule.cron", name, c.cron, err, c.msg)
+		}
+	}
+	good := []string{"* * * * *", "0,1 9 * * *", "@every 1m", "@every 90s", "*/5 * * * *", "0 9 29 2 *", "@yearly", "0 0 1 1 *"}
+	for _, expr := range good {
+		s := Schedule{Kind: Cron, Cron: expr}
+		when := now
+		if expr == "0 9 29 2 *" {
+			when = at("2027-06-01 10:00") // the leap day of 2028 is 9 months ahead
+		}
+		if err := s.Validate(when); err != nil {
+			t.Errorf("%q refused: %v", expr, err)
+		}
+	}
+	// A monthly schedule on the 31st waits at most six months: accepted.
+	s := Schedule{Kind: Monthly, Time: "08:00", MonthDays: []int{31}}
+	if err := s.Validate(at("2025-09-22 10:00")); err != nil {
+		t.Errorf("monthly 31st refused: %v", err)
+	}
 }

@@ -48,6 +48,7 @@ type Config struct {
 	OTPSendPerMin      int
 	OTPConfirmPerMin   int
 	SendPerMin         int
+	QuotePerMin        int // calculate-price walks per account
 
 	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
 	SimHTTPAddr string
@@ -80,6 +81,7 @@ func Load() (Config, error) {
 		OTPSendPerMin:      5,
 		OTPConfirmPerMin:   10,
 		SendPerMin:         600,
+		QuotePerMin:        30,
 	}
 	var err error
 	ints := []struct {
@@ -93,6 +95,7 @@ func Load() (Config, error) {
 		{"RATE_OTP_SEND_PER_MIN", &c.OTPSendPerMin},
 		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
 		{"RATE_SEND_PER_MIN", &c.SendPerMin},
+		{"RATE_QUOTE_PER_MIN", &c.QuotePerMin},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
-// sender registers an owner with a service and an advertising line and credit.
-func sender(t *testing.T, e *apitest.Env, username, mobile string, credit int64) (token string, accountID int64) {
+// lineOwner registers an owner with a service and an advertising line and credit.
+func lineOwner(t *testing.T, e *apitest.Env, username, mobile string, credit int64) (token string, accountID int64) {
 	t.Helper()
 	e.Register(username, pw, mobile)
 	token = e.Login(username, pw)
@@ -46,7 +46,7 @@ func countSends(t *testing.T, e *apitest.Env, accountID int64) int {
 // first send off as the second, and nothing more is held.
 func TestIdempotencyKeyReusedWithAnotherRequest(t *testing.T) {
 	e := apitest.Start(t, nil)
-	token, acct := sender(t, e, "idem", "09121114001", 1_000_000)
+	token, acct := lineOwner(t, e, "idem", "09121114001", 1_000_000)
 	first := map[string]any{"text": "سلام", "numbers": []string{"09121234001"}}
 	var a, again send.Accepted
 	e.Must(201, "POST", "/v1/api/send", first, token, "Idempotency-Key", "order-1").Decode(t, &a)
@@ -73,7 +73,7 @@ func TestIdempotencyKeyReusedWithAnotherRequest(t *testing.T) {
 // them (quote and send), nothing is stored or held; a service line may omit it.
 func TestAdvertisingLineKeepsCancel11(t *testing.T) {
 	e := apitest.Start(t, nil)
-	token, acct := sender(t, e, "adver", "09121114002", 1_000_000)
+	token, acct := lineOwner(t, e, "adver", "09121114002", 1_000_000)
 	body := map[string]any{"sender": "50004040", "text": "حراج", "numbers": []string{"09121234001"}, "cancel11": false}
 	for _, path := range []string{"/v1/api/send/calculate-price", "/v1/api/send"} {
 		r := e.Do("POST", path, body, token)

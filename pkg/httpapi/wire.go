@@ -29,6 +29,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	accounts := account.New(pool)
 	lines := line.New(pool)
 	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
+	sends.SetQuoteOptions(send.QuoteOptions{PerMin: cfg.QuotePerMin, Cache: rdb})
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      auth.New(pool, cfg, accounts, queue, limiter),

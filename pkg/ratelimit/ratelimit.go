@@ -1,5 +1,5 @@
-// Package ratelimit implements fixed-window request limits in Redis, shared by every
-// API instance (login, OTP send and confirm, send).
+// Package ratelimit implements fixed-window request limits and concurrency slots in
+// Redis, shared by every API instance (login, OTP send and confirm, send, price).
 package ratelimit
 
 import (

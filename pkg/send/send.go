@@ -78,6 +78,7 @@ type Service struct {
 	now     func() time.Time
 	onMoney func(ctx context.Context, accountID, balance int64)
 	ops     *operator.Cache // prefixes and tariffs for pricing at accept
+	quotes  QuoteOptions    // calculate-price: its limit and cache (quote.go)
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the
@@ -102,16 +103,29 @@ type Request struct {
 }
 
 type prepared struct {
-	typ     string
-	line    line.Line
-	numbers []string
-	src     Source
-	quote   Quote
+	typ      string
+	line     line.Line
+	numbers  []string
+	src      Source
+	quote    Quote
+	text     string
+	cancel11 bool
+	tbl      *operator.Table
 }
 
 // prepare validates a request and prices it by walking its recipients exactly as
 // expansion will.
 func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prepared, error) {
+	p, err := s.check(ctx, accountID, r)
+	if err != nil {
+		return p, err
+	}
+	return p, s.price(ctx, accountID, &p)
+}
+
+// check validates a request without walking its recipients (cheap: a rate limit
+// is counted only after it, and only the walk of price is expensive).
+func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepared, error) {
 	p := prepared{typ: r.Type}
 	if p.typ == "" {
 		p.typ = TypeQuick
@@ -191,26 +205,28 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 	if err := fields.Err(); err != nil {
 		return p, err
 	}
-	cancel11 := ln.Kind == line.KindAdvertising
+	p.text, p.cancel11 = r.Text, ln.Kind == line.KindAdvertising
 	if r.Cancel11 != nil {
-		if cancel11 && !*r.Cancel11 {
+		if p.cancel11 && !*r.Cancel11 {
 			return p, apperr.Field("cancel11", MsgCancel11Required)
 		}
-		cancel11 = *r.Cancel11
+		p.cancel11 = *r.Cancel11
 	}
-	tbl, err := s.ops.Load(ctx, s.pool, accountID)
-	if err != nil {
-		return p, err
-	}
-	w := walker{typ: p.typ, text: r.Text, cancel11: cancel11, numbers: p.numbers, src: p.src, tbl: tbl}
+	p.tbl, err = s.ops.Load(ctx, s.pool, accountID)
+	return p, err
+}
+
+// price walks the recipients of a checked request and fills its quote.
+func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, src: p.src, tbl: p.tbl}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
-		return p, err
+		return err
 	}
-	st := sms.Count(r.Text, cancel11)
+	st := sms.Count(p.text, p.cancel11)
 	q := &p.quote
-	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, cancel11
+	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
 	if p.typ == TypePeerToPeer || p.typ == TypeKeyword {
 		q.Parts = tot.maxParts
 	}
@@ -221,7 +237,7 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 	q.Invalid += tot.invalid
 	q.Blacklisted = tot.blacklisted
 	acc.fill(q)
-	return p, nil
+	return nil
 }
 
 // uniqueIDs drops non-positive and repeated ids, keeping the order.
@@ -237,10 +253,13 @@ func uniqueIDs(ids []int64) []int64 {
 	return out
 }
 
-// Quote prices a request without sending it.
+// Quote prices a request without sending it (quote.go: its rate limit and cache).
 func (s *Service) Quote(ctx context.Context, id acl.Identity, r Request) (Quote, error) {
-	p, err := s.prepare(ctx, id.AccountID, r)
-	return p.quote, err
+	p, err := s.check(ctx, id.AccountID, r)
+	if err != nil {
+		return p.quote, err
+	}
+	return s.quoteOf(ctx, id.AccountID, p)
 }
 
 // Accepted is the answer to a send request.
@@ -290,13 +309,15 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 			return a, false, err
 		}
 	}
-	if ok, retry, err := s.limit.Allow(ctx, "send:acct:"+strconv.FormatInt(id.AccountID, 10), s.perMin, time.Minute); err != nil {
-		return Accepted{}, false, err
-	} else if !ok {
-		return Accepted{}, false, apperr.RateLimit(int(retry.Seconds()) + 1)
-	}
-	p, err := s.prepare(ctx, id.AccountID, r)
+	p, err := s.check(ctx, id.AccountID, r)
 	if err != nil {
+		return Accepted{}, false, err
+	}
+	// Only valid requests count, before the expensive walk.
+	if err := s.allow(ctx, "send:acct:", id.AccountID, s.perMin); err != nil {
+		return Accepted{}, false, err
+	}
+	if err := s.price(ctx, id.AccountID, &p); err != nil {
 		return Accepted{}, false, err
 	}
 	if p.quote.Recipients == 0 {
