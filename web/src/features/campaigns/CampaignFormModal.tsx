@@ -89,6 +89,7 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
   const patch = (p: Partial<CampaignForm>) => setForm((f) => ({ ...f, ...p }))
   const errors = tried ? campaignErrors(form) : {}
 
+  const advertisingLine = lines.data?.find((l) => l.number === form.sender)?.kind === 'advertising'
   const lineOptions = (lines.data ?? []).map((l) => ({ value: l.number, label: `${toPersianDigits(l.number)} (${LINE_KIND[l.kind] ?? l.kind})` }))
   const submit = () => {
     setTried(true)
@@ -139,7 +140,9 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
             invalid={!!errors.sender}
             onChange={(v) => {
               const line = lines.data?.find((l) => l.number === v)
-              patch({ sender: v ?? '', ...(line && !cancel11Touched ? { cancel11: line.kind === 'advertising' } : {}) })
+              const advertising = line?.kind === 'advertising'
+              // An advertising line always carries «لغو۱۱»; a service line keeps the user's choice.
+              patch({ sender: v ?? '', ...(line && (advertising || !cancel11Touched) ? { cancel11: advertising } : {}) })
             }}
           />
         </Labeled>
@@ -168,10 +171,14 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
           onChange={(text) => patch({ text })}
           keywords={form.sourceKind === 'file' && file?.status === 'ready' ? columnKeywords(file.columns) : []}
           cancel11={form.cancel11}
-          onCancel11Change={(cancel11) => {
-            setCancel11Touched(true)
-            patch({ cancel11 })
-          }}
+          onCancel11Change={
+            advertisingLine
+              ? undefined
+              : (cancel11) => {
+                  setCancel11Touched(true)
+                  patch({ cancel11 })
+                }
+          }
           invalid={!!errors.text}
           errorText={errors.text}
           rows={4}
