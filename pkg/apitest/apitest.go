@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // Env is a running API with its stores.
@@ -53,6 +54,9 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	}
 	cfg.DatabaseURL, cfg.RedisAddr, cfg.RedisDB = d.URL, r.Addr, r.DB
 	cfg.OTPResendAfter = time.Second
+	// Every test signs up from 127.0.0.1, some many users and numbers: the sign-up and
+	// per-number caps are tested with their own settings.
+	cfg.RegisterPerIPPerHour, cfg.OTPPerNumberPerDay = 1000, 1000
 	cfg.FilesDir = tb.TempDir() // uploads of the test, removed with it
 	if tweak != nil {
 		tweak(&cfg)
@@ -156,27 +160,52 @@ func (e *Env) Must(want int, method, path string, body any, token string, header
 // pending verification tasks, as the SMS would carry it.
 func (e *Env) LastCode(mobile string) string {
 	e.T.Helper()
-	tasks, err := e.Inspector.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(1000))
-	if err != nil {
-		e.T.Fatalf("list pending: %v", err)
-	}
 	var best jobs.Verification
-	for _, t := range tasks {
-		if t.Type != jobs.TypeVerification {
-			continue
-		}
-		var v jobs.Verification
-		if err := json.Unmarshal(t.Payload, &v); err != nil {
-			e.T.Fatal(err)
-		}
-		if v.Mobile == mobile && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
+	all := e.verifications(mobile)
+	for _, v := range all {
+		if v.Purpose != auth.PurposeNotice && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
 			best = v
 		}
 	}
 	if best.Text == "" {
-		e.T.Fatalf("no verification message for %s among %d tasks", mobile, len(tasks))
+		e.T.Fatalf("no verification message for %s among %d", mobile, len(all))
 	}
 	return CodeIn(best.Text)
+}
+
+// Notices returns the texts of the security notices queued for a mobile.
+func (e *Env) Notices(mobile string) []string {
+	e.T.Helper()
+	var out []string
+	for _, v := range e.verifications(mobile) {
+		if v.Purpose == auth.PurposeNotice {
+			out = append(out, v.Text)
+		}
+	}
+	return out
+}
+
+// verifications lists the pending verification tasks to a mobile.
+func (e *Env) verifications(mobile string) []jobs.Verification {
+	e.T.Helper()
+	tasks, err := e.Inspector.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(1000))
+	if err != nil {
+		e.T.Fatalf("list pending: %v", err)
+	}
+	var out []jobs.Verification
+	for _, t := range tasks {
+		var v jobs.Verification
+		if t.Type != jobs.TypeVerification {
+			continue
+		}
+		if err := json.Unmarshal(t.Payload, &v); err != nil {
+			e.T.Fatal(err)
+		}
+		if v.Mobile == mobile {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // CodeIn extracts the digits of the first run of 4–8 digits in a message.
@@ -195,14 +224,27 @@ func CodeIn(text string) string {
 	return ""
 }
 
-// Register creates a user through the API and returns its normalised mobile.
+// Register signs a user up through the API and proves the mobile with the texted code.
 func (e *Env) Register(username, password, mobile string) {
 	e.T.Helper()
-	e.Must(http.StatusCreated, "POST", "/v1/api/user/register", map[string]any{
+	reg := e.RegisterUnverified(username, password, mobile)
+	intl, _ := validate.NormalizeMobile(mobile)
+	e.Must(http.StatusOK, "POST", "/v1/api/user/register/verify", map[string]string{
+		"verify_token": reg.VerifyToken, "code": e.LastCode(intl)}, "")
+}
+
+// RegisterUnverified signs a user up without confirming the mobile's code.
+func (e *Env) RegisterUnverified(username, password, mobile string) auth.Registration {
+	e.T.Helper()
+	r := e.Must(http.StatusCreated, "POST", "/v1/api/user/register", map[string]any{
 		"name": "کاربر " + username, "username": username, "mobile": mobile,
 		"password": password, "password_confirmation": password, "accept_rules": true,
 	}, "")
+	var reg auth.Registration
+	r.Decode(e.T, &reg)
+	return reg
 }
+
 
 // Login logs in through the API, doing the second step with the queued code, and
 // returns the session token.
