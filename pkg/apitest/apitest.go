@@ -245,7 +245,6 @@ func (e *Env) RegisterUnverified(username, password, mobile string) auth.Registr
 	return reg
 }
 
-
 // Login logs in through the API, doing the second step with the queued code, and
 // returns the session token.
 func (e *Env) Login(username, password string) string {

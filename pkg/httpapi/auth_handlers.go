@@ -70,7 +70,7 @@ func (s *Server) login(c *gin.Context) {
 
 func (s *Server) sendOTP(c *gin.Context) {
 	var in struct {
-		LoginToken string `json:"login_token"`
+		LoginToken  string `json:"login_token"`
 		ResetToken  string `json:"reset_token"`
 		VerifyToken string `json:"verify_token"`
 		Method      string `json:"method"`
