@@ -79,7 +79,7 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	u, err := accounts.ByUsername(ctx, demoUser)
 	if errors.Is(err, apperr.ErrNotFound) {
 		u, err = accounts.Register(ctx, account.RegisterInput{Name: "حساب نمایشی", Username: demoUser, Mobile: demoMobile,
-			Password: demoPassword, PasswordConfirmation: demoPassword, AcceptRules: true, TwoStepOff: true, SeedPassword: true}, "127.0.0.1")
+			Password: demoPassword, PasswordConfirmation: demoPassword, AcceptRules: true, TwoStepOff: true, SeedPassword: true, MobileVerified: true}, "127.0.0.1")
 	}
 	if err != nil {
 		return fmt.Errorf("seed demo user: %w", err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -39,8 +40,15 @@ type User struct {
 	TwoStepMethod string
 	TOTPSecret    string
 	TOTPPending   string
-	Permissions   []acl.Permission
+	// MobileVerified is false while a registration waits for its mobile's code: such a
+	// user cannot log in and receives no login codes.
+	MobileVerified bool
+	Permissions    []acl.Permission
 }
+
+// PendingRegistrationTTL is how long an unverified registration holds its username;
+// after it, registering the same username again replaces it.
+const PendingRegistrationTTL = 30 * time.Minute
 
 // Service manages accounts and users.
 type Service struct {
@@ -63,9 +71,14 @@ type RegisterInput struct {
 	// SeedPassword skips the password policy: only the demo seed uses it, because the
 	// documented demo password contains the username.
 	SeedPassword bool `json:"-"`
+	// MobileVerified registers the mobile as proven (the demo seed); a sign-up through
+	// the API starts unverified and proves it with a code.
+	MobileVerified bool `json:"-"`
 }
 
-// Register creates an account and its owner. Two-step login is on by default.
+// Register creates an account and its owner. Two-step login is on by default. Unless
+// in.MobileVerified, the user waits for the mobile's code (MarkMobileVerified); a stale
+// unverified registration of the same username is taken over.
 func (s *Service) Register(ctx context.Context, in RegisterInput, ip string) (User, error) {
 	in.Username = strings.TrimSpace(in.Username)
 	in.Name = strings.TrimSpace(in.Name)
@@ -86,20 +99,16 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, ip string) (Us
 		return User{}, err
 	}
 	u := User{Username: in.Username, Name: in.Name, Mobile: mobile, IsOwner: true, Status: "active",
-		TwoStep: !in.TwoStepOff, TwoStepMethod: "sms", PasswordHash: hash}
+		TwoStep: !in.TwoStepOff, TwoStepMethod: "sms", PasswordHash: hash, MobileVerified: in.MobileVerified}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ($1) RETURNING id`, in.Name).Scan(&u.AccountID); err != nil {
-			return fmt.Errorf("insert account: %w", err)
-		}
-		err := tx.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_owner, two_step, rules_accepted_at)
-			VALUES ($1, $2, $3, $4, $5, true, $6, now())
-			ON CONFLICT DO NOTHING RETURNING id`,
-			u.AccountID, u.Username, hash, u.Name, u.Mobile, u.TwoStep).Scan(&u.ID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.Field("username", MsgUsernameTaken).WithCode("409")
-		}
+		took, err := takeOverStale(ctx, tx, &u)
 		if err != nil {
-			return fmt.Errorf("insert user: %w", err)
+			return err
+		}
+		if !took {
+			if err := insertOwner(ctx, tx, &u); err != nil {
+				return err
+			}
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "account.register", Target: u.Username, IP: ip})
 	})
@@ -108,6 +117,52 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, ip string) (Us
 		return User{}, e
 	}
 	return u, err
+}
+
+// takeOverStale reuses the user of an unverified registration older than
+// PendingRegistrationTTL with the same username, so a sign-up that never proved its
+// mobile cannot hold a username for ever.
+func takeOverStale(ctx context.Context, tx pgx.Tx, u *User) (bool, error) {
+	err := tx.QueryRow(ctx, `UPDATE users SET password_hash = $2, name = $3, mobile = $4, two_step = $5,
+		mobile_verified = $6, created_at = now(), updated_at = now()
+		WHERE lower(username) = lower($1) AND NOT mobile_verified AND created_at < now() - make_interval(secs => $7)
+		RETURNING id, account_id`, u.Username, u.PasswordHash, u.Name, u.Mobile, u.TwoStep, u.MobileVerified,
+		PendingRegistrationTTL.Seconds()).Scan(&u.ID, &u.AccountID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("take over registration: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE accounts SET name = $2 WHERE id = $1`, u.AccountID, u.Name); err != nil {
+		return false, fmt.Errorf("rename account: %w", err)
+	}
+	return true, nil
+}
+
+func insertOwner(ctx context.Context, tx pgx.Tx, u *User) error {
+	if err := tx.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ($1) RETURNING id`, u.Name).Scan(&u.AccountID); err != nil {
+		return fmt.Errorf("insert account: %w", err)
+	}
+	err := tx.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_owner, two_step,
+		mobile_verified, rules_accepted_at) VALUES ($1, $2, $3, $4, $5, true, $6, $7, now())
+		ON CONFLICT DO NOTHING RETURNING id`,
+		u.AccountID, u.Username, u.PasswordHash, u.Name, u.Mobile, u.TwoStep, u.MobileVerified).Scan(&u.ID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.Field("username", MsgUsernameTaken).WithCode("409")
+	}
+	if err != nil {
+		return fmt.Errorf("insert user: %w", err)
+	}
+	return nil
+}
+
+// MarkMobileVerified records that the user proved the mobile with a code.
+func (s *Service) MarkMobileVerified(ctx context.Context, tx pgx.Tx, userID int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE users SET mobile_verified = true, updated_at = now() WHERE id = $1`, userID); err != nil {
+		return fmt.Errorf("mark mobile verified: %w", err)
+	}
+	return nil
 }
 
 // UsernameExists reports whether a username is taken (case-insensitive).
@@ -123,13 +178,13 @@ func (s *Service) UsernameExists(ctx context.Context, username string) (bool, er
 
 const userColumns = `u.id, u.account_id, u.username, u.password_hash, u.name, u.mobile, u.is_owner, u.status,
 	u.two_step, u.two_step_method, coalesce(u.totp_secret, ''), coalesce(u.totp_pending, ''),
-	coalesce(r.permissions, '{}')`
+	u.mobile_verified, coalesce(r.permissions, '{}')`
 
 func scanUser(row pgx.Row) (User, error) {
 	var u User
 	var perms []string
 	err := row.Scan(&u.ID, &u.AccountID, &u.Username, &u.PasswordHash, &u.Name, &u.Mobile, &u.IsOwner, &u.Status,
-		&u.TwoStep, &u.TwoStepMethod, &u.TOTPSecret, &u.TOTPPending, &perms)
+		&u.TwoStep, &u.TwoStepMethod, &u.TOTPSecret, &u.TOTPPending, &u.MobileVerified, &perms)
 	for _, p := range perms {
 		u.Permissions = append(u.Permissions, acl.Permission(p))
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // Env is a running API with its stores.
@@ -44,13 +45,13 @@ type Env struct {
 	codes     *codeLog
 }
 
-// codeLog remembers the newest one-time code message enqueued for each mobile, as
-// the API enqueues it: a worker running beside the API (pkg/enginetest) may take
-// the task off the queue before a test could read it there.
+// codeLog remembers the verification messages (codes and notices) enqueued for
+// each mobile, as the API enqueues them: a worker running beside the API
+// (pkg/enginetest) may take a task off the queue before a test could read it there.
 type codeLog struct {
 	*asynq.Client
-	mu     sync.Mutex
-	latest map[string]jobs.Verification
+	mu  sync.Mutex
+	all map[string][]jobs.Verification
 }
 
 // EnqueueContext records a verification task, then enqueues it.
@@ -59,20 +60,17 @@ func (q *codeLog) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...
 		var v jobs.Verification
 		if err := json.Unmarshal(task.Payload(), &v); err == nil {
 			q.mu.Lock()
-			if b := q.latest[v.Mobile]; v.ChallengeID > b.ChallengeID || v.ChallengeID == b.ChallengeID && v.Seq >= b.Seq {
-				q.latest[v.Mobile] = v
-			}
+			q.all[v.Mobile] = append(q.all[v.Mobile], v)
 			q.mu.Unlock()
 		}
 	}
 	return q.Client.EnqueueContext(ctx, task, opts...)
 }
 
-func (q *codeLog) get(mobile string) (jobs.Verification, bool) {
+func (q *codeLog) get(mobile string) []jobs.Verification {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	v, ok := q.latest[mobile]
-	return v, ok
+	return append([]jobs.Verification(nil), q.all[mobile]...)
 }
 
 // Start builds the API. tweak may adjust the configuration first.
@@ -86,6 +84,9 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	}
 	cfg.DatabaseURL, cfg.RedisAddr, cfg.RedisDB = d.URL, r.Addr, r.DB
 	cfg.OTPResendAfter = time.Second
+	// Every test signs up from 127.0.0.1, some many users and numbers: the sign-up and
+	// per-number caps are tested with their own settings.
+	cfg.RegisterPerIPPerHour, cfg.OTPPerNumberPerDay = 1000, 1000
 	cfg.FilesDir = tb.TempDir() // uploads of the test, removed with it
 	if tweak != nil {
 		tweak(&cfg)
@@ -95,7 +96,7 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	insp := asynq.NewInspector(opt)
 	tb.Cleanup(func() { queue.Close(); insp.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	codes := &codeLog{Client: queue, latest: map[string]jobs.Verification{}}
+	codes := &codeLog{Client: queue, all: map[string][]jobs.Verification{}}
 	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, codes, nil)
 	// Pub/sub channels are shared by every Redis database: a prefix of its own.
 	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})
@@ -190,11 +191,34 @@ func (e *Env) Must(want int, method, path string, body any, token string, header
 // SMS would carry it.
 func (e *Env) LastCode(mobile string) string {
 	e.T.Helper()
-	v, ok := e.codes.get(mobile)
-	if !ok {
-		e.T.Fatalf("no verification message was enqueued for %s", mobile)
+	var best jobs.Verification
+	all := e.verifications(mobile)
+	for _, v := range all {
+		if v.Purpose != auth.PurposeNotice && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
+			best = v
+		}
 	}
-	return CodeIn(v.Text)
+	if best.Text == "" {
+		e.T.Fatalf("no verification message for %s among %d", mobile, len(all))
+	}
+	return CodeIn(best.Text)
+}
+
+// Notices returns the texts of the security notices queued for a mobile.
+func (e *Env) Notices(mobile string) []string {
+	e.T.Helper()
+	var out []string
+	for _, v := range e.verifications(mobile) {
+		if v.Purpose == auth.PurposeNotice {
+			out = append(out, v.Text)
+		}
+	}
+	return out
+}
+
+// verifications lists the verification messages the API enqueued for a mobile.
+func (e *Env) verifications(mobile string) []jobs.Verification {
+	return e.codes.get(mobile)
 }
 
 // CodeIn extracts the digits of the first run of 4–8 digits in a message.
@@ -213,13 +237,25 @@ func CodeIn(text string) string {
 	return ""
 }
 
-// Register creates a user through the API and returns its normalised mobile.
+// Register signs a user up through the API and proves the mobile with the texted code.
 func (e *Env) Register(username, password, mobile string) {
 	e.T.Helper()
-	e.Must(http.StatusCreated, "POST", "/v1/api/user/register", map[string]any{
+	reg := e.RegisterUnverified(username, password, mobile)
+	intl, _ := validate.NormalizeMobile(mobile)
+	e.Must(http.StatusOK, "POST", "/v1/api/user/register/verify", map[string]string{
+		"verify_token": reg.VerifyToken, "code": e.LastCode(intl)}, "")
+}
+
+// RegisterUnverified signs a user up without confirming the mobile's code.
+func (e *Env) RegisterUnverified(username, password, mobile string) auth.Registration {
+	e.T.Helper()
+	r := e.Must(http.StatusCreated, "POST", "/v1/api/user/register", map[string]any{
 		"name": "کاربر " + username, "username": username, "mobile": mobile,
 		"password": password, "password_confirmation": password, "accept_rules": true,
 	}, "")
+	var reg auth.Registration
+	r.Decode(e.T, &reg)
+	return reg
 }
 
 // Login logs in through the API, doing the second step with the queued code, and

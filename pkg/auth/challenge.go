@@ -19,7 +19,8 @@ import (
 	"github.com/chapar/chapar/pkg/validate"
 )
 
-const codeDigits = 5
+// codeDigits is the length of SMS and voice codes (a million possibilities).
+const codeDigits = 6
 
 // challenge is one pending second step, as read inside a transaction.
 type challenge struct {
@@ -35,34 +36,28 @@ type challenge struct {
 	sends         int
 	expiresAt     time.Time
 	consumed      bool
+	subject       string // the lower-cased username the challenge was asked for
 	token         string // only when just created
 }
 
-// startChallenge creates a challenge and sends its first code (unless the method is app).
+// startChallenge creates a challenge and sends its first code (unless the method is
+// app). A code to a number that had its day's codes fails with CodeNumberCap before
+// anything is written.
 func (s *Service) startChallenge(ctx context.Context, u account.User, purpose, method string, c Client) (challenge, error) {
-	token, err := newToken()
-	if err != nil {
-		return challenge{}, err
-	}
-	th := hashToken(token)
-	ch := challenge{userID: u.ID, purpose: purpose, method: method, maxTries: s.cfg.OTPMaxTries, token: token,
-		expiresAt: s.now().Add(s.cfg.OTPLoginTTL)}
+	ch := challenge{userID: u.ID, purpose: purpose, method: method, subject: strings.ToLower(u.Username)}
 	var code string
 	if method != "app" {
+		if err := s.capNumber(ctx, u.Mobile); err != nil {
+			return challenge{}, err
+		}
+		var err error
 		if code, err = newCode(codeDigits); err != nil {
 			return challenge{}, err
 		}
-		exp := s.now().Add(s.cfg.OTPTTL)
-		ch.codeExpiresAt = &exp
-		ch.codeHash = s.hashCode(th, code)
-		ch.sends = 1
 	}
-	ch.resendAt = s.now().Add(s.cfg.OTPResendAfter)
-	err = s.pool.QueryRow(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, code_hash, code_expires_at,
-		max_tries, resend_at, sends, ip, expires_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING id`,
-		u.ID, purpose, th, method, ch.codeHash, ch.codeExpiresAt, ch.maxTries, ch.resendAt, ch.sends, c.IP, ch.expiresAt).Scan(&ch.id)
+	ch, err := s.insertChallenge(ctx, ch, code, c)
 	if err != nil {
-		return challenge{}, fmt.Errorf("insert challenge: %w", err)
+		return challenge{}, err
 	}
 	if code != "" {
 		if err := s.sendCode(ctx, u, ch, code); err != nil {
@@ -72,10 +67,61 @@ func (s *Service) startChallenge(ctx context.Context, u account.User, purpose, m
 	return ch, nil
 }
 
+// insertChallenge stores a new challenge. A code is stored as its keyed hash; a decoy
+// (no user, no code) gets a random hash that no code matches.
+func (s *Service) insertChallenge(ctx context.Context, ch challenge, code string, c Client) (challenge, error) {
+	token, err := newToken()
+	if err != nil {
+		return challenge{}, err
+	}
+	th := hashToken(token)
+	ch.token, ch.maxTries = token, s.cfg.OTPMaxTries
+	ch.expiresAt = s.now().Add(s.challengeTTL(ch.purpose))
+	if ch.method != "app" {
+		exp := s.now().Add(s.cfg.OTPTTL)
+		ch.codeExpiresAt, ch.codeHash, ch.sends = &exp, s.hashCode(th, code), 1
+		if code == "" {
+			ch.codeHash = hashToken(token + ":decoy")
+		}
+	}
+	ch.resendAt = s.now().Add(s.cfg.OTPResendAfter)
+	err = s.pool.QueryRow(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, code_hash, code_expires_at,
+		max_tries, resend_at, sends, ip, expires_at, subject) VALUES (nullif($1, 0),$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING id`,
+		ch.userID, ch.purpose, th, ch.method, ch.codeHash, ch.codeExpiresAt, ch.maxTries, ch.resendAt, ch.sends, c.IP,
+		ch.expiresAt, ch.subject).Scan(&ch.id)
+	if err != nil {
+		return challenge{}, fmt.Errorf("insert challenge: %w", err)
+	}
+	return ch, nil
+}
+
+// challengeTTL is how long a challenge of a purpose stays open.
+func (s *Service) challengeTTL(purpose string) time.Duration {
+	if purpose == "register" {
+		return account.PendingRegistrationTTL
+	}
+	return s.cfg.OTPLoginTTL
+}
+
+// capNumber counts one code to a mobile against its daily cap (all purposes).
+func (s *Service) capNumber(ctx context.Context, mobile string) error {
+	ok, retry, err := s.limit.Allow(ctx, "otp:number:"+mobile, s.cfg.OTPPerNumberPerDay, 24*time.Hour)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return numberCapped(retry, nil)
+	}
+	return nil
+}
+
 // sendCode enqueues the verification message on the critical queue.
 func (s *Service) sendCode(ctx context.Context, u account.User, ch challenge, code string) error {
 	text := "کد تایید چاپار: " + code + "\nاین کد را در اختیار دیگران قرار ندهید."
-	if ch.purpose == "reset" {
+	switch ch.purpose {
+	case "register":
+		text = "کد تایید شماره همراه برای ثبت‌نام در چاپار: " + code + "\nاگر ثبت‌نام نکرده‌اید، آن را نادیده بگیرید."
+	case "reset":
 		text = "کد بازیابی رمز عبور چاپار: " + code + "\nاگر این درخواست از طرف شما نبوده، آن را نادیده بگیرید."
 	}
 	task, err := jobs.NewVerification(jobs.Verification{UserID: u.ID, Mobile: u.Mobile, Text: text,
@@ -93,10 +139,10 @@ func (s *Service) sendCode(ctx context.Context, u account.User, ch challenge, co
 func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, purposes ...string) (challenge, error) {
 	var ch challenge
 	var consumedAt *time.Time
-	err := tx.QueryRow(ctx, `SELECT id, user_id, purpose, method, code_hash, code_expires_at, tries, max_tries,
-		resend_at, sends, expires_at, consumed_at FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
+	err := tx.QueryRow(ctx, `SELECT id, coalesce(user_id, 0), purpose, method, code_hash, code_expires_at, tries, max_tries,
+		resend_at, sends, expires_at, consumed_at, subject FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
 		Scan(&ch.id, &ch.userID, &ch.purpose, &ch.method, &ch.codeHash, &ch.codeExpiresAt, &ch.tries, &ch.maxTries,
-			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt)
+			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (consumedAt != nil || !slices.Contains(purposes, ch.purpose)) {
 		return ch, apperr.New(apperr.Unauthorized, MsgOTPTimeout).WithCode(CodeOTPTimeout)
 	}
@@ -112,7 +158,8 @@ func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, pu
 	return ch, nil
 }
 
-// Resend sends a new code for a login or reset challenge, after its countdown.
+// Resend sends a new code for a login, reset or registration challenge, after its
+// countdown. A reset challenge answers alike whether its user exists or not.
 func (s *Service) Resend(ctx context.Context, token, method string, c Client) (resendAfter int, err error) {
 	if method == "" {
 		method = "sms"
@@ -127,11 +174,13 @@ func (s *Service) Resend(ctx context.Context, token, method string, c Client) (r
 	var code string
 	var ch challenge
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if ch, err = s.loadChallenge(ctx, tx, token, "login", "reset"); err != nil {
+		if ch, err = s.loadChallenge(ctx, tx, token, "login", "reset", "register"); err != nil {
 			return err
 		}
-		if u, err = s.accounts.ByID(ctx, ch.userID); err != nil {
-			return err
+		if ch.userID != 0 {
+			if u, err = s.accounts.ByID(ctx, ch.userID); err != nil {
+				return err
+			}
 		}
 		if method == "app" {
 			if u.TOTPSecret == "" || ch.purpose != "login" {
@@ -140,24 +189,8 @@ func (s *Service) Resend(ctx context.Context, token, method string, c Client) (r
 			_, err := tx.Exec(ctx, `UPDATE challenges SET method = 'app' WHERE id = $1`, ch.id)
 			return err
 		}
-		if wait := ch.resendAt.Sub(s.now()); wait > 0 && ch.sends > 0 {
-			return apperr.RateLimit(int(wait.Seconds()) + 1).WithCode("otp-wait")
-		}
-		if err := s.allow(ctx, "otp:send:user:"+strconv.FormatInt(u.ID, 10), s.cfg.OTPSendPerMin); err != nil {
-			return err
-		}
-		if code, err = newCode(codeDigits); err != nil {
-			return err
-		}
-		ch.sends++
-		ch.method = method
-		_, err := tx.Exec(ctx, `UPDATE challenges SET method = $2, code_hash = $3, code_expires_at = $4, resend_at = $5, sends = $6
-			WHERE id = $1`, ch.id, method, s.hashCode(hashToken(token), code), s.now().Add(s.cfg.OTPTTL),
-			s.now().Add(s.cfg.OTPResendAfter), ch.sends)
-		if err != nil {
-			return fmt.Errorf("update challenge: %w", err)
-		}
-		return nil
+		code, err = s.renewCode(ctx, tx, u, &ch, token, method)
+		return err
 	})
 	if e, ok := apperr.As(err); ok && e.Code == "otp-wait" {
 		e.Message = MsgOTPWait
@@ -173,8 +206,45 @@ func (s *Service) Resend(ctx context.Context, token, method string, c Client) (r
 	return int(s.cfg.OTPResendAfter.Seconds()), nil
 }
 
+// renewCode replaces the challenge's code after its countdown and returns the code to
+// send: none for a decoy, nor for a reset whose number had its day's codes (a reset
+// answers alike either way).
+func (s *Service) renewCode(ctx context.Context, tx pgx.Tx, u account.User, ch *challenge, token, method string) (string, error) {
+	if wait := ch.resendAt.Sub(s.now()); wait > 0 && ch.sends > 0 {
+		return "", apperr.RateLimit(int(wait.Seconds()) + 1).WithCode("otp-wait")
+	}
+	if err := s.allow(ctx, "otp:send:subject:"+ch.subject, s.cfg.OTPSendPerMin); err != nil {
+		return "", err
+	}
+	var code string
+	if ch.userID != 0 {
+		err := s.capNumber(ctx, u.Mobile)
+		if e, ok := apperr.As(err); ok && e.Code == CodeNumberCap && ch.purpose == "reset" {
+			err = nil
+		} else if err == nil {
+			code, err = newCode(codeDigits)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	hash := s.hashCode(hashToken(token), code)
+	if code == "" {
+		hash = hashToken(token + ":decoy")
+	}
+	ch.sends++
+	ch.method = method
+	_, err := tx.Exec(ctx, `UPDATE challenges SET method = $2, code_hash = $3, code_expires_at = $4, resend_at = $5, sends = $6
+		WHERE id = $1`, ch.id, method, hash, s.now().Add(s.cfg.OTPTTL), s.now().Add(s.cfg.OTPResendAfter), ch.sends)
+	if err != nil {
+		return "", fmt.Errorf("update challenge: %w", err)
+	}
+	return code, nil
+}
+
 // verify checks a code against a challenge, counting wrong tries, and consumes the
-// challenge on success.
+// challenge on success. Reset codes also count against the day's lock-out of the
+// username and of its mobile.
 func (s *Service) verify(ctx context.Context, token, code string, c Client, purposes ...string) (challenge, error) {
 	code = strings.TrimSpace(validate.ToLatinDigits(code))
 	if code == "" {
@@ -187,47 +257,76 @@ func (s *Service) verify(ctx context.Context, token, code string, c Client, purp
 	var verr error
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
+		var u account.User
 		if ch, err = s.loadChallenge(ctx, tx, token, purposes...); err != nil {
 			return err
 		}
-		if err := s.allow(ctx, "otp:confirm:user:"+strconv.FormatInt(ch.userID, 10), s.cfg.OTPConfirmPerMin); err != nil {
+		if err := s.allow(ctx, "otp:confirm:subject:"+ch.subject, s.cfg.OTPConfirmPerMin); err != nil {
 			return err
 		}
-		ok := false
-		switch {
-		case ch.method == "app":
-			u, err := s.accounts.ByID(ctx, ch.userID)
-			if err != nil {
+		if ch.userID != 0 {
+			if u, err = s.accounts.ByID(ctx, ch.userID); err != nil {
 				return err
 			}
-			ok = u.TOTPSecret != "" && verifyTOTP(u.TOTPSecret, code, s.now())
-		case ch.codeExpiresAt == nil || s.now().After(*ch.codeExpiresAt):
-			verr = apperr.Field("code", MsgOTPExpired).WithCode("otp-expired")
-		default:
-			ok = hmacEqual(ch.codeHash, s.hashCode(hashToken(token), code))
 		}
+		if ch.purpose == "reset" {
+			if err := s.resetLocked(ctx, ch.subject, u.Mobile); err != nil {
+				return err
+			}
+		}
+		ok, expired := s.matchCode(ch, u, token, code)
 		if ok {
 			_, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now() WHERE id = $1`, ch.id)
 			return err
 		}
-		ch.tries++
-		if _, err := tx.Exec(ctx, `UPDATE challenges SET tries = $2 WHERE id = $1`, ch.id, ch.tries); err != nil {
-			return fmt.Errorf("count try: %w", err)
+		if err := s.countWrongTry(ctx, tx, &ch, u, expired, c); err != nil {
+			return err
 		}
-		if verr == nil {
-			if ch.tries >= ch.maxTries {
-				verr = apperr.New(apperr.Unauthorized, MsgOTPLocked).WithCode(CodeOTPLocked)
-			} else {
-				left := ch.maxTries - ch.tries
-				verr = apperr.Field("code", fmt.Sprintf("%s؛ %s تلاش دیگر باقی مانده است", MsgOTPWrong, persianDigits(left))).WithCode("otp-wrong")
-			}
-		}
+		verr = wrongAnswer(ch, expired)
 		return nil // commit the counted try
 	})
 	if err != nil {
 		return ch, err
 	}
 	return ch, verr
+}
+
+// matchCode compares a code with the challenge's (or the authenticator's).
+func (s *Service) matchCode(ch challenge, u account.User, token, code string) (ok, expired bool) {
+	switch {
+	case ch.method == "app":
+		return u.TOTPSecret != "" && verifyTOTP(u.TOTPSecret, code, s.now()), false
+	case ch.codeExpiresAt == nil || s.now().After(*ch.codeExpiresAt):
+		return false, true
+	default:
+		return hmacEqual(ch.codeHash, s.hashCode(hashToken(token), code)), false
+	}
+}
+
+// countWrongTry records a wrong (or expired) code on the challenge and, for a reset,
+// against the day's lock-out.
+func (s *Service) countWrongTry(ctx context.Context, tx pgx.Tx, ch *challenge, u account.User, expired bool, c Client) error {
+	ch.tries++
+	if _, err := tx.Exec(ctx, `UPDATE challenges SET tries = $2 WHERE id = $1`, ch.id, ch.tries); err != nil {
+		return fmt.Errorf("count try: %w", err)
+	}
+	if ch.purpose == "reset" && !expired {
+		return s.countResetFailure(ctx, *ch, u, c)
+	}
+	return nil
+}
+
+// wrongAnswer is the answer to a wrong or expired code.
+func wrongAnswer(ch challenge, expired bool) error {
+	switch {
+	case expired:
+		return apperr.Field("code", MsgOTPExpired).WithCode("otp-expired")
+	case ch.tries >= ch.maxTries:
+		return apperr.New(apperr.Unauthorized, MsgOTPLocked).WithCode(CodeOTPLocked)
+	default:
+		left := ch.maxTries - ch.tries
+		return apperr.Field("code", fmt.Sprintf("%s؛ %s تلاش دیگر باقی مانده است", MsgOTPWrong, persianDigits(left))).WithCode("otp-wrong")
+	}
 }
 
 // ConfirmLogin completes the second step and opens a session.
@@ -243,36 +342,50 @@ func (s *Service) ConfirmLogin(ctx context.Context, token, code string, c Client
 	return s.openSession(ctx, u, c, "auth.login")
 }
 
-// ResetStart is the answer to a forgot-password request.
+// ResetStart is the answer to a forgot-password request: the same for every username,
+// registered or not, and without any digit of the mobile.
 type ResetStart struct {
 	ResetToken  string `json:"reset_token"`
 	ResendAfter int    `json:"resend_after"`
-	MobileHint  string `json:"mobile_hint"`
+	Message     string `json:"message"`
 }
 
-// ForgotPassword sends a reset code to the user's mobile.
+// ForgotPassword sends a reset code to the user's mobile. An unknown username, or one
+// whose mobile is unproven or had its day's codes, gets a decoy challenge that answers
+// exactly like a real one and sends nothing.
 func (s *Service) ForgotPassword(ctx context.Context, username string, c Client) (ResetStart, error) {
-	if strings.TrimSpace(username) == "" {
+	name := strings.ToLower(strings.TrimSpace(username))
+	if name == "" {
 		return ResetStart{}, apperr.Field("username", "نام کاربری را وارد کنید")
 	}
 	if err := s.allow(ctx, "forgot:ip:"+c.IP, s.cfg.LoginPerIPPerMin); err != nil {
 		return ResetStart{}, err
 	}
-	u, err := s.accounts.ByUsername(ctx, username)
-	if errors.Is(err, apperr.ErrNotFound) {
-		return ResetStart{}, apperr.Field("username", MsgUserNotFound)
-	}
-	if err != nil {
+	if err := s.allow(ctx, "otp:send:subject:"+name, s.cfg.OTPSendPerMin); err != nil {
 		return ResetStart{}, err
 	}
-	if err := s.allow(ctx, "otp:send:user:"+strconv.FormatInt(u.ID, 10), s.cfg.OTPSendPerMin); err != nil {
+	u, err := s.accounts.ByUsername(ctx, name)
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return ResetStart{}, err
 	}
-	ch, err := s.startChallenge(ctx, u, "reset", "sms", c)
-	if err != nil {
+	if err := s.resetLocked(ctx, name, u.Mobile); err != nil {
 		return ResetStart{}, err
 	}
-	return ResetStart{ResetToken: ch.token, ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(u.Mobile)}, nil
+	var ch challenge
+	if u.ID != 0 && u.MobileVerified {
+		ch, err = s.startChallenge(ctx, u, "reset", "sms", c)
+		if e, ok := apperr.As(err); ok && e.Code == CodeNumberCap {
+			u.ID = 0
+		} else if err != nil {
+			return ResetStart{}, err
+		}
+	}
+	if u.ID == 0 || !u.MobileVerified {
+		if ch, err = s.insertChallenge(ctx, challenge{purpose: "reset", method: "sms", subject: name}, "", c); err != nil {
+			return ResetStart{}, err
+		}
+	}
+	return ResetStart{ResetToken: ch.token, ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), Message: MsgResetSent}, nil
 }
 
 // CheckResetCode verifies a reset code and returns a short-lived change-password token.
@@ -293,15 +406,18 @@ func (s *Service) CheckResetCode(ctx context.Context, resetToken, code string, c
 	return token, nil
 }
 
-// ChangePasswordByToken sets a new password with a change token and revokes every
-// session of the user.
+// ChangePasswordByToken sets a new password with a change token, revokes every
+// session of the user and tells the owner by SMS.
 func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, confirm string, c Client) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		ch, err := s.loadChallenge(ctx, tx, changeToken, "change_password")
+	var u account.User
+	var ch challenge
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		ch, err = s.loadChallenge(ctx, tx, changeToken, "change_password")
 		if err != nil {
 			return apperr.New(apperr.Unauthorized, MsgTokenExpired).WithCode(CodeOTPTimeout)
 		}
-		u, err := s.accounts.ByID(ctx, ch.userID)
+		u, err = s.accounts.ByID(ctx, ch.userID)
 		if err != nil {
 			return err
 		}
@@ -324,6 +440,10 @@ func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, co
 		s.cache.Purge()
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_reset", IP: c.IP})
 	})
+	if err != nil {
+		return err
+	}
+	return s.notify(ctx, u, ch.id, seqResetNotice, MsgNoticeReset)
 }
 
 func persianDigits(n int) string {

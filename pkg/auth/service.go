@@ -1,7 +1,8 @@
 // Package auth owns sessions and the login flow: password check, the two-step login
 // (SMS or voice one-time code through the critical queue, or a TOTP authenticator
-// app), password reset, session tokens (random, stored hashed, cached in an LRU with
-// a short TTL, revocable) and the rate limits on login and OTP.
+// app), registration's mobile check, password reset, one-time external-login codes,
+// session tokens (random, stored hashed, cached in an LRU with a short TTL, revocable)
+// and the limits and lock-outs on login, codes and sign-up.
 package auth
 
 import (
@@ -40,13 +41,32 @@ const (
 	MsgUserNotFound   = "کاربری با این نام کاربری یافت نشد"
 	MsgCodeRequired   = "کد تایید را وارد کنید"
 	MsgTokenExpired   = "مهلت تغییر رمز عبور به پایان رسیده است؛ دوباره درخواست دهید"
+
+	MsgMobileUnverified  = "شماره همراه این حساب هنوز تایید نشده است؛ ثبت‌نام را با کد پیامک‌شده کامل کنید"
+	MsgNumberCap         = "سقف ارسال کد به این شماره برای امروز پر شده است؛ فردا دوباره تلاش کنید"
+	MsgSignupLimit       = "تعداد ثبت‌نام از این نشانی بیش از حد مجاز است؛ ساعتی بعد دوباره تلاش کنید"
+	MsgResetSent         = "اگر این نام کاربری ثبت شده باشد، کد بازیابی به شماره همراه آن پیامک شد"
+	MsgResetLocked       = "به دلیل تلاش‌های ناموفق زیاد، بازیابی رمز عبور این حساب تا ۲۴ ساعت بسته است"
+	MsgLoginLocked       = "به دلیل تلاش‌های ناموفق زیاد، ورود به این حساب از این نشانی موقتا بسته است"
+	MsgExternalInvalid   = "پیوند ورود نامعتبر است، منقضی شده یا قبلا استفاده شده است"
+	MsgNoticeReset       = "چاپار: رمز عبور حساب شما تغییر کرد و همه نشست‌ها بسته شدند. اگر این کار شما نبوده، فورا با پشتیبانی تماس بگیرید."
+	MsgNoticeResetLocked = "چاپار: تلاش‌های ناموفق زیادی برای بازیابی رمز عبور حساب شما انجام شد و بازیابی تا ۲۴ ساعت بسته شد. رمز عبور شما تغییر نکرده است."
 )
 
 // Message codes the panel reacts to.
 const (
 	CodeOTPTimeout = "otp-timeout"
 	CodeOTPLocked  = "otp-locked"
+
+	CodeMobileUnverified = "mobile-unverified"
+	CodeNumberCap        = "otp-number-cap"
+	CodeResetLocked      = "reset-locked"
+	CodeLoginLocked      = "login-locked"
+	CodeExternalInvalid  = "external-invalid"
 )
+
+// PurposeNotice marks a security notice to the owner among the verification messages.
+const PurposeNotice = "notice"
 
 // Enqueuer is the asynq client (a real one in tests too).
 type Enqueuer interface {
@@ -106,23 +126,29 @@ func (s *Service) Login(ctx context.Context, username, pw string, c Client) (Log
 	if err := fields.Err(); err != nil {
 		return LoginResult{}, err
 	}
-	if err := s.allow(ctx, "login:ip:"+c.IP, s.cfg.LoginPerIPPerMin); err != nil {
-		return LoginResult{}, err
-	}
-	if err := s.allow(ctx, "login:user:"+strings.ToLower(username), s.cfg.LoginPerUserPerMin); err != nil {
-		return LoginResult{}, err
-	}
+	name := strings.ToLower(username)
 	u, err := s.accounts.ByUsername(ctx, username)
-	if errors.Is(err, apperr.ErrNotFound) {
-		password.Verify(dummyHash, pw) //nolint:errcheck // timing only
-		return LoginResult{}, apperr.New(apperr.Unauthorized, MsgBadCredentials).WithCode("bad-credentials")
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return LoginResult{}, err
 	}
-	if ok, err := password.Verify(u.PasswordHash, pw); err != nil || !ok {
-		_ = audit.Record(ctx, s.pool, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.login_failed", IP: c.IP})
+	if err := s.loginGate(ctx, name, u, c); err != nil {
+		return LoginResult{}, err
+	}
+	hash := u.PasswordHash
+	if u.ID == 0 {
+		hash = dummyHash // an unknown username takes as long as a known one
+	}
+	if ok, err := password.Verify(hash, pw); u.ID == 0 || err != nil || !ok {
+		if err := s.loginFailed(ctx, name, u, c); err != nil {
+			return LoginResult{}, err
+		}
 		return LoginResult{}, apperr.New(apperr.Unauthorized, MsgBadCredentials).WithCode("bad-credentials")
+	}
+	if err := s.loginSucceeded(ctx, name, c); err != nil {
+		return LoginResult{}, err
+	}
+	if !u.MobileVerified {
+		return LoginResult{}, apperr.New(apperr.Forbidden, MsgMobileUnverified).WithCode(CodeMobileUnverified)
 	}
 	if u.Status == "disabled" {
 		return LoginResult{}, apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
@@ -131,6 +157,11 @@ func (s *Service) Login(ctx context.Context, username, pw string, c Client) (Log
 		token, err := s.openSession(ctx, u, c, "auth.login")
 		return LoginResult{Token: token}, err
 	}
+	return s.secondStep(ctx, u, c)
+}
+
+// secondStep starts the login's second step with the user's method.
+func (s *Service) secondStep(ctx context.Context, u account.User, c Client) (LoginResult, error) {
 	method := u.TwoStepMethod
 	if method == "app" && u.TOTPSecret == "" {
 		method = "sms"

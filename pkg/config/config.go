@@ -49,6 +49,13 @@ type Config struct {
 	OTPConfirmPerMin   int
 	SendPerMin         int
 	QuotePerMin        int // calculate-price walks per account
+	// Abuse limits of the auth flows (spec §7 Auth).
+	RegisterPerIPPerHour  int // sign-ups per address per hour
+	OTPPerNumberPerDay    int // one-time codes to one mobile per day, all purposes
+	ResetFailsPerDay      int // wrong reset codes per user and per mobile before a day's lock-out
+	CheckExistPerIPPerMin int // username checks per address per minute
+	LoginUserLockAfter    int // failed passwords per user per hour before unknown addresses wait
+	ExternalLoginTTL      time.Duration
 
 	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
 	SimHTTPAddr string
@@ -83,6 +90,8 @@ func Load() (Config, error) {
 		SendPerMin:         600,
 		QuotePerMin:        30,
 	}
+	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
+	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
 	var err error
 	ints := []struct {
 		key string
@@ -96,6 +105,11 @@ func Load() (Config, error) {
 		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
 		{"RATE_SEND_PER_MIN", &c.SendPerMin},
 		{"RATE_QUOTE_PER_MIN", &c.QuotePerMin},
+		{"RATE_REGISTER_IP_PER_HOUR", &c.RegisterPerIPPerHour},
+		{"RATE_OTP_NUMBER_PER_DAY", &c.OTPPerNumberPerDay},
+		{"RATE_RESET_FAILS_PER_DAY", &c.ResetFailsPerDay},
+		{"RATE_CHECK_EXIST_IP_PER_MIN", &c.CheckExistPerIPPerMin},
+		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -112,6 +126,7 @@ func Load() (Config, error) {
 		{"OTP_TTL", &c.OTPTTL, 2 * time.Minute},
 		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
 		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},
+		{"EXTERNAL_LOGIN_TTL", &c.ExternalLoginTTL, 2 * time.Minute},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

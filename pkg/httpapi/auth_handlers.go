@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"cmp"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/account"
@@ -13,7 +15,7 @@ func (s *Server) checkExist(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
-	exists, err := s.Accounts.UsernameExists(c.Request.Context(), in.Username)
+	exists, err := s.Auth.UsernameTaken(c.Request.Context(), in.Username, client(c))
 	if err != nil {
 		Fail(c, err)
 		return
@@ -26,12 +28,28 @@ func (s *Server) register(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
-	u, err := s.Accounts.Register(c.Request.Context(), in, c.ClientIP())
+	reg, err := s.Auth.Register(c.Request.Context(), in, client(c))
 	if err != nil {
 		Fail(c, err)
 		return
 	}
-	Created(c, gin.H{"id": u.ID, "username": u.Username})
+	Created(c, reg)
+}
+
+func (s *Server) verifyRegistration(c *gin.Context) {
+	var in struct {
+		VerifyToken string `json:"verify_token"`
+		Code        string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	token, err := s.Auth.VerifyRegistration(c.Request.Context(), in.VerifyToken, in.Code, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"token": token})
 }
 
 func (s *Server) login(c *gin.Context) {
@@ -52,17 +70,15 @@ func (s *Server) login(c *gin.Context) {
 
 func (s *Server) sendOTP(c *gin.Context) {
 	var in struct {
-		LoginToken string `json:"login_token"`
-		ResetToken string `json:"reset_token"`
-		Method     string `json:"method"`
+		LoginToken  string `json:"login_token"`
+		ResetToken  string `json:"reset_token"`
+		VerifyToken string `json:"verify_token"`
+		Method      string `json:"method"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	token := in.LoginToken
-	if token == "" {
-		token = in.ResetToken
-	}
+	token := cmp.Or(in.LoginToken, in.ResetToken, in.VerifyToken)
 	after, err := s.Auth.Resend(c.Request.Context(), token, in.Method, client(c))
 	if err != nil {
 		Fail(c, err)
@@ -201,4 +217,49 @@ func (s *Server) disableTwoStep(c *gin.Context) {
 		return
 	}
 	s.twoStepStatus(c)
+}
+
+func (s *Server) issueExternalCode(c *gin.Context) {
+	var in struct {
+		UserID int64 `json:"user_id"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	code, err := s.Auth.IssueExternalCode(c.Request.Context(), who(c), in.UserID, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, code)
+}
+
+func (s *Server) previewExternalLogin(c *gin.Context) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	acct, err := s.Auth.PreviewExternal(c.Request.Context(), in.Code, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, acct)
+}
+
+func (s *Server) externalLogin(c *gin.Context) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	token, err := s.Auth.ExchangeExternal(c.Request.Context(), in.Code, client(c))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, gin.H{"token": token})
 }

@@ -104,9 +104,9 @@ func TestWrongOTPLocksOut(t *testing.T) {
 	var lr auth.LoginResult
 	r.Decode(t, &lr)
 	code := e.LastCode("989191234567")
-	wrong := "00000"
+	wrong := "000000"
 	if code == wrong {
-		wrong = "11111"
+		wrong = "111111"
 	}
 	for i := 1; i < e.Config.OTPMaxTries; i++ {
 		r = e.Must(422, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": lr.LoginToken, "code": wrong}, "")

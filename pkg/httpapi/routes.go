@@ -12,6 +12,7 @@ func (s *Server) routes() []Route {
 		// Accounts and login (spec §7 Auth).
 		{http.MethodPost, "/user/check_exist", acl.Public, s.checkExist},
 		{http.MethodPost, "/user/register", acl.Public, s.register},
+		{http.MethodPost, "/user/register/verify", acl.Public, s.verifyRegistration},
 		{http.MethodPost, "/acl/auth/login", acl.Public, s.login},
 		{http.MethodPost, "/acl/auth/send_sms_otp", acl.Public, s.sendOTP},
 		{http.MethodPost, "/acl/auth/confirm_otp", acl.Public, s.confirmOTP},
@@ -21,6 +22,9 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/acl/auth/login_setting", acl.Public, s.loginSetting},
 		{http.MethodPost, "/acl/auth/logout", acl.Authenticated, s.logout},
 		{http.MethodGet, "/acl/auth/check_token", acl.Authenticated, s.checkToken},
+		{http.MethodPost, "/acl/auth/external_login/issue", acl.Authenticated, s.issueExternalCode},
+		{http.MethodPost, "/acl/auth/external_login/preview", acl.Public, s.previewExternalLogin},
+		{http.MethodPost, "/acl/auth/external_login", acl.Public, s.externalLogin},
 
 		// Two-step login settings (spec §7 Account).
 		{http.MethodGet, "/user/2fa", acl.Authenticated, s.twoStepStatus},

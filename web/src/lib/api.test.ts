@@ -125,6 +125,8 @@ describe('401 handling', () => {
     '/acl/auth/forgot_password_check_otp',
     '/acl/auth/change_password_by_token',
     '/user/check_exist',
+    '/user/register/verify',
+    '/acl/auth/external_login',
   ])('%s is exempt', async (path) => {
     const onUnauthorized = vi.fn()
     setUnauthorizedHandler(onUnauthorized)

@@ -37,6 +37,9 @@ export const UNAUTHORIZED_EXEMPT = [
   '/acl/auth/forgot_password_check_otp',
   '/acl/auth/change_password_by_token',
   '/user/check_exist',
+  '/user/register/verify',
+  '/acl/auth/external_login',
+  '/acl/auth/external_login/preview',
 ] as const
 
 export function isUnauthorizedExempt(path: string): boolean {

@@ -3,17 +3,22 @@ import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link as RouterLink, useNavigate } from 'react-router'
 import { ApiError } from '../../lib/apiError'
-import { onlyDigits, toLatinDigits, toPersianDigits } from '../../lib/digits'
+import { toLatinDigits } from '../../lib/digits'
 import { toaster } from '../../lib/toaster'
 import { FormField, FormStack } from '../common/FormField'
 import { PasswordInput } from '../common/PasswordInput'
 import { ServerMessage } from '../common/ServerMessage'
 import { authApi } from './api'
 import { AuthShell } from './AuthShell'
-import { formatCountdown, useCountdown } from './useCountdown'
+import { CodeForm } from './CodeForm'
+import { useCountdown } from './useCountdown'
 import { confirmationError, passwordError } from './validation'
 
-type Step = { kind: 'username' } | { kind: 'code'; reset_token: string; hint?: string } | { kind: 'password'; change_token: string }
+type Step = { kind: 'username' } | { kind: 'code'; reset_token: string; message?: string } | { kind: 'password'; change_token: string }
+
+/** The answer is the same for every username and shows no digit of the mobile. */
+const SENT = 'اگر این نام کاربری ثبت شده باشد، کد بازیابی به شماره همراه آن پیامک شد.'
+
 
 function ErrorLine({ error }: { error: unknown }) {
   if (!error) return null
@@ -24,12 +29,11 @@ function ErrorLine({ error }: { error: unknown }) {
   )
 }
 
-/** Forgot password: username → code sent by SMS → new password. */
+/** Forgot password: username → six-digit code sent by SMS → new password. */
 export default function ForgotPasswordPage() {
   const navigate = useNavigate()
   const [step, setStep] = useState<Step>({ kind: 'username' })
   const [username, setUsername] = useState('')
-  const [code, setCode] = useState('')
   const [pw, setPw] = useState({ password: '', confirmation: '', submitted: false })
   const { left, restart } = useCountdown(0)
 
@@ -38,8 +42,13 @@ export default function ForgotPasswordPage() {
     meta: { silent: true },
     onSuccess: (d) => {
       restart(d.resend_after ?? 120)
-      setStep({ kind: 'code', reset_token: d.reset_token, hint: d.mobile_hint })
+      setStep({ kind: 'code', reset_token: d.reset_token, message: d.message })
     },
+  })
+  const resend = useMutation({
+    mutationFn: (reset_token: string) => authApi.sendOtp({ reset_token, method: 'sms' }),
+    meta: { silent: true },
+    onSuccess: (d) => restart(d?.resend_after ?? 120),
   })
   const check = useMutation({ mutationFn: authApi.forgotCheckOtp, meta: { silent: true }, onSuccess: (d) => setStep({ kind: 'password', change_token: d.change_token }) })
   const change = useMutation({
@@ -54,10 +63,6 @@ export default function ForgotPasswordPage() {
   const submitUsername = (e: FormEvent) => {
     e.preventDefault()
     if (username.trim()) request.mutate()
-  }
-  const submitCode = (e: FormEvent) => {
-    e.preventDefault()
-    if (step.kind === 'code' && code.length >= 4) check.mutate({ reset_token: step.reset_token, code })
   }
   const pwErr = pw.submitted ? passwordError(pw.password, username) : null
   const confErr = pw.submitted ? confirmationError(pw.password, pw.confirmation) : null
@@ -74,41 +79,37 @@ export default function ForgotPasswordPage() {
       {step.kind === 'username' && (
         <FormStack gap="4" onSubmit={submitUsername} noValidate>
           <FormField label="نام کاربری" required error={request.error instanceof ApiError ? request.error.fieldError('username') : undefined}>
-            <Input value={username} onChange={(e) => setUsername(e.target.value)} dir="ltr" autoComplete="username" autoFocus />
+            <Input value={username} onChange={(e) => setUsername(e.target.value)} dir="ltr" autoComplete="username" autoFocus data-testid="forgot-username" />
           </FormField>
           <ErrorLine error={request.error instanceof ApiError && request.error.fieldError('username') ? null : request.error} />
-          <Button type="submit" colorPalette="brand" size="lg" loading={request.isPending} disabled={!username.trim()}>
+          <Button type="submit" colorPalette="brand" size="lg" loading={request.isPending} disabled={!username.trim()} data-testid="forgot-submit">
             ارسال کد تایید
           </Button>
         </FormStack>
       )}
       {step.kind === 'code' && (
-        <FormStack gap="4" onSubmit={submitCode} noValidate>
-          {step.hint && <Text fontSize="sm" color="app.muted">کد تایید به شماره <bdi dir="ltr">{toPersianDigits(step.hint)}</bdi> ارسال شد.</Text>}
-          <FormField label="کد تایید" required>
-            <Input value={toPersianDigits(code)} onChange={(e) => setCode(onlyDigits(e.target.value).slice(0, 8))} inputMode="numeric" autoComplete="one-time-code" dir="ltr" textAlign="center" letterSpacing="0.5em" fontSize="xl" h="12" autoFocus />
-          </FormField>
-          <ErrorLine error={check.error} />
-          <Button type="submit" colorPalette="brand" size="lg" loading={check.isPending} disabled={code.length < 4}>
-            تایید کد
-          </Button>
-          {left > 0 ? (
-            <Text fontSize="sm" color="app.muted" textAlign="center">ارسال مجدد تا {formatCountdown(left)}</Text>
-          ) : (
-            <Button variant="plain" size="sm" color="brand.fg" loading={request.isPending} onClick={() => request.mutate()}>ارسال مجدد کد</Button>
-          )}
-        </FormStack>
+        <CodeForm
+          hint={step.message || SENT}
+          error={check.error ?? resend.error}
+          submitting={check.isPending}
+          resending={resend.isPending}
+          left={left}
+          submitLabel="تایید کد"
+          onSubmit={(code) => check.mutate({ reset_token: step.reset_token, code })}
+          onResend={() => resend.mutate(step.reset_token)}
+          testId="forgot"
+        />
       )}
       {step.kind === 'password' && (
         <FormStack gap="4" onSubmit={submitPassword} noValidate>
           <FormField label="رمز عبور جدید" required error={pwErr ?? changeErr?.fieldError('password')} helper="حداقل ۸ کاراکتر، عدد و حروف بزرگ و کوچک انگلیسی">
-            <PasswordInput value={pw.password} onChange={(e) => setPw((p) => ({ ...p, password: e.target.value }))} autoComplete="new-password" autoFocus />
+            <PasswordInput value={pw.password} onChange={(e) => setPw((p) => ({ ...p, password: e.target.value }))} autoComplete="new-password" autoFocus data-testid="forgot-password" />
           </FormField>
           <FormField label="تکرار رمز عبور جدید" required error={confErr ?? changeErr?.fieldError('password_confirmation')}>
-            <PasswordInput value={pw.confirmation} onChange={(e) => setPw((p) => ({ ...p, confirmation: e.target.value }))} autoComplete="new-password" />
+            <PasswordInput value={pw.confirmation} onChange={(e) => setPw((p) => ({ ...p, confirmation: e.target.value }))} autoComplete="new-password" data-testid="forgot-password2" />
           </FormField>
           <ErrorLine error={changeErr && Object.keys(changeErr.errors).length ? null : change.error} />
-          <Button type="submit" colorPalette="brand" size="lg" loading={change.isPending}>
+          <Button type="submit" colorPalette="brand" size="lg" loading={change.isPending} data-testid="forgot-save">
             ذخیره رمز عبور
           </Button>
         </FormStack>

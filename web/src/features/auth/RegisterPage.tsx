@@ -1,14 +1,18 @@
 import { Button, Checkbox, Input, Link, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react'
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link as RouterLink, useNavigate } from 'react-router'
 import { ApiError } from '../../lib/apiError'
+import { setToken } from '../../lib/auth'
+import { toPersianDigits } from '../../lib/digits'
 import { toaster } from '../../lib/toaster'
 import { FormField, FormStack } from '../common/FormField'
 import { PasswordInput } from '../common/PasswordInput'
 import { ServerMessage } from '../common/ServerMessage'
-import { authApi } from './api'
+import { authApi, type Registration } from './api'
 import { AuthShell } from './AuthShell'
+import { CodeForm } from './CodeForm'
+import { useCountdown } from './useCountdown'
 import { useUsernameCheck } from './useUsernameCheck'
 import { MOBILE_ERROR, confirmationError, hasRecommendedSymbol, isIranMobile, passwordError, toLocalMobile, usernameError } from './validation'
 
@@ -29,21 +33,52 @@ function validate(v: typeof EMPTY, accepted: boolean): Partial<Record<Fields, st
   return e
 }
 
-/** /register: create an account, then log in. */
-export default function RegisterPage() {
+/** Step 2 of sign-up: the code texted to the mobile proves it and opens a session. */
+function VerifyMobile({ reg, mobile }: { reg: Registration; mobile: string }) {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const { left, restart } = useCountdown(reg.resend_after ?? 120)
+  const verify = useMutation({
+    mutationFn: (code: string) => authApi.verifyRegistration({ verify_token: reg.verify_token, code }),
+    meta: { silent: true },
+    onSuccess: (d) => {
+      queryClient.clear()
+      setToken(d.token)
+      toaster.create({ type: 'success', title: 'ثبت‌نام با موفقیت انجام شد' })
+      navigate('/dashboard', { replace: true })
+    },
+  })
+  const resend = useMutation({
+    mutationFn: () => authApi.sendOtp({ verify_token: reg.verify_token, method: 'sms' }),
+    meta: { silent: true },
+    onSuccess: (d) => restart(d?.resend_after ?? 120),
+  })
+  return (
+    <CodeForm
+      hint={
+        <>
+          کد تایید شش‌رقمی به شماره <bdi dir="ltr">{toPersianDigits(mobile)}</bdi> پیامک شد. تا تایید شماره، حساب فعال نمی‌شود.
+        </>
+      }
+      error={verify.error ?? resend.error}
+      submitting={verify.isPending}
+      resending={resend.isPending}
+      left={left}
+      submitLabel="تایید شماره و ورود"
+      onSubmit={(code) => verify.mutate(code)}
+      onResend={() => resend.mutate()}
+      testId="reg-verify"
+    />
+  )
+}
+
+/** /register: create an account, prove the mobile with the texted code, and enter. */
+export default function RegisterPage() {
   const [values, setValues] = useState(EMPTY)
   const [accepted, setAccepted] = useState(false)
   const [submitted, setSubmitted] = useState(false)
   const check = useUsernameCheck(values.username)
-  const register = useMutation({
-    mutationFn: authApi.register,
-    meta: { silent: true },
-    onSuccess: () => {
-      toaster.create({ type: 'success', title: 'ثبت‌نام با موفقیت انجام شد', description: 'اکنون با نام کاربری و رمز عبور خود وارد شوید.' })
-      navigate('/login', { replace: true })
-    },
-  })
+  const register = useMutation({ mutationFn: authApi.register, meta: { silent: true } })
   const server = register.error instanceof ApiError ? register.error : null
   const clientErrors = submitted ? validate(values, accepted) : {}
   const errorOf = (f: Fields) => clientErrors[f] ?? server?.fieldError(f)
@@ -65,6 +100,14 @@ export default function RegisterPage() {
       password_confirmation: values.password_confirmation,
       accept_rules: true,
     })
+  }
+
+  if (register.data) {
+    return (
+      <AuthShell title="تایید شماره موبایل" subtitle="کد پیامک‌شده را وارد کنید.">
+        <VerifyMobile reg={register.data} mobile={toLocalMobile(values.mobile)} />
+      </AuthShell>
+    )
   }
 
   return (
