@@ -116,17 +116,14 @@ func bind(c *gin.Context, dst any) bool {
 }
 
 // pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
-// most 100).
-func pageOf(c *gin.Context) (page, limit int) {
-	page, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("page")))
-	limit, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("limit")))
-	if page <= 0 {
-		page = 1
+// most 100, page at most validate.MaxPage), answering 422 itself when they are bad.
+func pageOf(c *gin.Context) (page, limit int, ok bool) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 10, 100)
+	if err != nil {
+		Fail(c, err)
+		return 0, 0, false
 	}
-	if limit <= 0 {
-		limit = 10
-	}
-	return page, min(limit, 100)
+	return p.Page, p.Limit, true
 }
 
 // reply answers 200 with a service's result, or the error.
