@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/gin-gonic/gin/binding"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
@@ -106,13 +107,30 @@ func mapError(err error) (int, Meta) {
 	return status, Meta{Message: e.Message, MessageCode: code, Errors: e.Fields}
 }
 
-// bind decodes the JSON body into dst, answering 422 itself when it cannot.
+// bind decodes the JSON body into dst, answering itself when it cannot: 413 for a
+// body past the route's limit (limitBody), 422 for text that is not UTF-8 or holds
+// a NUL, and 422 for anything that is not the expected JSON.
 func bind(c *gin.Context, dst any) bool {
-	if err := c.ShouldBindJSON(dst); err != nil {
-		Fail(c, apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json"))
-		return false
+	raw, err := io.ReadAll(c.Request.Body)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		c.Header("Connection", "close")
+		Fail(c, apperr.ErrTooLarge)
+	case err != nil:
+		Fail(c, errInvalidJSON())
+	default:
+		if err = validate.CleanJSON(raw); err != nil {
+			Fail(c, err)
+		} else if err = binding.JSON.BindBody(raw, dst); err != nil {
+			Fail(c, errInvalidJSON())
+		}
 	}
-	return true
+	return err == nil
+}
+
+func errInvalidJSON() error {
+	return apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json")
 }
 
 // pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
