@@ -150,8 +150,14 @@ type Page = validate.Paging
 
 // ParsePage reads page and limit (defaults 1 and DefaultLimit, limit at most
 // MaxLimit, page at most validate.MaxPage).
+// A bad one is a 422 *apperr.Error on its field.
 func ParsePage(q url.Values) (Page, error) {
-	return validate.ParsePaging(q, DefaultLimit, MaxLimit)
+	p, err := validate.ParsePaging(q, DefaultLimit, MaxLimit)
+	var ve *validate.Error
+	if errors.As(err, &ve) {
+		return p, apperr.Field(ve.Field, ve.Message)
+	}
+	return p, err
 }
 
 // ParseID reads an optional id of a query string (Persian digits accepted); empty is
