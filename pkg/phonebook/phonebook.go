@@ -152,12 +152,7 @@ type Page = validate.Paging
 // MaxLimit, page at most validate.MaxPage).
 // A bad one is a 422 *apperr.Error on its field.
 func ParsePage(q url.Values) (Page, error) {
-	p, err := validate.ParsePaging(q, DefaultLimit, MaxLimit)
-	var ve *validate.Error
-	if errors.As(err, &ve) {
-		return p, apperr.Field(ve.Field, ve.Message)
-	}
-	return p, err
+	return validate.ParsePaging(q, DefaultLimit, MaxLimit)
 }
 
 // ParseID reads an optional id of a query string (Persian digits accepted); empty is

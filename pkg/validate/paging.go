@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/chapar/chapar/pkg/apperr"
 )
 
 // Paging limits shared by every list of the API.
@@ -32,20 +34,21 @@ func (p Paging) Offset() int { return (p.Page - 1) * p.Limit }
 // ParsePaging reads the page and limit query parameters (Persian digits
 // accepted). An empty page is 1 and an empty limit defLimit; a limit above
 // maxLimit is lowered to it. Anything but a positive integer, or a page beyond
-// MaxPage, is a *Error on that parameter.
+// MaxPage, is a 422 *apperr.Error on that parameter (the form every domain's
+// list parser returns).
 func ParsePaging(q url.Values, defLimit, maxLimit int) (Paging, error) {
 	p := Paging{Page: 1, Limit: defLimit}
 	if s := q.Get(FieldPage); strings.TrimSpace(s) != "" {
 		n, ok := positiveInt(s)
 		if !ok || n > MaxPage {
-			return Paging{}, fail(FieldPage, MsgPage)
+			return Paging{}, apperr.Field(FieldPage, MsgPage)
 		}
 		p.Page = n
 	}
 	if s := q.Get(FieldLimit); strings.TrimSpace(s) != "" {
 		n, ok := positiveInt(s)
 		if !ok {
-			return Paging{}, fail(FieldLimit, MsgLimit)
+			return Paging{}, apperr.Field(FieldLimit, MsgLimit)
 		}
 		p.Limit = n
 	}

@@ -3,6 +3,8 @@ package validate
 import (
 	"net/url"
 	"testing"
+
+	"github.com/chapar/chapar/pkg/apperr"
 )
 
 func TestCleanText(t *testing.T) {
@@ -57,7 +59,9 @@ func TestParsePaging(t *testing.T) {
 	} {
 		q, _ := url.ParseQuery(c.query)
 		p, err := ParsePaging(q, 10, 100)
-		wantErr(t, "ParsePaging("+c.query+")", err, c.field, c.msg)
+		if e, ok := apperr.As(err); (err != nil || c.msg != "") && (!ok || e.Message != c.msg || len(e.Fields[c.field]) != 1) {
+			t.Errorf("ParsePaging(%s) = %v; want a 422 on %q: %q", c.query, err, c.field, c.msg)
+		}
 		if err == nil && (p.Page != c.page || p.Limit != c.limit) {
 			t.Errorf("ParsePaging(%s) = %+v; want page %d limit %d", c.query, p, c.page, c.limit)
 		}
