@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
@@ -296,6 +298,18 @@ func TestConnectionsPerAddressCap(t *testing.T) {
 	if err := get(conn); err != nil {
 		t.Fatalf("after a slot was freed: %v", err)
 	}
+	// A trusted proxy carries many clients: it is not capped.
+	proxy := serveWith(t, e, func(c *config.Config) { c.HTTPMaxConnsPerIP, c.TrustedProxies = 1, []string{"127.0.0.0/8"} })
+	for i := range 3 {
+		conn, err := net.Dial("tcp", proxy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if err := get(conn); err != nil {
+			t.Fatalf("proxy connection %d: %v", i+1, err)
+		}
+	}
 }
 
 // TestBadCharactersAre422 sends NUL characters and bytes that are not UTF-8 in
@@ -360,6 +374,34 @@ func TestHugePageOnEveryList(t *testing.T) {
 		r := f.e.Do("GET", l+"page=100000&limit=9223372036854775807", nil, f.tokA)
 		if r.Status != 200 || string(r.Data) != "[]" {
 			t.Errorf("GET %s at the last page: %d %s", l, r.Status, r.Raw)
+		}
+	}
+}
+
+// TestSocketOutlivesTimeouts keeps a websocket open past the server's read and write
+// time-outs: it still answers.
+func TestSocketOutlivesTimeouts(t *testing.T) {
+	e := apitest.Start(t, nil)
+	e.Register("sara", pw, "09121234567")
+	tok := e.Login("sara", pw)
+	addr := serveWith(t, e, func(c *config.Config) {
+		c.HTTPReadHeaderTimeout, c.HTTPReadTimeout, c.HTTPWriteTimeout = time.Second, time.Second, time.Second
+	})
+	ws, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/v1/ws?token="+tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	for round := range 2 {
+		if round == 1 {
+			time.Sleep(2500 * time.Millisecond) // past every time-out
+		}
+		if err := ws.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+		if _, msg, err := ws.ReadMessage(); err != nil || string(msg) != "9" {
+			t.Fatalf("round %d: answer %q %v", round, msg, err)
 		}
 	}
 }

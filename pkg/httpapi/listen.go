@@ -25,29 +25,40 @@ func NewHTTPServer(cfg config.Config, h http.Handler) *http.Server {
 }
 
 // Listen opens the configured address with at most cfg.HTTPMaxConnsPerIP open
-// connections per client address.
+// connections per client address; the trusted proxies, which carry many clients'
+// connections, are not capped.
 func Listen(cfg config.Config) (net.Listener, error) {
 	l, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", cfg.HTTPAddr, err)
 	}
-	return LimitPerIP(l, cfg.HTTPMaxConnsPerIP), nil
+	return LimitPerIP(l, cfg.HTTPMaxConnsPerIP, cfg.TrustedProxies...), nil
 }
 
 // LimitPerIP lets each remote IP hold at most max open connections of l; a
 // connection beyond that is closed as soon as it is accepted. max <= 0 means no cap.
-func LimitPerIP(l net.Listener, max int) net.Listener {
+// The exempt addresses (IPs or CIDR ranges) are not capped.
+func LimitPerIP(l net.Listener, max int, exempt ...string) net.Listener {
 	if max <= 0 {
 		return l
 	}
-	return &perIPListener{Listener: l, max: max, open: map[string]int{}}
+	pl := &perIPListener{Listener: l, max: max, open: map[string]int{}}
+	for _, e := range exempt {
+		if _, n, err := net.ParseCIDR(e); err == nil {
+			pl.exempt = append(pl.exempt, n)
+		} else if ip := net.ParseIP(e); ip != nil {
+			pl.exempt = append(pl.exempt, &net.IPNet{IP: ip, Mask: net.CIDRMask(len(ip)*8, len(ip)*8)})
+		}
+	}
+	return pl
 }
 
 type perIPListener struct {
 	net.Listener
-	max  int
-	mu   sync.Mutex
-	open map[string]int
+	max    int
+	exempt []*net.IPNet
+	mu     sync.Mutex
+	open   map[string]int
 }
 
 // Accept returns the next connection whose address is under its cap.
@@ -58,11 +69,24 @@ func (l *perIPListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		ip := remoteIP(conn)
+		if l.exempted(ip) {
+			return conn, nil
+		}
 		if l.take(ip) {
 			return &countedConn{Conn: conn, release: func() { l.release(ip) }}, nil
 		}
 		_ = conn.Close()
 	}
+}
+
+func (l *perIPListener) exempted(ip string) bool {
+	parsed := net.ParseIP(ip)
+	for _, n := range l.exempt {
+		if parsed != nil && n.Contains(parsed) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *perIPListener) take(ip string) bool {
