@@ -111,26 +111,30 @@ func mapError(err error) (int, Meta) {
 // body past the route's limit (limitBody), 422 for text that is not UTF-8 or holds
 // a NUL, and 422 for anything that is not the expected JSON.
 func bind(c *gin.Context, dst any) bool {
-	raw, err := io.ReadAll(c.Request.Body)
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		c.Header("Connection", "close")
-		Fail(c, apperr.ErrTooLarge)
-	case err != nil:
-		Fail(c, errInvalidJSON())
-	default:
-		if err = validate.CleanJSON(raw); err != nil {
-			Fail(c, err)
-		} else if err = binding.JSON.BindBody(raw, dst); err != nil {
-			Fail(c, errInvalidJSON())
-		}
+	err := decodeBody(c, dst)
+	if err != nil {
+		Fail(c, err)
 	}
 	return err == nil
 }
 
-func errInvalidJSON() error {
-	return apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json")
+func decodeBody(c *gin.Context, dst any) error {
+	raw, err := io.ReadAll(c.Request.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		c.Header("Connection", "close")
+		return apperr.ErrTooLarge
+	}
+	if err == nil {
+		if err = validate.CleanJSON(raw); err != nil {
+			return err
+		}
+		err = binding.JSON.BindBody(raw, dst)
+	}
+	if err != nil {
+		return apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json")
+	}
+	return nil
 }
 
 // pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
