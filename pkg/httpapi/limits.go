@@ -16,8 +16,8 @@ const (
 	// DefaultBodyLimit bounds the JSON body of an ordinary route.
 	DefaultBodyLimit int64 = 1 << 20
 	// BulkBodyLimit bounds the routes that carry numbers in bulk. A quick send of
-	// send.MaxQuickNumbers (100,000) numbers is about 1.4 MB written with Latin
-	// digits and 2.5 MB with Persian ones.
+	// send.MaxQuickNumbers (100,000) numbers measures 1.4 MB written 09…, and 2.8 MB
+	// written +98… in Persian digits (TestBulkSendBody).
 	BulkBodyLimit int64 = 4 << 20
 	// streamedBody marks a route that streams its body under a limit of its own
 	// (uploads: upload.Service.MaxBytes).
