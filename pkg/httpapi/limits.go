@@ -96,28 +96,42 @@ func streamDeadlines(stream time.Duration) gin.HandlerFunc {
 	}
 }
 
-// cleanInput refuses with a 422 the query and path parameters that are not UTF-8
-// or hold a NUL, for every route (JSON bodies are checked by bind).
+// storedHeaders are the request headers whose text the API stores or looks up.
+var storedHeaders = []string{"Authorization", "Idempotency-Key", "User-Agent"}
+
+// cleanInput refuses with a 422 the query parameters, path parameters and stored
+// headers that are not UTF-8 or hold a NUL, for every route (JSON bodies are
+// checked by bind).
 func cleanInput() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		for key, values := range c.Request.URL.Query() {
-			if !validate.IsCleanText(key) {
-				Fail(c, validate.CleanText("query", key))
-				return
-			}
-			for _, v := range values {
-				if err := validate.CleanText(key, v); err != nil {
-					Fail(c, err)
-					return
-				}
-			}
-		}
-		for _, p := range c.Params {
-			if err := validate.CleanText(p.Key, p.Value); err != nil {
-				Fail(c, err)
-				return
-			}
+		if err := badInput(c); err != nil {
+			Fail(c, err)
+			return
 		}
 		c.Next()
 	}
+}
+
+func badInput(c *gin.Context) error {
+	for key, values := range c.Request.URL.Query() {
+		if !validate.IsCleanText(key) {
+			return validate.CleanText("query", key)
+		}
+		for _, v := range values {
+			if err := validate.CleanText(key, v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range c.Params {
+		if err := validate.CleanText(p.Key, p.Value); err != nil {
+			return err
+		}
+	}
+	for _, h := range storedHeaders {
+		if err := validate.CleanText(h, c.GetHeader(h)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

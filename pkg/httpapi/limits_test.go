@@ -341,6 +341,21 @@ func TestBadCharactersAre422(t *testing.T) {
 			t.Errorf("%s %s %q: %d %s", c.method, c.path, c.body, r.Status, r.Raw)
 		}
 	}
+	// Headers the API stores: the idempotency key of a send, the browser of a session.
+	for _, c := range []struct {
+		path, header string
+		body         any
+		token        string
+	}{
+		{"/v1/api/send", "Idempotency-Key", map[string]any{"text": "x", "numbers": []string{"09121234567"}}, f.tokA},
+		{"/v1/api/acl/auth/confirm_otp", "User-Agent", map[string]string{"login_token": "x", "code": "12345"}, ""},
+		{"/v1/api/acl/auth/logout", "Authorization", nil, "x"},
+	} {
+		r := f.e.Do("POST", c.path, c.body, c.token, c.header, "bad\xff\xfe")
+		if r.Status != 422 || len(r.Meta.Errors[c.header]) == 0 {
+			t.Errorf("%s with a bad %s: %d %s", c.path, c.header, r.Status, r.Raw)
+		}
+	}
 }
 
 // TestHugePageOnEveryList asks every paged list for page 2^63-1: a 422 on page,
