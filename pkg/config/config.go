@@ -133,7 +133,7 @@ func Load() (Config, error) {
 		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
 		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},
 		{"HTTP_READ_HEADER_TIMEOUT", &c.HTTPReadHeaderTimeout, 10 * time.Second},
-		{"HTTP_READ_TIMEOUT", &c.HTTPReadTimeout, time.Minute},
+		{"HTTP_READ_TIMEOUT", &c.HTTPReadTimeout, 30 * time.Second},
 		{"HTTP_WRITE_TIMEOUT", &c.HTTPWriteTimeout, 2 * time.Minute},
 		{"HTTP_IDLE_TIMEOUT", &c.HTTPIdleTimeout, 2 * time.Minute},
 		{"HTTP_STREAM_TIMEOUT", &c.HTTPStreamTimeout, 30 * time.Minute},

@@ -46,7 +46,7 @@ func TestHTTPLimitsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPReadHeaderTimeout != 10*time.Second || c.HTTPReadTimeout != time.Minute ||
+	if c.HTTPReadHeaderTimeout != 10*time.Second || c.HTTPReadTimeout != 30*time.Second ||
 		c.HTTPWriteTimeout != 2*time.Minute || c.HTTPIdleTimeout != 2*time.Minute ||
 		c.HTTPStreamTimeout != 30*time.Minute || c.HTTPMaxConnsPerIP != 64 {
 		t.Fatalf("defaults: %+v", c)
