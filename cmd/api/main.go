@@ -63,9 +63,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		"smpp": func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) },
 	}
 	handler := httpapi.New(deps)
-	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpapi.NewHTTPServer(cfg, handler)
+	ln, err := httpapi.Listen(cfg)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- srv.Serve(ln) }()
 	log.Info("api listening", "addr", "http://"+cfg.HTTPAddr, "profile", cfg.Profile)
 	select {
 	case err := <-errc:

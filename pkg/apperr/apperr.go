@@ -113,6 +113,8 @@ var (
 	ErrUnauthorized = New(Unauthorized, MsgUnauthorized)
 	ErrForbidden    = New(Forbidden, MsgForbidden).WithCode(CodeForbidden)
 	ErrNotFound     = New(NotFound, MsgNotFound)
+	// ErrTooLarge refuses a request body past its route's limit.
+	ErrTooLarge = New(TooLarge, MsgTooLarge)
 )
 
 // RateLimit returns a 429 error with a retry hint.

@@ -65,7 +65,27 @@ type Config struct {
 	TrustedProxies []string
 	// FilesDir is where the local-disk store keeps uploaded files (outside the web root).
 	FilesDir string
+
+	// Env is the deployment (CHAPAR_ENV): "development" or "production". Production
+	// refuses to start with development secrets.
+	Env string
+	// HTTP server limits: time-outs for reading a request's headers and whole
+	// request, writing an answer and keeping an idle connection; the longer time-out
+	// of uploads and downloads; and the open connections one client address may hold
+	// (0: no cap).
+	HTTPReadHeaderTimeout time.Duration
+	HTTPReadTimeout       time.Duration
+	HTTPWriteTimeout      time.Duration
+	HTTPIdleTimeout       time.Duration
+	HTTPStreamTimeout     time.Duration
+	HTTPMaxConnsPerIP     int
 }
+
+// DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
+const DevTokenSecret = "chapar-dev-secret-change-me"
+
+// EnvProduction is the CHAPAR_ENV value of a production deployment.
+const EnvProduction = "production"
 
 // Load reads the configuration from the environment.
 func Load() (Config, error) {
@@ -77,11 +97,13 @@ func Load() (Config, error) {
 		RedisPass:          secret("REDIS_PASSWORD", ""),
 		LogLevel:           env("LOG_LEVEL", "info"),
 		LogFormat:          env("LOG_FORMAT", "text"),
-		TokenSecret:        secret("TOKEN_SECRET", "chapar-dev-secret-change-me"),
+		TokenSecret:        secret("TOKEN_SECRET", DevTokenSecret),
 		SimHTTPAddr:        env("SIM_HTTP_ADDR", "127.0.0.1:2780"),
 		WebDir:             env("WEB_DIR", ""),
 		TrustedProxies:     list(env("TRUSTED_PROXIES", "")),
 		FilesDir:           env("FILES_DIR", ".data/files"),
+		Env:                env("CHAPAR_ENV", "development"),
+		HTTPMaxConnsPerIP:  64,
 		OTPMaxTries:        5,
 		LoginPerIPPerMin:   30,
 		LoginPerUserPerMin: 10,
@@ -110,6 +132,7 @@ func Load() (Config, error) {
 		{"RATE_RESET_FAILS_PER_DAY", &c.ResetFailsPerDay},
 		{"RATE_CHECK_EXIST_IP_PER_MIN", &c.CheckExistPerIPPerMin},
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
+		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -127,14 +150,37 @@ func Load() (Config, error) {
 		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
 		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},
 		{"EXTERNAL_LOGIN_TTL", &c.ExternalLoginTTL, 2 * time.Minute},
+		{"HTTP_READ_HEADER_TIMEOUT", &c.HTTPReadHeaderTimeout, 10 * time.Second},
+		{"HTTP_READ_TIMEOUT", &c.HTTPReadTimeout, 30 * time.Second},
+		{"HTTP_WRITE_TIMEOUT", &c.HTTPWriteTimeout, 2 * time.Minute},
+		{"HTTP_IDLE_TIMEOUT", &c.HTTPIdleTimeout, 2 * time.Minute},
+		{"HTTP_STREAM_TIMEOUT", &c.HTTPStreamTimeout, 30 * time.Minute},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {
 			return c, err
 		}
 	}
-	return c, nil
+	return c, c.check()
 }
+
+// check refuses settings that are unsafe where they are: production with the
+// development token secret.
+func (c Config) check() error {
+	switch c.Env {
+	case "development":
+	case EnvProduction:
+		if c.TokenSecret == DevTokenSecret || c.TokenSecret == "" {
+			return fmt.Errorf("config TOKEN_SECRET: production (CHAPAR_ENV=%s) needs a secret of its own, not the development default", c.Env)
+		}
+	default:
+		return fmt.Errorf("config CHAPAR_ENV %q: use development or production", c.Env)
+	}
+	return nil
+}
+
+// Production reports whether CHAPAR_ENV is production.
+func (c Config) Production() bool { return c.Env == EnvProduction }
 
 // Bench reports whether the bench profile is active.
 func (c Config) Bench() bool { return c.Profile == "bench" }

@@ -9,7 +9,10 @@ import (
 // The recurring campaign handlers (api-contract "Files and bulk sources").
 
 func (s *Server) campaigns(c *gin.Context) {
-	page, limit := pageOf(c)
+	page, limit, ok := pageOf(c)
+	if !ok {
+		return
+	}
 	rows, total, err := s.Campaigns.List(c.Request.Context(), who(c).AccountID, page, limit)
 	if err != nil {
 		Fail(c, err)

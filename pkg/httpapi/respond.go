@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/gin-gonic/gin/binding"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
@@ -106,27 +107,45 @@ func mapError(err error) (int, Meta) {
 	return status, Meta{Message: e.Message, MessageCode: code, Errors: e.Fields}
 }
 
-// bind decodes the JSON body into dst, answering 422 itself when it cannot.
+// bind decodes the JSON body into dst, answering itself when it cannot: 413 for a
+// body past the route's limit (limitBody), 422 for text that is not UTF-8 or holds
+// a NUL, and 422 for anything that is not the expected JSON.
 func bind(c *gin.Context, dst any) bool {
-	if err := c.ShouldBindJSON(dst); err != nil {
-		Fail(c, apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json"))
-		return false
+	err := decodeBody(c, dst)
+	if err != nil {
+		Fail(c, err)
 	}
-	return true
+	return err == nil
+}
+
+func decodeBody(c *gin.Context, dst any) error {
+	raw, err := io.ReadAll(c.Request.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		c.Header("Connection", "close")
+		return apperr.ErrTooLarge
+	}
+	if err == nil {
+		if err = validate.CleanJSON(raw); err != nil {
+			return err
+		}
+		err = binding.JSON.BindBody(raw, dst)
+	}
+	if err != nil {
+		return apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json")
+	}
+	return nil
 }
 
 // pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
-// most 100).
-func pageOf(c *gin.Context) (page, limit int) {
-	page, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("page")))
-	limit, _ = strconv.Atoi(validate.ToLatinDigits(c.Query("limit")))
-	if page <= 0 {
-		page = 1
+// most 100, page at most validate.MaxPage), answering 422 itself when they are bad.
+func pageOf(c *gin.Context) (page, limit int, ok bool) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 10, 100)
+	if err != nil {
+		Fail(c, err)
+		return 0, 0, false
 	}
-	if limit <= 0 {
-		limit = 10
-	}
-	return page, min(limit, 100)
+	return p.Page, p.Limit, true
 }
 
 // reply answers 200 with a service's result, or the error.

@@ -108,7 +108,10 @@ func (s *Server) controlSend(c *gin.Context, do func(acl.Identity, int64) (send.
 }
 
 func (s *Server) scheduledSends(c *gin.Context) {
-	page, limit := pageOf(c)
+	page, limit, ok := pageOf(c)
+	if !ok {
+		return
+	}
 	rows, total, err := s.Sends.Scheduled(c.Request.Context(), who(c).AccountID, page, limit)
 	if err != nil {
 		Fail(c, err)

@@ -70,6 +70,7 @@ func New(d Deps) *gin.Engine {
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
 	r.Use(requestID(), accessLog(d.Log), recovery())
+	r.Use(limitBody(), streamDeadlines(d.Config.HTTPStreamTimeout), cleanInput())
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)

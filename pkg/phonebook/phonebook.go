@@ -87,8 +87,8 @@ const (
 	MsgListKind           = "نوع لیست معتبر نیست"
 	MsgNumbersRequired    = "حداقل یک شماره وارد کنید"
 	MsgTooManyNumbers     = "حداکثر ۱۰٬۰۰۰ شماره در هر درخواست مجاز است"
-	MsgPage               = "شماره صفحه معتبر نیست"
-	MsgLimit              = "تعداد در هر صفحه معتبر نیست"
+	MsgPage               = validate.MsgPage
+	MsgLimit              = validate.MsgLimit
 	MsgDate               = "تاریخ معتبر نیست"
 	MsgDateRange          = "تاریخ شروع باید پیش از تاریخ پایان باشد"
 )
@@ -145,43 +145,14 @@ func uniqueViolation(err error) (string, bool) {
 	return "", false
 }
 
-// Page is one page of a list.
-type Page struct {
-	Page  int
-	Limit int
-}
+// Page is one page of a list (the API's shared paging).
+type Page = validate.Paging
 
-// Offset is the number of rows before the page.
-func (p Page) Offset() int { return (p.Page - 1) * p.Limit }
-
-// ParsePage reads page and limit (defaults 1 and DefaultLimit, limit at most MaxLimit).
+// ParsePage reads page and limit (defaults 1 and DefaultLimit, limit at most
+// MaxLimit, page at most validate.MaxPage).
+// A bad one is a 422 *apperr.Error on its field.
 func ParsePage(q url.Values) (Page, error) {
-	p := Page{Page: 1, Limit: DefaultLimit}
-	errs := apperr.Fields{}
-	if n, ok := positive(q.Get("page")); !ok {
-		errs.Add("page", MsgPage)
-	} else if n > 0 {
-		p.Page = n
-	}
-	if n, ok := positive(q.Get("limit")); !ok {
-		errs.Add("limit", MsgLimit)
-	} else if n > 0 {
-		p.Limit = min(n, MaxLimit)
-	}
-	if p.Page > 1_000_000 {
-		errs.Add("page", MsgPage)
-	}
-	return p, errs.Err()
-}
-
-// positive reads an optional positive integer; empty is 0.
-func positive(s string) (int, bool) {
-	s = validate.NormalizeDigits(s)
-	if s == "" {
-		return 0, true
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil && n > 0
+	return validate.ParsePaging(q, DefaultLimit, MaxLimit)
 }
 
 // ParseID reads an optional id of a query string (Persian digits accepted); empty is

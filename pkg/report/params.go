@@ -13,8 +13,6 @@ import (
 
 // Persian messages of the report errors.
 const (
-	msgPage            = "شماره صفحه معتبر نیست"
-	msgLimit           = "تعداد در هر صفحه معتبر نیست"
 	msgStatus          = "وضعیت انتخاب‌شده معتبر نیست"
 	msgType            = "نوع پیامک معتبر نیست"
 	msgFrom            = "تاریخ شروع معتبر نیست"
@@ -33,18 +31,14 @@ const (
 // 2006-01-02 15:04[:05], also with / and Persian digits); a date alone as "to" means
 // the end of that day.
 func ParseFilter(q url.Values) (Filter, error) {
-	var f Filter
+	pg, err := validate.ParsePaging(q, DefaultLimit, MaxLimit)
+	if err != nil {
+		return Filter{}, err
+	}
+	f := Filter{Page: pg.Page, Limit: pg.Limit}
 	errs := apperr.Fields{}
-	var ok bool
-	if f.Page, ok = positive(q.Get("page")); !ok {
-		errs.Add("page", msgPage)
-	}
-	if f.Limit, ok = positive(q.Get("limit")); !ok {
-		errs.Add("limit", msgLimit)
-	}
 	f.Status = strings.TrimSpace(q.Get("status"))
 	f.Type = strings.TrimSpace(q.Get("type"))
-	var err error
 	if f.From, err = ParseTime(q.Get("from"), false); err != nil {
 		errs.Add("from", msgFrom)
 	}
@@ -54,7 +48,6 @@ func ParseFilter(q url.Values) (Filter, error) {
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
 	}
-	f.Page, f.Limit = pageLimit(f.Page, f.Limit)
 	return f, f.validate()
 }
 
@@ -68,19 +61,14 @@ type RecipientQuery struct {
 
 // ParseRecipientQuery reads id, status, page and limit of the recipients list.
 func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
-	var rq RecipientQuery
-	errs := apperr.Fields{}
-	id, err := ParseID(q.Get("id"))
+	pg, err := validate.ParsePaging(q, DefaultLimit, MaxLimit)
 	if err != nil {
+		return RecipientQuery{}, err
+	}
+	rq := RecipientQuery{Page: pg.Page, Limit: pg.Limit}
+	errs := apperr.Fields{}
+	if rq.SendID, err = ParseID(q.Get("id")); err != nil {
 		errs.Add("id", msgID)
-	}
-	rq.SendID = id
-	var ok bool
-	if rq.Page, ok = positive(q.Get("page")); !ok {
-		errs.Add("page", msgPage)
-	}
-	if rq.Limit, ok = positive(q.Get("limit")); !ok {
-		errs.Add("limit", msgLimit)
 	}
 	if v := strings.TrimSpace(validate.ToLatinDigits(q.Get("status"))); v != "" {
 		n, err := strconv.Atoi(v)
@@ -93,7 +81,6 @@ func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
 	if err := errs.Err(); err != nil {
 		return RecipientQuery{}, err
 	}
-	rq.Page, rq.Limit = pageLimit(rq.Page, rq.Limit)
 	return rq, nil
 }
 
@@ -168,14 +155,4 @@ func ParseTime(s string, end bool) (time.Time, error) {
 		}
 	}
 	return time.Time{}, apperr.New(apperr.Invalid, msgTime)
-}
-
-// positive reads an optional positive integer; empty is 0.
-func positive(s string) (int, bool) {
-	s = strings.TrimSpace(validate.ToLatinDigits(s))
-	if s == "" {
-		return 0, true
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil && n > 0
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // Paging and window limits.
@@ -256,10 +257,13 @@ func inOrder(ids []int64, found []Stats) []Stats {
 	return out
 }
 
+// pageLimit puts a page and its size within bounds (the page at most
+// validate.MaxPage, so that its offset cannot overflow).
 func pageLimit(page, limit int) (int, int) {
 	if page <= 0 {
 		page = 1
 	}
+	page = min(page, validate.MaxPage)
 	if limit <= 0 {
 		limit = DefaultLimit
 	}

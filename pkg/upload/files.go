@@ -128,28 +128,15 @@ type ListQuery struct {
 
 // ParseListQuery reads page, limit (at most 100, default 20) and purpose.
 func ParseListQuery(q url.Values) (ListQuery, error) {
-	lq := ListQuery{Page: 1, Limit: 20, Purpose: strings.TrimSpace(q.Get("purpose"))}
-	errs := apperr.Fields{}
-	for _, p := range []struct {
-		name, msg string
-		dst       *int
-	}{{"page", "شماره صفحه معتبر نیست", &lq.Page}, {"limit", "تعداد در هر صفحه معتبر نیست", &lq.Limit}} {
-		v := strings.TrimSpace(validate.ToLatinDigits(q.Get(p.name)))
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs.Add(p.name, p.msg)
-			continue
-		}
-		*p.dst = n
+	pg, err := validate.ParsePaging(q, 20, 100)
+	if err != nil {
+		return ListQuery{}, err
 	}
+	lq := ListQuery{Page: pg.Page, Limit: pg.Limit, Purpose: strings.TrimSpace(q.Get("purpose"))}
 	if lq.Purpose != "" && !validPurpose(lq.Purpose) {
-		errs.Add("purpose", MsgPurpose)
+		return ListQuery{}, apperr.Field("purpose", MsgPurpose)
 	}
-	lq.Limit = min(lq.Limit, 100)
-	return lq, errs.Err()
+	return lq, nil
 }
 
 // List returns a page of the account's files, newest first, and their total.
