@@ -296,7 +296,8 @@ func (s *Service) CheckResetCode(ctx context.Context, resetToken, code string, c
 // ChangePasswordByToken sets a new password with a change token and revokes every
 // session of the user.
 func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, confirm string, c Client) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	var rev revocation
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		ch, err := s.loadChallenge(ctx, tx, changeToken, "change_password")
 		if err != nil {
 			return apperr.New(apperr.Unauthorized, MsgTokenExpired).WithCode(CodeOTPTimeout)
@@ -318,12 +319,15 @@ func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, co
 		if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now() WHERE id = $1`, ch.id); err != nil {
 			return fmt.Errorf("consume change token: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, u.ID); err != nil {
-			return fmt.Errorf("revoke sessions: %w", err)
+		if rev, err = revokeUser(ctx, tx, u.ID); err != nil {
+			return err
 		}
-		s.cache.Purge()
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_reset", IP: c.IP})
 	})
+	if err == nil {
+		s.announce(ctx, rev)
+	}
+	return err
 }
 
 func persianDigits(n int) string {

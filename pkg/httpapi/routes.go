@@ -21,6 +21,7 @@ func (s *Server) routes() []Route {
 		{http.MethodGet, "/acl/auth/login_setting", acl.Public, s.loginSetting},
 		{http.MethodPost, "/acl/auth/logout", acl.Authenticated, s.logout},
 		{http.MethodGet, "/acl/auth/check_token", acl.Authenticated, s.checkToken},
+		{http.MethodPost, "/live/ticket", acl.Authenticated, s.liveTicket},
 
 		// Two-step login settings (spec §7 Account).
 		{http.MethodGet, "/user/2fa", acl.Authenticated, s.twoStepStatus},

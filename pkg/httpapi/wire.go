@@ -29,9 +29,11 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	accounts := account.New(pool)
 	lines := line.New(pool)
 	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
+	sessions := auth.New(pool, cfg, accounts, queue, limiter)
+	sessions.UseRedis(rdb, "")
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
-		Auth:      auth.New(pool, cfg, accounts, queue, limiter),
+		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),
 		Lines:     lines,
