@@ -133,6 +133,9 @@ func revokeUser(ctx context.Context, q interface {
 func collectRevoked(rows pgx.Rows, err error) (revocation, error) {
 	var rev revocation
 	if err != nil {
+		if rows != nil {
+			rows.Close()
+		}
 		return rev, fmt.Errorf("revoke sessions: %w", err)
 	}
 	var id int64
