@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"log/slog"
+	"strconv"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
@@ -30,7 +31,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	lines := line.New(pool)
 	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
 	sessions := auth.New(pool, cfg, accounts, queue, limiter)
-	sessions.UseRedis(rdb, "")
+	// Pub/sub channels are shared by every database of the Redis server: one per database.
+	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
