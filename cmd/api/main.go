@@ -59,6 +59,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
 	})
 	go func() { _ = deps.Live.Run(ctx) }() // closes the sockets when ctx ends
+	go func() { _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
 	deps.Ready = map[string]func(context.Context) error{
 		"smpp": func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) },
 	}

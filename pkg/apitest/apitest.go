@@ -12,11 +12,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/hibiken/asynq"
 
 	"github.com/chapar/chapar/jobs"
@@ -91,6 +93,20 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	if tweak != nil {
 		tweak(&cfg)
 	}
+	return serve(tb, cfg, d, r)
+}
+
+// Another starts a second API instance on the same stores, as behind a load
+// balancer: its own token cache, live hub and subscriptions.
+func (e *Env) Another() *Env {
+	e.T.Helper()
+	return serve(e.T, e.Config, e.DB, e.Redis)
+}
+
+// serve builds one API instance and runs its hub and revocation watcher until the
+// test ends.
+func serve(tb testing.TB, cfg config.Config, d testenv.Database, r testenv.Redis) *Env {
+	tb.Helper()
 	opt := asynq.RedisClientOpt{Addr: r.Addr, DB: r.DB}
 	queue := asynq.NewClient(opt)
 	insp := asynq.NewInspector(opt)
@@ -98,16 +114,20 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	codes := &codeLog{Client: queue, all: map[string][]jobs.Verification{}}
 	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, codes, nil)
-	// Pub/sub channels are shared by every Redis database: a prefix of its own.
+	// Pub/sub channels are shared by every Redis database: prefixes of their own.
 	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})
-	hubCtx, stopHub := context.WithCancel(context.Background())
-	hubDone := make(chan struct{})
-	go func() { defer close(hubDone); _ = deps.Live.Run(hubCtx) }()
-	tb.Cleanup(func() { stopHub(); <-hubDone })
-	select {
-	case <-deps.Live.Ready():
-	case <-time.After(5 * time.Second):
-		tb.Fatal("apitest: the live hub did not subscribe")
+	deps.Auth.UseRedis(r.Client, "test:"+d.Name+":sessions:revoked")
+	ctx, stop := context.WithCancel(context.Background())
+	hubDone, watchDone := make(chan struct{}), make(chan struct{})
+	go func() { defer close(hubDone); _ = deps.Live.Run(ctx) }()
+	go func() { defer close(watchDone); _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
+	tb.Cleanup(func() { stop(); <-hubDone; <-watchDone })
+	for _, ready := range []<-chan struct{}{deps.Live.Ready(), deps.Auth.RevocationsReady()} {
+		select {
+		case <-ready:
+		case <-time.After(5 * time.Second):
+			tb.Fatal("apitest: the live hub or the revocation watcher did not subscribe")
+		}
 	}
 	engine := httpapi.New(deps)
 	srv := httptest.NewServer(engine)
@@ -280,4 +300,36 @@ func (e *Env) Login(username, password string) string {
 		e.T.Fatal(fmt.Sprintf("no token in %s", r.Raw))
 	}
 	return tok.Token
+}
+
+// WSURL is the URL of the live websocket opened with a ticket.
+func (e *Env) WSURL(ticket string) string {
+	return "ws" + strings.TrimPrefix(e.URL, "http") + "/v1/ws?ticket=" + url.QueryEscape(ticket)
+}
+
+// Ticket fetches a single-use websocket ticket for a session token.
+func (e *Env) Ticket(token string) string {
+	e.T.Helper()
+	var t auth.Ticket
+	e.Must(http.StatusOK, "POST", "/v1/api/live/ticket", nil, token).Decode(e.T, &t)
+	if t.Ticket == "" {
+		e.T.Fatal("apitest: empty websocket ticket")
+	}
+	return t.Ticket
+}
+
+// Socket opens the live websocket of a session with a fresh ticket; the test's end
+// closes it.
+func (e *Env) Socket(token string) *websocket.Conn {
+	e.T.Helper()
+	ws, res, err := websocket.DefaultDialer.Dial(e.WSURL(e.Ticket(token)), nil)
+	if err != nil {
+		status := 0
+		if res != nil {
+			status = res.StatusCode
+		}
+		e.T.Fatalf("apitest: open socket: %v (status %d)", err, status)
+	}
+	e.T.Cleanup(func() { ws.Close() })
+	return ws
 }

@@ -411,6 +411,7 @@ func (s *Service) CheckResetCode(ctx context.Context, resetToken, code string, c
 func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, confirm string, c Client) error {
 	var u account.User
 	var ch challenge
+	var rev revocation
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
 		ch, err = s.loadChallenge(ctx, tx, changeToken, "change_password")
@@ -434,15 +435,15 @@ func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, co
 		if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now() WHERE id = $1`, ch.id); err != nil {
 			return fmt.Errorf("consume change token: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, u.ID); err != nil {
-			return fmt.Errorf("revoke sessions: %w", err)
+		if rev, err = revokeUser(ctx, tx, u.ID); err != nil {
+			return err
 		}
-		s.cache.Purge()
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_reset", IP: c.IP})
 	})
 	if err != nil {
 		return err
 	}
+	s.announce(ctx, rev)
 	return s.notify(ctx, u, ch.id, seqResetNotice, MsgNoticeReset)
 }
 

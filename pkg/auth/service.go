@@ -7,7 +7,6 @@ package auth
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -81,6 +80,7 @@ type Service struct {
 	queue    Enqueuer
 	limit    *ratelimit.Limiter
 	cache    *expirable.LRU[string, acl.Identity]
+	sess     sessionState
 	now      func() time.Time
 }
 
@@ -89,6 +89,7 @@ func New(pool *pgxpool.Pool, cfg config.Config, accounts *account.Service, queue
 	return &Service{
 		pool: pool, cfg: cfg, accounts: accounts, queue: queue, limit: limit,
 		cache: expirable.NewLRU[string, acl.Identity](100_000, nil, cfg.SessionCacheTTL),
+		sess:  sessionState{ready: make(chan struct{})},
 		now:   time.Now,
 	}
 }
@@ -197,48 +198,6 @@ func (s *Service) openSession(ctx context.Context, u account.User, c Client, act
 		return "", err
 	}
 	return token, nil
-}
-
-// Authenticate resolves a session token to the caller's identity.
-func (s *Service) Authenticate(ctx context.Context, token string) (acl.Identity, error) {
-	if token == "" {
-		return acl.Identity{}, apperr.ErrUnauthorized
-	}
-	h := hashToken(token)
-	key := hex.EncodeToString(h)
-	if id, ok := s.cache.Get(key); ok {
-		return id, nil
-	}
-	var id acl.Identity
-	var perms []string
-	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}')
-		FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN roles r ON r.id = u.role_id
-		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 'disabled'`, h).
-		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return acl.Identity{}, apperr.ErrUnauthorized
-	}
-	if err != nil {
-		return acl.Identity{}, fmt.Errorf("authenticate: %w", err)
-	}
-	for _, p := range perms {
-		id.Permissions = append(id.Permissions, acl.Permission(p))
-	}
-	s.cache.Add(key, id)
-	return id, nil
-}
-
-// Logout revokes the session of token. Other API instances stop accepting it when
-// their cache entry expires (SESSION_CACHE_TTL).
-func (s *Service) Logout(ctx context.Context, token string, id acl.Identity, c Client) error {
-	h := hashToken(token)
-	s.cache.Remove(hex.EncodeToString(h))
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, h); err != nil {
-			return fmt.Errorf("revoke session: %w", err)
-		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, Action: "auth.logout", IP: c.IP})
-	})
 }
 
 // LoginSetting is the branded text of the login page.

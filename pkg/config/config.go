@@ -36,6 +36,8 @@ type Config struct {
 
 	SessionTTL      time.Duration
 	SessionCacheTTL time.Duration
+	// LiveTicketTTL is how long a websocket ticket (POST /v1/api/live/ticket) stays valid.
+	LiveTicketTTL time.Duration
 
 	OTPTTL         time.Duration // how long one code is valid
 	OTPLoginTTL    time.Duration // how long a login challenge lives; after it a new login is needed
@@ -146,6 +148,7 @@ func Load() (Config, error) {
 	}{
 		{"SESSION_TTL", &c.SessionTTL, 30 * 24 * time.Hour},
 		{"SESSION_CACHE_TTL", &c.SessionCacheTTL, 10 * time.Second},
+		{"LIVE_TICKET_TTL", &c.LiveTicketTTL, 30 * time.Second},
 		{"OTP_TTL", &c.OTPTTL, 2 * time.Minute},
 		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
 		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},

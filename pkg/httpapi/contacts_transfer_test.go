@@ -338,11 +338,7 @@ func TestContactImport(t *testing.T) {
 // socket opens A's live socket and waits until it is registered.
 func (f *contactsFixture) socket() *websocket.Conn {
 	f.t.Helper()
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(f.e.URL, "http")+"/v1/ws?token="+f.tokA, nil)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.t.Cleanup(func() { ws.Close() })
+	ws := f.e.Socket(f.tokA)
 	if err := ws.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
 		f.t.Fatal(err)
 	}

@@ -183,11 +183,7 @@ func TestFileUpload(t *testing.T) {
 		f.accA); err != nil {
 		t.Fatal(err)
 	}
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(e.URL, "http")+"/v1/ws?token="+f.tokA, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	ws := e.Socket(f.tokA)
 	if err := ws.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
 		t.Fatal(err)
 	}

@@ -3,15 +3,32 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/live"
 )
 
-// liveSocket is GET /v1/ws?token=: the caller's websocket of live events. It runs
-// behind the auth guard (the guard reads ?token=), so the identity is set; errors
-// before the upgrade (hub shutting down, too many sockets) get the usual envelope.
-func liveSocket(hub *live.Hub) gin.HandlerFunc {
+// liveTicket is POST /v1/api/live/ticket: a single-use ticket, valid for a few
+// seconds, that opens the caller's websocket (the session token never goes in a URL).
+func (s *Server) liveTicket(c *gin.Context) {
+	t, err := s.Auth.IssueTicket(c.Request.Context(), c.GetString(ctxToken))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	OK(c, t)
+}
+
+// liveSocket is GET /v1/ws?ticket=: the caller's websocket of live events. The ticket
+// is its only credential (no session token, no header); errors before the upgrade
+// (bad ticket, hub shutting down, too many sockets) get the usual envelope.
+func liveSocket(a *auth.Service, hub *live.Hub) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if err := hub.Serve(c.Writer, c.Request, who(c).AccountID); err != nil {
+		id, err := a.RedeemTicket(c.Request.Context(), c.Query("ticket"))
+		if err == nil {
+			c.Set(ctxIdentity, id)
+			err = hub.Serve(c.Writer, c.Request, id.AccountID, id.SessionID)
+		}
+		if err != nil {
 			Fail(c, err)
 		}
 	}

@@ -97,12 +97,15 @@ func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 	}
 }
 
+// bearer reads the session token from the Authorization header, its only place: a
+// token in the URL (?token=) would land in logs and histories, so it is ignored (the
+// websocket uses a single-use ticket instead).
 func bearer(c *gin.Context) string {
 	h := c.GetHeader("Authorization")
 	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
 		return strings.TrimSpace(t)
 	}
-	return c.Query("token") // the websocket passes ?token=
+	return ""
 }
 
 func identity(c *gin.Context) (acl.Identity, bool) {

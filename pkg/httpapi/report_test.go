@@ -158,20 +158,10 @@ func TestReportDownload(t *testing.T) {
 
 func TestLiveSocket(t *testing.T) {
 	f := newReportFixture(t)
-	wsURL := "ws" + strings.TrimPrefix(f.e.URL, "http") + "/v1/ws?token="
-	if _, res, err := websocket.DefaultDialer.Dial(wsURL+"nope", nil); err == nil || res.StatusCode != 401 {
-		t.Fatalf("socket with a bad token: %v", err)
+	if _, res, err := websocket.DefaultDialer.Dial(f.e.WSURL("nope"), nil); err == nil || res.StatusCode != 401 {
+		t.Fatalf("socket with a bad ticket: %v", err)
 	}
-	a, _, err := websocket.DefaultDialer.Dial(wsURL+f.tokenA, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, _, err := websocket.DefaultDialer.Dial(wsURL+f.tokenB, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := f.e.Socket(f.tokenA), f.e.Socket(f.tokenB)
 	// The "9" answer comes from the socket's writer, which starts once the socket is
 	// registered with the hub: after it, events reach the socket.
 	for _, ws := range []*websocket.Conn{a, b} {

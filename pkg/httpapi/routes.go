@@ -25,6 +25,7 @@ func (s *Server) routes() []Route {
 		{http.MethodPost, "/acl/auth/external_login/issue", acl.Authenticated, s.issueExternalCode},
 		{http.MethodPost, "/acl/auth/external_login/preview", acl.Public, s.previewExternalLogin},
 		{http.MethodPost, "/acl/auth/external_login", acl.Public, s.externalLogin},
+		{http.MethodPost, "/live/ticket", acl.Authenticated, s.liveTicket},
 
 		// Two-step login settings (spec §7 Account).
 		{http.MethodGet, "/user/2fa", acl.Authenticated, s.twoStepStatus},

@@ -74,7 +74,7 @@ func New(d Deps) *gin.Engine {
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
-	r.GET("/v1/ws", guard(d.Auth, acl.Authenticated), liveSocket(d.Live))
+	r.GET("/v1/ws", liveSocket(d.Auth, d.Live))
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {

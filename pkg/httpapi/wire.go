@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"log/slog"
+	"strconv"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
@@ -30,9 +31,12 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	lines := line.New(pool)
 	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
 	sends.SetQuoteOptions(send.QuoteOptions{PerMin: cfg.QuotePerMin, Cache: rdb})
+	sessions := auth.New(pool, cfg, accounts, queue, limiter)
+	// Pub/sub channels are shared by every database of the Redis server: one per database.
+	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
-		Auth:      auth.New(pool, cfg, accounts, queue, limiter),
+		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),
 		Lines:     lines,

@@ -29,7 +29,10 @@ type HubConfig struct {
 	WriteTimeout time.Duration
 	// SendBuffer is how many events may wait for a slow socket before it is dropped (64).
 	SendBuffer int
-	// MaxPerAccount bounds the sockets of one account on this instance (20).
+	// MaxPerAccount bounds the sockets of one account on this instance (20). The cap
+	// is per instance on purpose: it protects this process's memory and descriptors,
+	// and a counter kept here cannot leak when another instance dies. A slot is
+	// reserved atomically before the upgrade and released when the socket ends.
 	MaxPerAccount int
 	// AllowedOrigins are browser origins ("https://panel.example") accepted besides
 	// the request's own host.
@@ -56,8 +59,17 @@ type Hub struct {
 	mu      sync.RWMutex
 	closed  bool
 	clients map[int64]map[*client]struct{}
+	// slots counts the sockets of each account, upgrading ones included.
+	slots map[int64]int
+	// revoked holds recently revoked sessions (until when), so a socket whose ticket
+	// was redeemed just before its session's revocation arrived is refused too.
+	revoked map[int64]time.Time
 	wg      sync.WaitGroup
 }
+
+// revokedMemory is how long a revoked session stays in Hub.revoked: far longer than
+// an upgrade can take between the session check and the socket joining.
+const revokedMemory = time.Minute
 
 // NewHub builds a hub; Run must run for events to flow.
 func NewHub(rdb redis.UniversalClient, cfg HubConfig) *Hub {
@@ -80,7 +92,7 @@ func NewHub(rdb redis.UniversalClient, cfg HubConfig) *Hub {
 		cfg.MaxPerAccount = 20
 	}
 	h := &Hub{rdb: rdb, cfg: cfg, log: cfg.Log.With("component", "live"), ready: make(chan struct{}),
-		clients: map[int64]map[*client]struct{}{}}
+		clients: map[int64]map[*client]struct{}{}, slots: map[int64]int{}, revoked: map[int64]time.Time{}}
 	h.upgrader = websocket.Upgrader{
 		ReadBufferSize:    1024,
 		WriteBufferSize:   4096,
@@ -156,31 +168,29 @@ func (h *Hub) dispatch(ch string, payload []byte) {
 	}
 }
 
-// Serve upgrades the request to a websocket of the account and serves it until
-// either side closes. The caller has authenticated the request. An error is returned
-// only before the upgrade, when nothing was written: the caller answers it. A failed
-// handshake is answered by the upgrader itself.
-func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID int64) error {
+// Serve upgrades the request to a websocket of the account's session and serves it
+// until either side closes or the session is revoked (CloseSessions). The caller has
+// authenticated the request. An error is returned only before the upgrade, when
+// nothing was written: the caller answers it. A failed handshake is answered by the
+// upgrader itself.
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID, sessionID int64) error {
 	if accountID <= 0 {
 		return apperr.ErrUnauthorized
 	}
-	h.mu.RLock()
-	closed, n := h.closed, len(h.clients[accountID])
-	h.mu.RUnlock()
-	if closed {
-		return ErrClosed
-	}
-	if n >= h.cfg.MaxPerAccount {
-		return ErrTooManyConn
+	if err := h.reserve(accountID, sessionID); err != nil {
+		return err
 	}
 	ws, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		h.release(accountID)
 		h.log.Debug("live: handshake failed", "err", err)
 		return nil
 	}
-	c := &client{hub: h, ws: ws, account: accountID, send: make(chan []byte, h.cfg.SendBuffer), done: make(chan struct{})}
-	if !h.add(c) {
-		c.close(websocket.CloseGoingAway, "server shutting down")
+	c := &client{hub: h, ws: ws, account: accountID, session: sessionID,
+		send: make(chan []byte, h.cfg.SendBuffer), done: make(chan struct{})}
+	if reason, ok := h.add(c); !ok {
+		h.release(accountID)
+		c.close(reason.code, reason.text)
 		return nil
 	}
 	defer h.remove(c)
@@ -191,6 +201,70 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID int64) err
 	c.readLoop()
 	c.close(websocket.CloseNormalClosure, "")
 	return nil
+}
+
+// reserve takes one of the account's slots, atomically with the check of the cap.
+func (h *Hub) reserve(accountID, sessionID int64) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrClosed
+	}
+	if _, gone := h.revoked[sessionID]; gone {
+		return apperr.ErrUnauthorized
+	}
+	if h.slots[accountID] >= h.cfg.MaxPerAccount {
+		return ErrTooManyConn
+	}
+	h.slots[accountID]++
+	return nil
+}
+
+// release gives a slot of the account back.
+func (h *Hub) release(accountID int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.releaseLocked(accountID)
+}
+
+func (h *Hub) releaseLocked(accountID int64) {
+	if h.slots[accountID] <= 1 {
+		delete(h.slots, accountID)
+		return
+	}
+	h.slots[accountID]--
+}
+
+// CloseSessions closes the sockets of revoked sessions (close code 1008) and refuses
+// new ones of them for a while. It is called on every instance for each revocation.
+func (h *Hub) CloseSessions(sessionIDs ...int64) {
+	now := time.Now()
+	want := make(map[int64]bool, len(sessionIDs))
+	var gone []*client
+	h.mu.Lock()
+	for id, until := range h.revoked {
+		if now.After(until) {
+			delete(h.revoked, id)
+		}
+	}
+	for _, id := range sessionIDs {
+		want[id] = true
+		h.revoked[id] = now.Add(revokedMemory)
+	}
+	for _, set := range h.clients {
+		for c := range set {
+			if want[c.session] {
+				gone = append(gone, c)
+			}
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range gone {
+		c.close(websocket.ClosePolicyViolation, "session revoked")
+	}
+	if len(gone) > 0 {
+		h.log.Info("live: sockets of revoked sessions closed", "sockets", len(gone))
+	}
 }
 
 // Clients counts the sockets of an account on this instance.
@@ -222,11 +296,22 @@ func (h *Hub) Close() {
 	h.wg.Wait()
 }
 
-func (h *Hub) add(c *client) bool {
+// closeReason is why a socket was refused after its upgrade.
+type closeReason struct {
+	code int
+	text string
+}
+
+// add registers an upgraded socket, unless the hub closed or its session was revoked
+// while it was upgrading.
+func (h *Hub) add(c *client) (closeReason, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return false
+		return closeReason{websocket.CloseGoingAway, "server shutting down"}, false
+	}
+	if _, gone := h.revoked[c.session]; gone {
+		return closeReason{websocket.ClosePolicyViolation, "session revoked"}, false
 	}
 	set := h.clients[c.account]
 	if set == nil {
@@ -235,9 +320,10 @@ func (h *Hub) add(c *client) bool {
 	}
 	set[c] = struct{}{}
 	h.wg.Add(1) // under the lock, so Close never waits while a socket is still joining
-	return true
+	return closeReason{}, true
 }
 
+// remove unregisters a socket and releases its slot.
 func (h *Hub) remove(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -247,6 +333,7 @@ func (h *Hub) remove(c *client) {
 			delete(h.clients, c.account)
 		}
 	}
+	h.releaseLocked(c.account)
 }
 
 // checkOrigin accepts clients without an Origin (not browsers), the request's own
@@ -279,6 +366,7 @@ type client struct {
 	hub     *Hub
 	ws      *websocket.Conn
 	account int64
+	session int64
 	send    chan []byte
 	done    chan struct{}
 	once    sync.Once

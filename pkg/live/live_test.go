@@ -32,19 +32,23 @@ func prefix(t *testing.T) string {
 }
 
 // liveServer runs a hub behind a gin route that takes the account from ?account=
-// (the API takes it from the session) and returns its URL.
+// and the session from ?session= (the API takes both from the ticket) and returns
+// its URL.
 func liveServer(t *testing.T, hub *live.Hub) string {
 	t.Helper()
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.GET("/v1/ws", func(c *gin.Context) {
 		account, _ := strconv.ParseInt(c.Query("account"), 10, 64)
-		if err := hub.Serve(c.Writer, c.Request, account); err != nil {
+		session, _ := strconv.ParseInt(c.Query("session"), 10, 64)
+		if err := hub.Serve(c.Writer, c.Request, account, session); err != nil {
 			status := http.StatusInternalServerError
 			if errors.Is(err, context.Canceled) {
 				status = http.StatusServiceUnavailable
 			} else if e, ok := apperr.As(err); ok && e.Kind == apperr.RateLimited {
 				status = http.StatusTooManyRequests
+			} else if ok && e.Kind == apperr.Unauthorized {
+				status = http.StatusUnauthorized
 			}
 			c.AbortWithStatus(status)
 		}
@@ -340,5 +344,91 @@ func TestProgressPump(t *testing.T) {
 	}
 	if n, _ := rdb.Client.SCard(ctx, jobs.DirtySends).Result(); n != 0 {
 		t.Fatalf("%d ids left in the dirty set", n)
+	}
+}
+
+// TestAccountCapIsAtomic opens 30 sockets of one account at once against a cap of
+// 20: exactly 20 are accepted (the cap used to be checked before the upgrade and
+// counted after it, so concurrent upgrades slipped past it), the rest get 429, and a
+// closed socket gives its slot back.
+func TestAccountCapIsAtomic(t *testing.T) {
+	rdb := testenv.RedisDB(t)
+	hub, _ := startHub(t, rdb, live.HubConfig{Prefix: prefix(t), MaxPerAccount: 20})
+	url := liveServer(t, hub) + "?account=5"
+	type result struct {
+		ws     *websocket.Conn
+		status int
+	}
+	results := make(chan result, 30)
+	start := make(chan struct{})
+	for range 30 {
+		go func() {
+			<-start
+			ws, res, err := websocket.DefaultDialer.Dial(url, nil)
+			if err != nil {
+				status := 0
+				if res != nil {
+					status = res.StatusCode
+				}
+				results <- result{status: status}
+				return
+			}
+			results <- result{ws: ws, status: http.StatusSwitchingProtocols}
+		}()
+	}
+	close(start)
+	var open []*websocket.Conn
+	for range 30 {
+		r := <-results
+		switch {
+		case r.ws != nil:
+			open = append(open, r.ws)
+			t.Cleanup(func() { r.ws.Close() })
+		case r.status != http.StatusTooManyRequests:
+			t.Fatalf("refused socket: status %d, want 429", r.status)
+		}
+	}
+	if len(open) != 20 {
+		t.Fatalf("%d sockets accepted, want exactly 20", len(open))
+	}
+	waitClients(t, hub, 5, 20)
+	open[0].Close()
+	waitClients(t, hub, 5, 19)
+	dial(t, liveServer(t, hub), 5, nil) // the freed slot is usable again
+}
+
+// TestCloseSessions closes the sockets of a revoked session only, and refuses that
+// session afterwards (a ticket redeemed just before the revocation).
+func TestCloseSessions(t *testing.T) {
+	rdb := testenv.RedisDB(t)
+	hub, _ := startHub(t, rdb, live.HubConfig{Prefix: prefix(t)})
+	url := liveServer(t, hub)
+	revoked, _, err := websocket.DefaultDialer.Dial(url+"?account=3&session=11", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer revoked.Close()
+	other, _, err := websocket.DefaultDialer.Dial(url+"?account=3&session=12", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	waitClients(t, hub, 3, 2)
+	hub.CloseSessions(11)
+	_ = revoked.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, _, err = revoked.ReadMessage()
+	if !websocket.IsCloseError(err, websocket.ClosePolicyViolation) {
+		t.Fatalf("revoked socket: %v, want close 1008", err)
+	}
+	waitClients(t, hub, 3, 1)
+	if _, res, err := websocket.DefaultDialer.Dial(url+"?account=3&session=11", nil); err == nil || res.StatusCode != 401 {
+		t.Fatalf("revoked session reconnected: %v", err)
+	}
+	if err := other.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
+		t.Fatal(err)
+	}
+	_ = other.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, msg, err := other.ReadMessage(); err != nil || string(msg) != "9" {
+		t.Fatalf("other session's socket: %q %v", msg, err)
 	}
 }

@@ -26,7 +26,10 @@ export interface SocketLike {
 export interface LiveDeps {
   channel: () => ChannelLike | null
   socket: (url: string) => SocketLike
-  url: (token: string) => string
+  /** The socket URL for a ticket: the session token itself never goes in a URL. */
+  url: (ticket: string) => string
+  /** Fetches a fresh single-use ticket (POST /live/ticket), before every (re)connect. */
+  ticket: () => Promise<string>
   getToken: () => string | null
   id?: string
   log?: (...args: unknown[]) => void
@@ -70,6 +73,9 @@ export class LiveClient {
   private ws: SocketLike | null = null
   private timers = new Map<string, ReturnType<typeof setTimeout>>()
   private lastHeard = 0
+  /** Bumped by closeSocket, so a ticket that arrives after it opens nothing. */
+  private attempt = 0
+  private fetching = false
   private eventFns = new Set<(m: LiveMessage) => void>()
   private statusFns = new Set<(s: LiveStatus) => void>()
 
@@ -103,7 +109,7 @@ export class LiveClient {
   refresh() {
     if (this.role !== 'master') return
     if (!this.deps.getToken()) this.closeSocket()
-    else if (!this.ws && !this.timers.has('connect') && !this.timers.has('reconnect')) this.scheduleConnect()
+    else if (!this.ws && !this.fetching && !this.timers.has('connect') && !this.timers.has('reconnect')) this.scheduleConnect()
   }
 
   /** Sends JSON over the socket when this tab holds it and it is open. */
@@ -188,11 +194,30 @@ export class LiveClient {
     this.later('connect', LIVE_TIMING.startDelayMs, () => this.connect())
   }
 
+  /** Fetches a ticket, then opens the socket with it; a failed fetch retries later. */
   private connect() {
-    const token = this.deps.getToken()
-    if (this.role !== 'master' || !token || this.ws) return
+    if (this.role !== 'master' || !this.deps.getToken() || this.ws || this.fetching) return
     this.setStatus('CONNECTING')
-    const ws = this.deps.socket(this.deps.url(token))
+    const attempt = this.attempt
+    this.fetching = true
+    const settle = (ticket: string | null) => {
+      if (attempt !== this.attempt) return // closed (logout, tab handover) meanwhile
+      this.fetching = false
+      if (ticket !== null && this.role === 'master' && this.deps.getToken() && !this.ws) return this.open(ticket)
+      this.setStatus('CLOSED')
+      this.scheduleReconnect()
+    }
+    this.deps.ticket().then(settle, () => settle(null))
+  }
+
+  private scheduleReconnect() {
+    if (this.role === 'master' && this.deps.getToken()) {
+      this.later('reconnect', LIVE_TIMING.reconnectMs, () => this.connect())
+    }
+  }
+
+  private open(ticket: string) {
+    const ws = this.deps.socket(this.deps.url(ticket))
     this.ws = ws
     ws.onopen = () => {
       this.setStatus('OPEN')
@@ -204,13 +229,13 @@ export class LiveClient {
       this.clear('ping')
       if (this.ws === ws) this.ws = null
       this.setStatus('CLOSED')
-      if (this.role === 'master' && this.deps.getToken()) {
-        this.later('reconnect', LIVE_TIMING.reconnectMs, () => this.connect())
-      }
+      this.scheduleReconnect()
     }
   }
 
   private closeSocket() {
+    this.attempt++
+    this.fetching = false
     this.clear('connect')
     this.clear('reconnect')
     this.clear('ping')

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react'
+import { api } from './api'
 import { getToken } from './auth'
 import { LIVE_CHANNEL, LiveClient, type ChannelLike, type SocketLike, type LiveDeps, type LiveMessage, type LiveStatus } from './live'
 
@@ -6,10 +7,11 @@ function browserDeps(): LiveDeps {
   return {
     channel: () => (typeof BroadcastChannel === 'undefined' ? null : (new BroadcastChannel(LIVE_CHANNEL) as unknown as ChannelLike)),
     socket: (url) => new WebSocket(url) as unknown as SocketLike,
-    url: (token) => {
+    url: (ticket) => {
       const proto = window.location.protocol === 'https:' ? 'wss' : 'ws'
-      return `${proto}://${window.location.host}/v1/ws?token=${encodeURIComponent(token)}`
+      return `${proto}://${window.location.host}/v1/ws?ticket=${encodeURIComponent(ticket)}`
     },
+    ticket: async () => (await api.post<{ ticket: string }>('/live/ticket')).ticket,
     getToken,
   }
 }
