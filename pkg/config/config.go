@@ -57,6 +57,10 @@ type Config struct {
 	TrustedProxies []string
 	// FilesDir is where the local-disk store keeps uploaded files (outside the web root).
 	FilesDir string
+	// FilesQuotaMB is the megabytes of uploaded files an account may keep (0: no quota).
+	FilesQuotaMB int
+	// FilesRetention is how long an uploaded file is kept (0: for ever).
+	FilesRetention time.Duration
 }
 
 // Load reads the configuration from the environment.
@@ -80,6 +84,7 @@ func Load() (Config, error) {
 		OTPSendPerMin:      5,
 		OTPConfirmPerMin:   10,
 		SendPerMin:         600,
+		FilesQuotaMB:       2048,
 	}
 	var err error
 	ints := []struct {
@@ -93,6 +98,7 @@ func Load() (Config, error) {
 		{"RATE_OTP_SEND_PER_MIN", &c.OTPSendPerMin},
 		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
 		{"RATE_SEND_PER_MIN", &c.SendPerMin},
+		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -109,6 +115,7 @@ func Load() (Config, error) {
 		{"OTP_TTL", &c.OTPTTL, 2 * time.Minute},
 		{"OTP_LOGIN_TTL", &c.OTPLoginTTL, 5 * time.Minute},
 		{"OTP_RESEND_AFTER", &c.OTPResendAfter, 2 * time.Minute},
+		{"FILES_RETENTION", &c.FilesRetention, 90 * 24 * time.Hour},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {
