@@ -130,6 +130,9 @@ func (s *scanner) read() (rawRow, error) {
 		}
 		blank := true
 		for i, c := range cells {
+			if len(c) > MaxCellChars && utf8.RuneCountInString(c) > MaxCellChars {
+				return rawRow{}, ErrTooLong
+			}
 			c = strings.TrimFunc(c, isBlank)
 			cells[i] = c
 			if c != "" {
