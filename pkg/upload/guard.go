@@ -56,10 +56,10 @@ var (
 
 const sharedStringsPath = "xl/sharedstrings.xml"
 
-// checkArchive refuses an xlsx whose entries would unpack beyond the bounds, then
-// scans the first sheet and the shared-strings table, streaming, for a row or a
-// token over its bound. It runs before excelize opens the file.
-func checkArchive(zr *zip.Reader) error {
+// checkDirectory refuses an xlsx whose central directory declares entries beyond
+// the bounds. It runs before excelize opens the file; scanSheets then bounds the
+// rows and tokens of what excelize will stream.
+func checkDirectory(zr *zip.Reader) error {
 	if len(zr.File) > maxEntries {
 		return ErrUnpackedTooLarge
 	}
@@ -83,12 +83,19 @@ func checkArchive(zr *zip.Reader) error {
 			return ErrUnpackedTooLarge
 		}
 	}
-	first := firstSheetPath(zr)
+	return nil
+}
+
+// scanSheets scans every worksheet (excelize may take any as the first: names are
+// matched case-insensitively and with either slash), the first sheet wherever the
+// workbook puts it, and the shared-strings table.
+func scanSheets(zr *zip.Reader) error {
+	first := strings.ToLower(firstSheetPath(zr))
 	for _, zf := range zr.File {
-		name := strings.ToLower(zf.Name)
+		name := strings.ToLower(strings.ReplaceAll(zf.Name, "\\", "/"))
 		var err error
 		switch {
-		case name == strings.ToLower(first):
+		case name == first || strings.HasPrefix(name, "xl/worksheets/sheet"):
 			err = scanEntry(zf, "row", 0)
 		case name == sharedStringsPath:
 			err = scanEntry(zf, "si", maxSharedItems)
@@ -133,15 +140,16 @@ type xmlBounds struct {
 	maxUnits int
 	units    int
 
-	inMarkup bool
-	inUnit   bool
-	kind     byte // inside markup: 't' a tag, 'c' a comment, 'd' CDATA
-	quote    byte // the open quote inside a tag
-	name     []byte
-	naming   bool
-	prev     [2]byte
-	token    int // bytes of the current text run or markup
-	sinceRow int // bytes of the current unit element
+	inMarkup    bool
+	inUnit      bool
+	kind        byte // inside markup: 't' a tag, 'c' a comment, 'd' CDATA
+	quote       byte // the open quote inside a tag
+	name        []byte
+	naming      bool
+	tail        [2]byte // the last two bytes of the markup read so far
+	selfClosing bool
+	token       int // bytes of the current text run or markup
+	sinceRow    int // bytes of the current unit element
 }
 
 func (b *xmlBounds) write(p []byte) error {
@@ -158,6 +166,7 @@ func (b *xmlBounds) write(p []byte) error {
 				return nil
 			}
 			b.inMarkup, b.kind, b.quote, b.name, b.naming, b.token = true, 't', 0, b.name[:0], true, 0
+			b.tail = [2]byte{}
 			p = p[i+1:]
 			continue
 		}
@@ -183,48 +192,109 @@ func (b *xmlBounds) grow(n int) error {
 }
 
 // markup consumes bytes of a tag, comment or CDATA section up to its end and
-// returns how many it consumed.
+// returns how many it consumed. Only a tag's name is read byte by byte; the rest is
+// searched for its end.
 func (b *xmlBounds) markup(p []byte) (int, error) {
-	for i, c := range p {
-		if err := b.grow(1); err != nil {
-			return i, err
-		}
-		if b.naming {
-			b.addName(c)
-		}
-		end := false
-		switch b.kind {
-		case 't':
-			switch {
-			case b.quote != 0:
-				if c == b.quote {
-					b.quote = 0
-				}
-			case c == '"' || c == '\'':
-				b.quote = c
-			case c == '>':
-				end = true
-			}
-		case 'c':
-			end = c == '>' && b.prev == [2]byte{'-', '-'}
-		case 'd':
-			end = c == '>' && b.prev == [2]byte{']', ']'}
-		}
-		selfClosing := b.prev[1] == '/'
-		b.prev = [2]byte{b.prev[1], c}
-		if end {
-			b.inMarkup, b.token = false, 0
-			return i + 1, b.endTag(selfClosing)
+	i := 0
+	for i < len(p) && b.naming && b.addName(p[i]) {
+		b.tail = [2]byte{b.tail[1], p[i]}
+		i++
+	}
+	var n int
+	var end bool
+	if b.kind == 't' {
+		n, end = b.tagEnd(p[i:])
+	} else {
+		n, end = b.sectionEnd(p[i:])
+	}
+	if n > 0 {
+		q := p[i : i+n]
+		b.tail = [2]byte{b.tail[1], q[n-1]}
+		if n > 1 {
+			b.tail[0] = q[n-2]
 		}
 	}
-	return len(p), nil
+	i += n
+	if err := b.grow(i); err != nil {
+		return i, err
+	}
+	if !end {
+		return i, nil
+	}
+	b.inMarkup, b.token = false, 0
+	return i, b.endTag()
+}
+
+// before is the byte k bytes before p[at] (k = 1 or 2), from the tail when p
+// does not reach back that far.
+func (b *xmlBounds) before(p []byte, at, k int) byte {
+	if at-k >= 0 {
+		return p[at-k]
+	}
+	return b.tail[2+at-k]
+}
+
+// tagEnd finds the '>' that ends a tag, outside quoted attribute values.
+func (b *xmlBounds) tagEnd(p []byte) (int, bool) {
+	i := 0
+	for {
+		if b.quote != 0 {
+			j := bytes.IndexByte(p[i:], b.quote)
+			if j < 0 {
+				return len(p), false
+			}
+			i, b.quote = i+j+1, 0
+			continue
+		}
+		j := tagStop(p[i:])
+		if j < 0 {
+			return len(p), false
+		}
+		if c := p[i+j]; c != '>' {
+			i, b.quote = i+j+1, c
+			continue
+		}
+		b.selfClosing = b.before(p, i+j, 1) == '/'
+		return i + j + 1, true
+	}
+}
+
+// tagStop is the index of the first quote or '>' in p, or -1 (a plain loop: tags
+// are short, and bytes.IndexAny builds its set on every call).
+func tagStop(p []byte) int {
+	for i, c := range p {
+		if c == '>' || c == '"' || c == '\'' {
+			return i
+		}
+	}
+	return -1
+}
+
+// sectionEnd finds the "-->" or "]]>" that ends a comment or CDATA section.
+func (b *xmlBounds) sectionEnd(p []byte) (int, bool) {
+	mark := byte('-')
+	if b.kind == 'd' {
+		mark = ']'
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(p[i:], '>')
+		if j < 0 {
+			return len(p), false
+		}
+		at := i + j
+		if b.before(p, at, 1) == mark && b.before(p, at, 2) == mark {
+			return at + 1, true
+		}
+		i = at + 1
+	}
 }
 
 // addName collects the start of a tag's name and tells comments and CDATA apart.
-func (b *xmlBounds) addName(c byte) {
+// It reports whether c belonged to the name (false: c ends it, and is tag content).
+func (b *xmlBounds) addName(c byte) bool {
 	if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '>' || c == '/' && len(b.name) > 0 || len(b.name) >= 16 {
 		b.naming = false
-		return
+		return false
 	}
 	b.name = append(b.name, c)
 	switch string(b.name) {
@@ -233,10 +303,11 @@ func (b *xmlBounds) addName(c byte) {
 	case "![CDATA[":
 		b.kind, b.naming = 'd', false
 	}
+	return true
 }
 
 // endTag starts or ends a unit element when its tag ends, and counts the units.
-func (b *xmlBounds) endTag(selfClosing bool) error {
+func (b *xmlBounds) endTag() error {
 	if b.kind != 't' {
 		return nil
 	}
@@ -252,7 +323,7 @@ func (b *xmlBounds) endTag(selfClosing bool) error {
 		b.inUnit = false
 		return nil
 	}
-	b.inUnit = !selfClosing
+	b.inUnit = !b.selfClosing
 	if b.units++; b.maxUnits > 0 && b.units > b.maxUnits {
 		return ErrUnpackedTooLarge
 	}

@@ -67,7 +67,7 @@ func writeBomb(t testing.TB, name, head string, fill byte, n int, tail string) [
 	zw := zip.NewWriter(&out)
 	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
 	writeBookParts(t, zw, false)
-	if name != "xl/worksheets/sheet1.xml" {
+	if !strings.EqualFold(strings.ReplaceAll(name, "\\", "/"), "xl/worksheets/sheet1.xml") {
 		w, _ := zw.Create("xl/worksheets/sheet1.xml")
 		_, _ = io.WriteString(w, `<worksheet xmlns="`+sheetNS+`"><sheetData><row r="1"><c r="A1"><v>9121234567</v></c></row></sheetData></worksheet>`)
 	}
@@ -171,6 +171,19 @@ func TestXLSXLyingDirectory(t *testing.T) {
 	}
 }
 
+// TestXLSXOtherSheetNames: the scan finds a long cell in the first sheet named with
+// backslashes or in another case (excelize reads those as the sheet), and in any
+// other worksheet (excelize unpacks them all).
+func TestXLSXOtherSheetNames(t *testing.T) {
+	head := `<worksheet xmlns="` + sheetNS + `"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>`
+	for _, name := range []string{`xl\worksheets\sheet1.xml`, "XL/Worksheets/Sheet1.xml", "xl/worksheets/sheet2.xml"} {
+		p := writeFile(t, "other.xlsx", writeBomb(t, name, head, 'A', 1<<20, `</t></is></c></row></sheetData></worksheet>`))
+		if _, err := scanPath(t, p, PurposeSend, 0); !errors.Is(err, ErrTooLong) {
+			t.Errorf("%s: %v, want %v", name, err, ErrTooLong)
+		}
+	}
+}
+
 // TestArchiveBounds: the central-directory checks, one bound at a time.
 func TestArchiveBounds(t *testing.T) {
 	declared := func(entries map[string]uint64) *zip.Reader {
@@ -192,7 +205,7 @@ func TestArchiveBounds(t *testing.T) {
 		{"all sheets together", map[string]uint64{"xl/worksheets/sheet1.xml": maxSheetBytes, "xl/worksheets/sheet2.xml": maxSheetBytes}},
 	}
 	for _, c := range cases {
-		if err := checkArchive(declared(c.entries)); !errors.Is(err, ErrUnpackedTooLarge) {
+		if err := checkDirectory(declared(c.entries)); !errors.Is(err, ErrUnpackedTooLarge) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -200,7 +213,7 @@ func TestArchiveBounds(t *testing.T) {
 	for i := range maxEntries + 1 {
 		many[fmt.Sprint("x/", i)] = 1
 	}
-	if err := checkArchive(declared(many)); !errors.Is(err, ErrUnpackedTooLarge) {
+	if err := checkDirectory(declared(many)); !errors.Is(err, ErrUnpackedTooLarge) {
 		t.Errorf("too many entries: %v", err)
 	}
 }

@@ -112,8 +112,8 @@ const (
 )
 
 // ExpireOld deletes the files uploaded more than Retention ago with their rows and
-// stored bytes, except a file still parsing, or that a scheduled or not yet expanded
-// send or an enabled recurring campaign reads. It returns how many it deleted.
+// stored bytes, except a file still parsing, or that a send not yet expanded (a
+// scheduled one too) or an enabled recurring campaign reads. It returns how many it deleted.
 func (s *Service) ExpireOld(ctx context.Context) (int, error) {
 	if s.Retention <= 0 {
 		return 0, nil
@@ -123,7 +123,7 @@ func (s *Service) ExpireOld(ctx context.Context) (int, error) {
 		rows, err := s.pool.Query(ctx, `DELETE FROM files WHERE id IN (SELECT f.id FROM files f
 			WHERE f.created_at < now() - $1::interval AND f.status <> 'parsing'
 			AND NOT EXISTS (SELECT 1 FROM sends x WHERE x.account_id = f.account_id AND x.expanded_at IS NULL
-				AND x.status IN ('scheduled', 'queued', 'expanding') AND x.source @> jsonb_build_object('file_id', f.id))
+				AND x.status NOT IN ('done', 'stopped', 'failed') AND x.source @> jsonb_build_object('file_id', f.id))
 			AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.account_id = f.account_id AND c.enabled
 				AND c.request @> jsonb_build_object('file_id', f.id))
 			ORDER BY f.id LIMIT $2 FOR UPDATE SKIP LOCKED)

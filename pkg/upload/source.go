@@ -62,16 +62,32 @@ type xlsxSource struct {
 }
 
 // rawCells reads raw values. UnzipSizeLimit bounds what the archive may unpack to
-// (checkArchive has already refused more) and UnzipXMLSizeLimit makes excelize stream
+// (checkDirectory has already refused more) and UnzipXMLSizeLimit makes excelize stream
 // every sheet over xmlOnDisk from a temporary file instead of memory.
 var rawCells = excelize.Options{RawCellValue: true, UnzipSizeLimit: maxUnpacked, UnzipXMLSizeLimit: xmlOnDisk}
 
+// openXLSX checks the archive's directory, then opens it with excelize while the
+// sheets are scanned for over-long rows and tokens (on another core); no row is
+// read before both are done.
 func openXLSX(p string) (*xlsxSource, error) {
-	if err := checkXLSX(p); err != nil {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, ErrFormat
+	}
+	defer zr.Close()
+	if err := checkDirectory(&zr.Reader); err != nil {
 		return nil, err
 	}
+	scanned := make(chan error, 1)
+	go func() { scanned <- scanSheets(&zr.Reader) }()
 	f, err := excelize.OpenFile(p, rawCells)
-	if err != nil {
+	if serr := <-scanned; serr != nil || err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		if serr != nil {
+			return nil, serr
+		}
 		return nil, ErrFormat
 	}
 	sheets := f.GetSheetList()
@@ -84,7 +100,7 @@ func openXLSX(p string) (*xlsxSource, error) {
 		_ = f.Close()
 		return nil, ErrFormat
 	}
-	return &xlsxSource{f: f, rows: rows, est: estimateSheetRows(p)}, nil
+	return &xlsxSource{f: f, rows: rows, est: estimateSheetRows(&zr.Reader)}, nil
 }
 
 func (x *xlsxSource) Next() ([]string, int, error) {
@@ -102,16 +118,6 @@ func (x *xlsxSource) Next() ([]string, int, error) {
 		return nil, 0, fmt.Errorf("read xlsx row %d: %w: %w", x.no, ErrFormat, err)
 	}
 	return cells, x.no, nil
-}
-
-// checkXLSX opens the archive with archive/zip and runs checkArchive.
-func checkXLSX(p string) error {
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		return ErrFormat
-	}
-	defer zr.Close()
-	return checkArchive(&zr.Reader)
 }
 
 func (x *xlsxSource) Done() float64 {
@@ -134,13 +140,8 @@ var dimensionRef = regexp.MustCompile(`<dimension[^>]*\sref="[A-Z]+[0-9]+:[A-Z]+
 // estimateSheetRows guesses how many rows the first sheet has without reading it:
 // the dimension element when the writer recorded one, else the sheet's unzipped size
 // over the bytes per row of its first 256 KB. 0 when it cannot tell.
-func estimateSheetRows(p string) int {
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		return 0
-	}
-	defer zr.Close()
-	sheet := firstSheetPath(&zr.Reader)
+func estimateSheetRows(zr *zip.Reader) int {
+	sheet := firstSheetPath(zr)
 	for _, zf := range zr.File {
 		if zf.Name != sheet {
 			continue
