@@ -184,6 +184,41 @@ func TestXLSXOtherSheetNames(t *testing.T) {
 	}
 }
 
+// writeSheet writes an xlsx of one sheet whose sheetData holds rows.
+func writeSheet(t testing.TB, rows string) string {
+	t.Helper()
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	writeBookParts(t, zw, false)
+	w, _ := zw.Create("xl/worksheets/sheet1.xml")
+	_, _ = io.WriteString(w, `<worksheet xmlns="`+sheetNS+`"><sheetData>`+rows+`</sheetData></worksheet>`)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, "sheet.xlsx", out.Bytes())
+}
+
+// TestXLSXFarRightCells: a styled empty cell in the last column adds no empty cells
+// to a row, and a small sheet whose rows reach the last column cannot make the
+// stored rows billions of cells: it is refused.
+func TestXLSXFarRightCells(t *testing.T) {
+	var rows strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&rows, `<row r="%d"><c r="A%d"><v>9121%06d</v></c><c r="XFD%d" s="1"/></row>`, i, i, i, i)
+	}
+	res, err := scanPath(t, writeSheet(t, rows.String()), PurposeSend, 0)
+	if err != nil || res.counts.Valid != 100 || len(res.rows[0].Cells) != 1 {
+		t.Fatalf("styled empty cells: %v %+v, %d cells", err, res.counts, len(res.rows[0].Cells))
+	}
+	rows.Reset()
+	for i := 1; i <= maxFileCells/16384+1; i++ {
+		fmt.Fprintf(&rows, `<row r="%d"><c r="A%d"><v>9121%06d</v></c><c r="XFD%d"><v>1</v></c></row>`, i, i, i, i)
+	}
+	if _, err := readAll(writeSheet(t, rows.String())); !errors.Is(err, ErrUnpackedTooLarge) {
+		t.Fatalf("cells in the last column: %v, want %v", err, ErrUnpackedTooLarge)
+	}
+}
+
 // TestArchiveBounds: the central-directory checks, one bound at a time.
 func TestArchiveBounds(t *testing.T) {
 	declared := func(entries map[string]uint64) *zip.Reader {

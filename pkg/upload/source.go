@@ -447,7 +447,7 @@ func (p *prefetched) run() {
 			err = r.err
 			b = append(b, r)
 			for _, c := range r.cells {
-				size += len(c)
+				size += len(c) + 16 // and the string header: a row of 16,384 empty cells counts
 			}
 		}
 		p.frac.Store(math.Float64bits(p.src.Done()))
