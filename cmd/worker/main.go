@@ -1,6 +1,6 @@
 // Command worker runs the asynq handlers of the send pipeline (one-time codes,
 // expansion), drains the gateways' inbound stream (receipts and MO), runs the
-// stuck-work sweeper and publishes live progress. Any number of workers can run.
+// stuck-work sweeper, publishes live progress and deletes expired uploaded files. Any number of workers can run.
 package main
 
 import (
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -35,6 +36,8 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	w := worker.New(cfg, log, pool, rdb, queue, pub)
 	pump := live.NewProgressPump(rdb, report.New(pool), pub, live.PumpConfig{Log: log})
 	w.AddLoop(func(ctx context.Context) { _ = pump.Run(ctx) })
+	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)
+	w.AddLoop(func(ctx context.Context) { w.Files.RunExpiry(ctx, time.Hour) })
 	host, _ := os.Hostname()
 	log.Info("worker running", "profile", cfg.Profile)
 	return w.Run(ctx, fmt.Sprintf("%s-%d", host, os.Getpid()), 8)

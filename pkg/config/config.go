@@ -81,6 +81,10 @@ type Config struct {
 	HTTPIdleTimeout       time.Duration
 	HTTPStreamTimeout     time.Duration
 	HTTPMaxConnsPerIP     int
+	// FilesQuotaMB is the megabytes of uploaded files an account may keep (0: no quota).
+	FilesQuotaMB int
+	// FilesRetention is how long an uploaded file is kept (0: for ever).
+	FilesRetention time.Duration
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -113,6 +117,7 @@ func Load() (Config, error) {
 		OTPConfirmPerMin:   10,
 		SendPerMin:         600,
 		QuotePerMin:        30,
+		FilesQuotaMB:       2048,
 	}
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
 	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
@@ -135,6 +140,7 @@ func Load() (Config, error) {
 		{"RATE_CHECK_EXIST_IP_PER_MIN", &c.CheckExistPerIPPerMin},
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
+		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -158,6 +164,7 @@ func Load() (Config, error) {
 		{"HTTP_WRITE_TIMEOUT", &c.HTTPWriteTimeout, 2 * time.Minute},
 		{"HTTP_IDLE_TIMEOUT", &c.HTTPIdleTimeout, 2 * time.Minute},
 		{"HTTP_STREAM_TIMEOUT", &c.HTTPStreamTimeout, 30 * time.Minute},
+		{"FILES_RETENTION", &c.FilesRetention, 90 * 24 * time.Hour},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

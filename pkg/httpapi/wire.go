@@ -45,7 +45,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Reports:   report.New(pool),
 		// The worker publishes import progress; the API only starts imports.
 		Phonebooks: phonebook.New(pool, queue, nil),
-		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log),
+		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
 		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
 	}
 }

@@ -94,20 +94,29 @@ func TestBenchParse(t *testing.T) {
 
 // readOnly scans a file without keeping its rows.
 func readOnly(t *testing.T, p string) Counts {
-	src, err := openSource(p, strings.TrimPrefix(filepath.Ext(p), "."))
+	c, err := readAll(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return c
+}
+
+// readAll scans a file without keeping its rows and returns the counts or the error.
+func readAll(p string) (Counts, error) {
+	src, err := openSource(p, strings.TrimPrefix(filepath.Ext(p), "."))
+	if err != nil {
+		return Counts{}, err
 	}
 	defer src.Close()
 	sc, err := newScanner(src, PurposeSend, classifyTest)
 	if err != nil {
-		t.Fatal(err)
+		return Counts{}, err
 	}
 	for {
 		if _, err := sc.Next(); err == io.EOF {
-			return sc.counts
+			return sc.counts, nil
 		} else if err != nil {
-			t.Fatal(err)
+			return sc.counts, err
 		}
 	}
 }
@@ -163,13 +172,16 @@ func cpuTime() time.Duration {
 }
 
 // vmHWM is the process's peak resident set in bytes.
-func vmHWM() uint64 {
+func vmHWM() uint64 { return procStatus("VmHWM:") }
+
+// procStatus reads a size in kB from /proc/self/status, in bytes.
+func procStatus(field string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}
@@ -244,28 +256,8 @@ func benchSharedStrings(t *testing.T, dir string, n int) string {
 		t.Fatal(err)
 	}
 	zw := zip.NewWriter(out)
-	put := func(name, body string) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.WriteString(w, body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
-	const rel = `http://schemas.openxmlformats.org/officeDocument/2006/relationships`
-	put("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`+
-		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>`+
-		`<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>`+
-		`<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`+
-		`<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`)
-	put("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`+
-		`<Relationship Id="rId1" Type="`+rel+`/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
-	put("xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook `+ns+` xmlns:r="`+rel+`"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`)
-	put("xl/_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`+
-		`<Relationship Id="rId1" Type="`+rel+`/worksheet" Target="worksheets/sheet1.xml"/>`+
-		`<Relationship Id="rId2" Type="`+rel+`/sharedStrings" Target="sharedStrings.xml"/></Relationships>`)
+	writeBookParts(t, zw, true)
+	const ns = `xmlns="` + sheetNS + `"`
 	w, err := zw.Create("xl/sharedStrings.xml")
 	if err != nil {
 		t.Fatal(err)

@@ -177,6 +177,9 @@ func (s *Service) Original(ctx context.Context, accountID, fileID int64) (io.Rea
 	if err != nil {
 		return nil, "", err
 	}
+	if f.storageKey == "" {
+		return nil, "", errNotFound // a rejected file's bytes are deleted
+	}
 	rc, err := s.store.Open(ctx, f.storageKey)
 	if errors.Is(err, ErrNoObject) {
 		return nil, "", errNotFound

@@ -89,7 +89,7 @@ func (s *Service) Parse(ctx context.Context, fileID int64) error {
 	return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
 }
 
-// fail ends a parsing file with a file error.
+// fail ends a parsing file with a file error and deletes its stored bytes.
 func (s *Service) fail(ctx context.Context, f fileRef, msg string) error {
 	ctx = context.WithoutCancel(ctx)
 	tag, err := s.pool.Exec(ctx, `UPDATE files SET status = 'failed', error = $2, progress = 100, records = 0,
@@ -98,6 +98,7 @@ func (s *Service) fail(ctx context.Context, f fileRef, msg string) error {
 		return fmt.Errorf("fail file %d: %w", f.id, err)
 	}
 	if tag.RowsAffected() > 0 {
+		s.dropStored(ctx, f.id)
 		s.publish(ctx, f, StatusFailed, 100, 0)
 	}
 	return nil
@@ -181,6 +182,9 @@ func (s *Service) parse(ctx context.Context, f fileRef) error {
 	}
 	if err != nil {
 		return err
+	}
+	if status == StatusFailed {
+		s.dropStored(ctx, f.id)
 	}
 	s.publish(ctx, f, status, 100, sc.counts.Records)
 	return nil

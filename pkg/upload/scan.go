@@ -61,6 +61,10 @@ const sampleRows = 1000
 // maxValue is the longest cell value kept with a row error.
 const maxValue = 200
 
+// maxFileCells bounds the cells a file's rows keep (a full file of 32 columns):
+// a small sheet of cells far to the right must not write billions of empty ones.
+const maxFileCells = 32 * MaxRecords
+
 type rawRow struct {
 	cells []string
 	no    int
@@ -77,6 +81,7 @@ type scanner struct {
 	// tick, when set, is told the records read every progressRows records.
 	tick func(records int)
 
+	cells     int // cells kept so far, bounded by maxFileCells
 	pending   []rawRow
 	header    []string
 	mobileCol int
@@ -128,17 +133,24 @@ func (s *scanner) read() (rawRow, error) {
 		if err != nil {
 			return rawRow{}, err
 		}
-		blank := true
+		width := 0 // up to the last non-blank cell: a cell far right makes no empty ones
 		for i, c := range cells {
+			if len(c) > MaxCellChars && utf8.RuneCountInString(c) > MaxCellChars {
+				return rawRow{}, ErrTooLong
+			}
 			c = strings.TrimFunc(c, isBlank)
 			cells[i] = c
 			if c != "" {
-				blank = false
+				width = i + 1
 			}
 		}
-		if !blank {
-			return rawRow{cells: cells, no: no}, nil
+		if width == 0 {
+			continue
 		}
+		if s.cells += width; s.cells > maxFileCells {
+			return rawRow{}, ErrUnpackedTooLarge
+		}
+		return rawRow{cells: cells[:width], no: no}, nil
 	}
 }
 

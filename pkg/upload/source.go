@@ -61,14 +61,33 @@ type xlsxSource struct {
 	est  int // estimated rows of the sheet, for progress
 }
 
-// rawCells reads raw values. UnzipSizeLimit bounds what a small archive may unpack
-// to (a million rows of a few columns is a few hundred megabytes of XML; excelize
-// would allow 16 GB).
-var rawCells = excelize.Options{RawCellValue: true, UnzipSizeLimit: 2 << 30}
+// rawCells reads raw values. UnzipSizeLimit bounds what the archive may unpack to
+// (checkDirectory has already refused more) and UnzipXMLSizeLimit makes excelize stream
+// every sheet over xmlOnDisk from a temporary file instead of memory.
+var rawCells = excelize.Options{RawCellValue: true, UnzipSizeLimit: maxUnpacked, UnzipXMLSizeLimit: xmlOnDisk}
 
+// openXLSX checks the archive's directory, then opens it with excelize while the
+// sheets are scanned for over-long rows and tokens (on another core); no row is
+// read before both are done.
 func openXLSX(p string) (*xlsxSource, error) {
-	f, err := excelize.OpenFile(p, rawCells)
+	zr, err := zip.OpenReader(p)
 	if err != nil {
+		return nil, ErrFormat
+	}
+	defer zr.Close()
+	if err := checkDirectory(&zr.Reader); err != nil {
+		return nil, err
+	}
+	scanned := make(chan error, 1)
+	go func() { scanned <- scanSheets(&zr.Reader) }()
+	f, err := excelize.OpenFile(p, rawCells)
+	if serr := <-scanned; serr != nil || err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		if serr != nil {
+			return nil, serr
+		}
 		return nil, ErrFormat
 	}
 	sheets := f.GetSheetList()
@@ -81,7 +100,7 @@ func openXLSX(p string) (*xlsxSource, error) {
 		_ = f.Close()
 		return nil, ErrFormat
 	}
-	return &xlsxSource{f: f, rows: rows, est: estimateSheetRows(p)}, nil
+	return &xlsxSource{f: f, rows: rows, est: estimateSheetRows(&zr.Reader)}, nil
 }
 
 func (x *xlsxSource) Next() ([]string, int, error) {
@@ -121,13 +140,8 @@ var dimensionRef = regexp.MustCompile(`<dimension[^>]*\sref="[A-Z]+[0-9]+:[A-Z]+
 // estimateSheetRows guesses how many rows the first sheet has without reading it:
 // the dimension element when the writer recorded one, else the sheet's unzipped size
 // over the bytes per row of its first 256 KB. 0 when it cannot tell.
-func estimateSheetRows(p string) int {
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		return 0
-	}
-	defer zr.Close()
-	sheet := firstSheetPath(&zr.Reader)
+func estimateSheetRows(zr *zip.Reader) int {
+	sheet := firstSheetPath(zr)
 	for _, zf := range zr.File {
 		if zf.Name != sheet {
 			continue
@@ -290,8 +304,9 @@ func openCSV(p string) (*csvSource, error) {
 		return nil, err
 	}
 	head, _ := t.r.Peek(sniffBytes)
-	cr := csv.NewReader(t.r)
-	cr.Comma = sniffDelimiter(head)
+	comma := sniffDelimiter(head)
+	cr := csv.NewReader(&recordBound{r: t.r, comma: byte(comma), state: 's'})
+	cr.Comma = comma
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	return &csvSource{textFile: t, cr: cr}, nil
@@ -301,6 +316,9 @@ func (c *csvSource) Next() ([]string, int, error) {
 	rec, err := c.cr.Read()
 	if err == io.EOF {
 		return nil, 0, io.EOF
+	}
+	if errors.Is(err, errRecordTooLong) {
+		return nil, 0, ErrTooLong
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("read csv: %w: %w", ErrFormat, err)
@@ -366,13 +384,15 @@ func openTXT(p string) (*txtSource, error) {
 		return nil, err
 	}
 	sc := bufio.NewScanner(t.r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), maxTokenBytes)
 	return &txtSource{textFile: t, sc: sc}, nil
 }
 
 func (t *txtSource) Next() ([]string, int, error) {
 	if !t.sc.Scan() {
-		if err := t.sc.Err(); err != nil {
+		if err := t.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			return nil, 0, ErrTooLong
+		} else if err != nil {
 			return nil, 0, fmt.Errorf("read txt: %w: %w", ErrFormat, err)
 		}
 		return nil, 0, io.EOF
@@ -402,7 +422,13 @@ type fetchedRow struct {
 	err   error
 }
 
-const prefetchBatch = 512
+// A batch holds at most prefetchBatch rows and ends once its cells pass
+// prefetchBytes, so the batches in flight stay a few megabytes however long the
+// rows are.
+const (
+	prefetchBatch = 512
+	prefetchBytes = 2 << 20
+)
 
 func prefetch(src rowSource) *prefetched {
 	p := &prefetched{src: src, ch: make(chan []fetchedRow, 4), stop: make(chan struct{}), done: make(chan struct{})}
@@ -415,11 +441,14 @@ func (p *prefetched) run() {
 	for {
 		b := make([]fetchedRow, 0, prefetchBatch)
 		var err error
-		for len(b) < prefetchBatch && err == nil {
+		for size := 0; len(b) < prefetchBatch && size < prefetchBytes && err == nil; {
 			var r fetchedRow
 			r.cells, r.no, r.err = p.src.Next()
 			err = r.err
 			b = append(b, r)
+			for _, c := range r.cells {
+				size += len(c) + 16 // and the string header: a row of 16,384 empty cells counts
+			}
 		}
 		p.frac.Store(math.Float64bits(p.src.Done()))
 		select {

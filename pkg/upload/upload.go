@@ -117,6 +117,10 @@ type Service struct {
 	ProgressEvery time.Duration
 	// BulkFrom is the size from which a file is parsed on the bulk queue.
 	BulkFrom int64
+	// Quota is the most bytes of stored files an account may hold (0: no quota).
+	Quota int64
+	// Retention is how long a parsed file is kept (0: for ever); see ExpireOld.
+	Retention time.Duration
 
 	// slots bounds the parses one process runs at once (each holds up to about
 	// 100 MB for a million-row xlsx).
@@ -133,6 +137,7 @@ func New(pool *pgxpool.Pool, store Storage, queue Enqueuer, limit *ratelimit.Lim
 	}
 	return &Service{pool: pool, store: store, queue: queue, limit: limit, log: log,
 		MaxBytes: DefaultMaxBytes, PerMin: DefaultPerMin, ProgressEvery: 500 * time.Millisecond, BulkFrom: 8 << 20,
+		Quota: DefaultQuota, Retention: DefaultRetention,
 		slots: make(chan struct{}, ParseSlots)}
 }
 
