@@ -402,7 +402,7 @@ func TestSocketOutlivesTimeouts(t *testing.T) {
 	addr := serveWith(t, e, func(c *config.Config) {
 		c.HTTPReadHeaderTimeout, c.HTTPReadTimeout, c.HTTPWriteTimeout = time.Second, time.Second, time.Second
 	})
-	ws, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/v1/ws?token="+tok, nil)
+	ws, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/v1/ws?ticket="+url.QueryEscape(e.Ticket(tok)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
