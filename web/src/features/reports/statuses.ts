@@ -1,4 +1,4 @@
-/** Send statuses (ARCHITECTURE §3.5) in Persian with their badge colours. */
+/** Send statuses (docs/architecture.md §3) in Persian with their badge colours. */
 export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'done' | 'stopped' | 'failed'
 
 export const SEND_STATUS: Record<SendStatus, { label: string; color: string }> = {
