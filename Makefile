@@ -37,10 +37,10 @@ test: services web-deps ## Run every test: Go unit + integration, vitest, Playwr
 bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by hand)
 	@bash scripts/bench.sh
 
-lint: web-deps ## gofmt, go vet and the TypeScript check
+lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
-	cd web && npx tsc --noEmit -p .
+	cd web && npx tsc --noEmit -p . && npm run --silent lint
 
 fmt: ## Format the Go code
 	gofmt -w $$(git ls-files '*.go')
