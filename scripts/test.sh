@@ -4,6 +4,7 @@
 # in Debian's Chromium against the real running stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
