@@ -4,6 +4,8 @@ SHELL := /bin/bash
 ENVFILE := .data/env
 GO ?= go
 WITH_ENV = set -a; . ./$(ENVFILE); set +a;
+# Go and Node that fit the project first on PATH (installed under .data/ when missing).
+TC = . scripts/toolchain.sh &&
 
 .PHONY: help services web-deps web build run test test-go test-web e2e bench migrate seed lint fmt clean
 
@@ -14,19 +16,19 @@ services: ## Ensure PostgreSQL 15+ and Redis 7+ (reuse running ones, or start pr
 	@bash scripts/services.sh
 
 web-deps: ## Install the panel's npm packages when package-lock.json changed
-	@cd web && if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+	@$(TC) cd web && if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
 
 web: web-deps ## Build the panel into web/dist (embedded by cmd/api)
-	@cd web && npm run build
+	@$(TC) cd web && npm run build
 
 build: web ## Build the panel and the binaries into bin/
-	$(GO) build -o bin/ ./cmd/...
+	@$(TC) $(GO) build -o bin/ ./cmd/...
 
 migrate: services ## Apply the database migrations
-	@$(WITH_ENV) $(GO) run ./cmd/api migrate up
+	@$(TC) $(WITH_ENV) $(GO) run ./cmd/api migrate up
 
 seed: migrate ## Seed the demo account
-	@$(WITH_ENV) $(GO) run ./cmd/api seed-demo
+	@$(TC) $(WITH_ENV) $(GO) run ./cmd/api seed-demo
 
 run: services build ## Run the whole product with the demo account (Ctrl-C stops it)
 	@bash scripts/run.sh
@@ -37,13 +39,13 @@ test: services web-deps ## Run every test: Go unit + integration, vitest, Playwr
 bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by hand)
 	@bash scripts/bench.sh
 
-lint: web-deps ## gofmt, go vet and the TypeScript check
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
-	$(GO) vet ./...
-	cd web && npx tsc --noEmit -p .
+lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
+	@$(TC) test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@$(TC) $(GO) vet ./...
+	@$(TC) cd web && npx tsc --noEmit -p . && npm run --silent lint
 
 fmt: ## Format the Go code
-	gofmt -w $$(git ls-files '*.go')
+	@$(TC) gofmt -w $$(git ls-files '*.go')
 
 clean: ## Remove build outputs (keeps .data)
 	rm -rf bin web/dist/assets web/dist/index.html

@@ -23,6 +23,7 @@
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
 set -a; . ./.data/env; set +a
 
 E2E_N=${BENCH_E2E_RECIPIENTS:-100000}

@@ -6,6 +6,7 @@
 # everything. KEEP_E2E_LOGS=1 keeps the processes' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
 set -a; . ./.data/env; set +a
 [ -x /usr/bin/chromium ] || { echo "installing chromium"; apt-get install -y -qq chromium >/dev/null; }
 

@@ -4,6 +4,7 @@
 # (which serves the panel), after migrating and seeding. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
 set -a; . ./.data/env; set +a
 export HTTP_ADDR=${HTTP_ADDR:-127.0.0.1:8080}
 export SIM_HTTP_ADDR=${SIM_HTTP_ADDR:-127.0.0.1:2780}

@@ -20,17 +20,7 @@ DBNAME=${CHAPAR_DB:-chapar}
 
 log() { printf '[services] %s\n' "$*" >&2; }
 
-apt_install() {
-  if [ "$(id -u)" != 0 ]; then
-    log "need root to install $*; install them and run again"; exit 1
-  fi
-  log "installing $*"
-  export DEBIAN_FRONTEND=noninteractive
-  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ] || [ -n "${CHAPAR_APT_UPDATE:-}" ]; then
-    apt-get update -qq
-  fi
-  apt-get install -y -qq "$@" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$@" >/dev/null; }
-}
+. "$ROOT/scripts/apt.sh"
 
 pg_bin() {
   for d in /usr/lib/postgresql/*/bin; do

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
-# real PostgreSQL and Redis, the panel's vitest, and the Playwright end-to-end tests
+# real PostgreSQL and Redis, the panel's ESLint and vitest, and the Playwright end-to-end tests
 # in Debian's Chromium against the real running stack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
@@ -16,6 +17,9 @@ go vet ./... || fail=1
 
 step "go test"
 go test -count=1 -timeout 15m ./... || fail=1
+
+step "panel: ESLint (hooks, TypeScript, feature boundaries)"
+(cd web && npm run --silent lint) || fail=1
 
 step "panel: vitest"
 (cd web && npx vitest run --passWithNoTests) || fail=1

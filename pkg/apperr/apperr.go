@@ -26,7 +26,7 @@ const (
 	PaymentRequired
 )
 
-// Persian messages of the catalogue (spec §8, glossary-fa.md).
+// Persian messages of the catalogue (spec §8, docs/glossary-fa.md).
 const (
 	MsgSendError     = "خطا در ارسال اطلاعات"
 	MsgReceiveError  = "خطا در دریافت اطلاعات"

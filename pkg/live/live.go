@@ -1,4 +1,4 @@
-// Package live owns the real-time events of the panel (ARCHITECTURE §5): any process
+// Package live owns the real-time events of the panel (docs/architecture.md §5): any process
 // publishes an event for an account to Redis pub/sub (channel "events:<account>"),
 // every API instance holds one pattern subscription and fans each event out to the
 // websockets of that account it serves (Hub), and the worker's ProgressPump turns

@@ -8,7 +8,7 @@
 // pdutext, pdutlv). The library's own client session is deliberately not used:
 // it matches replies by sequence number alone, so a deliver_sm numbered by the
 // SMSC collides with an outstanding submit_sm and receipts are lost (see
-// ARCHITECTURE.md §9). Here every outstanding request is keyed by (response
+// docs/architecture.md §9). Here every outstanding request is keyed by (response
 // command id, sequence number), and PDUs initiated by the SMSC are dispatched
 // by command id before any lookup, so they can never be taken for a response.
 //

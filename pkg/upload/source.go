@@ -53,7 +53,7 @@ func openSource(p, ext string) (rowSource, error) {
 }
 
 // xlsxSource streams the first sheet with excelize's row iterator, reading raw cell
-// values: a formatted read turns 989121234567 into "9.89121E+11" (ARCHITECTURE §9).
+// values: a formatted read turns 989121234567 into "9.89121E+11" (docs/architecture.md §9).
 type xlsxSource struct {
 	f    *excelize.File
 	rows *excelize.Rows

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { matchRoutes } from 'react-router'
 import { contactRoutes } from '../features/contacts/routes'
-import { MobileOnly } from './layout/guards'
+import { MobileOnly } from '../components/RouteGuards'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { routes } from './router'
 

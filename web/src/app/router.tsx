@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
-import { GuestOnly, MobileOnly, RequireAuth } from './layout/guards'
+import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
 import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AppLayout, RootShell, SoftLayout } from './RootShell'

@@ -51,6 +51,7 @@ export function JalaliCalendar({ value, onSelect, today, min, max, footer }: Jal
     moved.current = false
     setView({ year: value.year, month: value.month })
     setFocused({ year: value.year, month: value.month, day: value.day })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the day it names, not the object identity, moves the view
   }, [value?.year, value?.month, value?.day])
 
   useEffect(() => {

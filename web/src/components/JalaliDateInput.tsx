@@ -43,6 +43,7 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
     if (valueKey !== null && valueKey === typed.current) return
     typed.current = null
     setText(value ? jalaliText(value, withTime) : '')
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- valueKey stands for value (a new Date of the same time is no change)
   }, [valueKey, withTime])
 
   const bounds = { min, max, disablePast }

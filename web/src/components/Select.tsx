@@ -83,7 +83,7 @@ export function Select<V extends SelectValue = string>(props: SelectProps<V>): R
     const first = shown.findIndex((o) => selected.includes(o.value) && !o.disabled)
     setActive(first >= 0 ? first : nextEnabled(shown, -1, 1))
     requestAnimationFrame(() => (searchable ? searchRef.current : listRef.current)?.focus())
-    // Only when opening: the active option then follows the keyboard.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when opening; the active option then follows the keyboard
   }, [open])
 
   useEffect(() => {

@@ -46,6 +46,7 @@ function SearchField({ value, onChange, debounce, label, placeholder }: {
   useEffect(() => {
     // Only a settled edit is written; `value` changing from outside is synced above.
     if (debounce && settled !== value) onChange(settled)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled edit is written; value changing from outside is synced above
   }, [settled])
   return (
     <InputGroup startElement={<SearchIcon boxSize="4" color="fg.subtle" />}>

@@ -8,7 +8,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v)
 }
 
-/** Live events → react-query cache (ARCHITECTURE §5). Returns whether the event was applied. */
+/** Live events → react-query cache (docs/architecture.md §5). Returns whether the event was applied. */
 export function applyLiveEvent(qc: QueryClient, msg: LiveMessage): boolean {
   const data = isObject(msg.data) ? msg.data : {}
   switch (msg.event) {

@@ -2,7 +2,7 @@ import { Box, CloseButton, Drawer, Flex, Portal, Text, chakra } from '@chakra-ui
 import { useState, type ComponentType } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import type { IconProps } from '@chakra-ui/react'
-import { ChartIcon, ContactsIcon, GridIcon, HomeIcon, SendIcon } from '../icons'
+import { ChartIcon, ContactsIcon, GridIcon, HomeIcon, SendIcon } from '../../components/outlineIcons'
 import { CreditChip } from './CreditChip'
 import { NavMenu } from './NavMenu'
 

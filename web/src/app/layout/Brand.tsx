@@ -1,6 +1,6 @@
 import { Center, HStack, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { SendIcon } from '../icons'
+import { SendIcon } from '../../components/outlineIcons'
 
 /** Chapar's mark and name. */
 export function Brand({ subtitle = true }: { subtitle?: boolean }) {

@@ -1,8 +1,8 @@
 import { HStack, IconButton, Skeleton, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
 import { formatNumber } from '../../lib/format'
-import { useCredit } from '../../features/wallet/api'
-import { PlusIcon, RefreshIcon, WalletIcon } from '../icons'
+import { useCredit } from '../../lib/credit'
+import { PlusIcon, RefreshIcon, WalletIcon } from '../../components/outlineIcons'
 
 /** Header credit: floored rials in Persian digits, a refresh button and a link to the wallet. */
 export function CreditChip({ compact = false }: { compact?: boolean }) {

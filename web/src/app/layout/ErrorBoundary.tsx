@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { Button, Center, Code, Stack, Text } from '@chakra-ui/react'
-import { AlertIcon } from '../icons'
+import { AlertIcon } from '../../components/outlineIcons'
 
 interface Props {
   children: ReactNode

@@ -1,7 +1,7 @@
 import { Flex, HStack, Heading } from '@chakra-ui/react'
 import { CreditChip } from './CreditChip'
 import { ProfileMenu } from './ProfileMenu'
-import { ThemeToggle } from '../../features/common/ThemeToggle'
+import { ThemeToggle } from '../../components/ThemeToggle'
 import { usePageMeta } from '../../lib/pageMeta'
 
 /** Desktop header: page title, credit, theme toggle and the profile menu. */

@@ -1,9 +1,9 @@
 import { Flex, HStack, Heading, IconButton } from '@chakra-ui/react'
 import { useLocation, useNavigate } from 'react-router'
-import { ArrowRightIcon } from '../icons'
+import { ArrowRightIcon } from '../../components/outlineIcons'
 import { Brand } from './Brand'
 import { ProfileMenu } from './ProfileMenu'
-import { ThemeToggle } from '../../features/common/ThemeToggle'
+import { ThemeToggle } from '../../components/ThemeToggle'
 import { usePageMeta } from '../../lib/pageMeta'
 
 /** Parent path for the back icon when there is no history to go back to. */

@@ -1,7 +1,7 @@
 import { Box, Collapsible, HStack, Stack, Text, chakra } from '@chakra-ui/react'
 import { useState } from 'react'
 import { NavLink, useLocation } from 'react-router'
-import { ChevronDownIcon } from '../icons'
+import { ChevronDownIcon } from '../../components/outlineIcons'
 import { MENU, isItemActive, isLinkActive, type MenuItem, type MenuLink } from './menu'
 
 const RouterNavLink = chakra(NavLink)

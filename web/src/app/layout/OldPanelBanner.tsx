@@ -1,6 +1,6 @@
 import { HStack, IconButton, Link, Text } from '@chakra-ui/react'
 import { useState } from 'react'
-import { CloseIcon, ExternalIcon } from '../icons'
+import { CloseIcon, ExternalIcon } from '../../components/outlineIcons'
 
 export const OLD_PANEL_DISMISSED_KEY = 'old-panel-banner-dismissed'
 export const OLD_PANEL_URL: string = import.meta.env.VITE_OLD_PANEL_URL || 'https://old.chapar.ir'

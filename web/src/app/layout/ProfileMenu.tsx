@@ -2,7 +2,7 @@ import { Avatar, Box, Button, HStack, Menu, Portal, Skeleton, Stack, Text } from
 import { useNavigate } from 'react-router'
 import { useMe } from '../../features/auth/api'
 import { useLogout } from '../../features/auth/useLogout'
-import { ChevronDownIcon, LogoutIcon, UserIcon } from '../icons'
+import { ChevronDownIcon, LogoutIcon, UserIcon } from '../../components/outlineIcons'
 
 /** Display name and username (GET /acl/auth/check_token) with profile and logout. */
 export function ProfileMenu({ compact = false }: { compact?: boolean }) {

@@ -3,7 +3,7 @@ import type { IconProps } from '@chakra-ui/react'
 import {
   ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
   PatternIcon, SecretaryIcon, SendIcon, SupportIcon, WalletIcon,
-} from '../icons'
+} from '../../components/outlineIcons'
 
 export interface MenuLink {
   label: string

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
-import { stubApi, stubDesktop } from '../send/shared/testing'
+import { stubApi, stubDesktop } from '../../testing/stubs'
 import CampaignsPage from './CampaignsPage'
 
 const tomorrow = new Date(Date.now() + 86_400_000)

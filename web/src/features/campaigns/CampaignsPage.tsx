@@ -1,8 +1,8 @@
 import { Button, Stack, Tabs } from '@chakra-ui/react'
 import { useState } from 'react'
-import { PlusIcon } from '../../app/icons'
+import { PlusIcon } from '../../components/outlineIcons'
 import { useTabParam } from '../../lib/tabs'
-import { SectionCard } from '../common/SectionCard'
+import { SectionCard } from '../../components/SectionCard'
 import { RecurringCampaigns } from './RecurringCampaigns'
 import { ScheduledSends } from './ScheduledSends'
 

@@ -1,6 +1,6 @@
 import { toPersianDigits } from '../../lib/digits'
 import { JALALI_WEEKDAYS } from '../../lib/jalali'
-import { keywordTags } from '../send/shared/keywords'
+import { keywordTags } from '../../lib/keywords'
 import type { Campaign, CampaignInput, CampaignSchedule, ScheduleKind } from './api'
 
 export type SourceKind = 'numbers' | 'phonebooks' | 'file'

@@ -1,13 +1,2 @@
-import { IconButton } from '@chakra-ui/react'
-import { MoonIcon, SunIcon } from '../../app/icons'
-import { useColorMode } from '../../lib/theme'
-
-export function ThemeToggle() {
-  const { mode, toggle } = useColorMode()
-  const label = mode === 'dark' ? 'حالت روشن' : 'حالت تیره'
-  return (
-    <IconButton aria-label={label} title={label} variant="ghost" rounded="full" onClick={toggle} data-testid="theme-toggle">
-      {mode === 'dark' ? <SunIcon /> : <MoonIcon />}
-    </IconButton>
-  )
-}
+/** Temporary: the auth pages still import ThemeToggle from here; it lives in components/. */
+export * from '../../components/ThemeToggle'

@@ -1,6 +1,6 @@
 import { Button } from '@chakra-ui/react'
 import { useState } from 'react'
-import { FileIcon } from '../../app/icons'
+import { FileIcon } from '../../components/outlineIcons'
 import { ContactsTable } from './ContactsTable'
 import { ImportWizard } from './ImportWizard'
 

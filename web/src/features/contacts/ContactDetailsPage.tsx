@@ -4,8 +4,8 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router'
 import { ErrorState } from '../../components/States'
 import { isApiError } from '../../lib/api'
 import { formatJalaliDate, formatJalaliDateTime } from '../../lib/jalali'
-import { SectionCard } from '../common/SectionCard'
-import { MiniTable } from '../send/shared/MiniTable'
+import { SectionCard } from '../../components/SectionCard'
+import { MiniTable } from '../../components/MiniTable'
 import {
   useAddToList, useAllFeatures, useContact, useContacts, useDeleteContacts, useRemoveFromList,
 } from './api'

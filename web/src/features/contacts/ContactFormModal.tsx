@@ -6,7 +6,7 @@ import { fromDateParam, toDateParam } from '../../components/dateMask'
 import { isApiError } from '../../lib/api'
 import { onlyDigits, toLatinDigits } from '../../lib/digits'
 import { formatNumber } from '../../lib/format'
-import { FormField, FormStack } from '../common/FormField'
+import { FormField, FormStack } from '../../components/FormField'
 import { useAllFeatures, useSaveContact } from './api'
 import {
   contactErrors, contactInput, contactToForm, EMPTY_CONTACT, featuresFor, GENDER_LABELS,

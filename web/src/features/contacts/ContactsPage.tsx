@@ -1,9 +1,9 @@
 import { Box, Center, HStack, Stack, Tabs, Text } from '@chakra-ui/react'
 import { Link as RouterLink, useSearchParams } from 'react-router'
-import { ChevronLeftIcon } from '../../app/icons'
+import { ChevronLeftIcon } from '../../components/outlineIcons'
 import { parseTabIndex, TAB_PARAM } from '../../lib/tabs'
 import { useIsMobile } from '../../lib/viewport'
-import { SectionCard } from '../common/SectionCard'
+import { SectionCard } from '../../components/SectionCard'
 import { SECTIONS } from './sections'
 
 /** /contacts: the five tabs on desktop (`?tab=` index), a menu of the five pages on mobile. */

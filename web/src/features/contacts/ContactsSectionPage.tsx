@@ -1,4 +1,4 @@
-import { SectionCard } from '../common/SectionCard'
+import { SectionCard } from '../../components/SectionCard'
 import { sectionByKey, type SectionKey } from './sections'
 
 /** One /contacts tab as a page of its own: the mobile-only routes (e.g. /contacts/all-groups). */

@@ -3,11 +3,11 @@ import { useState, type FormEvent } from 'react'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { Modal } from '../../components/Overlays'
 import { Select } from '../../components/Select'
-import { PlusIcon } from '../../app/icons'
+import { PlusIcon } from '../../components/outlineIcons'
 import { isApiError } from '../../lib/api'
 import { formatNumber } from '../../lib/format'
 import { useUrlListState } from '../../lib/urlState'
-import { FormField, FormStack } from '../common/FormField'
+import { FormField, FormStack } from '../../components/FormField'
 import { useDeleteFeatures, useFeatures, useSaveFeature } from './api'
 import {
   EMPTY_FEATURE, FEATURE_TYPE_LABELS, FEATURE_TYPE_OPTIONS, featureBody, featureFormErrors, FLOW_LABELS, FLOWS,

@@ -7,7 +7,7 @@ import type { SelectOption } from '../../components/selectUtils'
 import { toDateParam } from '../../components/dateMask'
 import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { isValidMobile, normalizeMobile } from '../../lib/paste'
-import type { FileColumn } from '../send/shared/files'
+import type { FileColumn } from '../../lib/files'
 
 export type Gender = 'male' | 'female' | ''
 export type ListKind = 'send' | 'receive' | 'cancel11'

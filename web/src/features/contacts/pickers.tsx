@@ -2,7 +2,7 @@ import { Button, HStack, Input, Stack } from '@chakra-ui/react'
 import { useRef, useState } from 'react'
 import { Select } from '../../components/Select'
 import type { SelectOption } from '../../components/selectUtils'
-import { PlusIcon } from '../../app/icons'
+import { PlusIcon } from '../../components/outlineIcons'
 import { useCreateTag, usePhonebookOptions, useTags } from './api'
 import { toastError } from './ui'
 

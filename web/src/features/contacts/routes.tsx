@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router'
-import { MobileOnly } from '../../app/layout/guards'
+import { MobileOnly } from '../../components/RouteGuards'
 import { lazyPage } from '../../lib/chunkReload'
 
 const ContactsPage = lazyPage(() => import('./ContactsPage'))

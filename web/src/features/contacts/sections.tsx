@@ -1,6 +1,6 @@
 import type { IconProps } from '@chakra-ui/react'
 import type { ComponentType } from 'react'
-import { ContactsIcon, FolderIcon, HashIcon, LockIcon, StopIcon } from '../../app/icons'
+import { ContactsIcon, FolderIcon, HashIcon, LockIcon, StopIcon } from '../../components/outlineIcons'
 import { AllContactsTab } from './AllContactsTab'
 import { FeaturesTab } from './FeaturesTab'
 import { GroupsTab } from './GroupsTab'

@@ -7,8 +7,8 @@ import { toPersianDigits } from '../../lib/digits'
 import { formatNumber } from '../../lib/format'
 import { formatJalaliDate, formatJalaliDateTime } from '../../lib/jalali'
 import { toaster } from '../../lib/toaster'
-import { ServerMessage } from '../common/ServerMessage'
-import { ConfirmDialog } from '../send/shared/ConfirmDialog'
+import { ServerMessage } from '../../components/ServerMessage'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { displayMobile } from './model'
 
 /** A label over a value, for detail cards. */

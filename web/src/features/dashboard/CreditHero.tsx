@@ -1,9 +1,9 @@
 import { Box, Button, HStack, IconButton, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { BoltIcon, RefreshIcon, WalletIcon } from '../../app/icons'
+import { BoltIcon, RefreshIcon, WalletIcon } from '../../components/outlineIcons'
 import { formatNumber } from '../../lib/format'
 import { useMe } from '../auth/api'
-import { useCredit } from '../wallet/api'
+import { useCredit } from '../../lib/credit'
 
 /** Greeting and wallet credit with the two main actions. */
 export function CreditHero() {

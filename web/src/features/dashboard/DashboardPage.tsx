@@ -1,8 +1,8 @@
 import { Button, Grid, SimpleGrid, Stack } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { SectionCard } from '../common/SectionCard'
-import { MethodCard } from '../send/MethodCard'
-import { SEND_METHODS } from '../send/methods'
+import { SectionCard } from '../../components/SectionCard'
+import { MethodCard } from '../../components/MethodCard'
+import { SEND_METHODS } from '../../components/sendMethods'
 import { CreditHero } from './CreditHero'
 import { RecentSends } from './RecentSends'
 

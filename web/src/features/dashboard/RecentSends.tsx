@@ -4,10 +4,10 @@ import { EmptyState, ErrorState } from '../../components/States'
 import { formatNumber } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
-import { SectionCard } from '../common/SectionCard'
-import { useReportList } from '../reports/api'
-import { SendStatusBadge } from '../reports/StatusBadge'
-import { sendTypeLabel } from '../reports/statuses'
+import { SectionCard } from '../../components/SectionCard'
+import { useReportList } from '../../lib/reports'
+import { SendStatusBadge } from '../../components/StatusBadge'
+import { sendTypeLabel } from '../../lib/statuses'
 
 const RECENT = { page: 1, limit: 5 }
 

@@ -1,7 +1,7 @@
 import { Button, Center, Heading, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
 import { usePageMeta } from '../../lib/pageMeta'
-import { SectionCard } from '../common/SectionCard'
+import { SectionCard } from '../../components/SectionCard'
 
 /** Routes of the spec that are not built yet render this inside the layout. */
 export default function ComingSoonPage() {

@@ -1,9 +1,9 @@
 import { Button } from '@chakra-ui/react'
 import { useState } from 'react'
-import { DownloadIcon } from '../../app/icons'
+import { DownloadIcon } from '../../components/outlineIcons'
 import { toaster } from '../../lib/toaster'
-import { ServerMessage } from '../common/ServerMessage'
-import { downloadRecipients } from './api'
+import { ServerMessage } from '../../components/ServerMessage'
+import { downloadRecipients } from '../../lib/reports'
 
 /** Downloads the recipients as Excel (GET /report/download_recipients with the auth header). */
 export function DownloadButton({ id }: { id: string }) {

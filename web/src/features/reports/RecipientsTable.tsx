@@ -4,9 +4,9 @@ import { formatNumber } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useUrlListState } from '../../lib/urlState'
-import { useRecipients, type RecipientRow } from './api'
-import { RecipientStatusBadge } from './StatusBadge'
-import { RECIPIENT_STATUS, operatorLabel } from './statuses'
+import { useRecipients, type RecipientRow } from '../../lib/reports'
+import { RecipientStatusBadge } from '../../components/StatusBadge'
+import { RECIPIENT_STATUS, operatorLabel } from '../../lib/statuses'
 
 const URL_OPTS = { prefix: 'r' }
 

@@ -6,10 +6,10 @@ import { formatNumber, formatRial } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useUrlListState } from '../../lib/urlState'
-import { SectionCard } from '../common/SectionCard'
-import { useReportList, type ReportRow } from './api'
-import { SendStatusBadge } from './StatusBadge'
-import { SEND_STATUS_OPTIONS, SEND_TYPES, sendTypeLabel } from './statuses'
+import { SectionCard } from '../../components/SectionCard'
+import { useReportList, type ReportRow } from '../../lib/reports'
+import { SendStatusBadge } from '../../components/StatusBadge'
+import { SEND_STATUS_OPTIONS, SEND_TYPES, sendTypeLabel } from '../../lib/statuses'
 
 const TYPE_OPTIONS = ['quick', 'phonebook', 'file', 'keyword', 'peer_to_peer', 'city_province', 'pattern', 'webservice'].map((value) => ({
   value,

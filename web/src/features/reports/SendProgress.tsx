@@ -1,7 +1,7 @@
 import { Box, Flex, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { formatNumber } from '../../lib/format'
 import { toPersianDigits } from '../../lib/digits'
-import type { BulkStats } from './api'
+import type { BulkStats } from '../../lib/reports'
 import { percentOf, progressSegments } from './progress'
 
 /** The live, status-segmented progress bar of one send with its legend. */

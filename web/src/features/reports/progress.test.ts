@@ -45,7 +45,7 @@ describe('progressSegments', () => {
 
 describe('pollInterval', () => {
   it('polls every 3 s only while the socket is not open and the send is not final', async () => {
-    const { pollInterval } = await import('./api')
+    const { pollInterval } = await import('../../lib/reports')
     expect(pollInterval(false, 'sending')).toBe(3000)
     expect(pollInterval(false, 'queued')).toBe(3000)
     expect(pollInterval(true, 'sending')).toBe(false)

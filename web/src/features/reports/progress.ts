@@ -1,4 +1,4 @@
-import type { BulkStats } from './api'
+import type { BulkStats } from '../../lib/reports'
 
 export interface Segment {
   key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'unpaid' | 'pending'

@@ -1,9 +1,9 @@
 import { Button, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { ClockIcon } from '../../app/icons'
-import { SectionCard } from '../common/SectionCard'
-import { MethodCard } from './MethodCard'
-import { SEND_METHODS } from './methods'
+import { ClockIcon } from '../../components/outlineIcons'
+import { SectionCard } from '../../components/SectionCard'
+import { MethodCard } from '../../components/MethodCard'
+import { SEND_METHODS } from '../../components/sendMethods'
 
 /** /send-sms: choose how to send. */
 export default function SendMethodsPage() {

@@ -1,9 +1,9 @@
 import { Button, Center, HStack, Heading, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink, useLocation, useParams } from 'react-router'
-import { CheckIcon } from '../../app/icons'
+import { CheckIcon } from '../../components/outlineIcons'
 import { formatRial } from '../../lib/format'
 import { toPersianDigits } from '../../lib/digits'
-import { SectionCard } from '../common/SectionCard'
+import { SectionCard } from '../../components/SectionCard'
 import type { SendResult } from './api'
 
 /** /send-sms/success-send/{id}: the send was accepted. */

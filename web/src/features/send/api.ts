@@ -1,13 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
 import { api } from '../../lib/api'
-import { queryKeys } from '../../lib/queryKeys'
-
-export interface SenderLine {
-  id: number | string
-  number: string
-  kind: 'advertising' | 'service'
-  is_default: boolean
-}
 
 export interface PriceBody {
   text: string
@@ -57,10 +48,6 @@ export interface SendResult {
   id: number | string
   status: string
   price: number
-}
-
-export function useSenderLines() {
-  return useQuery({ queryKey: queryKeys.numbers, queryFn: () => api.get<SenderLine[]>('/number/numbers'), staleTime: 5 * 60_000 })
 }
 
 export const sendApi = {

@@ -1,6 +1,6 @@
-import { useUserFile } from '../shared/files'
-import { MessageStep, BulkReview, FileSourceStep, fileRows } from '../shared/WizardSteps'
-import { BulkWizard, useBulkDraft } from '../shared/BulkWizard'
+import { useUserFile } from '../../../lib/files'
+import { MessageStep, BulkReview, FileSourceStep, fileRows } from '../wizard/WizardSteps'
+import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
 
 export const FILE_STEPS = ['بارگذاری فایل و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 

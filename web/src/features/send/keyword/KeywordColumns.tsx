@@ -1,6 +1,6 @@
 import { Badge, HStack, Stack, Table, Text } from '@chakra-ui/react'
-import type { UserFile } from '../shared/files'
-import { MiniTable } from '../shared/MiniTable'
+import type { UserFile } from '../../../lib/files'
+import { MiniTable } from '../../../components/MiniTable'
 
 /** The file's columns with their tags and header titles, so the user knows what `{ex_B}` holds. */
 export function KeywordColumns({ file }: { file: UserFile }) {

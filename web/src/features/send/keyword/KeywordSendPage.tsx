@@ -1,7 +1,7 @@
-import { MessageStep, BulkReview, FileSourceStep, fileRows } from '../shared/WizardSteps'
-import { BulkWizard, useBulkDraft } from '../shared/BulkWizard'
-import { useUserFile } from '../shared/files'
-import { columnKeywords, keywordPreview } from '../shared/keywords'
+import { MessageStep, BulkReview, FileSourceStep, fileRows } from '../wizard/WizardSteps'
+import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
+import { useUserFile } from '../../../lib/files'
+import { columnKeywords, keywordPreview } from '../../../lib/keywords'
 import { KeywordColumns } from './KeywordColumns'
 
 export const KEYWORD_STEPS = ['بارگذاری فایل و خط ارسال', 'متن و برچسب‌ها', 'بررسی نهایی'] as const

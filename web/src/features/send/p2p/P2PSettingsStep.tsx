@@ -1,12 +1,13 @@
 import { Grid, Stack, Switch, Text } from '@chakra-ui/react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { formatNumber } from '../../../lib/format'
-import { SectionCard } from '../../common/SectionCard'
+import { SectionCard } from '../../../components/SectionCard'
 import type { PriceQuote } from '../api'
-import type { BulkDraft, BulkErrors } from '../shared/bulkDraft'
-import { sendableCount, type UserFile } from '../shared/files'
-import { Fact, PriceQuoteCard } from '../shared/PriceQuoteCard'
-import { ScheduleField } from '../shared/ScheduleField'
+import type { BulkDraft, BulkErrors } from '../wizard/bulkDraft'
+import { sendableCount, type UserFile } from '../../../lib/files'
+import { Fact } from '../../../components/Fact'
+import { PriceQuoteCard } from '../wizard/PriceQuoteCard'
+import { ScheduleField } from '../wizard/ScheduleField'
 
 /** Sum of the per-row parts of a peer-to-peer file, with or without the «لغو۱۱» footer. */
 export function p2pParts(file: Pick<UserFile, 'per_operator'> | undefined, cancel11: boolean): number {

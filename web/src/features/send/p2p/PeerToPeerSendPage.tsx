@@ -1,6 +1,6 @@
-import { BulkReview, FileSourceStep, fileRows } from '../shared/WizardSteps'
-import { BulkWizard, useBulkDraft } from '../shared/BulkWizard'
-import { useUserFile } from '../shared/files'
+import { BulkReview, FileSourceStep, fileRows } from '../wizard/WizardSteps'
+import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
+import { useUserFile } from '../../../lib/files'
 import { P2PSettingsStep } from './P2PSettingsStep'
 
 export const P2P_STEPS = ['بارگذاری فایل و خط ارسال', 'تنظیمات ارسال', 'بررسی نهایی'] as const

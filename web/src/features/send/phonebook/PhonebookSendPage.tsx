@@ -2,11 +2,11 @@ import { Separator, Stack } from '@chakra-ui/react'
 import { useState } from 'react'
 import type { SelectOption } from '../../../components/selectUtils'
 import { formatNumber } from '../../../lib/format'
-import { MessageStep, BulkReview } from '../shared/WizardSteps'
-import { BulkWizard, useBulkDraft } from '../shared/BulkWizard'
-import { SenderPicker } from '../shared/SenderPicker'
-import { phonebookRecipients, usePhonebookCount } from './api'
-import { PhonebookPicker } from './PhonebookPicker'
+import { MessageStep, BulkReview } from '../wizard/WizardSteps'
+import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
+import { SenderPicker } from '../../../components/SenderPicker'
+import { phonebookRecipients, usePhonebookCount } from '../../../lib/phonebooks'
+import { PhonebookPicker } from '../../../components/PhonebookPicker'
 
 export const PHONEBOOK_STEPS = ['دفترچه تلفن و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 

@@ -1,8 +1,8 @@
 import { Separator, Stack, Text } from '@chakra-ui/react'
 import { NumberEntry } from '../../../components/NumberEntry'
-import type { SenderLine } from '../api'
+import type { SenderLine } from '../../../lib/lines'
 import type { QuickDraft } from './draft'
-import { SenderPicker } from '../shared/SenderPicker'
+import { SenderPicker } from '../../../components/SenderPicker'
 
 interface Props {
   draft: QuickDraft

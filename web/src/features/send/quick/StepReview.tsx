@@ -2,10 +2,10 @@ import { Grid, Stack } from '@chakra-ui/react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { formatNumber } from '../../../lib/format'
 import { toPersianDigits } from '../../../lib/digits'
-import { SectionCard } from '../../common/SectionCard'
+import { SectionCard } from '../../../components/SectionCard'
 import type { PriceQuote } from '../api'
-import { PriceQuoteCard } from '../shared/PriceQuoteCard'
-import { MessagePreview, ReviewRow, scheduleText } from '../shared/review'
+import { PriceQuoteCard } from '../wizard/PriceQuoteCard'
+import { MessagePreview, ReviewRow, scheduleText } from '../wizard/review'
 import type { QuickDraft } from './draft'
 
 /** Step 3: a summary, the text as the recipient sees it and the price. */

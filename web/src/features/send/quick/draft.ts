@@ -1,7 +1,7 @@
-import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../shared/schedule'
-import { EMPTY_SENDER, type SenderDraft } from '../shared/sender'
+import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { EMPTY_SENDER, type SenderDraft } from '../wizard/sender'
 
-export { defaultSender, withSender } from '../shared/sender'
+export { defaultSender, withSender } from '../wizard/sender'
 
 /** What the quick-send wizard collects. */
 export interface QuickDraft extends SenderDraft, ScheduleDraft {

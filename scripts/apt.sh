@@ -1,0 +1,15 @@
+# shellcheck shell=bash
+# Sourced: apt_install PACKAGE... installs Debian packages (root only), updating the
+# package lists when they are missing or CHAPAR_APT_UPDATE is set.
+apt_install() {
+  if [ "$(id -u)" != 0 ]; then
+    printf '[apt] need root to install %s; install them and run again\n' "$*" >&2
+    return 1
+  fi
+  printf '[apt] installing %s\n' "$*" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ] || [ -n "${CHAPAR_APT_UPDATE:-}" ]; then
+    apt-get update -qq
+  fi
+  apt-get install -y -qq "$@" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$@" >/dev/null; }
+}

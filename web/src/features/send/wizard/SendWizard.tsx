@@ -1,0 +1,131 @@
+import { Alert, Box, Button, Flex, Stack } from '@chakra-ui/react'
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
+import { useState, type ReactNode } from 'react'
+import { useNavigate } from 'react-router'
+import { WizardStepper } from '../../../components/WizardStepper'
+import { ArrowLeftIcon, ArrowRightIcon, SendIcon } from '../../../components/outlineIcons'
+import { queryKeys } from '../../../lib/queryKeys'
+import { uuid } from '../../../lib/uuid'
+import { useIsMobile } from '../../../lib/viewport'
+import { SectionCard } from '../../../components/SectionCard'
+import { ServerMessage } from '../../../components/ServerMessage'
+import { sendApi, type BulkSendBody, type PriceBody, type PriceQuote, type SendBody } from '../api'
+
+/** Field errors of one step, by field name. */
+export type StepErrors = Partial<Record<string, string>>
+
+export interface WizardContext {
+  step: number
+  /** Shown only after a «مرحله بعد» press found errors. */
+  errors: StepErrors
+  quote: UseQueryResult<PriceQuote>
+}
+
+interface Props {
+  /** The three step titles. */
+  steps: readonly string[]
+  /** Step containers get data-testid `{testId}-step-{n}`. */
+  testId: string
+  stepErrors: (step: number) => StepErrors
+  priceBody: PriceBody | BulkSendBody
+  sendBody: () => SendBody | BulkSendBody
+  scheduled: boolean
+  /** First step on which the price is asked (the review step by default). */
+  quoteFrom?: number
+  children: (ctx: WizardContext) => ReactNode
+}
+
+/**
+ * The three-step send wizard of every send method: a stepper, the step's content, and a sticky
+ * bar with back / next / send. The price comes from POST /send/calculate-price; the send goes
+ * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}.
+ */
+export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, children }: Props) {
+  const navigate = useNavigate()
+  const isMobile = useIsMobile()
+  const queryClient = useQueryClient()
+  const last = steps.length - 1
+  const [step, setStep] = useState(0)
+  const [showErrors, setShowErrors] = useState(false)
+  const [idempotencyKey, setIdempotencyKey] = useState('')
+
+  const quote = useQuery({
+    queryKey: ['send', 'price', priceBody],
+    queryFn: () => sendApi.calculatePrice(priceBody),
+    enabled: step >= (quoteFrom ?? last),
+    retry: false,
+    staleTime: 60_000,
+  })
+  const send = useMutation({
+    mutationFn: () => sendApi.send(sendBody(), idempotencyKey),
+    onSuccess: (r) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
+      navigate(`/send-sms/success-send/${r.id}`, { state: r })
+    },
+  })
+
+  const errors = showErrors ? stepErrors(step) : {}
+  const next = () => {
+    if (Object.keys(stepErrors(step)).length) return setShowErrors(true)
+    setShowErrors(false)
+    if (step === last - 1) {
+      setIdempotencyKey(uuid()) // one key per review: a retried POST /send returns the first send
+      send.reset()
+    }
+    setStep((s) => s + 1)
+    window.scrollTo({ top: 0 })
+  }
+  const back = () => {
+    setShowErrors(false)
+    if (step === 0) navigate('/send-sms')
+    else setStep((s) => s - 1)
+  }
+
+  return (
+    <Stack gap="5">
+      <SectionCard py="5">
+        <WizardStepper steps={steps} current={step} result={step === last && send.isError ? 'failure' : undefined} />
+      </SectionCard>
+      <SectionCard data-testid={`${testId}-step-${step}`}>
+        <Stack gap="4">
+          {children({ step, errors, quote })}
+          {step === last && send.isError && (
+            <Alert.Root status="error" rounded="lg">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>ارسال ثبت نشد</Alert.Title>
+                <Alert.Description>
+                  <ServerMessage error={send.error} />
+                </Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+        </Stack>
+      </SectionCard>
+      <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
+        <Flex justify="space-between" gap="3">
+          <Button variant="outline" onClick={back} disabled={send.isPending} data-testid="wizard-back">
+            <ArrowRightIcon /> {step === 0 ? 'روش‌های ارسال' : 'مرحله قبل'}
+          </Button>
+          {step < last ? (
+            <Button colorPalette="brand" onClick={next} data-testid="wizard-next">
+              مرحله بعد <ArrowLeftIcon />
+            </Button>
+          ) : (
+            <Button
+              colorPalette="brand"
+              onClick={() => send.mutate()}
+              loading={send.isPending}
+              loadingText="در حال ثبت"
+              disabled={!quote.data}
+              data-testid="wizard-send"
+            >
+              <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
+            </Button>
+          )}
+        </Flex>
+      </Box>
+    </Stack>
+  )
+}

@@ -1,0 +1,65 @@
+import type { BulkSendBody } from '../api'
+import { sendableCount, type UserFile } from '../../../lib/files'
+import { unknownTags } from '../../../lib/keywords'
+import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { EMPTY_SENDER, type SenderDraft } from './sender'
+
+/** The four bulk send types of POST /send. */
+export type BulkKind = BulkSendBody['type']
+
+/** What a file, keyword, peer-to-peer or phonebook wizard collects. */
+export interface BulkDraft extends SenderDraft, ScheduleDraft {
+  text: string
+  fileId: number | string | null
+  phonebookIds: Array<number | string>
+}
+
+export const EMPTY_BULK: BulkDraft = { ...EMPTY_SENDER, ...EMPTY_SCHEDULE, text: '', fileId: null, phonebookIds: [] }
+
+export type BulkField = 'sender' | 'file' | 'phonebooks' | 'text' | 'sendAt'
+export type BulkErrors = Partial<Record<BulkField, string>>
+
+export const PHONEBOOK_REQUIRED = 'لطفا دفترچه تلفن را انتخاب کنید'
+
+/** Why the uploaded file cannot be sent yet, or undefined. */
+export function fileError(file: UserFile | undefined, fileId: BulkDraft['fileId']): string | undefined {
+  if (fileId === null || !file) return 'فایل گیرندگان را بارگذاری کنید'
+  if (file.status === 'parsing') return 'پردازش فایل هنوز تمام نشده است؛ لطفا صبر کنید'
+  if (file.status === 'failed') return file.error || 'خطا در پردازش فایل'
+  if (sendableCount(file) === 0) return 'شماره قابل ارسالی در فایل وجود ندارد'
+  return undefined
+}
+
+/** Field errors of one step of a bulk wizard (0: recipients and line, 1: text and settings). */
+export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?: UserFile, now = new Date()): BulkErrors {
+  const e: BulkErrors = {}
+  if (step === 0) {
+    if (!d.sender) e.sender = 'خط ارسال را انتخاب کنید'
+    if (kind === 'phonebook') {
+      if (!d.phonebookIds.length) e.phonebooks = PHONEBOOK_REQUIRED
+    } else {
+      const f = fileError(file, d.fileId)
+      if (f) e.file = f
+    }
+  }
+  if (step === 1) {
+    if (kind !== 'peer_to_peer' && !d.text.trim()) e.text = 'متن پیامک را وارد کنید'
+    if (kind === 'keyword' && file) {
+      const unknown = unknownTags(d.text, file.columns ?? [])
+      if (unknown.length) e.text = `این برچسب‌ها با ستون‌های فایل مطابقت ندارند: ${unknown.map((k) => `{ex_${k}}`).join('، ')}`
+    }
+    const at = scheduleError(d, now)
+    if (at) e.sendAt = at
+  }
+  return e
+}
+
+/** The body of POST /send (with send_at) or of POST /send/calculate-price (without). */
+export function bulkBody(kind: BulkKind, d: BulkDraft, forPrice = false): BulkSendBody {
+  const body: BulkSendBody = { type: kind, sender: d.sender, cancel11: d.cancel11 }
+  if (kind === 'phonebook') body.phonebook_ids = d.phonebookIds
+  else body.file_id = d.fileId ?? undefined
+  if (kind !== 'peer_to_peer') body.text = d.text
+  if (!forPrice) body.send_at = sendAtValue(d)
+  return body
+}

@@ -1,0 +1,90 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { api, downloadFile, type Query } from './api'
+import { queryKeys } from './queryKeys'
+import { isFinalStatus } from './statuses'
+
+export interface ReportRow {
+  id: number | string
+  sender: string
+  type: string
+  status: string
+  requested: number
+  sent: number
+  delivered: number
+  price: number
+  created_at: string
+}
+
+export interface BulkStats {
+  id: number | string
+  status: string
+  requested: number
+  /** Distinct recipients after normalising and de-duplicating the requested numbers. */
+  recipients?: number
+  sent: number
+  delivered: number
+  undelivered: number
+  blacklisted: number
+  /** Refused by the carrier; shown with «نرسیده به گوشی». */
+  rejected?: number
+  /** Found after pricing and not paid for by the credit: dropped, never sent nor charged. */
+  unpaid?: number
+  pending: number
+  /** All parts of the send; message_parts is the count of one message. */
+  parts: number
+  message_parts?: number
+  price: number
+  refunded: number
+  text?: string
+  sender?: string
+  created_at?: string
+}
+
+export interface RecipientRow {
+  mobile: string
+  operator: string
+  parts: number
+  status: number
+  /** Refused before submission (rejected) rather than by the handset. */
+  rejected?: boolean
+  /** The carrier's or the engine's reason, e.g. a recipient dropped for lack of credit. */
+  error?: string
+  updated_at: string
+}
+
+export function useReportList(params: Query) {
+  return useQuery({
+    queryKey: queryKeys.reportList(params),
+    queryFn: ({ signal }) => api.page<ReportRow>('/report/new_list', params, signal),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** Poll fallback: every 3 s while the live socket is not open and the send is still moving. */
+export const POLL_MS = 3000
+
+export function pollInterval(liveOpen: boolean, status: string | undefined): number | false {
+  return !liveOpen && status !== undefined && !isFinalStatus(status) ? POLL_MS : false
+}
+
+/** One send's counters; live events update the cache, polling covers a closed socket. */
+export function useReport(id: string, liveOpen: boolean) {
+  return useQuery({
+    queryKey: queryKeys.report(id),
+    queryFn: ({ signal }) => api.get<BulkStats>('/report/bulk_stats', { id }, signal),
+    refetchInterval: (q) => pollInterval(liveOpen, q.state.data?.status),
+  })
+}
+
+export function useRecipients(id: string, params: Query, pollMs: number | false) {
+  return useQuery({
+    queryKey: queryKeys.recipients(id, params),
+    queryFn: ({ signal }) => api.page<RecipientRow>('/report/recipients', { id, ...params }, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: pollMs,
+  })
+}
+
+export function downloadRecipients(id: string) {
+  return downloadFile('/report/download_recipients', { id }, `report-${id}.xlsx`)
+}
