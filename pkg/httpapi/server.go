@@ -69,6 +69,7 @@ func New(d Deps) *gin.Engine {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
+	r.Use(securityHeaders(d.Config.TrustedProxies))
 	r.Use(requestID(), accessLog(d.Log), recovery())
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
