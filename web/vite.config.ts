@@ -18,6 +18,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 600,
+    // No inline module-preload polyfill: the Content-Security-Policy allows no inline script.
+    modulePreload: { polyfill: false },
   },
   test: {
     environment: 'jsdom',

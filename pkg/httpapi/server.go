@@ -69,6 +69,7 @@ func New(d Deps) *gin.Engine {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
+	r.Use(securityHeaders(d.Config.TrustedProxies))
 	r.Use(requestID(), accessLog(d.Log), recovery())
 	r.Use(limitBody(), streamDeadlines(d.Config.HTTPStreamTimeout), cleanInput())
 

@@ -143,13 +143,13 @@ func (s *Service) checkContact(in ContactInput, fs featureSet, update bool) (con
 	for title, raw := range in.Features {
 		f, msg := fs.usable(title)
 		if f == nil {
-			errs.Add("features."+title, msg)
+			errs.Add(fs.field("features", title), msg)
 			continue
 		}
 		v, msg := f.apiValue(raw)
 		switch {
 		case msg != "":
-			errs.Add("features."+title, msg)
+			errs.Add(fs.field("features", title), msg)
 		case v == nil:
 			r.dropped = append(r.dropped, f.key())
 		default:

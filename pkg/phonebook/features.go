@@ -223,6 +223,17 @@ func (s *Service) loadFeatures(ctx context.Context, q querier, accountID int64) 
 	return fs, nil
 }
 
+// field names the error field of a feature title sent by the client: prefix.title for
+// a stored feature (its Latin title in the client's spelling), just prefix for an
+// unknown title, so that the answer never echoes arbitrary input.
+func (fs featureSet) field(prefix, title string) string {
+	title = strings.TrimSpace(title)
+	if fs.byTitle[strings.ToLower(title)] != nil {
+		return prefix + "." + title
+	}
+	return prefix
+}
+
 // usable finds an enabled feature by its Latin title; msg is the error otherwise.
 func (fs featureSet) usable(title string) (f *Feature, msg string) {
 	f = fs.byTitle[strings.ToLower(strings.TrimSpace(title))]

@@ -120,7 +120,7 @@ func (s *Service) StartImport(ctx context.Context, a Actor, in ImportRequest) (I
 		}
 	}
 	for title, col := range in.Mapping.Features {
-		field := "mapping.features." + title
+		field := fs.field("mapping.features", title)
 		f, msg := fs.usable(title)
 		switch {
 		case f == nil:

@@ -161,7 +161,7 @@ func (s *Service) build(ctx context.Context, accountID int64, f Filter, fs featu
 	}
 	errs := apperr.Fields{}
 	for title, v := range f.Features {
-		field := "feature." + title
+		field := fs.field("feature", title)
 		feat := fs.byTitle[strings.ToLower(strings.TrimSpace(title))]
 		if feat == nil {
 			errs.Add(field, MsgFeatureUnknown)

@@ -1,6 +1,7 @@
 package send
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/chapar/chapar/pkg/apperr"
@@ -66,12 +67,12 @@ func normalizeNumbers(raw []string) (unique []string, duplicates int, err error)
 		return nil, 0, apperr.Field("numbers", MsgTooManyNumbers)
 	}
 	seen := make(map[string]struct{}, len(raw))
-	var bad []string
-	for _, r := range raw {
+	var bad []string // 1-based positions: the numbers themselves are never echoed
+	for i, r := range raw {
 		m, ok := validate.NormalizeMobile(r)
 		if !ok {
 			if len(bad) < 10 {
-				bad = append(bad, strings.TrimSpace(r))
+				bad = append(bad, validate.ToPersianDigits(strconv.Itoa(i+1)))
 			}
 			continue
 		}
@@ -83,7 +84,7 @@ func normalizeNumbers(raw []string) (unique []string, duplicates int, err error)
 		unique = append(unique, m)
 	}
 	if len(bad) > 0 {
-		return nil, 0, apperr.Field("numbers", MsgBadNumbers+": "+strings.Join(bad, "، "))
+		return nil, 0, apperr.Field("numbers", MsgBadNumbers+" (ردیف "+strings.Join(bad, "، ")+")")
 	}
 	return unique, duplicates, nil
 }

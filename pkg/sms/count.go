@@ -69,7 +69,7 @@ func (e *Encoding) UnmarshalText(b []byte) error {
 	case "ucs2":
 		*e = UCS2
 	default:
-		return fmt.Errorf("کدگذاری پیامک نامعتبر است: %q", b)
+		return fmt.Errorf("کدگذاری پیامک نامعتبر است (gsm7 یا ucs2)")
 	}
 	return nil
 }

@@ -28,9 +28,40 @@ export async function openPage(browser, viewport = DESKTOP, extra = {}) {
     locale: 'fa-IR', timezoneId: 'Asia/Tehran', viewport,
     isMobile: viewport.width < 768, hasTouch: viewport.width < 768, ...extra,
   })
+  await watchCsp(context)
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   return { context, page }
+}
+
+const violations = new WeakMap()
+
+/** The Content-Security-Policy violations seen so far in a context's pages. */
+export const cspViolations = (context) => violations.get(context) ?? []
+
+/**
+ * Records every CSP violation in the context (securitypolicyviolation events and
+ * "Refused to …" console errors); closing the context throws when there were any,
+ * so every test that closes its context fails on a violation.
+ */
+async function watchCsp(context) {
+  const seen = []
+  violations.set(context, seen)
+  await context.exposeBinding('__chaparCspViolation', (_source, text) => { seen.push(text) })
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__chaparCspViolation?.(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`)
+    })
+  })
+  const listen = (page) => page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy|^Refused to /.test(msg.text())) seen.push(msg.text())
+  })
+  context.on('page', listen)
+  const close = context.close.bind(context)
+  context.close = async (...args) => {
+    await close(...args)
+    if (seen.length && !context.allowCspViolations) throw new Error(`CSP violations:\n${seen.join('\n')}`)
+  }
 }
 
 export async function shot(page, name) {

@@ -1,33 +1,53 @@
-const DROP = new Set(['SCRIPT', 'STYLE', 'IFRAME', 'OBJECT', 'EMBED', 'LINK', 'META', 'FORM', 'INPUT', 'TEXTAREA', 'BUTTON', 'SVG', 'MATH'])
+import { createElement, type ReactNode } from 'react'
+
+/** Tags kept from a server message, each as the same React element. */
+const KEEP = new Set(['b', 'strong', 'i', 'em', 'u', 'br', 'p', 'ul', 'ol', 'li', 'a'])
+/** Tags dropped with everything inside them; any other tag is replaced by its content. */
+const DROP = new Set(['script', 'style', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'noscript',
+  'textarea', 'select', 'title', 'head', 'frameset', 'frame', 'noembed', 'noframes', 'xmp'])
+/** Link schemes a kept <a> may point at. */
+const SCHEMES = new Set(['http:', 'https:', 'mailto:'])
+const MAX_DEPTH = 20
 
 /**
- * Server messages may carry simple HTML (spec §8): keep formatting and links, drop active
- * content (scripts, handlers, javascript: URLs). Line breaks become <br>.
+ * Server messages may carry simple HTML (spec §8). This is an allowlist: the message is
+ * parsed in an inert document and rebuilt as React elements — only the tags in KEEP,
+ * no attribute but an absolute http(s)/mailto href on <a>, everything else as plain
+ * text. Nothing is ever assigned to innerHTML. Line breaks become <br>.
  */
-export function sanitizeServerHtml(html: string): string {
-  const tpl = document.createElement('template')
-  tpl.innerHTML = html.replace(/\r?\n/g, '<br>')
-  const walk = (node: Element) => {
-    for (const child of [...node.children]) {
-      if (DROP.has(child.tagName.toUpperCase())) {
-        child.remove()
-        continue
-      }
-      for (const attr of [...child.attributes]) {
-        const name = attr.name.toLowerCase()
-        const value = attr.value.trim().toLowerCase()
-        if (name.startsWith('on') || name === 'style' || name === 'srcdoc') child.removeAttribute(attr.name)
-        else if ((name === 'href' || name === 'src') && /^(javascript|data|vbscript):/.test(value)) {
-          child.removeAttribute(attr.name)
-        }
-      }
-      if (child.tagName === 'A') {
-        child.setAttribute('target', '_blank')
-        child.setAttribute('rel', 'noopener noreferrer')
-      }
-      walk(child)
-    }
+export function serverHtml(html: string): ReactNode[] {
+  const doc = new DOMParser().parseFromString(html.replace(/\r?\n/g, '<br>'), 'text/html')
+  return children(doc.body, 0)
+}
+
+function children(parent: Node, depth: number): ReactNode[] {
+  const out: ReactNode[] = []
+  parent.childNodes.forEach((node, i) => {
+    if (node.nodeType === Node.TEXT_NODE) out.push(node.textContent ?? '')
+    else if (node.nodeType === Node.ELEMENT_NODE) out.push(...element(node as Element, i, depth + 1))
+  })
+  return out
+}
+
+function element(el: Element, key: number, depth: number): ReactNode[] {
+  const tag = el.localName.toLowerCase()
+  if (DROP.has(tag) || el.namespaceURI !== 'http://www.w3.org/1999/xhtml' || depth > MAX_DEPTH) return []
+  const inner = children(el, depth)
+  if (!KEEP.has(tag)) return inner
+  if (tag === 'br') return [createElement('br', { key })]
+  if (tag !== 'a') return [createElement(tag, { key }, ...inner)]
+  const href = safeHref(el.getAttribute('href'))
+  if (!href) return [createElement('span', { key }, ...inner)]
+  return [createElement('a', { key, href, target: '_blank', rel: 'noopener noreferrer' }, ...inner)]
+}
+
+/** The link as an absolute http(s) or mailto URL, or null (relative, javascript:, data: …). */
+export function safeHref(raw: string | null): string | null {
+  if (!raw) return null
+  try {
+    const url = new URL(raw) // the URL parser drops tabs and newlines, as a browser would
+    return SCHEMES.has(url.protocol) ? url.href : null
+  } catch {
+    return null
   }
-  walk(tpl.content as unknown as Element)
-  return tpl.innerHTML
 }
