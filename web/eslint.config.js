@@ -60,13 +60,6 @@ export default tseslint.config(
     },
   },
   {
-    // Temporary, until the auth work in progress is merged: these files still import
-    // the shared pieces from their old places (src/app/icons, src/features/common/*,
-    // features/auth/api). Warnings, so they stay visible; remove this block after the move.
-    files: ['src/features/auth/**', 'src/features/dashboard/CreditHero.tsx', 'src/components/ServerMessage.tsx'],
-    rules: { 'import-x/no-restricted-paths': ['warn', { zones: [...featureZones, ...sharedZones, testingZone] }] },
-  },
-  {
     // Node scripts; the callbacks of page.evaluate run in the browser.
     files: ['e2e/**/*.mjs', '*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

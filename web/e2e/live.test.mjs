@@ -3,7 +3,7 @@
 // the session gone and returns to the login page.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEMO, PANEL_URL, apiCall, apiToken, launch, openPage, signInWithToken, waitForPath } from './helpers.mjs'
+import { DEMO, apiCall, apiToken, launch, openPage, signInWithToken, waitForPath } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })

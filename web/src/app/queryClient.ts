@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { createElement } from 'react'
 import { ACCESS_LIMITED, ACCESS_LIMITED_CODE, ApiError } from '../lib/apiError'
 import { toaster } from '../lib/toaster'
-import { ServerMessage } from '../features/common/ServerMessage'
+import { ServerMessage } from '../components/ServerMessage'
 
 /** Client errors that a retry cannot fix. */
 const FINAL = new Set([400, 401, 403, 404, 409, 413, 422])

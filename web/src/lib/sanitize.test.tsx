@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ServerMessage } from '../features/common/ServerMessage'
+import { ServerMessage } from '../components/ServerMessage'
 import { renderWithProviders } from '../testing/render'
 import { ApiError } from './apiError'
 import { safeHref, serverHtml } from './sanitize'

@@ -1,6 +1,6 @@
 import { Avatar, Box, Button, HStack, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useNavigate } from 'react-router'
-import { useMe } from '../../features/auth/api'
+import { useMe } from '../../lib/me'
 import { useLogout } from '../../features/auth/useLogout'
 import { ChevronDownIcon, LogoutIcon, UserIcon } from '../../components/outlineIcons'
 

@@ -1,7 +1,7 @@
 import { Box, Center, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { SendIcon } from '../../app/icons'
-import { ThemeToggle } from '../common/ThemeToggle'
+import { SendIcon } from '../../components/outlineIcons'
+import { ThemeToggle } from '../../components/ThemeToggle'
 
 interface Props {
   title: string

@@ -2,8 +2,8 @@ import { Button, Input, Text } from '@chakra-ui/react'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { ApiError } from '../../lib/apiError'
 import { onlyDigits, toPersianDigits } from '../../lib/digits'
-import { FormField, FormStack } from '../common/FormField'
-import { ServerMessage } from '../common/ServerMessage'
+import { FormField, FormStack } from '../../components/FormField'
+import { ServerMessage } from '../../components/ServerMessage'
 import { formatCountdown } from './useCountdown'
 
 /** SMS codes are six digits. */

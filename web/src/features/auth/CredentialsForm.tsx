@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { ApiError } from '../../lib/apiError'
 import { toLatinDigits } from '../../lib/digits'
-import { FormField, FormStack } from '../common/FormField'
-import { PasswordInput } from '../common/PasswordInput'
-import { ServerMessage } from '../common/ServerMessage'
+import { FormField, FormStack } from '../../components/FormField'
+import { PasswordInput } from '../../components/PasswordInput'
+import { ServerMessage } from '../../components/ServerMessage'
 import { authApi, type LoginResult } from './api'
 
 interface Props {

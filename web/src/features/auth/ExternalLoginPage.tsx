@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearchParams } from 'react-router'
 import { setToken } from '../../lib/auth'
 import { queryKeys } from '../../lib/queryKeys'
-import { ServerMessage } from '../common/ServerMessage'
+import { ServerMessage } from '../../components/ServerMessage'
 import { authApi, type ExternalAccount } from './api'
 import { AuthShell } from './AuthShell'
 

@@ -1,7 +1,7 @@
 import { SimpleGrid, Text, chakra } from '@chakra-ui/react'
 import type { ComponentType } from 'react'
 import type { IconProps } from '@chakra-ui/react'
-import { MessageIcon, PhoneIcon, ShieldIcon } from '../../app/icons'
+import { MessageIcon, PhoneIcon, ShieldIcon } from '../../components/outlineIcons'
 import type { OtpMethod } from './api'
 
 export const OTP_METHODS: Record<OtpMethod, { label: string; icon: ComponentType<IconProps> }> = {

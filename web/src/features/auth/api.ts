@@ -1,14 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { api, request } from '../../lib/api'
 import { queryKeys } from '../../lib/queryKeys'
-import { useToken } from '../../lib/auth'
+import { fetchMe, type Me } from '../../lib/me'
 
 export type OtpMethod = 'sms' | 'voice' | 'app'
-
-export interface Me {
-  name: string
-  user_name: string
-}
 
 export interface LoginSetting {
   title?: string
@@ -34,7 +29,7 @@ export const authApi = {
   sendOtp: (body: ({ login_token: string } | { reset_token: string } | { verify_token: string }) & { method: OtpMethod }) =>
     api.post<{ resend_after?: number }>('/acl/auth/send_sms_otp', body),
   confirmOtp: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/acl/auth/confirm_otp', body),
-  checkToken: () => api.get<Me>('/acl/auth/check_token'),
+  checkToken: fetchMe,
   /** check_token whose 401 is reported to the caller (external login shows it). */
   verifyToken: async () => (await request<Me>('/acl/auth/check_token', { noAuthRedirect: true })).data,
   logout: () => api.post<unknown>('/acl/auth/logout'),
@@ -77,12 +72,6 @@ export interface RegisterBody {
   password: string
   password_confirmation: string
   accept_rules: boolean
-}
-
-/** The signed-in user (header, profile menu). */
-export function useMe() {
-  const token = useToken()
-  return useQuery({ queryKey: queryKeys.me, queryFn: authApi.checkToken, enabled: !!token, staleTime: 5 * 60_000 })
 }
 
 export function useLoginSetting() {

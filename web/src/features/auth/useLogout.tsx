@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { clearToken } from '../../lib/auth'
-import { ServerMessage } from '../common/ServerMessage'
+import { ServerMessage } from '../../components/ServerMessage'
 import { authApi } from './api'
 
 /**

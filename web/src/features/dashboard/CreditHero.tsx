@@ -2,7 +2,7 @@ import { Box, Button, HStack, IconButton, Skeleton, Stack, Text } from '@chakra-
 import { Link as RouterLink } from 'react-router'
 import { BoltIcon, RefreshIcon, WalletIcon } from '../../components/outlineIcons'
 import { formatNumber } from '../../lib/format'
-import { useMe } from '../auth/api'
+import { useMe } from '../../lib/me'
 import { useCredit } from '../../lib/credit'
 
 /** Greeting and wallet credit with the two main actions. */

@@ -1,2 +1,0 @@
-/** Temporary: the auth pages still import the icons from here; they live in components/outlineIcons. */
-export * from '../components/outlineIcons'
