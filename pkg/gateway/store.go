@@ -55,6 +55,11 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64, error) {
 	var n int64
 	err := pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {
+		// The send first, then its recipients: the order Stop takes them in, so
+		// the two never wait for each other.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID); err != nil {
+			return fmt.Errorf("lock stopped send: %w", err)
+		}
 		tag, err := tx.Exec(ctx, `
 			UPDATE recipients SET status = $3, error = 'stopped', updated_at = now()
 			WHERE send_id = $1 AND batch = $2 AND status = $4`,

@@ -38,7 +38,7 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 		var quote, refunded int64
 		var expanded bool
 		err := tx.QueryRow(ctx, `SELECT status, quote, refunded, expanded_at IS NOT NULL FROM sends
-			WHERE id = $1 AND account_id = $2 FOR UPDATE`, sendID, id.AccountID).Scan(&status, &quote, &refunded, &expanded)
+			WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, sendID, id.AccountID).Scan(&status, &quote, &refunded, &expanded)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
 		}
@@ -213,7 +213,7 @@ func (s *Service) transition(ctx context.Context, id acl.Identity, sendID int64,
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var status string
 		var expanded bool
-		err := tx.QueryRow(ctx, `SELECT status, expanded_at IS NOT NULL FROM sends WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+		err := tx.QueryRow(ctx, `SELECT status, expanded_at IS NOT NULL FROM sends WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`,
 			sendID, id.AccountID).Scan(&status, &expanded)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound

@@ -55,7 +55,7 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		var quote int64
 		var expanded bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
-			expanded_at IS NOT NULL FROM sends WHERE id = $1 FOR UPDATE`, sendID).
+			expanded_at IS NOT NULL FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
 			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)

@@ -23,7 +23,7 @@ func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 		var cost, refunded int64
 		var finished bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, cost, refunded, finished_at IS NOT NULL FROM sends
-			WHERE id = $1 AND expanded_at IS NOT NULL FOR UPDATE`, sendID).Scan(&accountID, &status, &cost, &refunded, &finished)
+			WHERE id = $1 AND expanded_at IS NOT NULL FOR NO KEY UPDATE`, sendID).Scan(&accountID, &status, &cost, &refunded, &finished)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}

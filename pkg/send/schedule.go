@@ -24,7 +24,7 @@ import (
 func (s *Service) FireDue(ctx context.Context) (int, error) {
 	rows, err := s.pool.Query(ctx, `UPDATE sends SET status = 'queued', updated_at = now()
 		WHERE id IN (SELECT id FROM sends WHERE status = 'scheduled' AND send_at <= now()
-			ORDER BY send_at LIMIT 500 FOR UPDATE SKIP LOCKED)
+			ORDER BY send_at LIMIT 500 FOR NO KEY UPDATE SKIP LOCKED)
 		RETURNING id, type`)
 	if err != nil {
 		return 0, fmt.Errorf("fire scheduled sends: %w", err)
@@ -107,7 +107,7 @@ func (s *Service) Reschedule(ctx context.Context, id acl.Identity, sendID int64,
 		var numbers []string
 		var cancel11 bool
 		err := tx.QueryRow(ctx, `SELECT send_at, type, sender, text, cancel11, coalesce(numbers, '{}'), source, quote
-			FROM sends WHERE id = $1 AND account_id = $2 AND status = 'scheduled' FOR UPDATE`, sendID, id.AccountID).
+			FROM sends WHERE id = $1 AND account_id = $2 AND status = 'scheduled' FOR NO KEY UPDATE`, sendID, id.AccountID).
 			Scan(&old, &cur.Type, &cur.Sender, &oldText, &cancel11, &numbers, &src, &quote)
 		if errors.Is(err, pgx.ErrNoRows) {
 			var exists bool

@@ -256,7 +256,7 @@ func (s *Service) sweepIdle(ctx context.Context, tasks TaskLookup, c SweepConfig
 		WHERE id IN (SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND expanded_at IS NOT NULL
 			AND finished_at IS NULL AND updated_at < now() - $1::interval
 			AND (swept_at IS NULL OR swept_at < now() - $1::interval)
-			ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED)
+			ORDER BY id LIMIT 100 FOR NO KEY UPDATE SKIP LOCKED)
 		RETURNING id, type, status`, c.Stalled)
 	if err != nil {
 		return fmt.Errorf("sweep idle: %w", err)
