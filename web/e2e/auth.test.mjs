@@ -169,3 +169,26 @@ test('external login: a one-time code, a confirmation screen naming the account,
   assert.equal(await p3.evaluate(() => localStorage.getItem('token')), null)
   await c3.close()
 })
+
+test('login to dashboard: the page code loads while typing, its data with the token', async () => {
+  const { context, page } = await openPage(browser)
+  const chunks = []
+  page.on('requestfinished', (r) => {
+    if (/\/assets\/(DashboardPage|AppLayout)-[^/]+\.js$/.test(r.url())) chunks.push({ url: r.url(), at: Date.now() })
+  })
+  await page.goto(`${PANEL_URL}/login`)
+  await page.getByTestId('login-username').fill(DEMO.username)
+  await page.getByTestId('login-password').fill(DEMO.password)
+  const deadline = Date.now() + 15_000
+  while (chunks.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  const answer = page.waitForResponse((r) => r.url().endsWith('/acl/auth/login'))
+  await page.getByTestId('login-submit').click()
+  await answer
+  const answered = Date.now()
+  await page.getByTestId('dashboard-credit').waitFor()
+  const shown = Date.now() - answered
+  console.log(`login answer → dashboard credit shown: ${shown} ms (layout and page code fetched before the answer)`)
+  assert.equal(chunks.length, 2, `layout and dashboard code fetched while typing: ${JSON.stringify(chunks)}`)
+  assert.ok(chunks.every((c) => c.at < answered))
+  await context.close()
+})

@@ -4,6 +4,8 @@ import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
 import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AppLayout, RootShell, SoftLayout } from './RootShell'
+import { registerWarmer } from '../lib/warmup'
+import { prefetchDashboard } from '../features/dashboard/prefetch'
 
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage'))
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'))
@@ -22,6 +24,15 @@ const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
 const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
 const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
+
+// Signing in lands on the dashboard: its code and data start before the redirect.
+registerWarmer({
+  chunks: () => {
+    void import('./layout/AppLayout')
+    void import('../features/dashboard/DashboardPage')
+  },
+  data: prefetchDashboard,
+})
 
 const guest = (el: React.ReactNode) => <GuestOnly>{el}</GuestOnly>
 

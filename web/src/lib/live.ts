@@ -1,4 +1,4 @@
-/** Spec §4 "Live connection" and ARCHITECTURE §5: one tab holds the socket, the others listen. */
+/** Spec §4 "Live connection" and docs/architecture.md §5: one tab holds the socket, the others listen. */
 export type LiveStatus = 'CLOSED' | 'CONNECTING' | 'OPEN' | 'ERROR'
 export type LiveRole = 'idle' | 'electing' | 'master' | 'passive'
 

@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { setToken } from '../../lib/auth'
 import { toPersianDigits } from '../../lib/digits'
+import { warmChunks, warmSignedIn } from '../../lib/warmup'
 import { useLoginSetting, type LoginResult } from './api'
 import { AuthShell } from './AuthShell'
 import { CredentialsForm } from './CredentialsForm'
@@ -15,12 +16,16 @@ export default function LoginPage() {
   const navigate = useNavigate()
   const location = useLocation()
   const queryClient = useQueryClient()
+  // The layout and the dashboard load while the visitor types.
+  useEffect(() => warmChunks(), [])
 
   const finish = (token: string) => {
     queryClient.clear()
     setToken(token)
     const from = (location.state as { from?: string } | null)?.from
-    navigate(from && from !== '/login' ? from : '/dashboard', { replace: true })
+    const target = from && from !== '/login' ? from : '/dashboard'
+    if (target === '/dashboard') warmSignedIn(queryClient)
+    navigate(target, { replace: true })
   }
 
   const onResult = (r: LoginResult) => {

@@ -8,8 +8,7 @@ import { SectionCard } from '../../components/SectionCard'
 import { useReportList } from '../../lib/reports'
 import { SendStatusBadge } from '../../components/StatusBadge'
 import { sendTypeLabel } from '../../lib/statuses'
-
-const RECENT = { page: 1, limit: 5 }
+import { RECENT } from './prefetch'
 
 /** The last five sends (GET /report/new_list?page=1&limit=5). */
 export function RecentSends() {
