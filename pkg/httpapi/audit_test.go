@@ -219,3 +219,43 @@ func TestAuditLogAppendOnly(t *testing.T) {
 		t.Fatalf("entries after the refused changes: %d %v", n, err)
 	}
 }
+
+// Changes without an entry before the audit work now leave one each, with the
+// state before and after: the default line, two-step login and a campaign's life.
+func TestAuditLogRecordsChanges(t *testing.T) {
+	e := apitest.Start(t, nil)
+	owner, acct := lineOwner(t, e, "audchanges", "09121116031", 1_000_000)
+	ctx := context.Background()
+	var adv int64
+	if err := e.DB.Pool.QueryRow(ctx, `SELECT id FROM lines WHERE account_id = $1 AND number = '50004040'`, acct).Scan(&adv); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/numbers/defaults/upsert", map[string]any{"id": adv}, owner)
+	e.Must(200, "POST", "/v1/api/user/2fa/disable", map[string]any{"password": pw}, owner)
+	e.Must(200, "POST", "/v1/api/user/2fa/enable", map[string]any{"method": "sms"}, owner)
+	in := map[string]any{"title": "یادآوری", "type": "quick", "text": "سلام", "numbers": []string{"09121234501"},
+		"schedule": map[string]any{"kind": "cron", "cron": "0 9 * * *"}}
+	var c struct{ ID int64 }
+	e.Must(201, "POST", "/v1/api/send/campaigns", in, owner).Decode(t, &c)
+	e.Must(200, "POST", "/v1/api/send/campaigns/toggle", map[string]any{"id": c.ID, "enabled": false}, owner)
+	e.Must(200, "POST", "/v1/api/send/campaigns/delete", map[string]any{"id": c.ID}, owner)
+
+	rows, _ := auditPage(t, e, owner, url.Values{"limit": {"100"}})
+	want := map[string][2]string{
+		"line.default":         {`"30004040"`, `"50004040"`},
+		"auth.two_step_enable": {`"on": false`, `"on": true`},
+		"campaign.toggle":      {`"enabled": true`, `"enabled": false`},
+		"campaign.delete":      {`"title": "یادآوری"`, ``},
+		"campaign.create":      {``, `"title": "یادآوری"`},
+	}
+	for action, ba := range want {
+		r := findAction(rows, action, 0)
+		if r == nil {
+			t.Fatalf("no %s entry", action)
+		}
+		before, after := strings.ReplaceAll(string(r.Before), `":`, `": `), strings.ReplaceAll(string(r.After), `":`, `": `)
+		if !strings.Contains(before, ba[0]) || !strings.Contains(after, ba[1]) || r.UserID == nil || r.IP == "" {
+			t.Errorf("%s: before %s after %s user %v ip %q", action, r.Before, r.After, r.UserID, r.IP)
+		}
+	}
+}
