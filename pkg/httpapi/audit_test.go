@@ -221,7 +221,8 @@ func TestAuditLogAppendOnly(t *testing.T) {
 }
 
 // Changes without an entry before the audit work now leave one each, with the
-// state before and after: the default line, two-step login and a campaign's life.
+// state before and after: the default line, two-step login, a campaign's life and a
+// phonebook's rename.
 func TestAuditLogRecordsChanges(t *testing.T) {
 	e := apitest.Start(t, nil)
 	owner, acct := lineOwner(t, e, "audchanges", "09121116031", 1_000_000)
@@ -240,8 +241,13 @@ func TestAuditLogRecordsChanges(t *testing.T) {
 	e.Must(200, "POST", "/v1/api/send/campaigns/toggle", map[string]any{"id": c.ID, "enabled": false}, owner)
 	e.Must(200, "POST", "/v1/api/send/campaigns/delete", map[string]any{"id": c.ID}, owner)
 
+	var pb struct{ ID int64 }
+	e.Must(201, "POST", pbAPI, map[string]any{"name": "قدیم"}, owner).Decode(t, &pb)
+	e.Must(200, "POST", pbAPI+"/update", map[string]any{"id": pb.ID, "name": "جدید"}, owner)
+
 	rows, _ := auditPage(t, e, owner, url.Values{"limit": {"100"}})
 	want := map[string][2]string{
+		"phonebook.update":     {`"name": "قدیم"`, `"name": "جدید"`},
 		"line.default":         {`"30004040"`, `"50004040"`},
 		"auth.two_step_enable": {`"on": false`, `"on": true`},
 		"campaign.toggle":      {`"enabled": true`, `"enabled": false`},

@@ -21,6 +21,13 @@ const KEY_LABELS: Record<string, string> = {
   size: 'حجم',
   purpose: 'کاربرد',
   title_en: 'عنوان لاتین',
+  code: 'کد',
+  fields: 'فیلدهای تغییرکرده',
+  phonebook_from: 'از دفترچه',
+  phonebook_to: 'به دفترچه',
+  all: 'همه',
+  price_from: 'هزینه قبلی',
+  price_to: 'هزینه جدید',
 }
 
 /** Persian names of the send statuses a summary may hold («from», «to», «status»). */
