@@ -40,6 +40,15 @@ const (
 	FileUpload         = "file.upload"
 	FileDelete         = "file.delete"
 	LineDefault        = "line.default"
+
+	// Codes reserved for the roles and colleagues work (labels below).
+	RoleCreate          = "role.create"
+	RoleUpdate          = "role.update"
+	RoleDelete          = "role.delete"
+	ColleagueCreate     = "colleague.create"
+	ColleagueUpdate     = "colleague.update"
+	ColleagueDeactivate = "colleague.deactivate"
+	ColleagueActivate   = "colleague.activate"
 )
 
 // Labels are the Persian names of the action codes, in the order the panel's filter
@@ -83,6 +92,13 @@ var Labels = []Label{
 	{FileUpload, "بارگذاری فایل"},
 	{FileDelete, "حذف فایل"},
 	{LineDefault, "تغییر خط پیش‌فرض"},
+	{RoleCreate, "ایجاد نقش دسترسی"},
+	{RoleUpdate, "ویرایش نقش دسترسی"},
+	{RoleDelete, "حذف نقش دسترسی"},
+	{ColleagueCreate, "افزودن همکار"},
+	{ColleagueUpdate, "ویرایش همکار"},
+	{ColleagueDeactivate, "غیرفعال کردن همکار"},
+	{ColleagueActivate, "فعال کردن همکار"},
 }
 
 // Label is an action code and its Persian name.

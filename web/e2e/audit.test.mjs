@@ -1,5 +1,5 @@
 // The owner logs in, sends, and finds both in the audit log; a filter by action
-// narrows the table; the page is checked on desktop and mobile.
+// narrows the table; the page is checked on desktop and on mobile in dark mode.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, openPage, randomMobile, shot, signInWithToken } from './helpers.mjs'
@@ -36,8 +36,11 @@ test('audit log: a login and a send appear, the action filter narrows them', { t
   await context.close()
 
   const mobile = await openPage(browser, MOBILE)
+  await mobile.page.goto(`${PANEL_URL}/login`)
+  await mobile.page.evaluate(() => localStorage.setItem('dark', 'true'))
   await signInWithToken(mobile.page, token, '/audit-log')
+  await mobile.page.waitForFunction(() => document.documentElement.classList.contains('dark'))
   await mobile.page.getByText('ثبت ارسال').first().waitFor()
-  await shot(mobile.page, 'audit-log-mobile')
+  await shot(mobile.page, 'audit-log-mobile-dark')
   await mobile.context.close()
 })

@@ -1,4 +1,5 @@
 import { toPersianDigits } from '../../lib/digits'
+import { formatRial } from '../../lib/format'
 
 /** Persian names of the summary keys the log writes; others are shown as is. */
 const KEY_LABELS: Record<string, string> = {
@@ -51,11 +52,14 @@ function valueText(v: unknown): string {
   return toPersianDigits(String(v))
 }
 
+/** Keys holding an amount in rials. */
+const MONEY_KEYS = new Set(['price', 'refunded', 'price_from', 'price_to'])
+
 /** A summary object as «نام: مشتریان، تعداد: ۳»; empty for nothing. */
 export function summaryText(s: Record<string, unknown> | null | undefined): string {
   if (!s) return ''
   return Object.entries(s)
-    .map(([k, v]) => `${KEY_LABELS[k] ?? k}: ${valueText(v)}`)
+    .map(([k, v]) => `${KEY_LABELS[k] ?? k}: ${MONEY_KEYS.has(k) && typeof v === 'number' ? formatRial(v) : valueText(v)}`)
     .join('، ')
 }
 
