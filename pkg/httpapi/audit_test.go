@@ -221,8 +221,8 @@ func TestAuditLogAppendOnly(t *testing.T) {
 }
 
 // Changes without an entry before the audit work now leave one each, with the
-// state before and after: the default line, two-step login, a campaign's life and a
-// phonebook's rename.
+// state before and after: the default line, two-step login, a campaign's life, a
+// phonebook's rename and a send's pause and resume.
 func TestAuditLogRecordsChanges(t *testing.T) {
 	e := apitest.Start(t, nil)
 	owner, acct := lineOwner(t, e, "audchanges", "09121116031", 1_000_000)
@@ -245,7 +245,17 @@ func TestAuditLogRecordsChanges(t *testing.T) {
 	e.Must(201, "POST", pbAPI, map[string]any{"name": "قدیم"}, owner).Decode(t, &pb)
 	e.Must(200, "POST", pbAPI+"/update", map[string]any{"id": pb.ID, "name": "جدید"}, owner)
 
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "سلام", "numbers": []string{"09121234002"}}, owner).Decode(t, &a)
+	e.Must(200, "POST", "/v1/api/send/pause", map[string]any{"id": a.ID}, owner)
+	e.Must(200, "POST", "/v1/api/send/resume", map[string]any{"id": a.ID}, owner)
+
 	rows, _ := auditPage(t, e, owner, url.Values{"limit": {"100"}})
+	for action, change := range map[string]string{"send.pause": `"to":"paused"`, "send.resume": `"from":"paused"`} {
+		if r := findAction(rows, action, 0); r == nil || r.Target != strconv.FormatInt(a.ID, 10) || !strings.Contains(string(r.Details), change) {
+			t.Errorf("%s: %+v", action, r)
+		}
+	}
 	want := map[string][2]string{
 		"phonebook.update":     {`"name": "قدیم"`, `"name": "جدید"`},
 		"line.default":         {`"30004040"`, `"50004040"`},
