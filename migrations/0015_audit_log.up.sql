@@ -10,8 +10,10 @@ ALTER TABLE audit_log
 ALTER TABLE audit_log DROP CONSTRAINT IF EXISTS audit_log_account_id_fkey;
 ALTER TABLE audit_log DROP CONSTRAINT IF EXISTS audit_log_user_id_fkey;
 
-CREATE INDEX audit_log_account_action_idx ON audit_log (account_id, action, created_at DESC);
-CREATE INDEX audit_log_account_user_idx ON audit_log (account_id, user_id, created_at DESC);
+-- The owner's page reads newest first by id, narrowed by action or user.
+CREATE INDEX audit_log_account_id_idx ON audit_log (account_id, id DESC);
+CREATE INDEX audit_log_account_action_idx ON audit_log (account_id, action, id DESC);
+CREATE INDEX audit_log_account_user_idx ON audit_log (account_id, user_id, id DESC);
 
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

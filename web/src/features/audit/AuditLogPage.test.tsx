@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
+import { ACCESS_LIMITED } from '../../lib/apiError'
 import AuditLogPage, { actorText } from './AuditLogPage'
 
 const ROW = {
@@ -44,6 +45,12 @@ describe('AuditLogPage', () => {
     mockFetch([], 500)
     renderWithProviders(<AuditLogPage />, { route: '/audit-log' })
     expect(await screen.findByText('خطا در دریافت اطلاعات')).toBeInTheDocument()
+  })
+
+  it('tells a colleague the log is the owner\'s', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ data: null, meta: { status: 403, message_code: '403-8' } }), { status: 403 })))
+    renderWithProviders(<AuditLogPage />, { route: '/audit-log' })
+    expect(await screen.findByText(ACCESS_LIMITED)).toBeInTheDocument()
   })
 
   it('names the actor', () => {

@@ -1,7 +1,9 @@
 import { Badge, Card, Heading, Stack, Text } from '@chakra-ui/react'
 import { useMemo } from 'react'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { ErrorState } from '../../components/States'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
+import { errorText, isApiError } from '../../lib/api'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
@@ -66,7 +68,9 @@ export default function AuditLogPage() {
   const options = useAuditOptions()
   const filterDefs = useMemo(() => auditFilters(options.data), [options.data])
   const filters = list.filters(allFilterKeys(filterDefs))
-  const { data, isPending, isError, refetch } = useAuditLog({ page: list.page, limit: list.limit, ...filters })
+  const { data, isPending, isError, error, refetch } = useAuditLog({ page: list.page, limit: list.limit, ...filters })
+  // Only the owner may read the log: a colleague gets the §8 access message, not a retry.
+  const denied = isApiError(error, 403)
   return (
     <Card.Root>
       <Card.Body>
@@ -79,19 +83,23 @@ export default function AuditLogPage() {
               ورودها، ارسال‌ها و هر تغییری که شما یا همکارانتان در حساب داده‌اید، با زمان و نشانی IP.
             </Text>
           </Stack>
-          <DataTable
-            caption="گزارش فعالیت‌ها"
-            columns={COLUMNS}
-            rows={data?.rows}
-            total={data?.meta.total}
-            rowKey={(r) => r.id}
-            isLoading={isPending}
-            isError={isError}
-            onRetry={() => refetch()}
-            filters={filterDefs}
-            toolbar={<ExportButton filters={filters} />}
-            emptyText="فعالیتی با این فیلترها یافت نشد"
-          />
+          {denied ? (
+            <ErrorState title="دسترسی محدود" description={errorText(error)} />
+          ) : (
+            <DataTable
+              caption="گزارش فعالیت‌ها"
+              columns={COLUMNS}
+              rows={data?.rows}
+              total={data?.meta.total}
+              rowKey={(r) => r.id}
+              isLoading={isPending}
+              isError={isError}
+              onRetry={() => refetch()}
+              filters={filterDefs}
+              toolbar={<ExportButton filters={filters} />}
+              emptyText="فعالیتی با این فیلترها یافت نشد"
+            />
+          )}
         </Stack>
       </Card.Body>
     </Card.Root>
