@@ -5,6 +5,7 @@ describe('audit summaries', () => {
   it('names the keys in Persian with Persian digits', () => {
     expect(summaryText({ name: 'مشتریان', count: 3, enabled: true })).toBe('نام: مشتریان، تعداد: ۳، فعال: بله')
     expect(summaryText(null)).toBe('')
+    expect(summaryText({ fields: ['name', 'tags'], method: 'sms' })).toBe('فیلدهای تغییرکرده: نام، برچسب‌ها، روش: پیامک')
     expect(summaryText({ refunded: 4600 })).toMatch(/^بازگشت هزینه: ۴[٬,]?۶۰۰/)
     expect(summaryText({ from: 'sending', to: 'paused' })).toBe('از: در حال ارسال، به: متوقف موقت')
   })

@@ -52,6 +52,19 @@ function valueText(v: unknown): string {
   return toPersianDigits(String(v))
 }
 
+/** Persian words of the values of a few keys (fields changed, two-step method). */
+const VALUE_WORDS: Record<string, Record<string, string>> = {
+  fields: { number: 'شماره', name: 'نام', gender: 'جنسیت', birth_date: 'تاریخ تولد', tags: 'برچسب‌ها', features: 'ویژگی‌ها' },
+  method: { sms: 'پیامک', voice: 'تماس صوتی', app: 'اپلیکیشن' },
+}
+
+function keyedValue(k: string, v: unknown): unknown {
+  const words = VALUE_WORDS[k]
+  if (!words) return v
+  if (Array.isArray(v)) return v.map((x) => words[String(x)] ?? x)
+  return typeof v === 'string' ? (words[v] ?? v) : v
+}
+
 /** Keys holding an amount in rials. */
 const MONEY_KEYS = new Set(['price', 'refunded', 'price_from', 'price_to'])
 
@@ -59,7 +72,7 @@ const MONEY_KEYS = new Set(['price', 'refunded', 'price_from', 'price_to'])
 export function summaryText(s: Record<string, unknown> | null | undefined): string {
   if (!s) return ''
   return Object.entries(s)
-    .map(([k, v]) => `${KEY_LABELS[k] ?? k}: ${MONEY_KEYS.has(k) && typeof v === 'number' ? formatRial(v) : valueText(v)}`)
+    .map(([k, v]) => `${KEY_LABELS[k] ?? k}: ${MONEY_KEYS.has(k) && typeof v === 'number' ? formatRial(v) : valueText(keyedValue(k, v))}`)
     .join('، ')
 }
 
