@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -224,14 +225,29 @@ func (s *Service) SetPassword(ctx context.Context, tx pgx.Tx, userID int64, hash
 // SetTwoStep sets a user's second step. A non-empty totpSecret becomes the active
 // authenticator secret and clears the pending one.
 func (s *Service) SetTwoStep(ctx context.Context, userID int64, on bool, method, totpSecret string) error {
-	_, err := s.pool.Exec(ctx, `UPDATE users SET two_step = $2, two_step_method = $3,
-		totp_secret = coalesce(nullif($4, ''), totp_secret),
-		totp_pending = CASE WHEN $4 = '' THEN totp_pending END,
-		updated_at = now() WHERE id = $1`, userID, on, method, totpSecret)
-	if err != nil {
-		return fmt.Errorf("set two-step: %w", err)
-	}
-	return nil
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var accountID int64
+		var was bool
+		var wasMethod string
+		err := tx.QueryRow(ctx, `SELECT account_id, two_step, two_step_method FROM users WHERE id = $1 FOR UPDATE`,
+			userID).Scan(&accountID, &was, &wasMethod)
+		if err != nil {
+			return fmt.Errorf("set two-step: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET two_step = $2, two_step_method = $3,
+			totp_secret = coalesce(nullif($4, ''), totp_secret),
+			totp_pending = CASE WHEN $4 = '' THEN totp_pending END,
+			updated_at = now() WHERE id = $1`, userID, on, method, totpSecret); err != nil {
+			return fmt.Errorf("set two-step: %w", err)
+		}
+		action := audit.AuthTwoStepDisable
+		if on {
+			action = audit.AuthTwoStepEnable
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: accountID, UserID: userID, Action: action,
+			TargetType: "user", Target: strconv.FormatInt(userID, 10),
+			Before: map[string]any{"on": was, "method": wasMethod}, After: map[string]any{"on": on, "method": method}})
+	})
 }
 
 // SetTwoStepPending stores an authenticator secret awaiting its first code.

@@ -28,6 +28,7 @@ const (
 	PhonebookView   Permission = "phonebook.view"
 	PhonebookManage Permission = "phonebook.manage"
 	FileManage      Permission = "file.manage"
+	AuditView       Permission = "audit.view" // owner-only: not in All, so no role grants it
 )
 
 // Titles are the Persian names of the permissions, for the role editor.
@@ -44,6 +45,7 @@ var Titles = map[Permission]string{
 	PhonebookView:   "مشاهده دفترچه تلفن",
 	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
 	FileManage:      "بارگذاری و مدیریت فایل‌ها",
+	AuditView:       "مشاهده گزارش فعالیت‌ها",
 }
 
 // All lists the permissions a role may hold (for the role editor).

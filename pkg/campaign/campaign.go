@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/send"
 )
 
@@ -146,7 +148,8 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campai
 	if err != nil {
 		return Campaign{}, fmt.Errorf("create campaign: %w", err)
 	}
-	return pgx.CollectExactlyOneRow(rows, scan)
+	c, err := pgx.CollectExactlyOneRow(rows, scan)
+	return s.audited(ctx, audit.CampaignCreate, id.AccountID, nil, c, err)
 }
 
 // Update replaces a campaign's title, request and schedule.
@@ -166,9 +169,10 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campai
 	if err != nil {
 		return Campaign{}, err
 	}
-	return s.one(ctx, `UPDATE campaigns SET title = $3, request = $4, schedule = $5, enabled = $6, next_run_at = $7,
+	c, err := s.one(ctx, `UPDATE campaigns SET title = $3, request = $4, schedule = $5, enabled = $6, next_run_at = $7,
 		retry_at = NULL, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING `+cols,
 		id.AccountID, in.ID, in.Title, in.request(), in.Schedule, enabled, next)
+	return s.audited(ctx, audit.CampaignUpdate, id.AccountID, &cur, c, err)
 }
 
 // Toggle enables or disables a campaign; enabling plans the next run from now.
@@ -181,20 +185,43 @@ func (s *Service) Toggle(ctx context.Context, accountID, campaignID int64, enabl
 	if err != nil {
 		return Campaign{}, err
 	}
-	return s.one(ctx, `UPDATE campaigns SET enabled = $3, next_run_at = $4, retry_at = NULL, updated_at = now()
+	c, err := s.one(ctx, `UPDATE campaigns SET enabled = $3, next_run_at = $4, retry_at = NULL, updated_at = now()
 		WHERE account_id = $1 AND id = $2 RETURNING `+cols, accountID, campaignID, enabled, next)
+	return s.audited(ctx, audit.CampaignToggle, accountID, &cur, c, err)
 }
 
 // Delete removes a campaign (its past sends stay in the reports).
 func (s *Service) Delete(ctx context.Context, accountID, campaignID int64) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM campaigns WHERE account_id = $1 AND id = $2`, accountID, campaignID)
+	var title string
+	err := s.pool.QueryRow(ctx, `DELETE FROM campaigns WHERE account_id = $1 AND id = $2 RETURNING title`,
+		accountID, campaignID).Scan(&title)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.ErrNotFound
+	}
 	if err != nil {
 		return fmt.Errorf("delete campaign: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
+	_, err = s.audited(ctx, audit.CampaignDelete, accountID, &Campaign{ID: campaignID, Title: title}, Campaign{}, nil)
+	return err
+}
+
+// audited records a campaign change in the audit log right after it (the change
+// is a single statement, so there is no transaction to share): the title and
+// enabled flag before and after.
+func (s *Service) audited(ctx context.Context, action string, accountID int64, before *Campaign, after Campaign, err error) (Campaign, error) {
+	if err != nil {
+		return after, err
 	}
-	return nil
+	e := audit.Entry{AccountID: accountID, Action: action, Target: strconv.FormatInt(after.ID, 10)}
+	if before != nil {
+		e.Target = strconv.FormatInt(before.ID, 10)
+		e.Before = map[string]any{"title": before.Title, "enabled": before.Enabled}
+	}
+	if after.ID != 0 {
+		e.After = map[string]any{"title": after.Title, "enabled": after.Enabled}
+	}
+	audit.Committed(ctx, s.pool, e)
+	return after, nil
 }
 
 // Get returns one of the account's campaigns.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth"
 )
 
@@ -77,6 +78,7 @@ func accessLog(log *slog.Logger) gin.HandlerFunc {
 // the role check.
 func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		c.Request = c.Request.WithContext(audit.WithClient(c.Request.Context(), c.ClientIP(), c.Request.UserAgent()))
 		if perm == acl.Public {
 			c.Next()
 			return
@@ -93,6 +95,7 @@ func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 		}
 		c.Set(ctxIdentity, id)
 		c.Set(ctxToken, token)
+		c.Request = c.Request.WithContext(audit.WithIdentity(c.Request.Context(), id))
 		c.Next()
 	}
 }

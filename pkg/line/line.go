@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -59,18 +61,23 @@ func (s *Service) List(ctx context.Context, accountID int64) ([]Line, error) {
 // SetDefault makes one of the account's lines its default.
 func (s *Service) SetDefault(ctx context.Context, accountID, lineID int64) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var ok bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM lines WHERE id = $1 AND account_id = $2)`, lineID, accountID).Scan(&ok); err != nil {
-			return fmt.Errorf("find line: %w", err)
-		}
-		if !ok {
+		var number, was string
+		err := tx.QueryRow(ctx, `SELECT number, coalesce((SELECT number FROM lines WHERE account_id = $2 AND is_default LIMIT 1), '')
+			FROM lines WHERE id = $1 AND account_id = $2`, lineID, accountID).Scan(&number, &was)
+		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.Field("id", MsgNotFound).WithCode("404")
+		}
+		if err != nil {
+			return fmt.Errorf("find line: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE lines SET is_default = false WHERE account_id = $1 AND is_default`, accountID); err != nil {
 			return fmt.Errorf("clear default: %w", err)
 		}
-		_, err := tx.Exec(ctx, `UPDATE lines SET is_default = true WHERE id = $1`, lineID)
-		return err
+		if _, err := tx.Exec(ctx, `UPDATE lines SET is_default = true WHERE id = $1`, lineID); err != nil {
+			return fmt.Errorf("set default: %w", err)
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: accountID, Action: audit.LineDefault,
+			Target: strconv.FormatInt(lineID, 10), Before: map[string]any{"number": was}, After: map[string]any{"number": number}})
 	})
 }
 

@@ -82,6 +82,24 @@ type ContactInput struct {
 	Features  map[string]json.RawMessage `json:"features"`
 }
 
+// changed summarises an update for the audit log: the fields given and a move
+// between phonebooks (values stay out of the log).
+func (in ContactInput) changed(from, to int64) map[string]any {
+	var fields []string
+	for name, given := range map[string]bool{"number": in.Number != nil, "name": in.Name != nil, "gender": in.Gender != nil,
+		"birth_date": in.BirthDate != nil, "tags": in.Tags != nil, "features": len(in.Features) > 0} {
+		if given {
+			fields = append(fields, name)
+		}
+	}
+	slices.Sort(fields)
+	out := map[string]any{"fields": fields}
+	if from != to {
+		out["phonebook_from"], out["phonebook_to"] = from, to
+	}
+	return out
+}
+
 // contactRow is a checked contact.
 type contactRow struct {
 	Mobile    string         `json:"mobile"`
@@ -412,7 +430,7 @@ func (s *Service) UpdateContact(ctx context.Context, a Actor, id, phonebookID in
 				return err
 			}
 		}
-		return a.audit(ctx, tx, "contact.update", strconv.FormatInt(id, 10), nil)
+		return a.audit(ctx, tx, "contact.update", strconv.FormatInt(id, 10), in.changed(from, to))
 	})
 	if err != nil {
 		return Contact{}, err

@@ -238,7 +238,7 @@ func (s *Service) deleteList(ctx context.Context, a Actor, table, action string,
 				return err
 			}
 		}
-		return a.audit(ctx, tx, action, "", map[string]any{"ids": ids})
+		return a.audit(ctx, tx, action, "", map[string]any{"count": len(ids), "ids": ids[:min(len(ids), 20)]})
 	})
 	if err != nil {
 		return 0, err

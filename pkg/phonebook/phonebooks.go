@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -121,16 +122,22 @@ func (s *Service) UpdatePhonebook(ctx context.Context, a Actor, id int64, in Pho
 		return Phonebook{}, apperr.Field("code", MsgPhonebookCode)
 	}
 	var p Phonebook
+	var was, wasCode string
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The sub-select sees the row as it was before this statement.
 		err := tx.QueryRow(ctx, `UPDATE phonebooks SET name = $3, code = CASE WHEN $4 = '' THEN code ELSE $4 END
-			WHERE account_id = $1 AND id = $2 RETURNING `+phonebookCols, a.AccountID, id, name, code).Scan(phonebookDest(&p)...)
+			WHERE account_id = $1 AND id = $2 RETURNING `+phonebookCols+`,
+			(SELECT o.name FROM phonebooks o WHERE o.id = $2), (SELECT o.code FROM phonebooks o WHERE o.id = $2)`,
+			a.AccountID, id, name, code).Scan(append(phonebookDest(&p), &was, &wasCode)...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
 		}
 		if err != nil {
 			return phonebookConflict(err)
 		}
-		return a.audit(ctx, tx, "phonebook.update", strconv.FormatInt(id, 10), map[string]any{"name": name})
+		return audit.Record(ctx, tx, audit.Entry{AccountID: a.AccountID, UserID: a.UserID, APIKeyID: a.APIKeyID,
+			Action: audit.PhonebookUpdate, Target: strconv.FormatInt(id, 10), IP: a.IP,
+			Before: map[string]any{"name": was, "code": wasCode}, After: map[string]any{"name": p.Name, "code": p.Code}})
 	})
 	return p, err
 }

@@ -77,12 +77,7 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 		}
 		balance, moved = bal, applied
 		out.Refunded = amount
-		if err := recordControl(ctx, tx, sendID, id, ActionStop, map[string]any{"refunded": amount}); err != nil {
-			return err
-		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
-			Action: "send.stop", Target: strconv.FormatInt(sendID, 10), IP: ip,
-			Details: map[string]any{"from": status, "refunded": amount, "recipients": n}})
+		return recordControl(ctx, tx, sendID, id, ActionStop, map[string]any{"from": status, "refunded": amount, "recipients": n}, ip)
 	})
 	if err != nil {
 		return Stopped{}, err
@@ -116,7 +111,9 @@ type Control struct {
 	At     time.Time `json:"at"`
 }
 
-func recordControl(ctx context.Context, tx pgx.Tx, sendID int64, id acl.Identity, action string, details map[string]any) error {
+// recordControl records a control on the send and in the audit log ("send.<action>",
+// the status before and after; ip, when given, overrides the request's).
+func recordControl(ctx context.Context, tx pgx.Tx, sendID int64, id acl.Identity, action string, details map[string]any, ip string) error {
 	if details == nil {
 		details = map[string]any{}
 	}
@@ -124,7 +121,8 @@ func recordControl(ctx context.Context, tx pgx.Tx, sendID int64, id acl.Identity
 		VALUES ($1, $2, nullif($3, 0), nullif($4, 0), $5)`, sendID, action, id.UserID, id.APIKeyID, details); err != nil {
 		return fmt.Errorf("record %s: %w", action, err)
 	}
-	return nil
+	return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
+		Action: "send." + action, TargetType: "send", Target: strconv.FormatInt(sendID, 10), Details: details, IP: ip})
 }
 
 // Controls lists a send's controls, oldest first, with the name of who did each.
@@ -230,7 +228,7 @@ func (s *Service) transition(ctx context.Context, id acl.Identity, sendID int64,
 			return fmt.Errorf("%s send: %w", action, err)
 		}
 		out.Status = to
-		return recordControl(ctx, tx, sendID, id, action, map[string]any{"from": status})
+		return recordControl(ctx, tx, sendID, id, action, map[string]any{"from": status, "to": to}, "")
 	})
 	return out, err
 }

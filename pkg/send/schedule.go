@@ -157,7 +157,7 @@ func (s *Service) Reschedule(ctx context.Context, id acl.Identity, sendID int64,
 		if _, err := tx.Exec(ctx, `UPDATE sends SET send_at = $2, updated_at = now() WHERE id = $1`, sendID, next); err != nil {
 			return fmt.Errorf("reschedule: %w", err)
 		}
-		return recordControl(ctx, tx, sendID, id, ActionReschedule, details)
+		return recordControl(ctx, tx, sendID, id, ActionReschedule, details, "")
 	})
 	if err == nil && moved {
 		s.moneyChanged(ctx, id.AccountID, balance)

@@ -355,7 +355,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 			return err
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
-			Action: "send.create", Target: strconv.FormatInt(a.ID, 10), IP: ip,
+			Action: audit.SendCreate, TargetType: "send", Target: strconv.FormatInt(a.ID, 10), IP: ip,
 			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
 	})
 	if errors.Is(err, errDuplicateKey) {

@@ -22,6 +22,7 @@ const PhonebookSendPage = lazyPage(() => import('../features/send/phonebook/Phon
 const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'))
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
+const AuditLogPage = lazyPage(() => import('../features/audit/AuditLogPage'))
 const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
 const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
 
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
+          { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
           ...contactRoutes,
           ...placeholders,
         ],

@@ -165,6 +165,21 @@ describe('downloads', () => {
     fetchMock.mockResolvedValueOnce(envelope(404, null, { message: 'پیدا نشد' }))
     await expect(downloadFile('/report/download_recipients', { id: 1 }, 'x.xlsx')).rejects.toThrow('پیدا نشد')
   })
+
+  it('reports the bytes received of a streamed download', async () => {
+    const chunks = [new Uint8Array(3), new Uint8Array(5)]
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        chunks.forEach((x) => c.enqueue(x))
+        c.close()
+      },
+    })
+    fetchMock.mockResolvedValueOnce(new Response(body, { status: 200, headers: { 'Content-Type': 'application/octet-stream' } }))
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }))
+    const seen: Array<[number, number]> = []
+    await downloadFile('/user/audit/export', {}, 'a.xlsx', (received, total) => seen.push([received, total]))
+    expect(seen).toEqual([[0, 0], [3, 0], [8, 0]])
+  })
 })
 
 describe('noAuthRedirect', () => {

@@ -137,11 +137,17 @@ export const api = {
   },
 }
 
-/** Downloads a file through the API with the auth header and saves it in the browser. */
-export async function downloadFile(path: string, query: Query, fallbackName: string): Promise<void> {
+/** Download progress: bytes received and the total (0 when the server streams without a length). */
+export type DownloadProgress = (received: number, total: number) => void
+
+/**
+ * Downloads a file through the API with the auth header and saves it in the browser.
+ * onProgress, when given, hears every chunk as it arrives.
+ */
+export async function downloadFile(path: string, query: Query, fallbackName: string, onProgress?: DownloadProgress): Promise<void> {
   const res = await send(path, { query, headers: { Accept: '*/*' } })
   if (!res.ok) throw toError(res.status, (await readEnvelope(res)).meta)
-  const blob = await res.blob()
+  const blob = onProgress ? await readWithProgress(res, onProgress) : await res.blob()
   const name = fileNameFrom(res.headers.get('Content-Disposition')) ?? fallbackName
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
@@ -151,6 +157,23 @@ export async function downloadFile(path: string, query: Query, fallbackName: str
   a.click()
   a.remove()
   setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+async function readWithProgress(res: Response, onProgress: DownloadProgress): Promise<Blob> {
+  const total = Number(res.headers.get('Content-Length')) || 0
+  if (!res.body) return res.blob()
+  const reader = res.body.getReader()
+  const parts: BlobPart[] = []
+  let received = 0
+  onProgress(0, total)
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    parts.push(value)
+    received += value.byteLength
+    onProgress(received, total)
+  }
+  return new Blob(parts, { type: res.headers.get('Content-Type') ?? undefined })
 }
 
 export function fileNameFrom(disposition: string | null): string | undefined {

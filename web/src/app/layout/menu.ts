@@ -2,7 +2,7 @@ import type { ComponentType } from 'react'
 import type { IconProps } from '@chakra-ui/react'
 import {
   ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
-  PatternIcon, SecretaryIcon, SendIcon, SupportIcon, WalletIcon,
+  PatternIcon, SecretaryIcon, SendIcon, ShieldIcon, SupportIcon, WalletIcon,
 } from '../../components/outlineIcons'
 
 export interface MenuLink {
@@ -43,6 +43,7 @@ export const MENU: MenuGroup[] = [
     items: [
       { label: 'الگو (پترن)', to: '/pattern', icon: PatternIcon },
       { label: 'همکاران', to: '/colleagues', icon: ColleaguesIcon },
+      { label: 'گزارش فعالیت‌ها', to: '/audit-log', icon: ShieldIcon },
       {
         label: 'منشی',
         icon: SecretaryIcon,
