@@ -73,3 +73,47 @@ func (id Identity) Can(p Permission) bool {
 	}
 	return slices.Contains(id.Permissions, p)
 }
+
+// Group is one feature of the panel and the permissions that govern it, for the role
+// editor and the permission list.
+type Group struct {
+	Key         string
+	Title       string
+	Permissions []Permission
+}
+
+// Groups sorts every permission of All under its feature, with Persian titles.
+var Groups = []Group{
+	{"send", "ارسال پیامک", []Permission{SendCreate, SendCancel}},
+	{"report", "گزارش‌ها", []Permission{ReportView}},
+	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
+	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
+	{"file", "مدیریت فایل", []Permission{FileManage}},
+	{"wallet", "امور مالی", []Permission{WalletView}},
+	{"profile", "حساب کاربری", []Permission{ProfileManage}},
+	{"partner", "همکاران", []Permission{PartnerManage}},
+}
+
+// GroupOf returns the feature group that holds p.
+func GroupOf(p Permission) (Group, bool) {
+	for _, g := range Groups {
+		if slices.Contains(g.Permissions, p) {
+			return g, true
+		}
+	}
+	return Group{}, false
+}
+
+// Known reports whether p is a permission a role may hold.
+func Known(p Permission) bool { return slices.Contains(All, p) }
+
+// Covers reports whether the identity holds every one of perms: a colleague may
+// hand on only what they hold.
+func (id Identity) Covers(perms []Permission) bool {
+	for _, p := range perms {
+		if !id.Can(p) {
+			return false
+		}
+	}
+	return true
+}

@@ -192,6 +192,10 @@ func (s *Service) openSession(ctx context.Context, u account.User, c Client, act
 		if err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
+		// An invited colleague's first login makes them active (spec §4 Colleague).
+		if _, err := tx.Exec(ctx, `UPDATE users SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'pending'`, u.ID); err != nil {
+			return fmt.Errorf("activate invited user: %w", err)
+		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP})
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
+	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
@@ -46,6 +47,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		// The worker publishes import progress; the API only starts imports.
 		Phonebooks: phonebook.New(pool, queue, nil),
 		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
+		Colleagues: colleague.New(pool, queue, cfg.TokenSecret, sessions),
 		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
 	}
 }
