@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query'
+import { api } from './api'
+import { getToken } from './auth'
+
+/** Permission keys of the API (pkg/acl). */
+export type Permission =
+  | 'send.create'
+  | 'send.cancel'
+  | 'report.view'
+  | 'number.view'
+  | 'number.manage'
+  | 'wallet.view'
+  | 'profile.manage'
+  | 'partner.manage'
+  | 'phonebook.view'
+  | 'phonebook.manage'
+  | 'file.manage'
+
+/** The caller's access list (GET /acl/list, spec §6). */
+export interface Acl {
+  is_owner: boolean
+  reseller_id: number
+  permissions: Permission[]
+}
+
+export const ACL_KEY = ['auth', 'acl'] as const
+
+/** The access list of the logged-in user; the layout filters the menu and routes with it. */
+export function useAcl() {
+  return useQuery({
+    queryKey: ACL_KEY,
+    queryFn: ({ signal }) => api.get<Acl>('/acl/list', undefined, signal),
+    enabled: !!getToken(),
+    staleTime: 60_000,
+  })
+}
+
+/**
+ * Whether the access list allows a permission. Owners hold everything; `'owner'` marks
+ * owner-only pages; no permission means any member. Until the list arrives nothing is
+ * hidden (the API still answers 403-8).
+ */
+export function allows(acl: Acl | undefined, perm: Permission | 'owner' | undefined): boolean {
+  if (!perm || !acl || acl.is_owner) return true
+  if (perm === 'owner') return false
+  return acl.permissions.includes(perm)
+}
