@@ -37,11 +37,13 @@ export function useAcl() {
 
 /**
  * Whether the access list allows a permission. Owners hold everything; `'owner'` marks
- * owner-only pages; no permission means any member. Until the list arrives nothing is
- * hidden (the API still answers 403-8).
+ * owner-only pages; no permission means any member. Until the list arrives only what
+ * needs no permission is allowed (the menu does not flash items a colleague lacks).
  */
 export function allows(acl: Acl | undefined, perm: Permission | 'owner' | undefined): boolean {
-  if (!perm || !acl || acl.is_owner) return true
+  if (!perm) return true
+  if (!acl) return false
+  if (acl.is_owner) return true
   if (perm === 'owner') return false
   return acl.permissions.includes(perm)
 }

@@ -28,7 +28,7 @@ export default function AppLayout() {
   const navigate = useNavigate()
   useScrollTopOnPath(pathname)
   const acl = useAcl()
-  const limited = !allows(acl.data, routePermission(pathname))
+  const limited = !!acl.data && !allows(acl.data, routePermission(pathname))
 
   return (
     <Flex minH="100dvh" bg="app.canvas">

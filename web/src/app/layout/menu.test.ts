@@ -6,7 +6,13 @@ const labels = (acl: Acl | undefined) => filterMenu(MENU, acl).flatMap((g) => g.
 
 describe('filterMenu', () => {
   it('shows the owner everything', () => {
-    expect(labels({ is_owner: true, reseller_id: 0, permissions: [] })).toEqual(labels(undefined))
+    const all = MENU.flatMap((g) => g.items.flatMap((i) => [i.label, ...(i.children ?? []).map((c) => c.label)]))
+    expect(labels({ is_owner: true, reseller_id: 0, permissions: [] })).toEqual(all)
+    expect(labels({ is_owner: true, reseller_id: 0, permissions: [] })).toContain('کلیدهای API')
+  })
+  it('shows only ungated items until the access list arrives', () => {
+    expect(labels(undefined)).toContain('پیشخوان')
+    expect(labels(undefined)).not.toContain('گزارش‌ها')
   })
   it('shows a colleague only what the role allows', () => {
     const seen = labels({ is_owner: false, reseller_id: 0, permissions: ['report.view'] })
