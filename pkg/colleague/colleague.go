@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -17,6 +18,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/ratelimit"
 )
 
 // Persian messages of this domain.
@@ -61,11 +63,35 @@ type Service struct {
 	queue    auth.Enqueuer
 	secret   string
 	sessions Sessions
+	limits   Limits
+}
+
+// Limits bound the invitation codes: acceptance attempts per address per minute, and
+// codes to one mobile per day (shared with the login codes' daily cap).
+type Limits struct {
+	Limiter        *ratelimit.Limiter
+	PerIPPerMin    int
+	PerNumberToday int
 }
 
 // New returns the service. secret keys the hash of invitation codes (TOKEN_SECRET).
-func New(pool *pgxpool.Pool, queue auth.Enqueuer, secret string, sessions Sessions) *Service {
-	return &Service{pool: pool, queue: queue, secret: secret, sessions: sessions}
+func New(pool *pgxpool.Pool, queue auth.Enqueuer, secret string, sessions Sessions, limits Limits) *Service {
+	return &Service{pool: pool, queue: queue, secret: secret, sessions: sessions, limits: limits}
+}
+
+// allow counts one hit of key against limit per window; a nil limiter allows all.
+func (s *Service) allow(ctx context.Context, key string, limit int, window time.Duration) error {
+	if s.limits.Limiter == nil || limit <= 0 {
+		return nil
+	}
+	ok, retry, err := s.limits.Limiter.Allow(ctx, key, limit, window)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.RateLimit(int(retry.Seconds()) + 1)
+	}
+	return nil
 }
 
 // escalation refuses handing on permissions the caller does not hold.

@@ -98,6 +98,9 @@ func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int6
 // invite retires the user's open invitations, stores a new one and queues its SMS in
 // the same transaction: a failed enqueue leaves no colleague without an invitation.
 func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile, username string) error {
+	if err := s.allow(ctx, "otp:number:"+mobile, s.limits.PerNumberToday, 24*time.Hour); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now()
 		WHERE user_id = $1 AND purpose = 'invite' AND consumed_at IS NULL`, userID); err != nil {
 		return fmt.Errorf("retire invitations: %w", err)
@@ -153,6 +156,9 @@ func (s *Service) AcceptInvite(ctx context.Context, in AcceptInput, ip string) e
 		validate.Password(in.Password, in.Username), validate.PasswordConfirmation(in.Password, in.PasswordConfirmation))
 	if len(errs) > 0 {
 		return apperr.Fields(errs).Err()
+	}
+	if err := s.allow(ctx, "invite:ip:"+ip, s.limits.PerIPPerMin, time.Minute); err != nil {
+		return err
 	}
 	hash, err := password.Hash(in.Password)
 	if err != nil {

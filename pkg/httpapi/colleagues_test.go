@@ -196,3 +196,25 @@ func TestDeactivationCutsSessionsEverywhere(t *testing.T) {
 	}
 	e2.Must(200, "GET", "/v1/api/report/new_list", nil, e.Login(c.Username, pw))
 }
+
+// TestInvitationLimits: guessing invitation codes is throttled per address, a code
+// dies after five wrong tries, and re-sending invitations respects the mobile's daily
+// cap of codes.
+func TestInvitationLimits(t *testing.T) {
+	e := apitest.Start(t, func(c *config.Config) { c.LoginPerIPPerMin, c.OTPPerNumberPerDay = 6, 2 })
+	tok, _ := owner(t, e, "farhad", "09121230031")
+	c := inviteColleague(t, e, tok, "09121230032", makeRole(t, e, tok, "گزارش", acl.ReportView))
+	intl, _ := validate.NormalizeMobile(c.Mobile)
+	code := e.LastCode(intl)
+	wrong := map[string]string{"username": c.Username, "code": wrongCode(code), "password": pw, "password_confirmation": pw}
+	for range 5 {
+		e.Must(422, "POST", "/v1/api/user/partner/accept_invite", wrong, "")
+	}
+	wrong["code"] = code // the right code, too late: the invitation is used up
+	if r := e.Must(422, "POST", "/v1/api/user/partner/accept_invite", wrong, ""); r.Meta.MessageCode != colleague.CodeInviteWrong {
+		t.Fatalf("right code after five wrong: %s", r.Raw)
+	}
+	e.Must(429, "POST", "/v1/api/user/partner/accept_invite", wrong, "")
+	e.Must(200, "POST", "/v1/api/user/partner/resend_invite", map[string]any{"id": c.ID}, tok) // second code today
+	e.Must(429, "POST", "/v1/api/user/partner/resend_invite", map[string]any{"id": c.ID}, tok)
+}
