@@ -28,6 +28,11 @@ const (
 	PhonebookView   Permission = "phonebook.view"
 	PhonebookManage Permission = "phonebook.manage"
 	FileManage      Permission = "file.manage"
+
+	// WalletPay (payments, top-ups) and APIKeyManage are the owner's unless a role
+	// grants them (spec §6: owner-only unless granted).
+	WalletPay    Permission = "wallet.pay"
+	APIKeyManage Permission = "apikey.manage"
 )
 
 // Titles are the Persian names of the permissions, for the role editor.
@@ -44,11 +49,13 @@ var Titles = map[Permission]string{
 	PhonebookView:   "مشاهده دفترچه تلفن",
 	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
 	FileManage:      "بارگذاری و مدیریت فایل‌ها",
+	WalletPay:       "پرداخت و افزایش اعتبار",
+	APIKeyManage:    "مدیریت کلیدهای API",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
-	PhonebookView, PhonebookManage, FileManage}
+	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -89,7 +96,8 @@ var Groups = []Group{
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
 	{"file", "مدیریت فایل", []Permission{FileManage}},
-	{"wallet", "امور مالی", []Permission{WalletView}},
+	{"wallet", "امور مالی", []Permission{WalletView, WalletPay}},
+	{"developers", "برنامه‌نویسان", []Permission{APIKeyManage}},
 	{"profile", "حساب کاربری", []Permission{ProfileManage}},
 	{"partner", "همکاران", []Permission{PartnerManage}},
 }

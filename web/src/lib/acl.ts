@@ -15,6 +15,8 @@ export type Permission =
   | 'phonebook.view'
   | 'phonebook.manage'
   | 'file.manage'
+  | 'wallet.pay'
+  | 'apikey.manage'
 
 /** The caller's access list (GET /acl/list, spec §6). */
 export interface Acl {

@@ -30,7 +30,7 @@ describe('routePermission', () => {
     expect(routePermission('/colleagues/12')).toBe('partner.manage')
     expect(routePermission('/send-sms/quick')).toBe('send.create')
     expect(routePermission('/send-sms/campaigns')).toBe('report.view')
-    expect(routePermission('/developers/api-keys')).toBe('owner')
+    expect(routePermission('/developers/api-keys')).toBe('apikey.manage')
     expect(routePermission('/dashboard')).toBeUndefined()
   })
 })

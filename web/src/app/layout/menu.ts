@@ -59,7 +59,7 @@ export const MENU: MenuGroup[] = [
         icon: CodeIcon,
         children: [
           { label: 'افزونه‌ها', to: '/developers/plugins' },
-          { label: 'کلیدهای API', to: '/developers/api-keys', perm: 'owner' },
+          { label: 'کلیدهای API', to: '/developers/api-keys', perm: 'apikey.manage' },
           { label: 'مستندات', to: '/developers/documents' },
         ],
       },
