@@ -4,7 +4,7 @@
 // menu limited to the role, and the 403-8 access message on a page the role lacks.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEMO, PANEL_URL, apiToken, launch, openPage, randomDigits, randomMobile, readOtp, shot, signInWithToken, toIntl, waitForPath } from './helpers.mjs'
+import { DEMO, MOBILE, PANEL_URL, apiToken, launch, openPage, randomDigits, randomMobile, readOtp, shot, signInWithToken, toIntl, waitForPath } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -62,6 +62,11 @@ test('owner creates a role and invites a colleague, who sees a limited menu and 
   await page.getByTestId('status-pending').first().waitFor()
   await shot(page, 'colleagues-list')
   await context.close()
+  const m = await openPage(browser, MOBILE)
+  await signInWithToken(m.page, token, '/colleagues')
+  await m.page.getByTestId('status-pending').first().waitFor()
+  await shot(m.page, 'colleagues-list-mobile')
+  await m.context.close()
 
   // The colleague accepts with the texted code, then logs in (two-step).
   const code = await readOtp(toIntl(mobile), { after: invited })

@@ -63,7 +63,7 @@ function ColleagueList() {
     { key: 'name', title: 'نام', render: (r) => <Text fontWeight="medium">{toPersianDigits(r.name)}</Text> },
     { key: 'mobile', title: 'موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi> },
     { key: 'username', title: 'نام کاربری', render: (r) => <bdi>{r.username}</bdi>, hideOnMobile: true },
-    { key: 'role_name', title: 'نقش دسترسی', render: (r) => r.role_name || '—' },
+    { key: 'role_name', title: 'نقش دسترسی', render: (r) => (r.role_name ? toPersianDigits(r.role_name) : '—') },
     { key: 'status', title: 'وضعیت', render: (r) => <StatusChip status={r.status} /> },
     { key: 'created_at', title: 'تاریخ دعوت', render: (r) => formatJalaliDate(r.created_at), hideOnMobile: true },
   ]
