@@ -10,6 +10,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/validate"
@@ -110,6 +111,10 @@ func TestColleagueLifecycle(t *testing.T) {
 		t.Fatalf("colleague ACL: %+v", list)
 	}
 	e.Must(200, "GET", "/v1/api/report/new_list", nil, ct)
+	// Two-step login applies to colleagues too: they cannot turn it off.
+	if r := e.Must(403, "POST", "/v1/api/user/2fa/disable", map[string]string{"password": pw}, ct); r.Meta.MessageCode != auth.CodeTwoStepRequired {
+		t.Fatalf("colleague turns two-step off: %s", r.Raw)
+	}
 	r = e.Must(403, "GET", "/v1/api/user/partner/list", nil, ct)
 	if r.Meta.MessageCode != "403-8" {
 		t.Fatalf("colleague on a partner route: %s", r.Raw)
