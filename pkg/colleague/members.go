@@ -120,11 +120,9 @@ func checkInput(in *Input, creating bool) (mobile string, err error) {
 
 // grantable checks that the role is the account's and that the caller holds all of
 // its permissions.
-func (s *Service) grantable(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, id acl.Identity, roleID int64) error {
+func (s *Service) grantable(ctx context.Context, tx pgx.Tx, id acl.Identity, roleID int64) error {
 	var perms []string
-	err := q.QueryRow(ctx, `SELECT permissions FROM roles WHERE id = $1 AND account_id = $2 FOR SHARE`, roleID, id.AccountID).Scan(&perms)
+	err := tx.QueryRow(ctx, `SELECT permissions FROM roles WHERE id = $1 AND account_id = $2 FOR SHARE`, roleID, id.AccountID).Scan(&perms)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return apperr.Field("role_id", MsgRoleNotFound)
 	}
