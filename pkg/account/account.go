@@ -294,3 +294,6 @@ func mobileError(ok bool) error {
 func fieldsErr(f map[string][]string) error {
 	return apperr.Fields(f).Err()
 }
+
+// CheckUsername validates a username as registration does (for colleagues' usernames).
+func CheckUsername(u string) error { return usernameError(u) }

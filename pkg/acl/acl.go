@@ -29,6 +29,11 @@ const (
 	PhonebookManage Permission = "phonebook.manage"
 	FileManage      Permission = "file.manage"
 	AuditView       Permission = "audit.view" // owner-only: not in All, so no role grants it
+
+	// WalletPay (payments, top-ups) and APIKeyManage are the owner's unless a role
+	// grants them (spec §6: owner-only unless granted).
+	WalletPay    Permission = "wallet.pay"
+	APIKeyManage Permission = "apikey.manage"
 )
 
 // Titles are the Persian names of the permissions, for the role editor.
@@ -46,11 +51,13 @@ var Titles = map[Permission]string{
 	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
 	FileManage:      "بارگذاری و مدیریت فایل‌ها",
 	AuditView:       "مشاهده گزارش فعالیت‌ها",
+	WalletPay:       "پرداخت و افزایش اعتبار",
+	APIKeyManage:    "مدیریت کلیدهای API",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
-	PhonebookView, PhonebookManage, FileManage}
+	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -74,4 +81,53 @@ func (id Identity) Can(p Permission) bool {
 		return true
 	}
 	return slices.Contains(id.Permissions, p)
+}
+
+// Group is one feature of the panel and the permissions that govern it, for the role
+// editor and the permission list.
+type Group struct {
+	Key         string
+	Title       string
+	Permissions []Permission
+}
+
+// Groups sorts every permission of All under its feature, with Persian titles.
+var Groups = []Group{
+	{"send", "ارسال پیامک", []Permission{SendCreate, SendCancel}},
+	{"report", "گزارش‌ها", []Permission{ReportView}},
+	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
+	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
+	{"file", "مدیریت فایل", []Permission{FileManage}},
+	{"wallet", "امور مالی", []Permission{WalletView, WalletPay}},
+	{"developers", "برنامه‌نویسان", []Permission{APIKeyManage}},
+	{"profile", "حساب کاربری", []Permission{ProfileManage}},
+	{"partner", "همکاران", []Permission{PartnerManage}},
+}
+
+// GroupOf returns the feature group that holds p.
+func GroupOf(p Permission) (Group, bool) {
+	for _, g := range Groups {
+		if slices.Contains(g.Permissions, p) {
+			return g, true
+		}
+	}
+	return Group{}, false
+}
+
+// Known reports whether p is a permission a role may hold.
+func Known(p Permission) bool { return slices.Contains(All, p) || slices.Contains(OwnerOnly, p) }
+
+// OwnerOnly lists the permissions no role can grant: only the account's owner holds
+// them.
+var OwnerOnly = []Permission{AuditView}
+
+// Covers reports whether the identity holds every one of perms: a colleague may
+// hand on only what they hold.
+func (id Identity) Covers(perms []Permission) bool {
+	for _, p := range perms {
+		if !id.Can(p) {
+			return false
+		}
+	}
+	return true
 }

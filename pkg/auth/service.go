@@ -48,6 +48,7 @@ const (
 	MsgResetLocked       = "به دلیل تلاش‌های ناموفق زیاد، بازیابی رمز عبور این حساب تا ۲۴ ساعت بسته است"
 	MsgLoginLocked       = "به دلیل تلاش‌های ناموفق زیاد، ورود به این حساب از این نشانی موقتا بسته است"
 	MsgExternalInvalid   = "پیوند ورود نامعتبر است، منقضی شده یا قبلا استفاده شده است"
+	MsgTwoStepRequired   = "ورود دومرحله‌ای برای همکاران الزامی است و خاموش نمی‌شود"
 	MsgNoticeReset       = "چاپار: رمز عبور حساب شما تغییر کرد و همه نشست‌ها بسته شدند. اگر این کار شما نبوده، فورا با پشتیبانی تماس بگیرید."
 	MsgNoticeResetLocked = "چاپار: تلاش‌های ناموفق زیادی برای بازیابی رمز عبور حساب شما انجام شد و بازیابی تا ۲۴ ساعت بسته شد. رمز عبور شما تغییر نکرده است."
 )
@@ -62,6 +63,7 @@ const (
 	CodeResetLocked      = "reset-locked"
 	CodeLoginLocked      = "login-locked"
 	CodeExternalInvalid  = "external-invalid"
+	CodeTwoStepRequired  = "two-step-required"
 )
 
 // PurposeNotice marks a security notice to the owner among the verification messages.
@@ -191,6 +193,10 @@ func (s *Service) openSession(ctx context.Context, u account.User, c Client, act
 			s.now().Add(s.cfg.SessionTTL))
 		if err != nil {
 			return fmt.Errorf("insert session: %w", err)
+		}
+		// An invited colleague's first login makes them active (spec §4 Colleague).
+		if _, err := tx.Exec(ctx, `UPDATE users SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'pending'`, u.ID); err != nil {
+			return fmt.Errorf("activate invited user: %w", err)
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP})
 	})

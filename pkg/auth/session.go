@@ -120,6 +120,21 @@ func (s *Service) RevokeUserSessions(ctx context.Context, userID int64) error {
 	return nil
 }
 
+// ForgetUsers drops the cached identities of the users' open sessions on every API
+// instance, so a changed role or permission applies from the next request (the
+// sessions stay open).
+func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
+	rows, err := s.pool.Query(ctx, `SELECT 0::bigint, token_hash FROM sessions
+		WHERE user_id = ANY($1) AND revoked_at IS NULL AND expires_at > now()`, userIDs)
+	rev, err := collectRevoked(rows, err)
+	if err != nil {
+		return err
+	}
+	rev.Sessions = nil // nothing to close: the sockets stay
+	s.announce(ctx, rev)
+	return nil
+}
+
 // revokeUser revokes the user's open sessions in q (a transaction or the pool) and
 // returns them; the caller announces them once committed.
 func revokeUser(ctx context.Context, q interface {
@@ -156,7 +171,7 @@ func collectRevoked(rows pgx.Rows, err error) (revocation, error) {
 // is logged: the revocation is committed, and other instances still stop accepting
 // the token after SESSION_CACHE_TTL.
 func (s *Service) announce(ctx context.Context, rev revocation) {
-	if len(rev.Sessions) == 0 {
+	if len(rev.Keys) == 0 {
 		return
 	}
 	s.forget(rev.Keys)

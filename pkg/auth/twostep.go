@@ -77,7 +77,11 @@ func (s *Service) EnableTwoStep(ctx context.Context, id acl.Identity, method, co
 }
 
 // DisableTwoStep turns the second step off after checking the password.
+// Colleagues keep it: two-step login applies to every member (spec §6).
 func (s *Service) DisableTwoStep(ctx context.Context, id acl.Identity, pw string) error {
+	if !id.IsOwner {
+		return apperr.New(apperr.Forbidden, MsgTwoStepRequired).WithCode(CodeTwoStepRequired)
+	}
 	u, err := s.accounts.ByID(ctx, id.UserID)
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
+	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
@@ -51,6 +52,8 @@ type Deps struct {
 	Phonebooks *phonebook.Service
 	// Files receives uploads and serves their reports (the worker parses them).
 	Files *upload.Service
+	// Colleagues owns the access roles and the colleagues (partners).
+	Colleagues *colleague.Service
 	// Live serves the websockets; its Run must be running.
 	Live *live.Hub
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).

@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
+	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
@@ -46,6 +47,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		// The worker publishes import progress; the API only starts imports.
 		Phonebooks: phonebook.New(pool, queue, nil),
 		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
-		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
+		Colleagues: colleague.New(pool, queue, cfg.TokenSecret, sessions,
+			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
+		Live: live.NewHub(rdb, live.HubConfig{Log: log}),
 	}
 }

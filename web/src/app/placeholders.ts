@@ -68,9 +68,4 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'secretary/keywords/list', title: 'کلیدخوان' },
   { path: 'secretary/keywords/create', title: 'ایجاد کلیدخوان' },
   { path: 'secretary/keywords/:id', title: 'جزئیات کلیدخوان' },
-  { path: 'colleagues', title: 'همکاران' },
-  { path: 'colleagues/create', title: 'افزودن همکار' },
-  { path: 'colleagues/create-access', title: 'ایجاد نقش دسترسی' },
-  { path: 'colleagues/update-access/:id', title: 'ویرایش نقش دسترسی' },
-  { path: 'colleagues/:id', title: 'جزئیات همکار' },
 ]

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
 import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
+import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AppLayout, RootShell, SoftLayout } from './RootShell'
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
       { path: 'register', element: guest(<RegisterPage />), handle: { title: 'ثبت‌نام' } },
       { path: 'forgot-password', element: guest(<ForgotPasswordPage />), handle: { title: 'بازیابی رمز عبور' } },
       { path: 'external-login', element: <ExternalLoginPage />, handle: { title: 'ورود' } },
+      { path: 'accept-invite', element: guest(<AcceptInvitePage />), handle: { title: 'پذیرش دعوت همکاری' } },
       {
         element: (
           <RequireAuth>
@@ -78,6 +80,7 @@ export const routes: RouteObject[] = [
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
           ...contactRoutes,
+          ...colleagueRoutes,
           ...placeholders,
         ],
       },

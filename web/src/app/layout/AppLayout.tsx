@@ -1,6 +1,9 @@
 import { Box, Flex } from '@chakra-ui/react'
 import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation, useNavigate } from 'react-router'
+import { ErrorState } from '../../components/States'
+import { allows, useAcl } from '../../lib/acl'
+import { ACCESS_LIMITED } from '../../lib/apiError'
 import { useIsMobile } from '../../lib/viewport'
 import { BottomBar } from './BottomBar'
 import { ErrorBoundary } from './ErrorBoundary'
@@ -8,6 +11,7 @@ import { Header } from './Header'
 import { MobileTopBar } from './MobileTopBar'
 import { OldPanelBanner } from './OldPanelBanner'
 import { PageLoader } from './PageLoader'
+import { routePermission } from './menu'
 import { Sidebar } from './Sidebar'
 
 /** Scrolls to the top on every path change (spec §2). */
@@ -23,6 +27,8 @@ export default function AppLayout() {
   const { pathname } = useLocation()
   const navigate = useNavigate()
   useScrollTopOnPath(pathname)
+  const acl = useAcl()
+  const limited = !!acl.data && !allows(acl.data, routePermission(pathname))
 
   return (
     <Flex minH="100dvh" bg="app.canvas">
@@ -34,7 +40,7 @@ export default function AppLayout() {
           <Box maxW="1280px" mx="auto">
             <ErrorBoundary key={pathname} onBack={() => navigate(-1)}>
               <Suspense fallback={<PageLoader />}>
-                <Outlet />
+                {limited ? <ErrorState title="دسترسی محدود" description={ACCESS_LIMITED} data-testid="access-limited" /> : <Outlet />}
               </Suspense>
             </ErrorBoundary>
           </Box>

@@ -3,16 +3,17 @@ import { useState, type ComponentType } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import type { IconProps } from '@chakra-ui/react'
 import { ChartIcon, ContactsIcon, GridIcon, HomeIcon, SendIcon } from '../../components/outlineIcons'
+import { allows, useAcl, type Permission } from '../../lib/acl'
 import { CreditChip } from './CreditChip'
 import { NavMenu } from './NavMenu'
 
 const RouterNavLink = chakra(NavLink)
 
-const TABS: Array<{ label: string; to: string; icon: ComponentType<IconProps> }> = [
+const TABS: Array<{ label: string; to: string; icon: ComponentType<IconProps>; perm?: Permission }> = [
   { label: 'خانه', to: '/dashboard', icon: HomeIcon },
-  { label: 'ارسال', to: '/send-sms', icon: SendIcon },
-  { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon },
-  { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon },
+  { label: 'ارسال', to: '/send-sms', icon: SendIcon, perm: 'send.create' },
+  { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
+  { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon, perm: 'phonebook.view' },
 ]
 
 const tabStyle = {
@@ -32,6 +33,7 @@ const tabStyle = {
 export function BottomBar() {
   const { pathname } = useLocation()
   const [open, setOpen] = useState(false)
+  const acl = useAcl()
   return (
     <>
       <Flex
@@ -49,7 +51,7 @@ export function BottomBar() {
         shadow="0 -4px 16px rgba(0,0,0,0.06)"
         data-testid="bottom-bar"
       >
-        {TABS.map(({ label, to, icon: Icon }) => {
+        {TABS.filter((t) => allows(acl.data, t.perm)).map(({ label, to, icon: Icon }) => {
           const active = pathname === to || pathname.startsWith(`${to}/`)
           return (
             <RouterNavLink key={to} to={to} {...tabStyle} color={active ? 'brand.fg' : 'fg.muted'} fontWeight={active ? 'bold' : 'normal'}>

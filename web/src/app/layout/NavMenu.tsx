@@ -2,7 +2,8 @@ import { Box, Collapsible, HStack, Stack, Text, chakra } from '@chakra-ui/react'
 import { useState } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { ChevronDownIcon } from '../../components/outlineIcons'
-import { MENU, isItemActive, isLinkActive, type MenuItem, type MenuLink } from './menu'
+import { useAcl } from '../../lib/acl'
+import { MENU, filterMenu, isItemActive, isLinkActive, type MenuItem, type MenuLink } from './menu'
 
 const RouterNavLink = chakra(NavLink)
 
@@ -81,9 +82,10 @@ function Group({ item, onNavigate }: { item: MenuItem; onNavigate?: () => void }
 
 /** The grouped app menu (desktop side menu and the mobile «منو» drawer). */
 export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const acl = useAcl()
   return (
     <Stack as="nav" aria-label="منوی اصلی" gap="5">
-      {MENU.map((group, i) => (
+      {filterMenu(MENU, acl.data).map((group, i) => (
         <Box key={i}>
           {group.title && (
             <HStack px="3" mb="1.5">

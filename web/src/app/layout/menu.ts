@@ -4,6 +4,7 @@ import {
   ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
   PatternIcon, SecretaryIcon, SendIcon, ShieldIcon, SupportIcon, WalletIcon,
 } from '../../components/outlineIcons'
+import { allows, type Acl, type Permission } from '../../lib/acl'
 
 export interface MenuLink {
   label: string
@@ -12,6 +13,8 @@ export interface MenuLink {
   match?: string[]
   /** Path prefixes beneath `to` that belong to another item. */
   exclude?: string[]
+  /** What a colleague's role needs to see the item ('owner': the owner only). */
+  perm?: Permission | 'owner'
 }
 
 export interface MenuItem extends Partial<MenuLink> {
@@ -30,26 +33,26 @@ export const MENU: MenuGroup[] = [
   {
     items: [
       { label: 'پیشخوان', to: '/dashboard', icon: HomeIcon },
-      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, exclude: ['/send-sms/campaigns'] },
-      { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon },
-      { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon },
-      { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon },
-      { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon },
-      { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon },
+      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/campaigns'] },
+      { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon, perm: 'report.view' },
+      { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
+      { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon, perm: 'report.view' },
+      { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon, perm: 'send.create' },
+      { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon, perm: 'phonebook.view' },
     ],
   },
   {
     title: 'خدمات',
     items: [
-      { label: 'الگو (پترن)', to: '/pattern', icon: PatternIcon },
-      { label: 'همکاران', to: '/colleagues', icon: ColleaguesIcon },
-      { label: 'گزارش فعالیت‌ها', to: '/audit-log', icon: ShieldIcon },
+      { label: 'الگو (پترن)', to: '/pattern', icon: PatternIcon, perm: 'send.create' },
+      { label: 'همکاران', to: '/colleagues', icon: ColleaguesIcon, perm: 'partner.manage' },
+      { label: 'گزارش فعالیت‌ها', to: '/audit-log', icon: ShieldIcon, perm: 'audit.view' },
       {
         label: 'منشی',
         icon: SecretaryIcon,
         children: [
-          { label: 'منشی پیام دریافتی', to: '/secretary/received-message/inbox', match: ['/secretary/received-message'] },
-          { label: 'کلیدخوان', to: '/secretary/keywords/list', match: ['/secretary/keywords'] },
+          { label: 'منشی پیام دریافتی', to: '/secretary/received-message/inbox', match: ['/secretary/received-message'], perm: 'send.create' },
+          { label: 'کلیدخوان', to: '/secretary/keywords/list', match: ['/secretary/keywords'], perm: 'send.create' },
         ],
       },
       {
@@ -57,7 +60,7 @@ export const MENU: MenuGroup[] = [
         icon: CodeIcon,
         children: [
           { label: 'افزونه‌ها', to: '/developers/plugins' },
-          { label: 'کلیدهای API', to: '/developers/api-keys' },
+          { label: 'کلیدهای API', to: '/developers/api-keys', perm: 'apikey.manage' },
           { label: 'مستندات', to: '/developers/documents' },
         ],
       },
@@ -70,11 +73,11 @@ export const MENU: MenuGroup[] = [
         label: 'امور مالی',
         icon: WalletIcon,
         children: [
-          { label: 'کیف پول', to: '/wallet/credit', match: ['/wallet/payment-result'] },
-          { label: 'تراکنش‌ها', to: '/wallet/transactions' },
+          { label: 'کیف پول', to: '/wallet/credit', match: ['/wallet/payment-result'], perm: 'wallet.view' },
+          { label: 'تراکنش‌ها', to: '/wallet/transactions', perm: 'wallet.view' },
         ],
       },
-      { label: 'مدیریت فایل', to: '/file-management', icon: FolderIcon },
+      { label: 'مدیریت فایل', to: '/file-management', icon: FolderIcon, perm: 'file.manage' },
     ],
   },
   {
@@ -102,4 +105,42 @@ export function isLinkActive(link: MenuLink, pathname: string): boolean {
 export function isItemActive(item: MenuItem, pathname: string): boolean {
   if (item.to && isLinkActive(item as MenuLink, pathname)) return true
   return (item.children ?? []).some((c) => isLinkActive(c, pathname))
+}
+
+/** The menu as the access list allows it: items and links the role lacks are left out, and so are groups left empty. */
+export function filterMenu(menu: MenuGroup[], acl: Acl | undefined): MenuGroup[] {
+  return menu
+    .map((group) => ({
+      ...group,
+      items: group.items
+        .filter((item) => allows(acl, item.perm))
+        .map((item) => (item.children ? { ...item, children: item.children.filter((c) => allows(acl, c.perm)) } : item))
+        .filter((item) => !item.children || item.children.length > 0),
+    }))
+    .filter((group) => group.items.length > 0)
+}
+
+/** Pages a permission guards beyond the menu's own links (longest prefix wins). */
+const EXTRA_ROUTE_PERMS: Array<[string, Permission | 'owner']> = [
+  ['/send-sms/success-send', 'send.create'],
+]
+
+/** The permission the page at pathname needs, from the menu's links: a colleague without it sees the 403-8 message. */
+export function routePermission(pathname: string, menu: MenuGroup[] = MENU): Permission | 'owner' | undefined {
+  let best: { len: number; perm: Permission | 'owner' } | undefined
+  const consider = (prefix: string, perm: Permission | 'owner' | undefined) => {
+    const under = pathname === prefix || pathname.startsWith(`${prefix}/`)
+    if (perm && under && (!best || prefix.length > best.len)) best = { len: prefix.length, perm }
+  }
+  for (const group of menu) {
+    for (const item of group.items) {
+      for (const link of [item, ...(item.children ?? [])]) {
+        if (!link.to) continue
+        if ((link.exclude ?? []).some((p) => pathname === p || pathname.startsWith(`${p}/`))) continue
+        for (const prefix of [link.to, ...(link.match ?? [])]) consider(prefix, link.perm ?? item.perm)
+      }
+    }
+  }
+  for (const [prefix, perm] of EXTRA_ROUTE_PERMS) consider(prefix, perm)
+  return best?.perm
 }

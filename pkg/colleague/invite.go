@@ -1,0 +1,230 @@
+package colleague
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// InviteTTL is how long an invitation code stays valid; the owner can send a new one.
+const InviteTTL = 72 * time.Hour
+
+// inviteTries is how many wrong codes an invitation takes before it dies.
+const inviteTries = 5
+
+// Create adds a colleague in the pending state and texts them an invitation code
+// with which they set their password (AcceptInvite). The account needs a role first.
+func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip string) (Colleague, error) {
+	if err := s.hasRoles(ctx, id); err != nil {
+		return Colleague{}, err
+	}
+	mobile, err := checkInput(&in, true)
+	if err != nil {
+		return Colleague{}, err
+	}
+	unusable, err := randomCode(32)
+	if err != nil {
+		return Colleague{}, err
+	}
+	hash, err := password.Hash(unusable) // no one knows it: the invitation sets the real one
+	if err != nil {
+		return Colleague{}, err
+	}
+	var userID int64
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.grantable(ctx, tx, id, in.RoleID); err != nil {
+			return err
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, national_id, role_id,
+			status, two_step, mobile_verified) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', true, false)
+			ON CONFLICT DO NOTHING RETURNING id`,
+			id.AccountID, in.Username, hash, in.Name, mobile, in.NationalID, in.RoleID).Scan(&userID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			e := apperr.Field("username", MsgUsernameTaken)
+			e.Kind = apperr.Conflict
+			return e
+		}
+		if err != nil {
+			return fmt.Errorf("insert colleague: %w", err)
+		}
+		if err := s.invite(ctx, tx, id, userID, mobile, in.Username); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, id, "partner.create", userID, ip, map[string]any{"role_id": in.RoleID})
+	})
+	if err != nil {
+		return Colleague{}, err
+	}
+	return s.Show(ctx, id, userID)
+}
+
+// ResendInvite replaces a pending colleague's invitation with a new code.
+func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int64, ip string) error {
+	if err := s.manageable(ctx, id, userID); err != nil {
+		return err
+	}
+	c, err := s.Show(ctx, id, userID)
+	if err != nil {
+		return err
+	}
+	if c.Status != StatusPending {
+		return apperr.New(apperr.Conflict, MsgNotPending)
+	}
+	mobile, _ := validate.NormalizeMobile(c.Mobile)
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.invite(ctx, tx, id, userID, mobile, c.Username); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, id, "partner.invite", userID, ip, nil)
+	})
+}
+
+// invite retires the user's open invitations, stores a new one and queues its SMS in
+// the same transaction: a failed enqueue leaves no colleague without an invitation.
+func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile, username string) error {
+	if err := s.allow(ctx, "otp:number:"+mobile, s.limits.PerNumberToday, 24*time.Hour); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now()
+		WHERE user_id = $1 AND purpose = 'invite' AND consumed_at IS NULL`, userID); err != nil {
+		return fmt.Errorf("retire invitations: %w", err)
+	}
+	code, err := randomCode(6)
+	if err != nil {
+		return err
+	}
+	token, err := randomCode(40)
+	if err != nil {
+		return err
+	}
+	th := sha256.Sum256([]byte(token))
+	var chID int64
+	err = tx.QueryRow(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, code_hash, code_expires_at,
+		max_tries, expires_at, issued_by) VALUES ($1, 'invite', $2, 'sms', $3, $4, $5, $4, $6) RETURNING id`,
+		userID, th[:], s.codeHash(th[:], code), time.Now().Add(InviteTTL), inviteTries, id.UserID).Scan(&chID)
+	if err != nil {
+		return fmt.Errorf("insert invitation: %w", err)
+	}
+	var accountName string
+	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1`, id.AccountID).Scan(&accountName); err != nil {
+		return fmt.Errorf("account name: %w", err)
+	}
+	text := "کد دعوت همکاری چاپار: " + code + "\nشما به‌عنوان همکار «" + accountName + "» دعوت شده‌اید. نام کاربری: " +
+		username + "\nدر صفحه «پذیرش دعوت» چاپار رمز عبور خود را تعیین کنید."
+	task, err := jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: text, Purpose: "invite", ChallengeID: chID})
+	if err != nil {
+		return err
+	}
+	if _, err := s.queue.EnqueueContext(ctx, task); err != nil {
+		return fmt.Errorf("enqueue invitation: %w", err)
+	}
+	return nil
+}
+
+// AcceptInput is the invitation form of the colleague.
+type AcceptInput struct {
+	Username             string `json:"username"`
+	Code                 string `json:"code"`
+	Password             string `json:"password"`
+	PasswordConfirmation string `json:"password_confirmation"`
+}
+
+// AcceptInvite sets a pending colleague's password with the texted code and proves
+// their mobile; their first login then makes them active. A wrong code counts
+// against the invitation, which dies after a few.
+func (s *Service) AcceptInvite(ctx context.Context, in AcceptInput, ip string) error {
+	in.Username = strings.TrimSpace(in.Username)
+	in.Code = validate.NormalizeDigits(strings.TrimSpace(in.Code))
+	errs := validate.Collect(validate.InField("username", validate.NotBlank("username", in.Username)),
+		validate.InField("code", validate.NotBlank("code", in.Code)),
+		validate.Password(in.Password, in.Username), validate.PasswordConfirmation(in.Password, in.PasswordConfirmation))
+	if len(errs) > 0 {
+		return apperr.Fields(errs).Err()
+	}
+	if err := s.allow(ctx, "invite:ip:"+ip, s.limits.PerIPPerMin, time.Minute); err != nil {
+		return err
+	}
+	hash, err := password.Hash(in.Password)
+	if err != nil {
+		return err
+	}
+	var accepted bool
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var userID, accountID, chID int64
+		var th, ch []byte
+		err := tx.QueryRow(ctx, `SELECT u.id, u.account_id, c.id, c.token_hash, c.code_hash FROM users u
+			JOIN challenges c ON c.user_id = u.id AND c.purpose = 'invite' AND c.consumed_at IS NULL AND c.expires_at > now()
+			WHERE lower(u.username) = lower($1) AND u.status = 'pending' AND NOT u.is_owner
+			ORDER BY c.id DESC LIMIT 1 FOR UPDATE OF c`, in.Username).Scan(&userID, &accountID, &chID, &th, &ch)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("load invitation: %w", err)
+		}
+		if !hmac.Equal(ch, s.codeHash(th, in.Code)) {
+			_, err := tx.Exec(ctx, `UPDATE challenges SET tries = tries + 1,
+				consumed_at = CASE WHEN tries + 1 >= max_tries THEN now() END WHERE id = $1`, chID)
+			return err
+		}
+		accepted = true
+		return s.acceptTx(ctx, tx, userID, accountID, chID, hash, ip)
+	})
+	if err != nil {
+		return err
+	}
+	if !accepted {
+		return apperr.New(apperr.Invalid, MsgInviteInvalid).WithCode(CodeInviteWrong)
+	}
+	return nil
+}
+
+func (s *Service) acceptTx(ctx context.Context, tx pgx.Tx, userID, accountID, chID int64, hash, ip string) error {
+	if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now() WHERE id = $1`, chID); err != nil {
+		return fmt.Errorf("consume invitation: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, mobile_verified = true, updated_at = now()
+		WHERE id = $1`, userID, hash); err != nil {
+		return fmt.Errorf("accept invitation: %w", err)
+	}
+	return audit.Record(ctx, tx, audit.Entry{AccountID: accountID, UserID: userID, Action: "partner.invite_accepted",
+		Target: strconv.FormatInt(userID, 10), IP: ip})
+}
+
+// codeHash keys an invitation code's hash with the server secret and its invitation.
+func (s *Service) codeHash(tokenHash []byte, code string) []byte {
+	m := hmac.New(sha256.New, []byte(s.secret))
+	m.Write(tokenHash)
+	m.Write([]byte{0})
+	m.Write([]byte(code))
+	return m.Sum(nil)
+}
+
+// randomCode returns n random decimal digits.
+func randomCode(n int) (string, error) {
+	var b strings.Builder
+	for range n {
+		d, err := rand.Int(rand.Reader, big.NewInt(10))
+		if err != nil {
+			return "", fmt.Errorf("random code: %w", err)
+		}
+		b.WriteByte(byte('0' + d.Int64()))
+	}
+	return b.String(), nil
+}

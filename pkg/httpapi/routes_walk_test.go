@@ -1,0 +1,345 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/httpapi"
+)
+
+// walk is the cast of the permission walk: owner A with resources, owner B of
+// another account, and for every permission a colleague of A whose role holds all
+// the others.
+type walk struct {
+	t          *testing.T
+	e          *apitest.Env
+	tokA, tokB string
+	accA       int64
+	without    map[acl.Permission]string
+	n          int
+}
+
+// call is one route's request: its path (ids filled in, query included) and body.
+type call struct {
+	path string
+	body any
+}
+
+// walkRoute says what the walk expects of one route. cross, when not empty, is why
+// the other-account check (404) does not apply; fresh gives the owner's call a
+// session of its own (the route ends it).
+type walkRoute struct {
+	perm  acl.Permission
+	req   func(w *walk) call
+	cross string
+	fresh bool
+}
+
+// Reasons the other-account check does not apply.
+const (
+	public    = "public: no account, no session"
+	own       = "acts on the caller's own user, session or account; there is no id to borrow"
+	listing   = "lists or creates within the caller's own account; there is no id to borrow"
+	lineIDs   = "line ids name shared operator lines, not resources of an account"
+	samples   = "the sample files are the same for every account"
+	manyIDs   = "a list of ids: another account's ids are skipped (TestContactsIsolation checks they stay)"
+	validated = "the form is checked before the lookup: any account gets 422 for this empty form, never the campaign"
+	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
+)
+
+func fixed(path string, body any) func(*walk) call {
+	return func(*walk) call { return call{path, body} }
+}
+
+func withID(format string, make func(w *walk) int64, body func(id int64) any) func(*walk) call {
+	return func(w *walk) call {
+		id := make(w)
+		var b any
+		if body != nil {
+			b = body(id)
+		}
+		return call{strings.ReplaceAll(format, "{id}", fmt.Sprint(id)), b}
+	}
+}
+
+func idBody(id int64) any { return map[string]any{"id": id} }
+
+// routeTable is every route of the API. A route missing here fails the walk: add it
+// with its permission and a resource of owner A (or the reason the 404 check does
+// not apply).
+var routeTable = map[string]walkRoute{
+	"POST /user/check_exist":                   {acl.Public, fixed("/user/check_exist", map[string]any{}), public, false},
+	"POST /user/register":                      {acl.Public, fixed("/user/register", map[string]any{}), public, false},
+	"POST /user/register/verify":               {acl.Public, fixed("/user/register/verify", map[string]any{}), public, false},
+	"POST /acl/auth/login":                     {acl.Public, fixed("/acl/auth/login", map[string]any{}), public, false},
+	"POST /acl/auth/send_sms_otp":              {acl.Public, fixed("/acl/auth/send_sms_otp", map[string]any{}), public, false},
+	"POST /acl/auth/confirm_otp":               {acl.Public, fixed("/acl/auth/confirm_otp", map[string]any{}), public, false},
+	"POST /acl/auth/forgot_password":           {acl.Public, fixed("/acl/auth/forgot_password", map[string]any{}), public, false},
+	"POST /acl/auth/forgot_password_check_otp": {acl.Public, fixed("/acl/auth/forgot_password_check_otp", map[string]any{}), public, false},
+	"POST /acl/auth/change_password_by_token":  {acl.Public, fixed("/acl/auth/change_password_by_token", map[string]any{}), public, false},
+	"GET /acl/auth/login_setting":              {acl.Public, fixed("/acl/auth/login_setting", nil), public, false},
+	"POST /acl/auth/external_login/preview":    {acl.Public, fixed("/acl/auth/external_login/preview", map[string]any{}), public, false},
+	"POST /acl/auth/external_login":            {acl.Public, fixed("/acl/auth/external_login", map[string]any{}), public, false},
+	"POST /user/partner/accept_invite":         {acl.Public, fixed("/user/partner/accept_invite", map[string]any{}), public, false},
+	"POST /acl/auth/logout":                    {acl.Authenticated, fixed("/acl/auth/logout", nil), own, true},
+	"GET /acl/auth/check_token":                {acl.Authenticated, fixed("/acl/auth/check_token", nil), own, false},
+	"POST /live/ticket":                        {acl.Authenticated, fixed("/live/ticket", nil), own, false},
+	"GET /user/2fa":                            {acl.Authenticated, fixed("/user/2fa", nil), own, false},
+	"GET /user/2fa/show_qr":                    {acl.Authenticated, fixed("/user/2fa/show_qr", nil), own, false},
+	"POST /user/2fa/enable":                    {acl.Authenticated, fixed("/user/2fa/enable", map[string]any{}), own, false},
+	"POST /user/2fa/disable":                   {acl.Authenticated, fixed("/user/2fa/disable", map[string]any{}), own, false},
+	"GET /acl/list":                            {acl.Authenticated, fixed("/acl/list", nil), own, false},
+	"POST /acl/auth/external_login/issue":      {acl.Authenticated, withID("/acl/auth/external_login/issue", (*walk).colleague, func(id int64) any { return map[string]any{"user_id": id} }), "", false},
+	"GET /payment/credit/mine":                 {acl.WalletView, fixed("/payment/credit/mine", nil), own, false},
+	"GET /number/numbers":                      {acl.NumberView, fixed("/number/numbers", nil), listing, false},
+	"POST /numbers/defaults/upsert":            {acl.NumberManage, fixed("/numbers/defaults/upsert", map[string]any{}), lineIDs, false},
+	"POST /send/calculate-price":               {acl.SendCreate, fixed("/send/calculate-price", map[string]any{}), listing, false},
+	"POST /send":                               {acl.SendCreate, fixed("/send", map[string]any{}), listing, false},
+	"POST /send/cancel":                        {acl.SendCancel, withID("/send/cancel", (*walk).send, idBody), "", false},
+	"POST /send/pause":                         {acl.SendCancel, withID("/send/pause", (*walk).send, idBody), "", false},
+	"POST /send/resume":                        {acl.SendCancel, withID("/send/resume", (*walk).send, idBody), "", false},
+	"GET /send/scheduled":                      {acl.ReportView, fixed("/send/scheduled", nil), listing, false},
+	"POST /send/scheduled/update":              {acl.SendCreate, withID("/send/scheduled/update", (*walk).send, func(id int64) any { return map[string]any{"id": id, "text": "سلام"} }), "", false},
+	"GET /send/campaigns":                      {acl.ReportView, fixed("/send/campaigns", nil), listing, false},
+	"POST /send/campaigns":                     {acl.SendCreate, fixed("/send/campaigns", map[string]any{}), listing, false},
+	"POST /send/campaigns/update":              {acl.SendCreate, withID("/send/campaigns/update", (*walk).campaign, idBody), validated, false},
+	"POST /send/campaigns/toggle":              {acl.SendCreate, withID("/send/campaigns/toggle", (*walk).campaign, idBody), "", false},
+	"POST /send/campaigns/delete":              {acl.SendCreate, withID("/send/campaigns/delete", (*walk).campaign, idBody), "", false},
+	"GET /send/campaigns/:id/runs":             {acl.ReportView, withID("/send/campaigns/{id}/runs", (*walk).campaign, nil), "", false},
+	"GET /report/new_list":                     {acl.ReportView, fixed("/report/new_list", nil), listing, false},
+	"GET /report/archive_list":                 {acl.ReportView, fixed("/report/archive_list", nil), listing, false},
+	"GET /report/bulk_stats":                   {acl.ReportView, withID("/report/bulk_stats?id={id}", (*walk).send, nil), "", false},
+	"GET /report/archive_bulk_stats":           {acl.ReportView, withID("/report/archive_bulk_stats?id={id}", (*walk).send, nil), "", false},
+	"GET /report/by_bulk":                      {acl.ReportView, withID("/report/by_bulk?ids={id}", (*walk).send, nil), manyIDs, false},
+	"GET /report/recipients":                   {acl.ReportView, withID("/report/recipients?id={id}", (*walk).send, nil), "", false},
+	"GET /report/download_recipients":          {acl.ReportView, withID("/report/download_recipients?id={id}", (*walk).send, nil), "", false},
+	"POST /phonebooks":                         {acl.PhonebookManage, fixed("/phonebooks", map[string]any{"name": "تازه"}), listing, false},
+	"POST /phonebooks/update":                  {acl.PhonebookManage, withID("/phonebooks/update", (*walk).phonebook, func(id int64) any { return map[string]any{"id": id, "name": "نو"} }), "", false},
+	"POST /phonebooks/delete-list":             {acl.PhonebookManage, withID("/phonebooks/delete-list", (*walk).phonebook, func(id int64) any { return map[string]any{"ids": []int64{id}} }), manyIDs, false},
+	"GET /phonebooks/list-new":                 {acl.PhonebookView, fixed("/phonebooks/list-new", nil), listing, false},
+	"GET /phonebooks/:id":                      {acl.PhonebookView, withID("/phonebooks/{id}", (*walk).phonebook, nil), "", false},
+	"GET /phonebooks/options/list-new":         {acl.PhonebookView, fixed("/phonebooks/options/list-new", nil), listing, false},
+	"GET /phonebooks/options-with-default":     {acl.PhonebookView, fixed("/phonebooks/options-with-default", nil), listing, false},
+	"GET /phonebooks/numbers/count":            {acl.PhonebookView, withID("/phonebooks/numbers/count?phonebook_ids={id}", (*walk).phonebook, nil), "", false},
+	"POST /phonebooks/numbers/add-list-new": {acl.PhonebookManage, withID("/phonebooks/numbers/add-list-new", (*walk).phonebook, func(id int64) any {
+		return map[string]any{"phonebook_id": id, "contacts": []map[string]any{{"number": "09121239999"}}}
+	}), "", false},
+	"POST /phonebooks/numbers/update-new":    {acl.PhonebookManage, withID("/phonebooks/numbers/update-new", (*walk).contact, func(id int64) any { return map[string]any{"id": id, "number": "09121239998"} }), "", false},
+	"POST /phonebooks/numbers/delete-list":   {acl.PhonebookManage, withID("/phonebooks/numbers/delete-list", (*walk).contact, func(id int64) any { return map[string]any{"ids": []int64{id}} }), manyIDs, false},
+	"GET /phonebooks/numbers/contact-list":   {acl.PhonebookView, fixed("/phonebooks/numbers/contact-list", nil), listing, false},
+	"GET /phonebooks/numbers/:id":            {acl.PhonebookView, withID("/phonebooks/numbers/{id}", (*walk).contact, nil), "", false},
+	"GET /phonebooks/numbers/list":           {acl.PhonebookView, fixed("/phonebooks/numbers/list", nil), listing, false},
+	"GET /phonebooks/numbers/tags":           {acl.PhonebookView, fixed("/phonebooks/numbers/tags", nil), listing, false},
+	"POST /phonebooks/numbers/tags":          {acl.PhonebookManage, fixed("/phonebooks/numbers/tags", map[string]any{"name": "برچسب"}), listing, false},
+	"POST /phonebooks/tags/delete-list":      {acl.PhonebookManage, fixed("/phonebooks/tags/delete-list", map[string]any{"ids": []int64{1}}), manyIDs, false},
+	"GET /phonebooks/options":                {acl.PhonebookView, fixed("/phonebooks/options", nil), listing, false},
+	"POST /phonebooks/options":               {acl.PhonebookManage, fixed("/phonebooks/options", map[string]any{}), listing, false},
+	"POST /phonebooks/options/delete-list":   {acl.PhonebookManage, fixed("/phonebooks/options/delete-list", map[string]any{"ids": []int64{1}}), manyIDs, false},
+	"GET /phonebooks/blacklist":              {acl.PhonebookView, fixed("/phonebooks/blacklist", nil), listing, false},
+	"POST /phonebooks/blacklist":             {acl.PhonebookManage, fixed("/phonebooks/blacklist", map[string]any{}), blacklist, false},
+	"POST /phonebooks/blacklist/delete-list": {acl.PhonebookManage, fixed("/phonebooks/blacklist/delete-list", map[string]any{}), blacklist, false},
+	"GET /phonebooks/blacklist/export":       {acl.PhonebookView, fixed("/phonebooks/blacklist/export", nil), listing, false},
+	"POST /phonebooks/numbers/import":        {acl.PhonebookManage, (*walk).importCall, "", false},
+	"GET /phonebooks/numbers/import/sample":  {acl.PhonebookView, fixed("/phonebooks/numbers/import/sample", nil), samples, false},
+	"GET /phonebooks/numbers/import/:id":     {acl.PhonebookView, withID("/phonebooks/numbers/import/{id}", (*walk).contactImport, nil), "", false},
+	"GET /phonebooks/numbers/export":         {acl.PhonebookView, fixed("/phonebooks/numbers/export", nil), listing, false},
+	"POST /user/files":                       {acl.FileManage, fixed("/user/files", map[string]any{}), listing, false},
+	"GET /user/files":                        {acl.FileManage, fixed("/user/files", nil), listing, false},
+	"GET /user/files/categories":             {acl.FileManage, fixed("/user/files/categories", nil), listing, false},
+	"GET /user/files/samples/:purpose":       {acl.FileManage, fixed("/user/files/samples/contacts", nil), samples, false},
+	"POST /user/files/delete":                {acl.FileManage, withID("/user/files/delete", (*walk).file, idBody), "", false},
+	"GET /user/files/:id":                    {acl.FileManage, withID("/user/files/{id}", (*walk).file, nil), "", false},
+	"GET /user/files/:id/download":           {acl.FileManage, withID("/user/files/{id}/download", (*walk).file, nil), "", false},
+	"GET /user/files/:id/errors/download":    {acl.FileManage, withID("/user/files/{id}/errors/download", (*walk).file, nil), "", false},
+	"GET /acl/partner/permission_list":       {acl.PartnerManage, fixed("/acl/partner/permission_list", nil), listing, false},
+	"GET /acl/partner/role_list":             {acl.PartnerManage, fixed("/acl/partner/role_list", nil), listing, false},
+	"GET /acl/partner/show_role/:id":         {acl.PartnerManage, withID("/acl/partner/show_role/{id}", (*walk).role, nil), "", false},
+	"POST /acl/partner/create_role":          {acl.PartnerManage, fixed("/acl/partner/create_role", map[string]any{"name": "نو", "permissions": []acl.Permission{acl.ReportView}}), listing, false},
+	"POST /acl/partner/update_role": {acl.PartnerManage, withID("/acl/partner/update_role", (*walk).role, func(id int64) any {
+		return map[string]any{"id": id, "name": fmt.Sprint("نقش ", id), "permissions": []acl.Permission{acl.ReportView}}
+	}), "", false},
+	"POST /acl/partner/delete_role":    {acl.PartnerManage, withID("/acl/partner/delete_role", (*walk).role, idBody), "", false},
+	"POST /acl/partner/copy_role":      {acl.PartnerManage, withID("/acl/partner/copy_role", (*walk).role, idBody), "", false},
+	"GET /user/partner/list":           {acl.PartnerManage, fixed("/user/partner/list", nil), listing, false},
+	"GET /user/partner/show/:id":       {acl.PartnerManage, withID("/user/partner/show/{id}", (*walk).colleague, nil), "", false},
+	"POST /user/partner/create":        {acl.PartnerManage, fixed("/user/partner/create", map[string]any{}), listing, false},
+	"POST /user/partner/update":        {acl.PartnerManage, (*walk).colleagueUpdate, "", false},
+	"POST /user/partner/deactive":      {acl.PartnerManage, withID("/user/partner/deactive", (*walk).colleague, idBody), "", false},
+	"POST /user/partner/active":        {acl.PartnerManage, withID("/user/partner/active", (*walk).colleague, idBody), "", false},
+	"POST /user/partner/resend_invite": {acl.PartnerManage, withID("/user/partner/resend_invite", (*walk).colleague, idBody), "", false},
+	"GET /user/audit":                  {acl.AuditView, fixed("/user/audit", nil), listing, false},
+	"GET /user/audit/options":          {acl.AuditView, fixed("/user/audit/options", nil), listing, false},
+	"GET /user/audit/export":           {acl.AuditView, fixed("/user/audit/export", nil), listing, false},
+}
+
+// ownerMay404 names the routes whose owner call may answer 404, and why.
+var ownerMay404 = map[string]string{
+	"GET /user/files/:id/download": "the fixture file has no stored original; TestFileUpload downloads a real one",
+}
+
+// TestRouteWalk walks every route of the route table: (b) a colleague whose role
+// lacks the route's permission gets 403-8, (c) another account asking for owner A's
+// resource gets 404, (a) the owner is let through. A route without an entry here, or
+// whose permission is not one a role can hold, fails the test.
+func TestRouteWalk(t *testing.T) {
+	w := newWalk(t)
+	seen := map[string]bool{}
+	for _, rt := range httpapi.RoutesOf(w.e.Deps) {
+		key := rt.Method + " " + rt.Path
+		seen[key] = true
+		want, ok := routeTable[key]
+		switch {
+		case !ok:
+			t.Errorf("%s is not in the walk's route table: add it with its permission and a resource of owner A", key)
+			continue
+		case rt.Perm != acl.Public && rt.Perm != acl.Authenticated && !acl.Known(rt.Perm):
+			t.Errorf("%s declares %q, which no role can hold", key, rt.Perm)
+		case rt.Perm != want.perm:
+			t.Errorf("%s declares %q, the walk expects %q", key, rt.Perm, want.perm)
+			continue
+		}
+		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) { w.check(t, rt.Method, want, ownerMay404[key] != "") })
+	}
+	for key := range routeTable {
+		if !seen[key] {
+			t.Errorf("the walk's table names %s, which is not a route", key)
+		}
+	}
+}
+
+// check runs the three calls of one route, the owner's last so that it cannot
+// remove the resource before the others ask for it.
+func (w *walk) check(t *testing.T, method string, want walkRoute, may404 bool) {
+	c := want.req(w)
+	if want.perm != acl.Public && want.perm != acl.Authenticated {
+		lacking, ok := w.without[want.perm]
+		if !ok { // an owner-only permission: every colleague lacks it
+			lacking = w.without[acl.All[0]]
+		}
+		if st, code, raw := w.do(method, c, lacking); st != 403 || code != "403-8" {
+			t.Errorf("colleague without %s: %d %.300s", want.perm, st, raw)
+		}
+	}
+	if want.cross == "" {
+		if st, _, raw := w.do(method, c, w.tokB); st != 404 {
+			t.Errorf("another account: %d %.300s", st, raw)
+		}
+	}
+	tok := w.tokA
+	if want.fresh {
+		tok = w.e.Login("walker", pw)
+	}
+	st, _, raw := w.do(method, c, tok)
+	// A public route answers 401 to a bad or missing login token of its own.
+	unauthorized := st == 401 && want.perm != acl.Public
+	if unauthorized || st == 403 || st >= 500 || want.cross == "" && st == 404 && !may404 {
+		t.Errorf("owner: %d %.300s", st, raw)
+	}
+}
+
+// do calls a route; downloads answer files, so the envelope is read only when there is one.
+func (w *walk) do(method string, c call, token string) (status int, code string, raw []byte) {
+	var rd io.Reader
+	if c.body != nil {
+		b, _ := json.Marshal(c.body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, w.e.URL+"/v1/api"+c.path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ = io.ReadAll(res.Body)
+	var env struct {
+		Meta struct {
+			MessageCode string `json:"message_code"`
+		}
+	}
+	_ = json.Unmarshal(raw, &env)
+	return res.StatusCode, env.Meta.MessageCode, raw
+}
+
+func newWalk(t *testing.T) *walk {
+	e := apitest.Start(t, func(c *config.Config) { c.LoginPerIPPerMin, c.LoginPerUserPerMin = 1000, 1000 })
+	w := &walk{t: t, e: e, without: map[acl.Permission]string{}}
+	w.tokA, w.accA = owner(t, e, "walker", "09121240000")
+	w.tokB, _ = owner(t, e, "stranger", "09121240001")
+	for i, p := range acl.All {
+		others := slices.DeleteFunc(slices.Clone(acl.All), func(q acl.Permission) bool { return q == p })
+		role := makeRole(t, e, w.tokA, "بدون "+string(p), others...)
+		w.without[p] = acceptAndLogin(t, e, inviteColleague(t, e, w.tokA, fmt.Sprintf("0912125%04d", i), role))
+	}
+	return w
+}
+
+func (w *walk) next() int { w.n++; return w.n }
+
+func (w *walk) sql(query string, args ...any) int64 {
+	w.t.Helper()
+	var id int64
+	if err := w.e.DB.Pool.QueryRow(context.Background(), query, args...).Scan(&id); err != nil {
+		w.t.Fatal(err)
+	}
+	return id
+}
+
+func (w *walk) role() int64 {
+	return makeRole(w.t, w.e, w.tokA, fmt.Sprint("نقش آزمون ", w.next()), acl.ReportView)
+}
+
+func (w *walk) colleague() int64 {
+	return inviteColleague(w.t, w.e, w.tokA, fmt.Sprintf("0912126%04d", w.next()), w.role()).ID
+}
+
+func (w *walk) phonebook() int64 {
+	var b struct{ ID int64 }
+	w.e.Must(201, "POST", "/v1/api/phonebooks", map[string]any{"name": fmt.Sprint("دفترچه ", w.next())}, w.tokA).Decode(w.t, &b)
+	return b.ID
+}
+
+func (w *walk) contact() int64 {
+	book := w.phonebook()
+	w.e.Must(201, "POST", "/v1/api/phonebooks/numbers/add-list-new", map[string]any{"phonebook_id": book,
+		"contacts": []map[string]any{{"number": "09121238888"}}}, w.tokA)
+	return w.sql(`SELECT id FROM contacts WHERE phonebook_id = $1`, book)
+}
+
+func (w *walk) file() int64 {
+	return fileFixture(w.t, w.e, w.accA, "contacts", "ready", []string{"موبایل"}, [][]string{{"09121237777"}})
+}
+
+func (w *walk) importCall() call {
+	return call{"/phonebooks/numbers/import", map[string]any{"file_id": w.file(), "phonebook_id": w.phonebook()}}
+}
+
+func (w *walk) colleagueUpdate() call {
+	return call{"/user/partner/update", map[string]any{"id": w.colleague(), "name": "نام نو",
+		"national_id": nationalID("001234567"), "role_id": w.role()}}
+}
+
+func (w *walk) contactImport() int64 {
+	return w.sql(`INSERT INTO contact_imports (account_id, phonebook_id, file_id) VALUES ($1, $2, $3) RETURNING id`,
+		w.accA, w.phonebook(), w.file())
+}
+
+func (w *walk) campaign() int64 {
+	return w.sql(`INSERT INTO campaigns (account_id, title, request, schedule, enabled) VALUES ($1, 'آزمون', '{}', '{}', false) RETURNING id`, w.accA)
+}
+
+func (w *walk) send() int64 {
+	return w.sql(`INSERT INTO sends (account_id, type, sender, text, status, requested, recipients, parts, total_parts,
+		quote, cost, expanded_at) VALUES ($1, 'quick', '3000', 'سلام', 'sending', 1, 1, 1, 1, 0, 0, now()) RETURNING id`, w.accA)
+}
