@@ -320,6 +320,7 @@ type recipientState struct {
 	mobile   string
 	parts    []sms.Part
 	ids      []string // normalised message id per accepted part
+	states   []byte   // per part: partAccepted, partUnknown, partRejected or 0 (never submitted)
 	accepted int
 	unknown  int
 	rejected int
@@ -427,7 +428,7 @@ func (k *chunk) prepare(send sendRow, recs []claimedRecipient) int {
 		case len(parts) == 0:
 			st.errText = "text:empty"
 		default:
-			st.parts, st.ids = parts, make([]string, len(parts))
+			st.parts, st.ids, st.states = parts, make([]string, len(parts)), make([]byte, len(parts))
 			totalParts += len(parts)
 		}
 	}
@@ -537,6 +538,7 @@ func (k *chunk) submit(ref partRef) {
 		// The session refused to encode it (address or length): a
 		// resubmission would fail the same way.
 		st.rejected++
+		st.states[ref.p] = partRejected
 		if st.errText == "" {
 			st.errText = "submit:invalid"
 		}
@@ -555,9 +557,14 @@ func (k *chunk) handle(res submitResult) {
 	case res.err == nil:
 		if id := smpp.NormalizeMessageID(res.id); id != "" {
 			st.ids[res.ref.p] = id
+			st.states[res.ref.p] = partAccepted
 			st.accepted++
+			// Recorded at once, not with the recipient's outcome: a fast
+			// receipt must find this message, not an older one with the id.
+			k.h.rec.accepted(msgRow{claim: k.acc, recipient: st.id, part: int16(res.ref.p + 1), id: id, at: time.Now()})
 		} else {
 			st.unknown++ // accepted without an id: reconcile by receipt
+			st.states[res.ref.p] = partUnknown
 		}
 	case k.retry(res):
 		// Not accepted, for a transient reason: the part goes again.
@@ -565,8 +572,10 @@ func (k *chunk) handle(res submitResult) {
 		return
 	case smpp.IsUnknown(res.err):
 		st.unknown++ // never resent
+		st.states[res.ref.p] = partUnknown
 	default:
 		st.rejected++
+		st.states[res.ref.p] = partRejected
 		if s, ok := smpp.StatusOf(res.err); ok && st.status == 0 {
 			st.status = s
 		}
@@ -756,7 +765,7 @@ func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
 	case st.accepted+st.unknown > 0:
 		o.unknown = st.unknown > 0
 		o.failed = int16(len(st.parts) - st.accepted - st.unknown)
-		o.msgIDs = st.ids
+		o.partStates = partStates(st.states)
 	case st.status != 0:
 		o.rejected, o.errText = true, fmt.Sprintf("smsc:0x%02X", uint32(st.status))
 	case st.errText != "":
@@ -765,6 +774,27 @@ func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
 		return o, false
 	}
 	return o, true
+}
+
+// Per-part submit states (recipients.part_states, one byte per part).
+const (
+	partAccepted = 'a' // accepted with a message id
+	partUnknown  = '?' // sent, no usable answer: reconciled by receipt
+	partRejected = 'r' // refused by the SMSC (or locally): never sent
+	partUnsent   = 'n' // never submitted: the chunk stopped first
+)
+
+// partStates renders a recipient's part states, parts never answered as
+// never submitted.
+func partStates(states []byte) string {
+	b := make([]byte, len(states))
+	for i, c := range states {
+		if c == 0 {
+			c = partUnsent
+		}
+		b[i] = c
+	}
+	return string(b)
 }
 
 // textCache keeps the split parts of the texts being sent, made with
