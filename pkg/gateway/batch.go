@@ -324,6 +324,7 @@ type recipientState struct {
 	accepted int
 	unknown  int
 	rejected int
+	lastID   *msgRow     // the accepted part that settled it, recorded with the outcome
 	status   smpp.Status // first SMSC rejection
 	errText  string      // local failure (text, encoding)
 	emitted  bool        // its outcome went to the recorder
@@ -457,7 +458,7 @@ func (k *chunk) emit(st *recipientState) {
 	k.h.stats.partsAccepted.Add(int64(st.accepted))
 	k.h.stats.partsUnknown.Add(int64(st.unknown))
 	k.h.stats.partsRejected.Add(int64(st.rejected))
-	k.h.rec.add(o)
+	k.h.rec.add(o, st.lastID)
 }
 
 func (k *chunk) requestGrant() {
@@ -561,7 +562,13 @@ func (k *chunk) handle(res submitResult) {
 			st.accepted++
 			// Recorded at once, not with the recipient's outcome: a fast
 			// receipt must find this message, not an older one with the id.
-			k.h.rec.accepted(msgRow{claim: k.acc, recipient: st.id, part: int16(res.ref.p + 1), id: id, at: time.Now()})
+			// The part that settles the recipient goes with its outcome.
+			row := msgRow{claim: k.acc, recipient: st.id, part: int16(res.ref.p + 1), id: id, at: time.Now()}
+			if st.settled() {
+				st.lastID = &row
+			} else {
+				k.h.rec.accepted(row)
+			}
 		} else {
 			st.unknown++ // accepted without an id: reconcile by receipt
 			st.states[res.ref.p] = partUnknown

@@ -169,9 +169,15 @@ func (r *recorder) abandon(c *claimAcc) {
 	r.mu.Unlock()
 }
 
-// add queues a recipient's outcome.
-func (r *recorder) add(o outcome) {
-	r.enqueue(r.outWake, func() { r.outs = append(r.outs, o) })
+// add queues a recipient's outcome, and id (when not nil) the message id of
+// the part that settled it.
+func (r *recorder) add(o outcome, id *msgRow) {
+	r.enqueue(r.outWake, func() {
+		r.outs = append(r.outs, o)
+		if id != nil {
+			r.ids = append(r.ids, *id)
+		}
+	})
 }
 
 // accepted queues an accepted part's message id.
