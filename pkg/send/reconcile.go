@@ -3,6 +3,8 @@ package send
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,10 +133,11 @@ func storeReconciled(ctx context.Context, tx pgx.Tx, rc reconciled) error {
 			return fmt.Errorf("reconcile unknown: %w", err)
 		}
 	}
-	rids := make([]int64, 0, len(rc.states))
-	states := make([]string, 0, len(rc.states))
-	for id, st := range rc.states {
-		rids, states = append(rids, id), append(states, string(st))
+	// In id order: receipt consumers lock recipients too.
+	rids := slices.Sorted(maps.Keys(rc.states))
+	states := make([]string, len(rids))
+	for i, id := range rids {
+		states[i] = string(rc.states[id])
 	}
 	if _, err := tx.Exec(ctx, `UPDATE recipients r SET part_states = u.states, unknown = strpos(u.states, '?') > 0,
 			updated_at = now()
