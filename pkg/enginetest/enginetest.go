@@ -42,6 +42,8 @@ type Options struct {
 	Config func(*config.Config)
 	// Now, when set, is the recurring campaigns' clock (tests run a fast one).
 	Now func() time.Time
+	// Gateway overrides the gateway's environment (e.g. GATEWAY_RESPONSE_TIMEOUT).
+	Gateway map[string]string
 }
 
 // Start runs everything; the test's cleanup stops it.
@@ -85,6 +87,9 @@ func Start(t testing.TB, o Options) *Engine {
 	}
 	env := map[string]string{"GATEWAY_BINDS": binds, "GATEWAY_TPS": "0", "GATEWAY_HTTP_ADDR": "127.0.0.1:0",
 		"SMPP_SYSTEM_ID": sim.SystemID(), "SMPP_PASSWORD": sim.Password(), "GATEWAY_CONCURRENCY": "4"}
+	for k, v := range o.Gateway {
+		env[k] = v
+	}
 	e.gwCfg, err = gateway.LoadConfig("test", func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)

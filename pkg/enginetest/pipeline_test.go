@@ -10,6 +10,7 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/smscsim"
 )
@@ -60,13 +61,43 @@ func ledgerBalanced(t *testing.T, e *enginetest.Engine, accountID, sendID int64)
 	return taken
 }
 
-// chargedParts is what the account must pay: every submitted recipient (reached or
-// not), none of the blacklisted or never-submitted ones.
+// charged is what the account must pay: every submitted recipient (reached or
+// not), none of the blacklisted or never-submitted ones; of a recipient some of
+// whose parts were never sent (refused by the carrier, or never submitted: 'r'
+// and 'n' in its part states), the price of the parts that were sent, at the
+// account's tariff (the per-send fee included).
 func charged(t *testing.T, e *enginetest.Engine, sendID int64) int64 {
 	t.Helper()
+	ctx := context.Background()
+	var acct int64
+	if err := e.DB.Pool.QueryRow(ctx, `SELECT account_id FROM sends WHERE id = $1`, sendID).Scan(&acct); err != nil {
+		t.Fatal(err)
+	}
+	tariffs, err := operator.Load(ctx, e.DB.Pool, acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := e.DB.Pool.Query(ctx, `SELECT operator, parts, cost,
+		length(part_states) - length(replace(replace(part_states, 'r', ''), 'n', ''))
+		FROM recipients WHERE send_id = $1 AND status IN (0, 1, 2, 3)`, sendID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
 	var c int64
-	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT coalesce(sum(cost), 0) FROM recipients WHERE send_id = $1 AND status IN (0, 1, 2, 3)`,
-		sendID).Scan(&c); err != nil {
+	for rows.Next() {
+		var op string
+		var parts, unsent int
+		var cost int64
+		if err := rows.Scan(&op, &parts, &cost, &unsent); err != nil {
+			t.Fatal(err)
+		}
+		if unsent > 0 {
+			cost = tariffs.Price(op, parts-unsent)
+		}
+		c += cost
+	}
+	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -320,9 +320,11 @@ type recipientState struct {
 	mobile   string
 	parts    []sms.Part
 	ids      []string // normalised message id per accepted part
+	states   []byte   // per part: partAccepted, partUnknown, partRejected or 0 (never submitted)
 	accepted int
 	unknown  int
 	rejected int
+	lastID   *msgRow     // the accepted part that settled it, recorded with the outcome
 	status   smpp.Status // first SMSC rejection
 	errText  string      // local failure (text, encoding)
 	emitted  bool        // its outcome went to the recorder
@@ -427,7 +429,7 @@ func (k *chunk) prepare(send sendRow, recs []claimedRecipient) int {
 		case len(parts) == 0:
 			st.errText = "text:empty"
 		default:
-			st.parts, st.ids = parts, make([]string, len(parts))
+			st.parts, st.ids, st.states = parts, make([]string, len(parts)), make([]byte, len(parts))
 			totalParts += len(parts)
 		}
 	}
@@ -456,7 +458,7 @@ func (k *chunk) emit(st *recipientState) {
 	k.h.stats.partsAccepted.Add(int64(st.accepted))
 	k.h.stats.partsUnknown.Add(int64(st.unknown))
 	k.h.stats.partsRejected.Add(int64(st.rejected))
-	k.h.rec.add(o)
+	k.h.rec.add(o, st.lastID)
 }
 
 func (k *chunk) requestGrant() {
@@ -537,6 +539,7 @@ func (k *chunk) submit(ref partRef) {
 		// The session refused to encode it (address or length): a
 		// resubmission would fail the same way.
 		st.rejected++
+		st.states[ref.p] = partRejected
 		if st.errText == "" {
 			st.errText = "submit:invalid"
 		}
@@ -555,9 +558,20 @@ func (k *chunk) handle(res submitResult) {
 	case res.err == nil:
 		if id := smpp.NormalizeMessageID(res.id); id != "" {
 			st.ids[res.ref.p] = id
+			st.states[res.ref.p] = partAccepted
 			st.accepted++
+			// Recorded at once, not with the recipient's outcome: a fast
+			// receipt must find this message, not an older one with the id.
+			// The part that settles the recipient goes with its outcome.
+			row := msgRow{claim: k.acc, recipient: st.id, part: int16(res.ref.p + 1), id: id, at: time.Now()}
+			if st.settled() {
+				st.lastID = &row
+			} else {
+				k.h.rec.accepted(row)
+			}
 		} else {
 			st.unknown++ // accepted without an id: reconcile by receipt
+			st.states[res.ref.p] = partUnknown
 		}
 	case k.retry(res):
 		// Not accepted, for a transient reason: the part goes again.
@@ -565,8 +579,10 @@ func (k *chunk) handle(res submitResult) {
 		return
 	case smpp.IsUnknown(res.err):
 		st.unknown++ // never resent
+		st.states[res.ref.p] = partUnknown
 	default:
 		st.rejected++
+		st.states[res.ref.p] = partRejected
 		if s, ok := smpp.StatusOf(res.err); ok && st.status == 0 {
 			st.status = s
 		}
@@ -756,7 +772,7 @@ func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
 	case st.accepted+st.unknown > 0:
 		o.unknown = st.unknown > 0
 		o.failed = int16(len(st.parts) - st.accepted - st.unknown)
-		o.msgIDs = st.ids
+		o.partStates = partStates(st.states)
 	case st.status != 0:
 		o.rejected, o.errText = true, fmt.Sprintf("smsc:0x%02X", uint32(st.status))
 	case st.errText != "":
@@ -765,6 +781,27 @@ func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
 		return o, false
 	}
 	return o, true
+}
+
+// Per-part submit states (recipients.part_states, one byte per part).
+const (
+	partAccepted = 'a' // accepted with a message id
+	partUnknown  = '?' // sent, no usable answer: reconciled by receipt
+	partRejected = 'r' // refused by the SMSC (or locally): never sent
+	partUnsent   = 'n' // never submitted: the chunk stopped first
+)
+
+// partStates renders a recipient's part states, parts never answered as
+// never submitted.
+func partStates(states []byte) string {
+	b := make([]byte, len(states))
+	for i, c := range states {
+		if c == 0 {
+			c = partUnsent
+		}
+		b[i] = c
+	}
+	return string(b)
 }
 
 // textCache keeps the split parts of the texts being sent, made with

@@ -23,19 +23,27 @@
 // once the send is stopped or paused, which stops the chunk at once. Per part
 // the outcome is:
 //
-//   - accepted: the normalised SMSC message id is recorded in message_ids;
+//   - accepted: the normalised SMSC message id goes to the recorder at once
+//     (in the next outcome transaction, not with the recipient's outcome), so
+//     a fast receipt finds this message and not an older one the SMSC gave
+//     the same id;
 //   - throttled (ESME_RTHROTTLED): the bind's adaptive rate is halved (it
 //     recovers by 10% every 100 ms without one, see pacer), the session
 //     pauses briefly, and the part is submitted again (it was not accepted,
 //     so this is no duplicate);
-//   - rejected (any other error status): the part failed;
+//   - rejected (any other error status): the part failed, was never sent, and
+//     is refunded when the send closes;
 //   - unknown (no response in time, or the connection dropped while the part
 //     was in flight): it is never resent; the recipient is recorded as sent
-//     with unknown = true and reconciled through its receipt.
+//     with unknown = true and the part is reconciled through its receipt.
+//
+// Each sent recipient's part_states records every part's outcome ('a'
+// accepted, '?' unknown, 'r' rejected, 'n' never submitted), and the send's
+// partial counter the recipients with a part not accepted.
 //
 // A recipient's outcome goes to the gateway's recorder as soon as every part
 // has one. The recorder writes all handlers' outcomes in one transaction every
-// recordEvery: it copies the message ids, marks the recipients sent (0) or
+// recordEvery: it copies the accepted parts' message ids, marks the recipients sent (0) or
 // rejected (6, error "smsc:0xNN") and adds to the sends' counters; at the end
 // of a chunk its recipients never started go back to queued and the claim row
 // is deleted, then the handler adds the send id to jobs.DirtySends. Grants and

@@ -57,7 +57,17 @@ type outcome struct {
 	errText  string // rejected only
 	unknown  bool   // sent, at least one part without a known answer
 	failed   int16  // sent, parts that failed or were never submitted
-	msgIDs   []string
+	// partStates is one byte per part (see partAccepted), sent recipients only.
+	partStates string
+}
+
+// msgRow is one accepted part's message id, recorded as soon as it is known.
+type msgRow struct {
+	claim     *claimAcc
+	recipient int64
+	part      int16
+	id        string
+	at        time.Time // when the SMSC accepted it
 }
 
 type grantReq struct {
@@ -101,6 +111,7 @@ type recorder struct {
 
 	mu       sync.Mutex
 	outs     []outcome
+	ids      []msgRow
 	finishes []*finishReq
 	grants   []*grantReq
 	active   map[int64]*claimAcc
@@ -158,9 +169,20 @@ func (r *recorder) abandon(c *claimAcc) {
 	r.mu.Unlock()
 }
 
-// add queues a recipient's outcome.
-func (r *recorder) add(o outcome) {
-	r.enqueue(r.outWake, func() { r.outs = append(r.outs, o) })
+// add queues a recipient's outcome, and id (when not nil) the message id of
+// the part that settled it.
+func (r *recorder) add(o outcome, id *msgRow) {
+	r.enqueue(r.outWake, func() {
+		r.outs = append(r.outs, o)
+		if id != nil {
+			r.ids = append(r.ids, *id)
+		}
+	})
+}
+
+// accepted queues an accepted part's message id.
+func (r *recorder) accepted(m msgRow) {
+	r.enqueue(r.outWake, func() { r.ids = append(r.ids, m) })
 }
 
 // grant asks that the claim's first target recipients may be handed to the
@@ -210,8 +232,8 @@ func (r *recorder) close() {
 	r.mu.Lock()
 	r.closed = true
 	grants, finishes := r.grants, r.finishes
-	lost := len(r.outs)
-	r.grants, r.finishes, r.outs = nil, nil, nil
+	lost, lostIDs := len(r.outs), len(r.ids)
+	r.grants, r.finishes, r.outs, r.ids = nil, nil, nil, nil
 	r.mu.Unlock()
 	for _, g := range grants {
 		g.done <- grantResult{err: errRecorderClosed}
@@ -219,15 +241,16 @@ func (r *recorder) close() {
 	for _, f := range finishes {
 		f.done <- finishResult{err: errRecorderClosed}
 	}
-	if lost > 0 {
-		r.log.Error("gateway: outcomes not stored at shutdown; the sweeper settles their claims", "recipients", lost)
+	if lost+lostIDs > 0 {
+		r.log.Error("gateway: outcomes not stored at shutdown; the sweeper settles their claims", "recipients", lost,
+			"message_ids", lostIDs)
 	}
 }
 
 func (r *recorder) outcomesPending() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.outs)+len(r.finishes) > 0
+	return len(r.outs)+len(r.ids)+len(r.finishes) > 0
 }
 
 // outcomeLoop writes the outcomes and claim ends every recordEvery; once the
@@ -365,11 +388,13 @@ type batchRows struct {
 	msgRecips      []int64
 	msgSends       []int64
 	msgParts       []int16
+	msgAt          []time.Time
 	// recipients: k indexes the claims slice.
 	ids       []int64
 	rejected  []bool
 	unknown   []bool
 	failed    []int16
+	states    []string
 	errs      []string
 	k         []int32
 	claims    []*claimAcc
@@ -382,14 +407,14 @@ type batchRows struct {
 // claimed change).
 func (r *recorder) flushOutcomes(ctx context.Context) error {
 	r.mu.Lock()
-	outs, finishes := r.outs, r.finishes
-	r.outs, r.finishes = nil, nil
+	outs, ids, finishes := r.outs, r.ids, r.finishes
+	r.outs, r.ids, r.finishes = nil, nil, nil
 	r.mu.Unlock()
-	if len(outs)+len(finishes) == 0 {
+	if len(outs)+len(ids)+len(finishes) == 0 {
 		return nil
 	}
-	b := buildRows(outs, finishes)
-	counts := make([][2]int64, len(b.claims)) // per claim: sent, rejected
+	b := buildRows(outs, ids, finishes)
+	counts := make([][3]int64, len(b.claims)) // per claim: sent, rejected, partial
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		clear(counts)
 		if err := copyMessageIDs(ctx, tx, &b); err != nil {
@@ -418,6 +443,7 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	if err != nil {
 		// Back in front of what arrived meanwhile, in the same order.
 		r.outs = append(outs, r.outs...)
+		r.ids = append(ids, r.ids...)
 		r.finishes = append(finishes, r.finishes...)
 		r.mu.Unlock()
 		r.nFailed.Add(1)
@@ -439,7 +465,7 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	return nil
 }
 
-func buildRows(outs []outcome, finishes []*finishReq) batchRows {
+func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 	var b batchRows
 	idx := map[*claimAcc]int32{}
 	for _, o := range outs {
@@ -453,17 +479,17 @@ func buildRows(outs []outcome, finishes []*finishReq) batchRows {
 		b.rejected = append(b.rejected, o.rejected)
 		b.unknown = append(b.unknown, o.unknown)
 		b.failed = append(b.failed, o.failed)
+		b.states = append(b.states, o.partStates)
 		b.errs = append(b.errs, o.errText)
 		b.k = append(b.k, k)
-		for p, id := range o.msgIDs {
-			if id != "" {
-				b.msgOps = append(b.msgOps, o.claim.route)
-				b.msgIDs = append(b.msgIDs, id)
-				b.msgRecips = append(b.msgRecips, o.id)
-				b.msgSends = append(b.msgSends, o.claim.sendID)
-				b.msgParts = append(b.msgParts, int16(p+1))
-			}
-		}
+	}
+	for _, m := range ids {
+		b.msgOps = append(b.msgOps, m.claim.route)
+		b.msgIDs = append(b.msgIDs, m.id)
+		b.msgRecips = append(b.msgRecips, m.recipient)
+		b.msgSends = append(b.msgSends, m.claim.sendID)
+		b.msgParts = append(b.msgParts, m.part)
+		b.msgAt = append(b.msgAt, m.at)
 	}
 	for _, f := range finishes {
 		b.revert = append(b.revert, f.revert...)
@@ -472,11 +498,12 @@ func buildRows(outs []outcome, finishes []*finishReq) batchRows {
 	return b
 }
 
-// markRecipients records the outcomes: sent (0) with submitted_at, unknown
-// and parts_failed, or rejected (6) with the error. Only rows still claimed
-// (7) change, so a repeated transaction, or a claim the sweeper took over,
-// counts nothing twice. counts gets each claim's sent and rejected.
-func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][2]int64) error {
+// markRecipients records the outcomes: sent (0) with submitted_at, unknown,
+// parts_failed, parts_rejected and part_states, or rejected (6) with the
+// error. Only rows still claimed (7) change, so a repeated transaction, or a
+// claim the sweeper took over, counts nothing twice. counts gets each claim's
+// sent, rejected and partial (sent with a part not accepted).
+func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
 	if len(b.ids) == 0 {
 		return nil
 	}
@@ -486,27 +513,32 @@ func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][2]in
 			submitted_at = CASE WHEN u.rejected THEN r.submitted_at ELSE now() END,
 			unknown = u.unknown,
 			parts_failed = u.failed,
+			parts_rejected = CASE WHEN u.rejected THEN 0 ELSE u.failed END,
+			part_states = u.states,
 			error = CASE WHEN u.rejected THEN u.error ELSE r.error END,
 			updated_at = now()
-		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[])
-			AS u(id, rejected, unknown, failed, error, k)
+		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[], $10::text[])
+			AS u(id, rejected, unknown, failed, error, k, states)
 		WHERE r.id = u.id AND r.status = $9
-		RETURNING u.k, u.rejected`,
-		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting)
+		RETURNING u.k, u.rejected, NOT u.rejected AND (u.unknown OR u.failed > 0)`,
+		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting, b.states)
 	if err != nil {
 		return fmt.Errorf("mark recipients: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var k int32
-		var rej bool
-		if err := rows.Scan(&k, &rej); err != nil {
+		var rej, partial bool
+		if err := rows.Scan(&k, &rej, &partial); err != nil {
 			return fmt.Errorf("mark recipients: %w", err)
 		}
 		if rej {
 			counts[k][1]++
 		} else {
 			counts[k][0]++
+		}
+		if partial {
+			counts[k][2]++
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -517,14 +549,14 @@ func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][2]in
 
 // countSends adds the recorded recipients to their sends' counters, in send id
 // order (two gateways recording the same sends lock them in the same order).
-func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][2]int64) error {
-	per := map[int64][2]int64{}
+func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
+	per := map[int64][3]int64{}
 	for i, c := range b.claims {
-		if counts[i] == ([2]int64{}) {
+		if counts[i] == ([3]int64{}) {
 			continue
 		}
 		v := per[c.sendID]
-		per[c.sendID] = [2]int64{v[0] + counts[i][0], v[1] + counts[i][1]}
+		per[c.sendID] = [3]int64{v[0] + counts[i][0], v[1] + counts[i][1], v[2] + counts[i][2]}
 	}
 	if len(per) == 0 {
 		return nil
@@ -536,15 +568,16 @@ func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][2]int64)
 	slices.Sort(ids)
 	sub := make([]int64, len(ids))
 	rej := make([]int64, len(ids))
+	partial := make([]int64, len(ids))
 	for i, id := range ids {
-		sub[i], rej[i] = per[id][0], per[id][1]
+		sub[i], rej[i], partial[i] = per[id][0], per[id][1], per[id][2]
 	}
 	if _, err := tx.Exec(ctx, `
 		UPDATE sends s
-		SET submitted = s.submitted + u.sub, rejected = s.rejected + u.rej, updated_at = now(),
-		    status = CASE WHEN s.status = 'queued' THEN 'sending' ELSE s.status END
-		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(id, sub, rej)
-		WHERE s.id = u.id`, ids, sub, rej); err != nil {
+		SET submitted = s.submitted + u.sub, rejected = s.rejected + u.rej, partial = s.partial + u.partial,
+		    updated_at = now(), status = CASE WHEN s.status = 'queued' THEN 'sending' ELSE s.status END
+		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS u(id, sub, rej, partial)
+		WHERE s.id = u.id`, ids, sub, rej, partial); err != nil {
 		return fmt.Errorf("count recorded recipients: %w", err)
 	}
 	return nil
@@ -592,9 +625,9 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	_, err = sp.CopyFrom(ctx, pgx.Identifier{"message_ids"},
-		[]string{"operator", "msg_id", "recipient_id", "send_id", "part"},
+		[]string{"operator", "msg_id", "recipient_id", "send_id", "part", "created_at"},
 		pgx.CopyFromSlice(len(b.msgIDs), func(i int) ([]any, error) {
-			return []any{b.msgOps[i], b.msgIDs[i], b.msgRecips[i], b.msgSends[i], b.msgParts[i]}, nil
+			return []any{b.msgOps[i], b.msgIDs[i], b.msgRecips[i], b.msgSends[i], b.msgParts[i], b.msgAt[i]}, nil
 		}))
 	if err == nil {
 		if err := sp.Commit(ctx); err != nil {
@@ -610,14 +643,14 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 	if err := sp.Rollback(ctx); err != nil {
 		return fmt.Errorf("roll back to savepoint: %w", err)
 	}
-	ops, ids, recips, sends, parts := dedupeMessageIDs(b)
+	ops, ids, recips, sends, parts, at := dedupeMessageIDs(b)
 	if _, err := tx.Exec(ctx, `
-		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::smallint[])
+		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::smallint[], $6::timestamptz[])
 		ON CONFLICT (operator, msg_id) DO UPDATE
 		SET recipient_id = EXCLUDED.recipient_id, send_id = EXCLUDED.send_id, part = EXCLUDED.part,
-		    stat = NULL, created_at = now()`,
-		ops, ids, recips, sends, parts); err != nil {
+		    stat = NULL, created_at = EXCLUDED.created_at`,
+		ops, ids, recips, sends, parts, at); err != nil {
 		return fmt.Errorf("upsert message ids: %w", err)
 	}
 	return nil
@@ -625,7 +658,7 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 
 // dedupeMessageIDs keeps the last row of every (operator, id): ON CONFLICT
 // may touch a row only once per statement.
-func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, parts []int16) {
+func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, parts []int16, at []time.Time) {
 	type key struct{ op, id string }
 	last := make(map[key]int, len(b.msgIDs))
 	for i := range b.msgIDs {
@@ -635,8 +668,8 @@ func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, p
 		if last[key{b.msgOps[i], b.msgIDs[i]}] == i {
 			ops, ids = append(ops, b.msgOps[i]), append(ids, b.msgIDs[i])
 			recips, sends = append(recips, b.msgRecips[i]), append(sends, b.msgSends[i])
-			parts = append(parts, b.msgParts[i])
+			parts, at = append(parts, b.msgParts[i]), append(at, b.msgAt[i])
 		}
 	}
-	return ops, ids, recips, sends, parts
+	return ops, ids, recips, sends, parts, at
 }

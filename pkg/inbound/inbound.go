@@ -82,7 +82,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 // dead consumer left unacknowledged and retries the pending receipts.
 func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 	lastClaim := time.Time{}
-	lastPending := time.Time{}
+	lastPending, lastExpire := time.Time{}, time.Time{}
 	for ctx.Err() == nil {
 		var msgs []redis.XMessage
 		if lead && time.Since(lastClaim) > 15*time.Second {
@@ -122,6 +122,12 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
 			} else {
 				c.dirty(ctx, a.Sends)
+			}
+		}
+		if lead && time.Since(lastExpire) > expireEvery {
+			lastExpire = time.Now()
+			if _, err := c.Sends.ExpireMessageIDs(ctx, expireBatch); err != nil {
+				slog.WarnContext(ctx, "expire message ids", "err", err)
 			}
 		}
 	}
@@ -174,6 +180,13 @@ func (c *Consumer) applyRetrying(ctx context.Context, msgs []redis.XMessage) {
 
 const applyAttempts = 5
 
+// Message ids past their retention window are deleted by the lead consumer,
+// expireBatch at most every expireEvery (they no longer match in any case).
+const (
+	expireEvery = time.Minute
+	expireBatch = 20000
+)
+
 func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 	var receipts []send.Receipt
 	var mos []inbox.MO
@@ -191,7 +204,7 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 				continue
 			}
 			receipts = append(receipts, send.Receipt{Operator: in.Operator, MsgID: in.MsgID, AltIDs: in.MsgIDAlt,
-				Stat: int16(in.Stat), Mobile: in.Mobile})
+				Stat: int16(in.Stat), Mobile: in.Mobile, ReceivedAt: in.ReceivedAt})
 		case gateway.KindMO:
 			// Each part of a concatenated MO is stored as it came; keywords are single-part.
 			mos = append(mos, inbox.MO{StreamID: m.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,

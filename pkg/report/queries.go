@@ -16,7 +16,7 @@ const visible = ` AND s.type <> '` + send.TypeVerification + `'`
 const (
 	sendCols = `s.id, s.account_id, s.status, s.sender, s.type, `
 	sendRest = `,
-       s.requested, s.recipients, s.submitted, s.delivered, s.undelivered, s.blacklisted, s.rejected, s.unpaid,
+       s.requested, s.recipients, s.submitted, s.delivered, s.undelivered, s.blacklisted, s.rejected, s.unpaid, s.partial,
        s.parts, s.total_parts, s.quote, s.cost, s.refunded, s.expanded_at IS NOT NULL,
        s.created_at, s.send_at, s.finished_at, s.stopped_at, u.username
 FROM sends s
@@ -48,12 +48,19 @@ WHERE s.id = ANY($1)` + visible
 	recipientCols = `SELECT r.batch, r.id, r.mobile, r.operator, r.parts, r.status, r.error, r.updated_at
 FROM recipients r`
 
-	qRecipients = recipientCols + `
+	// recipientPageCols add, for a page of the list, each recipient's part states
+	// and the receipt state of its recorded parts (part*4 + stat, stat 0 when none
+	// yet): one index lookup per row of the page.
+	recipientPageCols = `SELECT r.batch, r.id, r.mobile, r.operator, r.parts, r.status, r.error, r.updated_at,
+       r.part_states, ARRAY(SELECT m.part * 4 + coalesce(m.stat, 0) FROM message_ids m WHERE m.recipient_id = r.id)
+FROM recipients r`
+
+	qRecipients = recipientPageCols + `
 WHERE r.send_id = $1
 ORDER BY r.batch, r.id
 LIMIT $2 OFFSET $3`
 
-	qRecipientsByStatus = recipientCols + `
+	qRecipientsByStatus = recipientPageCols + `
 WHERE r.send_id = $1 AND r.status = ANY($4::smallint[])
 ORDER BY r.batch, r.id
 LIMIT $2 OFFSET $3`

@@ -64,8 +64,13 @@ type Recipient struct {
 	// Rejected marks a recipient refused before submission or cut by a stop (shown as 3).
 	Rejected bool `json:"rejected,omitempty"`
 	// Error is the SMSC's or the engine's reason, when there is one.
-	Error     string    `json:"error,omitempty"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Error string `json:"error,omitempty"`
+	// PartStates is the state of each part, in order (list pages only; omitted
+	// before the recipient was submitted): accepted, delivered, undelivered,
+	// rejected (refused by the carrier: refunded), unsent (never submitted:
+	// refunded) or unknown (its submit_sm_resp was lost: it may have been sent).
+	PartStates []string  `json:"part_states,omitempty"`
+	UpdatedAt  time.Time `json:"updated_at"`
 
 	batch int32
 	id    int64
@@ -102,7 +107,7 @@ func (s *Service) Recipients(ctx context.Context, accountID, sendID int64, statu
 	if err != nil {
 		return nil, 0, fmt.Errorf("list recipients: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, scanRecipient)
+	out, err := pgx.CollectRows(rows, scanRecipientParts)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list recipients: %w", err)
 	}
@@ -133,4 +138,66 @@ func scanRecipient(row pgx.CollectableRow) (Recipient, error) {
 	r.Parts = int(parts)
 	r.Status, r.Pending, r.Rejected = PublicStatus(int(stored))
 	return r, nil
+}
+
+// Per-part states of the report.
+const (
+	PartAccepted    = "accepted"
+	PartDelivered   = "delivered"
+	PartUndelivered = "undelivered"
+	PartRejected    = "rejected"
+	PartUnsent      = "unsent"
+	PartUnknown     = "unknown"
+)
+
+// scanRecipientParts scans a list row: the recipient and its part states.
+func scanRecipientParts(row pgx.CollectableRow) (Recipient, error) {
+	var (
+		r             Recipient
+		parts, stored int16
+		states        string
+		recorded      []int32
+	)
+	if err := row.Scan(&r.batch, &r.id, &r.Mobile, &r.Operator, &parts, &stored, &r.Error, &r.UpdatedAt,
+		&states, &recorded); err != nil {
+		return Recipient{}, err
+	}
+	r.Parts = int(parts)
+	r.Status, r.Pending, r.Rejected = PublicStatus(int(stored))
+	r.PartStates = partStates(int(stored), int(parts), states, recorded)
+	return r, nil
+}
+
+// partStates merges what the gateway recorded of each part (states: one byte a
+// part, see migrations/0017) with the receipts of its recorded parts (part*4 +
+// stat). A part accepted whose id has expired shows as the recipient ended.
+func partStates(stored, parts int, states string, recorded []int32) []string {
+	if stored == internalQueued || stored == internalSubmitting || stored == StatusBlacklisted || parts <= 0 {
+		return nil
+	}
+	out := make([]string, parts)
+	for i := range out {
+		out[i] = PartUnknown
+		switch {
+		case stored == internalRejected:
+			out[i] = PartRejected
+		case i < len(states) && states[i] == 'r':
+			out[i] = PartRejected
+		case i < len(states) && states[i] == 'n':
+			out[i] = PartUnsent
+		case i < len(states) && states[i] == 'a':
+			out[i] = PartAccepted
+			if stored == StatusDelivered {
+				out[i] = PartDelivered
+			}
+		}
+	}
+	for _, v := range recorded {
+		p, stat := int(v/4)-1, v%4
+		if p < 0 || p >= parts {
+			continue
+		}
+		out[p] = [...]string{PartAccepted, PartAccepted, PartDelivered, PartUndelivered}[stat]
+	}
+	return out
 }

@@ -83,7 +83,12 @@ type Stats struct {
 	// Unpaid counts the recipients dropped at expansion because neither the hold nor
 	// the free credit could pay for them (the source grew after pricing): never
 	// sent, never charged, each listed as rejected with the reason in its error.
-	Unpaid  int `json:"unpaid"`
+	Unpaid int `json:"unpaid"`
+	// Partial counts the recipients sent with a part that was not accepted (its
+	// submit_sm_resp lost when a connection dropped, refused by the carrier, or
+	// never submitted): at most once, a part is never resent, so the handset may
+	// get an incomplete concatenated message.
+	Partial int `json:"partial"`
 	Pending int `json:"pending"`
 	// Parts is the total of message parts of the send; MessageParts those of one message.
 	Parts        int64 `json:"parts"`
@@ -216,7 +221,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 		requested, recips int
 	)
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
-		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid,
+		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
 		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy)
 	if err != nil {

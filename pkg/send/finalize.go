@@ -13,8 +13,10 @@ import (
 )
 
 // Finalize closes a send once no recipient waits for a gateway: every recipient that
-// was never submitted (rejected or stopped) is refunded, to the rial, exactly once,
-// and the send is marked done (or stays stopped). Safe to call any number of times.
+// was never submitted (rejected or stopped) is refunded, and so is the share of the
+// parts the carrier refused (or that were never submitted) of every recipient that
+// was sent (see partialRefund), to the rial, exactly once; the send is marked done
+// (or stays stopped). Safe to call any number of times.
 func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 	var accountID, balance int64
 	var moved, closed bool
@@ -40,9 +42,9 @@ func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 		if waiting {
 			return nil
 		}
-		var due int64
-		if err := tx.QueryRow(ctx, `SELECT coalesce(sum(cost), 0) FROM recipients WHERE send_id = $1 AND status = 6`, sendID).Scan(&due); err != nil {
-			return fmt.Errorf("sum rejected: %w", err)
+		due, err := refundDue(ctx, tx, accountID, sendID)
+		if err != nil {
+			return err
 		}
 		balance, moved, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: wallet.Refund, Amount: due - refunded,
 			SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":final",
@@ -65,4 +67,51 @@ func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 		s.moneyChanged(ctx, accountID, balance)
 	}
 	return closed, nil
+}
+
+// refundDue is what a send's close refunds in all: the cost of its recipients never
+// submitted, and the unsent parts' share of its sent recipients.
+func refundDue(ctx context.Context, tx pgx.Tx, accountID, sendID int64) (int64, error) {
+	rows, err := tx.Query(ctx, `SELECT status = 6, operator, parts, parts_rejected, count(*), coalesce(sum(cost), 0)
+		FROM recipients WHERE send_id = $1 AND (status = 6 OR (status IN (0, 1, 2, 3) AND parts_rejected > 0))
+		GROUP BY 1, 2, 3, 4`, sendID)
+	if err != nil {
+		return 0, fmt.Errorf("sum refunds: %w", err)
+	}
+	type group struct {
+		rejected        bool
+		op              string
+		parts, unsent   int16
+		count, sumCosts int64
+	}
+	groups, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (group, error) {
+		var g group
+		err := r.Scan(&g.rejected, &g.op, &g.parts, &g.unsent, &g.count, &g.sumCosts)
+		return g, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sum refunds: %w", err)
+	}
+	var due int64
+	var tariffs *operator.Table
+	for _, g := range groups {
+		if g.rejected {
+			due += g.sumCosts
+			continue
+		}
+		if tariffs == nil {
+			if tariffs, err = operator.Load(ctx, tx, accountID); err != nil {
+				return 0, err
+			}
+		}
+		due += partialRefund(g.sumCosts, g.count, tariffs.Price(g.op, int(g.parts-g.unsent)))
+	}
+	return due, nil
+}
+
+// partialRefund is the refund of n sent recipients that cost sumCosts together,
+// each of which keeps kept: the price of its sent parts (the per-send fee stays,
+// since something was sent). A refund never exceeds what was paid.
+func partialRefund(sumCosts, n, kept int64) int64 {
+	return max(0, sumCosts-n*kept)
 }

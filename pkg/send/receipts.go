@@ -3,6 +3,7 @@ package send
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -20,7 +21,32 @@ type Receipt struct {
 	MsgID    string   // normalised
 	AltIDs   []string // other normalisations of the same id
 	Stat     int16
-	Mobile   string
+	Mobile   string // the handset (the receipt's source_addr)
+	// ReceivedAt is when the gateway received it; zero means now.
+	ReceivedAt time.Time
+}
+
+// DefaultIDRetention is how long a message id may match a receipt: SMSCs reuse
+// ids (a restart, a wrapped counter), so an id older than this is expired.
+// It outlives the wait for a receipt (SweepConfig.NoReceipt, 48 h).
+const DefaultIDRetention = 72 * time.Hour
+
+// receiptSlack is the clock slack of the submit-time check: a receipt received
+// more than this before its part was accepted belongs to an older message
+// with the same id.
+const receiptSlack = 2 * time.Minute
+
+// matchPred is the condition for a recorded part m (of recipient x) to be the
+// message of receipt r (operator, msg_id, mobile, received_at): the id is
+// within the retention window (the interval parameter ret), the receipt did
+// not come before the part was accepted (its submit time, within
+// receiptSlack), and it comes from the recipient's handset (compared on the
+// national ten digits: carriers write source_addr in several forms).
+func matchPred(r, ret string) string {
+	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id
+	AND m.created_at > now() - ` + ret + `::interval
+	AND m.created_at <= ` + r + `.received_at + interval '` + fmt.Sprint(int(receiptSlack.Seconds())) + ` seconds'
+	AND (` + r + `.mobile = '' OR right(x.mobile, 10) = right(` + r + `.mobile, 10))`
 }
 
 // Applied counts what a receipt batch changed.
@@ -44,43 +70,58 @@ func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		out, err = applyReceipts(ctx, tx, rs)
+		out, err = applyReceipts(ctx, tx, rs, s.idRetention())
 		return err
 	})
 	return out, err
 }
 
-// RetryPending matches receipts that overtook their submit response, and assigns
-// receipts to recipients whose submit outcome was unknown (matched by handset).
+// idRetention is the message id retention window.
+func (s *Service) idRetention() time.Duration {
+	if s.IDRetention > 0 {
+		return s.IDRetention
+	}
+	return DefaultIDRetention
+}
+
+// ExpireMessageIDs deletes up to limit message ids older than the retention
+// window and returns how many went. Expired ids no longer match (see
+// matchPred); this only keeps the table small.
+func (s *Service) ExpireMessageIDs(ctx context.Context, limit int) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM message_ids WHERE ctid = ANY(ARRAY(
+		SELECT ctid FROM message_ids WHERE created_at < now() - $1::interval LIMIT $2))`, s.idRetention(), limit)
+	if err != nil {
+		return 0, fmt.Errorf("expire message ids: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// RetryPending matches receipts that overtook their submit response (or
+// whose recipient was still being recorded), and assigns receipts to the
+// unknown parts of recipients (a lost submit_sm_resp: matched by handset).
 // Every pending receipt is looked up by its key (message_ids is never scanned:
 // with thousands of pending receipts the planner would rather hash the whole
 // table).
 func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	var out Applied
+	ret := s.idRetention()
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// A receipt for a handset whose submit is unknown gives that recipient its id.
-		if _, err := tx.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part)
-			SELECT DISTINCT ON (p.operator, p.msg_id) p.operator, p.msg_id, r.id, r.send_id,
-				(SELECT count(*) FROM message_ids m WHERE m.recipient_id = r.id) + 1
-			FROM pending_receipts p
-			JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
-			WHERE (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id LIMIT 1) IS NULL
-			ORDER BY p.operator, p.msg_id, r.submitted_at DESC
-			ON CONFLICT DO NOTHING`); err != nil {
-			return fmt.Errorf("reconcile unknown: %w", err)
+		if err := reconcileUnknown(ctx, tx, ret); err != nil {
+			return err
 		}
 		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts d USING (
 				SELECT p.operator, p.msg_id FROM pending_receipts p
-				CROSS JOIN LATERAL (SELECT 1 FROM message_ids m WHERE m.operator = p.operator AND m.msg_id = p.msg_id LIMIT 1) hit
+				CROSS JOIN LATERAL (SELECT 1 FROM message_ids m JOIN recipients x ON x.id = m.recipient_id
+					WHERE `+matchPred("p", "$1")+` AND x.status NOT IN (5, 7) LIMIT 1) hit
 			) x
 			WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-			RETURNING d.operator, d.msg_id, d.stat, d.mobile`)
+			RETURNING d.operator, d.msg_id, d.stat, d.mobile, d.received_at`, ret)
 		if err != nil {
 			return fmt.Errorf("take pending: %w", err)
 		}
 		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
 			var x Receipt
-			err := r.Scan(&x.Operator, &x.MsgID, &x.Stat, &x.Mobile)
+			err := r.Scan(&x.Operator, &x.MsgID, &x.Stat, &x.Mobile, &x.ReceivedAt)
 			return x, err
 		})
 		if err != nil {
@@ -89,101 +130,102 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		if len(rs) == 0 {
 			return nil
 		}
-		out, err = applyReceipts(ctx, tx, rs)
+		out, err = applyReceipts(ctx, tx, rs, ret)
 		return err
 	})
 	return out, err
 }
 
 // applyReceipts applies receipts inside tx.
-func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt) (Applied, error) {
+func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration) (Applied, error) {
 	var out Applied
+	now := time.Now()
+	for i := range rs {
+		if rs[i].ReceivedAt.IsZero() {
+			rs[i].ReceivedAt = now
+		}
+	}
 	// 0. Which receipts have a recorded id: their own id first, then (for those
 	// without) the other normalisations of it. This is read first, in its own
 	// statements: an id the gateway records after it only sends its receipt to
 	// pending_receipts (retried), while one read here is seen by the update below.
 	// Deciding it later would let a just-recorded id count as matched without
-	// being applied.
-	key := make([]string, len(rs))
-	var ops, ids []string
-	var grps []int32
-	for g, r := range rs {
-		if r.MsgID != "" {
-			ops, ids, grps = append(ops, r.Operator), append(ids, r.MsgID), append(grps, int32(g))
-		}
-	}
-	if err := matchKeys(ctx, tx, ops, ids, grps, key); err != nil {
+	// being applied. A match whose recipient is still being recorded waits too.
+	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs))}
+	if err := m.lookup(ctx, tx, rs, ret, false); err != nil {
 		return out, err
 	}
-	ops, ids, grps = ops[:0], ids[:0], grps[:0]
-	for g, r := range rs {
-		if key[g] != "" {
-			continue
-		}
-		for _, alt := range r.AltIDs {
-			if alt != "" {
-				ops, ids, grps = append(ops, r.Operator), append(ids, alt), append(grps, int32(g))
-			}
-		}
-	}
-	if err := matchKeys(ctx, tx, ops, ids, grps, key); err != nil {
+	if err := m.lookup(ctx, tx, rs, ret, true); err != nil {
 		return out, err
 	}
 	var mOps, mIDs []string
+	var mRids []int64
 	var mStats []int16
 	enroute := false
 	for g, r := range rs {
-		if key[g] != "" {
-			mOps, mIDs, mStats = append(mOps, r.Operator), append(mIDs, key[g]), append(mStats, r.Stat)
+		if m.key[g] != "" && !m.wait[g] {
+			mOps, mIDs, mRids, mStats = append(mOps, r.Operator), append(mIDs, m.key[g]), append(mRids, m.rid[g]), append(mStats, r.Stat)
 			enroute = enroute || r.Stat == StatEnroute
 		}
 	}
-	sendIDs, err := applyMatched(ctx, tx, mOps, mIDs, mStats, enroute, &out)
+	sendIDs, err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats}, enroute, &out)
 	if err != nil {
 		return out, err
 	}
-	// 3. Receipts with no recorded id wait (the submit response may not be stored yet).
+	// 3. Receipts with no usable recorded id wait (the submit response may not be
+	// stored yet, or its recipient is still being recorded).
 	var pOps, pIDs, pMobiles []string
 	var pStats []int16
+	var pAt []time.Time
 	for g, r := range rs {
-		if key[g] == "" && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
+		if (m.key[g] == "" || m.wait[g]) && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
 			pOps, pIDs, pStats, pMobiles = append(pOps, r.Operator), append(pIDs, r.MsgID), append(pStats, r.Stat), append(pMobiles, r.Mobile)
+			pAt = append(pAt, r.ReceivedAt)
 		}
 	}
-	total := len(rs)
+	out.Sends = sendIDs
 	if len(pIDs) == 0 {
-		out.Matched = total
-		out.Sends = sendIDs
+		out.Matched = len(rs)
 		return out, nil
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile)
-		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[]) AS r(operator, msg_id, stat, mobile)
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile, received_at)
+		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile, r.received_at
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[]) AS r(operator, msg_id, stat, mobile, received_at)
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles)
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}
 	out.Pending = int(tag.RowsAffected())
-	out.Matched = total - out.Pending
-	out.Sends = sendIDs
+	out.Matched = len(rs) - out.Pending
 	return out, nil
 }
 
+// matchedRows are the receipts to apply: their operator, recorded id, the
+// recipient that id was matched to, and state.
+type matchedRows struct {
+	ops, ids []string
+	rids     []int64
+	stats    []int16
+}
+
 // applyMatched applies receipts whose message id is recorded and returns the sends
-// whose counters moved, adding the recipients delivered and failed to out.
-func applyMatched(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int16, enroute bool, out *Applied) ([]int64, error) {
-	if len(ids) == 0 {
+// whose counters moved, adding the recipients delivered and failed to out. A
+// recipient is final once every part is: its unknown parts are reconciled
+// by receipt first (RetryPending), so the flag is left as it is.
+func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, out *Applied) ([]int64, error) {
+	if len(mr.ids) == 0 {
 		return nil, nil
 	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
 	rows, err := tx.Query(ctx, `WITH r AS (
-			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, stat
-			FROM unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
+			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, rid, stat
+			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::smallint[]) AS r(operator, msg_id, rid, stat)
 			ORDER BY operator, msg_id, stat DESC),
 		parts AS (
 			UPDATE message_ids m SET stat = r.stat FROM r
-			WHERE m.operator = r.operator AND m.msg_id = r.msg_id AND m.stat IS NULL AND r.stat IN (2, 3)
+			WHERE m.operator = r.operator AND m.msg_id = r.msg_id AND m.recipient_id = r.rid
+				AND m.stat IS NULL AND r.stat IN (2, 3)
 			RETURNING m.recipient_id, r.stat),
 		agg AS (
 			SELECT recipient_id, count(*) FILTER (WHERE stat = 2) AS ok, count(*) FILTER (WHERE stat = 3) AS bad
@@ -197,13 +239,12 @@ func applyMatched(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int
 						THEN CASE WHEN x.parts_failed + agg.bad > 0 THEN 3 ELSE 2 END
 					ELSE 1 END,
 				done_at = CASE WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts THEN now() END,
-				unknown = false,
 				updated_at = now()
 			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
 			RETURNING x.send_id, x.status)
 		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
 		GROUP BY send_id ORDER BY send_id`,
-		ops, ids, stats)
+		mr.ops, mr.ids, mr.rids, mr.stats)
 	if err != nil {
 		return nil, fmt.Errorf("apply receipts: %w", err)
 	}
@@ -235,24 +276,54 @@ func applyMatched(ctx context.Context, tx pgx.Tx, ops, ids []string, stats []int
 	// 2. En-route receipts: the recipient reached the telecom.
 	if enroute {
 		if _, err := tx.Exec(ctx, `UPDATE recipients x SET status = 1, updated_at = now()
-			FROM message_ids m, unnest($1::text[], $2::text[], $3::smallint[]) AS r(operator, msg_id, stat)
-			WHERE r.stat = 1 AND m.operator = r.operator AND m.msg_id = r.msg_id AND x.id = m.recipient_id AND x.status = 0`,
-			ops, ids, stats); err != nil {
+			FROM unnest($1::bigint[], $2::smallint[]) AS r(rid, stat)
+			WHERE r.stat = 1 AND x.id = r.rid AND x.status = 0`,
+			mr.rids, mr.stats); err != nil {
 			return nil, fmt.Errorf("enroute receipts: %w", err)
 		}
 	}
 	return sendIDs, nil
 }
 
-// matchKeys sets key[g] to the id of each receipt group g whose id (among ops,
-// ids) is recorded in message_ids, keeping the first one found in input order.
-func matchKeys(ctx context.Context, tx pgx.Tx, ops, ids []string, grps []int32, key []string) error {
+// receiptMatch is, per receipt of a batch, the recorded id it matched, the
+// recipient of that id, and whether that recipient is still being recorded.
+type receiptMatch struct {
+	key  []string
+	rid  []int64
+	wait []bool
+}
+
+// lookup matches the receipts still without a key: by their own id, or (alt)
+// by the other normalisations of it, keeping the first found in input order.
+func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration, alt bool) error {
+	var ops, ids, mobiles []string
+	var grps []int32
+	var at []time.Time
+	for g, r := range rs {
+		if m.key[g] != "" {
+			continue
+		}
+		keys := []string{r.MsgID}
+		if alt {
+			keys = r.AltIDs
+		}
+		for _, id := range keys {
+			if id != "" {
+				ops, ids, grps = append(ops, r.Operator), append(ids, id), append(grps, int32(g))
+				mobiles, at = append(mobiles, r.Mobile), append(at, r.ReceivedAt)
+			}
+		}
+	}
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS r(operator, msg_id, g, n)
-		WHERE EXISTS (SELECT 1 FROM message_ids m WHERE m.operator = r.operator AND m.msg_id = r.msg_id)
-		ORDER BY r.n`, ops, ids, grps)
+	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7)
+		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
+			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
+		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id
+		JOIN recipients x ON x.id = m.recipient_id
+		WHERE `+matchPred("r", "$6")+`
+		ORDER BY r.n`, ops, ids, grps, mobiles, at, ret)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}
@@ -260,11 +331,13 @@ func matchKeys(ctx context.Context, tx pgx.Tx, ops, ids []string, grps []int32, 
 	for rows.Next() {
 		var g int32
 		var id string
-		if err := rows.Scan(&g, &id); err != nil {
+		var rid int64
+		var wait bool
+		if err := rows.Scan(&g, &id, &rid, &wait); err != nil {
 			return fmt.Errorf("match receipts: %w", err)
 		}
-		if key[g] == "" {
-			key[g] = id
+		if m.key[g] == "" {
+			m.key[g], m.rid[g], m.wait[g] = id, rid, wait
 		}
 	}
 	if err := rows.Err(); err != nil {

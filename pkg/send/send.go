@@ -79,6 +79,9 @@ type Service struct {
 	onMoney func(ctx context.Context, accountID, balance int64)
 	ops     *operator.Cache // prefixes and tariffs for pricing at accept
 	quotes  QuoteOptions    // calculate-price: its limit and cache (quote.go)
+
+	// IDRetention is how long a message id matches receipts (0: DefaultIDRetention).
+	IDRetention time.Duration
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the

@@ -66,7 +66,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub
 	for k, dst := range map[string]*time.Duration{"SWEEP_ABANDONED": &w.Sweep.Abandoned, "SWEEP_STALLED": &w.Sweep.Stalled,
-		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt} {
+		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt, "MESSAGE_ID_RETENTION": &w.Sends.IDRetention} {
 		if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
 			*dst = d
 		}

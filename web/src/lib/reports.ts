@@ -29,6 +29,8 @@ export interface BulkStats {
   rejected?: number
   /** Found after pricing and not paid for by the credit: dropped, never sent nor charged. */
   unpaid?: number
+  /** Recipients sent with a part not accepted (lost answer, refused or never submitted): the handset may get an incomplete message. */
+  partial?: number
   pending: number
   /** All parts of the send; message_parts is the count of one message. */
   parts: number
@@ -49,8 +51,13 @@ export interface RecipientRow {
   rejected?: boolean
   /** The carrier's or the engine's reason, e.g. a recipient dropped for lack of credit. */
   error?: string
+  /** Each part's state, in order; absent before the recipient was submitted. */
+  part_states?: PartState[]
   updated_at: string
 }
+
+/** A part's state in the recipients list (report API). */
+export type PartState = 'accepted' | 'delivered' | 'undelivered' | 'rejected' | 'unsent' | 'unknown'
 
 export function useReportList(params: Query) {
   return useQuery({

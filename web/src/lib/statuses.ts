@@ -1,3 +1,4 @@
+import type { PartState } from './reports'
 /** Send statuses (docs/architecture.md §3) in Persian with their badge colours. */
 export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'done' | 'stopped' | 'failed'
 
@@ -69,4 +70,28 @@ export const OPERATORS: Record<string, string> = { mci: 'همراه اول', ira
 
 export function operatorLabel(op: string | undefined): string {
   return (op && OPERATORS[op.toLowerCase()]) || op || '—'
+}
+
+/** A part's state (report recipients list) in Persian with its colour, in display order. */
+export const PART_STATE: Record<PartState, { label: string; color: string }> = {
+  delivered: { label: 'رسیده به گوشی', color: 'green' },
+  accepted: { label: 'رسیده به مخابرات', color: 'cyan' },
+  undelivered: { label: 'نرسیده به گوشی', color: 'red' },
+  rejected: { label: 'ردشده توسط مخابرات (برگشت هزینه)', color: 'orange' },
+  unsent: { label: 'ارسال‌نشده (برگشت هزینه)', color: 'gray' },
+  unknown: { label: 'نامعلوم (پاسخ مخابرات نرسید)', color: 'yellow' },
+}
+
+/** Counts of each part state, in PART_STATE's order, without the absent ones. */
+export function summarizeParts(states: PartState[] | undefined): Array<{ state: PartState; count: number }> {
+  const counts = new Map<PartState, number>()
+  for (const s of states ?? []) counts.set(s, (counts.get(s) ?? 0) + 1)
+  return (Object.keys(PART_STATE) as PartState[])
+    .filter((s) => counts.has(s))
+    .map((state) => ({ state, count: counts.get(state) ?? 0 }))
+}
+
+/** Whether some part of a recipient did not reach the carrier for sure (the handset may get an incomplete message). */
+export function isPartial(states: PartState[] | undefined): boolean {
+  return !!states?.some((s) => s === 'rejected' || s === 'unsent' || s === 'unknown')
 }

@@ -1,12 +1,12 @@
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
-import { formatNumber } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useUrlListState } from '../../lib/urlState'
 import { useRecipients, type RecipientRow } from '../../lib/reports'
 import { RecipientStatusBadge } from '../../components/StatusBadge'
 import { RECIPIENT_STATUS, operatorLabel } from '../../lib/statuses'
+import { PartsIndicator } from './PartsIndicator'
 
 const URL_OPTS = { prefix: 'r' }
 
@@ -17,7 +17,7 @@ const FILTERS: TableFilter[] = [
 const COLUMNS: DataTableColumn<RecipientRow>[] = [
   { key: 'mobile', title: 'شماره موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi> },
   { key: 'operator', title: 'اپراتور', render: (r) => operatorLabel(r.operator) },
-  { key: 'parts', title: 'بخش‌ها', render: (r) => formatNumber(r.parts ?? 0), align: 'end', hideOnMobile: true },
+  { key: 'parts', title: 'بخش‌ها', render: (r) => <PartsIndicator parts={r.parts ?? 0} states={r.part_states} />, align: 'end' },
   { key: 'status', title: 'وضعیت', render: (r) => <RecipientStatusBadge status={r.status} /> },
   { key: 'error', title: 'علت', render: (r) => r.error || '—', hideOnMobile: true },
   { key: 'updated_at', title: 'آخرین به‌روزرسانی', render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },

@@ -108,6 +108,7 @@ export default function ReportDetailsPage() {
             />
             <Fact label="هزینه" value={formatRial(stats.price ?? 0)} />
             <Fact label="بازگشت به کیف پول" value={formatRial(stats.refunded ?? 0)} />
+            {!!stats.partial && <Fact label="گیرندگان با ارسال ناقص" value={formatNumber(stats.partial)} />}
           </Grid>
           <SendProgress stats={stats} />
           {!!stats.controls?.length && <ControlsHistory controls={stats.controls} />}

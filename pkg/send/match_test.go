@@ -1,0 +1,149 @@
+package send_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// matchFixture is a sending send with recipients inserted by the test.
+type matchFixture struct {
+	t      *testing.T
+	d      testenv.Database
+	s      *send.Service
+	sendID int64
+}
+
+func newMatchFixture(t *testing.T) *matchFixture {
+	f := &matchFixture{t: t, d: testenv.Postgres(t)}
+	f.s = send.New(f.d.Pool, nil, line.New(f.d.Pool), nil, 0, nil)
+	var acct int64
+	f.must(f.d.Pool.QueryRow(context.Background(), `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
+	f.must(f.d.Pool.QueryRow(context.Background(), `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '3000', 'x', 'sending', 3, now()) RETURNING id`, acct).Scan(&f.sendID))
+	return f
+}
+
+func (f *matchFixture) must(err error) {
+	f.t.Helper()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// recipient adds a sent recipient of parts parts with the given part states.
+func (f *matchFixture) recipient(mobile string, parts int, states string, unknown bool) int64 {
+	var id int64
+	f.must(f.d.Pool.QueryRow(context.Background(), `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status,
+		part_states, unknown, submitted_at) VALUES ($1, 0, $2, 'mci', $3, 230, 0, $4, $5, now()) RETURNING id`,
+		f.sendID, mobile, parts, states, unknown).Scan(&id))
+	return id
+}
+
+// id records a part's message id, accepted at `at`.
+func (f *matchFixture) id(msgID string, recipient int64, part int, at time.Time) {
+	_, err := f.d.Pool.Exec(context.Background(), `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+		VALUES ('mci', $1, $2, $3, $4, $5) ON CONFLICT (operator, msg_id) DO UPDATE SET recipient_id = EXCLUDED.recipient_id,
+		part = EXCLUDED.part, stat = NULL, created_at = EXCLUDED.created_at`, msgID, recipient, f.sendID, part, at)
+	f.must(err)
+}
+
+func (f *matchFixture) status(id int64) (status int16, unknown bool, states string) {
+	f.must(f.d.Pool.QueryRow(context.Background(), `SELECT status, unknown, part_states FROM recipients WHERE id = $1`, id).
+		Scan(&status, &unknown, &states))
+	return status, unknown, states
+}
+
+// A reused id: the receipt of B's message comes while the id still names A's
+// (older) message. It is not applied to A (another handset); it waits, and once
+// B's id is recorded it is applied to B.
+func TestReceiptConfirmedByHandset(t *testing.T) {
+	f := newMatchFixture(t)
+	ctx := context.Background()
+	a := f.recipient("989121110001", 1, "a", false)
+	b := f.recipient("989121110002", 1, "a", false)
+	f.id("77", a, 1, time.Now().Add(-time.Minute))
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{{Operator: "mci", MsgID: "77", Stat: send.StatDelivered, Mobile: "989121110002"}})
+	f.must(err)
+	if got.Pending != 1 || got.Delivered != 0 {
+		t.Fatalf("receipt of another handset applied: %+v", got)
+	}
+	if st, _, _ := f.status(a); st != send.RcptSent {
+		t.Fatalf("A's status %d, want untouched", st)
+	}
+	f.id("77", b, 1, time.Now())
+	got, err = f.s.RetryPending(ctx)
+	f.must(err)
+	if got.Delivered != 1 {
+		t.Fatalf("retry %+v", got)
+	}
+	if st, _, _ := f.status(b); st != send.RcptDelivered {
+		t.Fatalf("B's status %d, want delivered", st)
+	}
+}
+
+// The same handset twice (two sends to one number): a receipt received long
+// before the id was recorded is an older message's, not this one's, and a
+// receipt for an id past the retention window matches nothing; expired ids go.
+func TestReceiptConfirmedBySubmitTime(t *testing.T) {
+	f := newMatchFixture(t)
+	ctx := context.Background()
+	r := f.recipient("989121110003", 1, "a", false)
+	f.id("88", r, 1, time.Now())
+	old := send.Receipt{Operator: "mci", MsgID: "88", Stat: send.StatUndelivered, Mobile: "989121110003",
+		ReceivedAt: time.Now().Add(-time.Hour)}
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{old})
+	f.must(err)
+	if got.Pending != 1 || got.Failed != 0 {
+		t.Fatalf("stale receipt applied: %+v", got)
+	}
+	f.s.IDRetention = 30 * time.Minute
+	f.id("99", r, 1, time.Now().Add(-time.Hour))
+	got, err = f.s.ApplyReceipts(ctx, []send.Receipt{{Operator: "mci", MsgID: "99", Stat: send.StatDelivered, Mobile: "989121110003"}})
+	f.must(err)
+	if got.Pending != 1 || got.Delivered != 0 {
+		t.Fatalf("expired id matched: %+v", got)
+	}
+	n, err := f.s.ExpireMessageIDs(ctx, 100)
+	f.must(err)
+	if n != 1 {
+		t.Fatalf("expired %d ids, want 1", n)
+	}
+}
+
+// Parts 2 and 3 of a 4-part recipient are unknown (their submit_sm_resp was
+// lost). The receipts of the known parts come first; the recipient stays
+// open and unknown; the two receipts with no recorded id are reconciled to its
+// unknown parts by handset, and then it is final.
+func TestUnknownPartsReconciled(t *testing.T) {
+	f := newMatchFixture(t)
+	ctx := context.Background()
+	r := f.recipient("989121110004", 4, "a??a", true)
+	f.id("k1", r, 1, time.Now())
+	f.id("k4", r, 4, time.Now())
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "k1", Stat: send.StatDelivered, Mobile: "989121110004"},
+		{Operator: "mci", MsgID: "k4", Stat: send.StatDelivered, Mobile: "989121110004"},
+	})
+	f.must(err)
+	if st, unknown, _ := f.status(r); got.Delivered != 0 || st != send.RcptTelecom || !unknown {
+		t.Fatalf("after the known parts: %+v, status %d unknown %v", got, st, unknown)
+	}
+	got, err = f.s.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "u2", Stat: send.StatDelivered, Mobile: "989121110004"},
+		{Operator: "mci", MsgID: "u3", Stat: send.StatDelivered, Mobile: "989121110004"},
+	})
+	f.must(err)
+	if got.Pending != 2 {
+		t.Fatalf("unknown parts' receipts %+v", got)
+	}
+	got, err = f.s.RetryPending(ctx)
+	f.must(err)
+	if st, unknown, states := f.status(r); got.Delivered != 1 || st != send.RcptDelivered || unknown || states != "aaaa" {
+		t.Fatalf("reconciled: %+v, status %d unknown %v parts %q", got, st, unknown, states)
+	}
+}
