@@ -40,12 +40,12 @@ bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by
 	@bash scripts/bench.sh
 
 lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
-	@$(TC) test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@$(TC) test -z "$$(gofmt -l $$(bash scripts/gofiles.sh))" || { echo "gofmt needed:"; gofmt -l $$(bash scripts/gofiles.sh); exit 1; }
 	@$(TC) $(GO) vet ./...
 	@$(TC) cd web && npx tsc --noEmit -p . && npm run --silent lint
 
 fmt: ## Format the Go code
-	@$(TC) gofmt -w $$(git ls-files '*.go')
+	@$(TC) gofmt -w $$(bash scripts/gofiles.sh)
 
 clean: ## Remove build outputs (keeps .data)
 	rm -rf bin web/dist/assets web/dist/index.html

@@ -11,7 +11,7 @@ fail=0
 step() { printf '\n== %s\n' "$*"; }
 
 step "gofmt and go vet"
-bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './web/node_modules/*'))
+bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
 if [ -n "$bad" ]; then echo "gofmt needed: $bad"; fail=1; fi
 go vet ./... || fail=1
 
