@@ -31,6 +31,9 @@ const (
 	AuditView       Permission = "audit.view" // owner-only: not in All, so no role grants it
 )
 
+// WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
+const WalletAlert Permission = "wallet.alert"
+
 // Titles are the Persian names of the permissions, for the role editor.
 var Titles = map[Permission]string{
 	SendCreate:    "ارسال پیامک",
@@ -46,6 +49,7 @@ var Titles = map[Permission]string{
 	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
 	FileManage:      "بارگذاری و مدیریت فایل‌ها",
 	AuditView:       "مشاهده گزارش فعالیت‌ها",
+	WalletAlert:     "تنظیم هشدار کمبود اعتبار",
 }
 
 // All lists the permissions a role may hold (for the role editor).
