@@ -93,7 +93,7 @@ func TestTransactionsList(t *testing.T) {
 	kinds := map[string]int{}
 	for _, r := range rows {
 		kinds[r.Kind]++
-		if !persian(r.Description) || r.KindTitle == "" || r.Amount <= 0 {
+		if !persian(r.Description) || strings.ContainsAny(r.Description, "0123456789") || r.KindTitle == "" || r.Amount <= 0 {
 			t.Fatalf("row without a Persian description or amount: %+v", r)
 		}
 		isSend := r.Kind == wallet.Hold || r.Kind == wallet.Refund || r.Kind == wallet.Release

@@ -156,6 +156,11 @@ func lastRow(ctx context.Context, q Querier, accountID int64) (id, balance int64
 // above since the last one. The SMS is queued inside the transaction that marks the
 // alert sent (its task id is the ledger row's), so a crash never loses or doubles it.
 func (a *Alerts) Check(ctx context.Context, accountID int64) error {
+	// Most accounts set no alert: one read spares them a transaction per movement.
+	var set bool
+	if err := a.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM wallet_alerts WHERE account_id = $1)`, accountID).Scan(&set); err != nil || !set {
+		return err
+	}
 	var fired *LowBalance
 	err := pgx.BeginFunc(ctx, a.pool, func(tx pgx.Tx) error {
 		var threshold int64

@@ -243,11 +243,11 @@ func scanRow(r pgx.CollectableRow) (Row, error) {
 	return x, nil
 }
 
-// describe is the row's Persian description: the one written with the movement, or
-// one made from its kind and send when that is empty or not Persian.
+// describe is the row's Persian description (digits in Persian): the one written with
+// the movement, or one made from its kind and send when that is empty or not Persian.
 func describe(x Row) string {
 	if hasPersian(x.Description) {
-		return x.Description
+		return validate.ToPersianDigits(x.Description)
 	}
 	d := x.KindTitle
 	if x.SendID != nil {
