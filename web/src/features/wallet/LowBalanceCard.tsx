@@ -4,6 +4,7 @@ import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
 import { ErrorState } from '../../components/States'
 import { errorText, isApiError } from '../../lib/api'
+import { useCredit } from '../../lib/credit'
 import { formatRial } from '../../lib/format'
 import { toaster } from '../../lib/toaster'
 import { useLowBalance, useSaveLowBalance } from './api'
@@ -16,6 +17,8 @@ import { formatTyped, MIN_ALERT_THRESHOLD, parseRials, thresholdError } from './
  */
 export function LowBalanceCard() {
   const setting = useLowBalance()
+  // The live credit (credit.changed keeps it current), not the balance read with the setting.
+  const credit = useCredit().data ?? setting.data?.balance ?? 0
   const save = useSaveLowBalance()
   const [enabled, setEnabled] = useState(false)
   const [text, setText] = useState('')
@@ -75,9 +78,9 @@ export function LowBalanceCard() {
           {setting.data && (
             <Stack gap="1">
               <Text fontSize="sm" color="fg.muted">
-                اعتبار فعلی: {formatRial(setting.data.balance)}
+                اعتبار فعلی: {formatRial(credit)}
               </Text>
-              {setting.data.below && (
+              {setting.data.enabled && credit < setting.data.threshold && (
                 <Text fontSize="sm" color="orange.fg">
                   اعتبار شما هم‌اکنون کمتر از این مبلغ است؛ هشدار بعدی پس از شارژ حساب فرستاده می‌شود.
                 </Text>
