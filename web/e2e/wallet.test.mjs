@@ -48,7 +48,24 @@ test('transactions: credit and a send appear, withdrawal filter, Excel export', 
   assert.equal(download.suggestedFilename(), 'transactions.xlsx')
   assert.ok(await page.evaluate(() => window.__sawProgress), 'the export showed its progress')
 
-  await link.click()
+  // The low-balance alert: a threshold just under the balance, then a send crosses it
+  // and the panel shows the live notice once. The demo account's alert is turned off after.
+  const price = (await apiCall('POST', '/send/calculate-price', { text: 'هشدار', numbers: [randomMobile()] }, token)).price
+  const { credit } = await apiCall('GET', '/payment/credit/mine', undefined, token)
+  try {
+    await page.reload()
+    await page.getByTestId('low-balance-enabled').click()
+    await page.getByTestId('low-balance-threshold').fill(String(credit - Math.floor(price / 2)))
+    await page.getByTestId('low-balance-save').click()
+    await page.getByText('هشدار کمبود اعتبار ذخیره شد').waitFor()
+    await apiCall('POST', '/send', { text: 'هشدار', numbers: [randomMobile()] }, token)
+    await page.getByText('کمبود اعتبار', { exact: true }).waitFor({ timeout: 15_000 })
+    await shot(page, 'wallet-low-balance-notice')
+  } finally {
+    await apiCall('POST', '/user/setting/low_balance', { enabled: false }, token)
+  }
+
+  await page.locator(`${TABLE} a[href="/reports/${sent.id}"]`).first().click()
   await page.waitForURL(new RegExp(`/reports/${sent.id}$`))
   await context.close()
 
