@@ -36,6 +36,9 @@ const (
 	APIKeyManage Permission = "apikey.manage"
 )
 
+// WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
+const WalletAlert Permission = "wallet.alert"
+
 // Titles are the Persian names of the permissions, for the role editor.
 var Titles = map[Permission]string{
 	SendCreate:    "ارسال پیامک",
@@ -53,6 +56,7 @@ var Titles = map[Permission]string{
 	AuditView:       "مشاهده گزارش فعالیت‌ها",
 	WalletPay:       "پرداخت و افزایش اعتبار",
 	APIKeyManage:    "مدیریت کلیدهای API",
+	WalletAlert:     "تنظیم هشدار کمبود اعتبار",
 }
 
 // All lists the permissions a role may hold (for the role editor).
@@ -119,7 +123,7 @@ func Known(p Permission) bool { return slices.Contains(All, p) || slices.Contain
 
 // OwnerOnly lists the permissions no role can grant: only the account's owner holds
 // them.
-var OwnerOnly = []Permission{AuditView}
+var OwnerOnly = []Permission{AuditView, WalletAlert}
 
 // Covers reports whether the identity holds every one of perms: a colleague may
 // hand on only what they hold.

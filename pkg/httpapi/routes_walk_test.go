@@ -180,6 +180,10 @@ var routeTable = map[string]walkRoute{
 	"GET /user/audit":                  {acl.AuditView, fixed("/user/audit", nil), listing, false},
 	"GET /user/audit/options":          {acl.AuditView, fixed("/user/audit/options", nil), listing, false},
 	"GET /user/audit/export":           {acl.AuditView, fixed("/user/audit/export", nil), listing, false},
+	"POST /report/payment/new":         {acl.WalletView, fixed("/report/payment/new", map[string]any{}), listing, false},
+	"POST /report/payment/export/new":  {acl.WalletView, fixed("/report/payment/export/new", map[string]any{"export_type": "financial"}), listing, false},
+	"GET /user/setting/low_balance":    {acl.WalletAlert, fixed("/user/setting/low_balance", nil), own, false},
+	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.

@@ -58,6 +58,8 @@ type Deps struct {
 	Live *live.Hub
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
 	Ready map[string]func(context.Context) error
+	// Alerts keeps the low-balance alerts (wrapped around the sends' balance listener).
+	Alerts *wallet.Alerts
 }
 
 // Server holds the dependencies of the handlers.
@@ -69,6 +71,9 @@ type Server struct {
 func New(d Deps) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{Deps: d}
+	if d.Alerts != nil && d.Live != nil && d.Alerts.Live == nil {
+		d.Alerts.Live = d.Live.Publisher()
+	}
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)

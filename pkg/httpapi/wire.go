@@ -30,7 +30,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	limiter := ratelimit.New(rdb, "rl:")
 	accounts := account.New(pool)
 	lines := line.New(pool)
-	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, onMoney)
+	alerts := wallet.NewAlerts(pool, queue)
+	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, alerts.Watch(onMoney))
 	sends.SetQuoteOptions(send.QuoteOptions{PerMin: cfg.QuotePerMin, Cache: rdb})
 	sessions := auth.New(pool, cfg, accounts, queue, limiter)
 	// Pub/sub channels are shared by every database of the Redis server: one per database.
@@ -40,6 +41,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),
+		Alerts:    alerts,
 		Lines:     lines,
 		Sends:     sends,
 		Campaigns: campaign.New(pool, sends, nil),

@@ -27,6 +27,7 @@ import (
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/voice"
+	"github.com/chapar/chapar/pkg/wallet"
 )
 
 // Publisher sends a live event to an account's browsers.
@@ -61,7 +62,9 @@ type Worker struct {
 func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.UniversalClient, queue *asynq.Client, pub Publisher) *Worker {
 	w := &Worker{cfg: cfg, pool: pool, rdb: rdb, queue: queue, pub: pub, log: log, Inbox: inbox.New(pool),
 		voice: voice.Sandbox{RDB: rdb}, Sweep: send.DefaultSweep, SweepEvery: time.Second}
-	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, w.onMoney)
+	alerts := wallet.NewAlerts(pool, queue)
+	alerts.Live = pub
+	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, alerts.Watch(w.onMoney))
 	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub

@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { subscribeToken } from '../lib/auth'
 import { applyLiveEvent } from '../lib/liveCache'
+import { lowBalanceNotice } from '../lib/lowBalance'
+import { toaster } from '../lib/toaster'
 import { liveClient, useLiveEvent } from '../lib/useLive'
 
 /** Starts this tab's live client (leader election), follows login/logout and feeds events into the cache. */
@@ -23,6 +25,10 @@ export function LiveBridge() {
     }
   }, [])
 
-  useLiveEvent((msg) => applyLiveEvent(queryClient, msg))
+  useLiveEvent((msg) => {
+    applyLiveEvent(queryClient, msg)
+    const notice = lowBalanceNotice(msg)
+    if (notice) toaster.create({ type: 'warning', title: 'کمبود اعتبار', description: notice, duration: 15_000 })
+  })
   return null
 }

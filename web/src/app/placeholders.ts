@@ -37,7 +37,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'plans', title: 'طرح‌ها' },
   { path: 'wallet/credit', title: 'کیف پول' },
   { path: 'wallet/payment-result', title: 'نتیجه پرداخت' },
-  { path: 'wallet/transactions', title: 'تراکنش‌ها' },
   { path: 'profile', title: 'پروفایل' },
   ...PROFILE.map(([p, title]) => ({ path: `profile/${p}`, title })),
   { path: 'support', title: 'پشتیبانی' },

@@ -24,6 +24,7 @@ const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
 const AuditLogPage = lazyPage(() => import('../features/audit/AuditLogPage'))
+const TransactionsPage = lazyPage(() => import('../features/wallet/TransactionsPage'))
 const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
 const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
 
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
+          { path: 'wallet/transactions', element: <TransactionsPage />, handle: { title: 'تراکنش‌ها' } },
           ...contactRoutes,
           ...colleagueRoutes,
           ...placeholders,

@@ -144,8 +144,15 @@ export type DownloadProgress = (received: number, total: number) => void
  * Downloads a file through the API with the auth header and saves it in the browser.
  * onProgress, when given, hears every chunk as it arrives.
  */
-export async function downloadFile(path: string, query: Query, fallbackName: string, onProgress?: DownloadProgress): Promise<void> {
-  const res = await send(path, { query, headers: { Accept: '*/*' } })
+export async function downloadFile(
+  path: string,
+  query: Query,
+  fallbackName: string,
+  onProgress?: DownloadProgress,
+  /** A POST export (e.g. /report/payment/export/new) sends its filters as the body. */
+  post?: { body: unknown },
+): Promise<void> {
+  const res = await send(path, { query, headers: { Accept: '*/*' }, ...(post ? { method: 'POST' as const, body: post.body } : {}) })
   if (!res.ok) throw toError(res.status, (await readEnvelope(res)).meta)
   const blob = onProgress ? await readWithProgress(res, onProgress) : await res.blob()
   const name = fileNameFrom(res.headers.get('Content-Disposition')) ?? fallbackName

@@ -1,0 +1,70 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, downloadFile, request, type DownloadProgress, type Paged, type Query } from '../../lib/api'
+
+// --- Transactions and low-balance alert (/wallet/transactions) ---
+
+/** One ledger row (POST /report/payment/new): amount is its size, type its direction. */
+export interface Transaction {
+  id: number
+  date: string
+  type: 'deposit' | 'withdrawal'
+  kind: string
+  kind_title: string
+  amount: number
+  balance_after: number
+  description: string
+  send_id: number | null
+}
+
+export const walletKeys = {
+  transactions: (params: Query) => ['wallet', 'transactions', params] as const,
+  allTransactions: ['wallet', 'transactions'] as const,
+  lowBalance: ['wallet', 'low-balance'] as const,
+}
+
+/** One page of the ledger; the filters travel in the POST body (spec §7 Payment). */
+export async function fetchTransactions(params: Query, signal?: AbortSignal): Promise<Paged<Transaction>> {
+  const { data, meta } = await request<Transaction[]>('/report/payment/new', { method: 'POST', body: params, signal })
+  const rows = Array.isArray(data) ? data : []
+  return { rows, meta: { page: meta.page ?? 1, limit: meta.limit ?? rows.length, total: meta.total ?? rows.length } }
+}
+
+export function useTransactions(params: Query) {
+  return useQuery({
+    queryKey: walletKeys.transactions(params),
+    queryFn: ({ signal }) => fetchTransactions(params, signal),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** Streams the filtered ledger as Excel (POST /report/payment/export/new, export_type «financial»). */
+export function exportTransactions(filters: Query, onProgress: DownloadProgress): Promise<void> {
+  return downloadFile('/report/payment/export/new', {}, 'transactions.xlsx', onProgress, {
+    body: { export_type: 'financial', ...filters },
+  })
+}
+
+/** The owner's low-balance alert (GET/POST /user/setting/low_balance). */
+export interface LowBalanceSetting {
+  enabled: boolean
+  threshold: number
+  minimum: number
+  balance: number
+  below: boolean
+}
+
+export function useLowBalance() {
+  return useQuery({
+    queryKey: walletKeys.lowBalance,
+    queryFn: ({ signal }) => api.get<LowBalanceSetting>('/user/setting/low_balance', undefined, signal),
+    retry: false,
+  })
+}
+
+export function useSaveLowBalance() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (body: { enabled: boolean; threshold: number }) => api.post<LowBalanceSetting>('/user/setting/low_balance', body),
+    onSuccess: (data) => qc.setQueryData(walletKeys.lowBalance, data),
+  })
+}
