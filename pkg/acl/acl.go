@@ -29,6 +29,7 @@ const (
 	PhonebookManage Permission = "phonebook.manage"
 	FileManage      Permission = "file.manage"
 	AuditView       Permission = "audit.view" // owner-only: not in All, so no role grants it
+	WalletPay       Permission = "wallet.pay" // owner-only (spec §6): not in All
 )
 
 // Titles are the Persian names of the permissions, for the role editor.
@@ -46,6 +47,7 @@ var Titles = map[Permission]string{
 	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
 	FileManage:      "بارگذاری و مدیریت فایل‌ها",
 	AuditView:       "مشاهده گزارش فعالیت‌ها",
+	WalletPay:       "پرداخت و شارژ کیف پول",
 }
 
 // All lists the permissions a role may hold (for the role editor).
