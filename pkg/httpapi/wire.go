@@ -38,7 +38,6 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	payments := payment.Open(cfg, pool)
 	payments.OnMoney = onMoney
 	return Deps{
-		Payments: payments,
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,
@@ -51,5 +50,6 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Phonebooks: phonebook.New(pool, queue, nil),
 		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
 		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
+		Payments:   payments,
 	}
 }

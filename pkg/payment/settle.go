@@ -52,7 +52,7 @@ func (s *Service) Callback(ctx context.Context, q url.Values) (Payment, error) {
 func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool) (Payment, error) {
 	var p Payment
 	var balance int64
-	credited := false
+	credited, changed := false, false
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
 		if p, err = s.load(ctx, tx, `WHERE id = $1 FOR UPDATE`, id); err != nil || p.State != Pending {
@@ -69,6 +69,7 @@ func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool
 			return fmt.Errorf("settle payment: %w", err)
 		}
 		p.State, p.BankRef, p.RefundState, p.Message = state, res.RefID, refund, message(state)
+		changed = true
 		if state != Paid {
 			return nil
 		}
@@ -82,7 +83,7 @@ func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool
 	if credited && s.OnMoney != nil {
 		s.OnMoney(ctx, p.accountID, balance)
 	}
-	if p.State != Pending {
+	if changed {
 		logf(ctx, "payment settled", "payment", id, "state", p.State, "refund", p.RefundState)
 	}
 	return p, nil
