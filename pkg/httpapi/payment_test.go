@@ -110,7 +110,9 @@ func (p *payEnv) age(st payment.Started) {
 	}
 }
 
-func (p *payEnv) bankOf() *sandbox.Bank { return p.Deps.Payments.Gateway().(payment.SandboxGateway).Bank }
+func (p *payEnv) bankOf() *sandbox.Bank {
+	return p.Deps.Payments.Gateway().(payment.SandboxGateway).Bank
+}
 
 // A payment through the bank page credits the amount (not the tax) once; the same
 // callback again credits nothing.
