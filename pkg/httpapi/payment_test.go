@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -202,5 +203,36 @@ func TestPaymentConcurrentCallbacks(t *testing.T) {
 	wg.Wait()
 	if b, n := p.money(); b != 1_500_000 || n != 1 {
 		t.Fatalf("balance %d in %d rows, want 1500000 in 1", b, n)
+	}
+}
+
+// The sandbox bank's page is a Persian RTL HTML form without scripts under the
+// product's CSP; a decided session shows no form; an unknown one is 404.
+func TestSandboxBankPage(t *testing.T) {
+	p := newPayEnv(t, "paypage", "09121117008")
+	st := p.start("1000000")
+	get := func(path string) (int, string, http.Header) {
+		res, err := http.Get(p.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b), res.Header
+	}
+	code, body, h := get(st.URL)
+	if code != 200 || !strings.Contains(body, `dir="rtl"`) || !strings.Contains(body, "۱٬۱۰۰٬۰۰۰ ریال") ||
+		!strings.Contains(body, `method="post"`) || strings.Contains(body, "<script") {
+		t.Fatalf("bank page %d:\n%s", code, body)
+	}
+	if !strings.Contains(h.Get("Content-Security-Policy"), "script-src 'self'") || h.Get("Cache-Control") != "no-store" {
+		t.Fatalf("headers %v", h)
+	}
+	p.bank(st, "pay")
+	if _, body, _ := get(st.URL); strings.Contains(body, "<form") {
+		t.Fatal("a paid session still offers the form")
+	}
+	if code, _, _ := get(sandbox.PathPrefix + "Anope"); code != 404 {
+		t.Fatalf("unknown session: %d", code)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -76,15 +77,15 @@ func (b *Bank) render(w http.ResponseWriter, r *http.Request, status int, d page
 	}
 }
 
-// group writes n with thousands separators.
+// group writes n with Persian thousands separators.
 func group(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	out := make([]byte, 0, len(s)+len(s)/3)
+	var b strings.Builder
 	for i := range len(s) {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
+			b.WriteRune('٬')
 		}
-		out = append(out, s[i])
+		b.WriteByte(s[i])
 	}
-	return string(out)
+	return b.String()
 }
