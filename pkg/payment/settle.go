@@ -116,17 +116,18 @@ func (s *Service) Settle(ctx context.Context) (settled, refunded int, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, id := range ids {
+	var errs []error
+	for _, id := range ids { // one bank error does not hold up the other payments
 		ok, err := s.settleOne(ctx, id)
 		if err != nil {
-			return settled, 0, err
+			errs = append(errs, err)
 		}
 		if ok {
 			settled++
 		}
 	}
 	refunded, err = s.Refund(ctx)
-	return settled, refunded, err
+	return settled, refunded, errors.Join(append(errs, err)...)
 }
 
 func (s *Service) settleOne(ctx context.Context, id int64) (bool, error) {
