@@ -144,3 +144,20 @@ func TestPaymentAmountTaxAndOwnerOnly(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A payment past the window whose bank session is still open is not expired under
+// the payer's feet: paying it then still credits it.
+func TestPaymentSettleWaitsForOpenBankSession(t *testing.T) {
+	p := newPayEnv(t, "payopen", "09121117009")
+	st := p.start("1000000")
+	if _, err := p.DB.Pool.Exec(context.Background(), `UPDATE payments SET created_at = created_at - interval '16 minutes' WHERE id = $1`, st.PaymentID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := p.settle(); n != 0 {
+		t.Fatalf("settled %d while the bank session is open", n)
+	}
+	p.callback(p.bank(st, "pay"))
+	if b, _ := p.money(); b != 1_000_000 {
+		t.Fatalf("balance %d", b)
+	}
+}

@@ -13,6 +13,10 @@ import (
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
+// expiryGrace is how long past PendingTimeout a payment the bank still calls open
+// waits before it expires anyway.
+const expiryGrace = 5 * time.Minute
+
 // ErrNoPayment is a callback whose authority matches no payment of this gateway.
 var ErrNoPayment = errors.New("payment: no payment for the callback")
 
@@ -144,7 +148,10 @@ func (s *Service) settleOne(ctx context.Context, id int64) (bool, error) {
 			return false, fmt.Errorf("inquire payment %d: %w", id, err)
 		}
 	}
-	p, err = s.resolve(ctx, id, res, true)
+	// The bank's own session expiry decides; a bank that still calls an old payment
+	// open after a grace period is not waited for any longer.
+	expire := p.authority == "" || time.Since(p.CreatedAt) > s.PendingTimeout+expiryGrace
+	p, err = s.resolve(ctx, id, res, expire)
 	return err == nil && p.State != Pending, err
 }
 
