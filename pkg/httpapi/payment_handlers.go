@@ -15,10 +15,13 @@ import (
 	"github.com/chapar/chapar/pkg/validate"
 )
 
+// amountSeparators are the thousands separators an amount may be typed with.
+var amountSeparators = strings.NewReplacer(",", "", "٬", "", "،", "")
+
 // paymentURL creates a pending online payment and answers the bank page to go to.
 func (s *Server) paymentURL(c *gin.Context) {
 	id := who(c)
-	raw := strings.TrimSpace(validate.ToLatinDigits(strings.ReplaceAll(c.Query("amount"), ",", "")))
+	raw := amountSeparators.Replace(validate.ToLatinDigits(strings.TrimSpace(c.Query("amount"))))
 	amount, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
 		Fail(c, apperr.Field("amount", payment.MsgMinAmount))

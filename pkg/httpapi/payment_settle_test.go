@@ -114,7 +114,7 @@ func TestPaymentAmountTaxAndOwnerOnly(t *testing.T) {
 			t.Fatalf("amount %q: message %q", amount, r.Meta.Message)
 		}
 	}
-	for amount, tax := range map[string]int64{"۱۰۰۰۰۰۰": 100_000, "1234567": 123_457, "1000005": 100_001, "1000004": 100_000} {
+	for amount, tax := range map[string]int64{"۱۰۰۰۰۰۰": 100_000, "۲٬۰۰۰٬۰۰۰": 200_000, "1234567": 123_457, "1000005": 100_001, "1000004": 100_000} {
 		st := p.start(amount)
 		if st.Tax != tax || st.Total != st.Amount+tax {
 			t.Fatalf("amount %s: %+v, want tax %d", amount, st, tax)
