@@ -16,6 +16,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/worker"
 )
@@ -38,6 +39,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	w.AddLoop(func(ctx context.Context) { _ = pump.Run(ctx) })
 	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)
 	w.AddLoop(func(ctx context.Context) { w.Files.RunExpiry(ctx, time.Hour) })
+	w.AddPayments(payment.Open(cfg, pool), time.Minute)
 	host, _ := os.Hostname()
 	log.Info("worker running", "profile", cfg.Profile)
 	return w.Run(ctx, fmt.Sprintf("%s-%d", host, os.Getpid()), 8)

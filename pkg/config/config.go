@@ -85,6 +85,11 @@ type Config struct {
 	FilesQuotaMB int
 	// FilesRetention is how long an uploaded file is kept (0: for ever).
 	FilesRetention time.Duration
+	// Online payments: the gateway (PAYMENT_GATEWAY, "sandbox"), the public origin
+	// the bank sends payers back to (empty: the API's own origin) and how long a
+	// payment may stay pending before the settle task asks the bank.
+	PaymentGateway, PaymentPublicURL string
+	PaymentPendingTimeout            time.Duration
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -109,6 +114,8 @@ func Load() (Config, error) {
 		TrustedProxies:     list(env("TRUSTED_PROXIES", "")),
 		FilesDir:           env("FILES_DIR", ".data/files"),
 		Env:                env("CHAPAR_ENV", "development"),
+		PaymentGateway:     env("PAYMENT_GATEWAY", "sandbox"),
+		PaymentPublicURL:   strings.TrimRight(env("PAYMENT_PUBLIC_URL", ""), "/"),
 		HTTPMaxConnsPerIP:  64,
 		OTPMaxTries:        5,
 		LoginPerIPPerMin:   30,
@@ -165,6 +172,7 @@ func Load() (Config, error) {
 		{"HTTP_IDLE_TIMEOUT", &c.HTTPIdleTimeout, 2 * time.Minute},
 		{"HTTP_STREAM_TIMEOUT", &c.HTTPStreamTimeout, 30 * time.Minute},
 		{"FILES_RETENTION", &c.FilesRetention, 90 * 24 * time.Hour},
+		{"PAYMENT_PENDING_TIMEOUT", &c.PaymentPendingTimeout, 15 * time.Minute},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {
@@ -177,6 +185,9 @@ func Load() (Config, error) {
 // check refuses settings that are unsafe where they are: production with the
 // development token secret.
 func (c Config) check() error {
+	if c.PaymentGateway != "sandbox" {
+		return fmt.Errorf("config PAYMENT_GATEWAY %q: unknown gateway (known: sandbox)", c.PaymentGateway)
+	}
 	switch c.Env {
 	case "development":
 	case EnvProduction:

@@ -57,3 +57,17 @@ func TestHTTPLimitsDefaults(t *testing.T) {
 		t.Fatalf("set: %v %+v", err, c)
 	}
 }
+
+// PAYMENT_GATEWAY defaults to the sandbox bank; an unknown gateway stops start-up
+// instead of running without payments.
+func TestPaymentGateway(t *testing.T) {
+	t.Setenv("PAYMENT_GATEWAY", "")
+	c, err := Load()
+	if err != nil || c.PaymentGateway != "sandbox" || c.PaymentPendingTimeout != 15*time.Minute {
+		t.Fatalf("defaults: %q %v %v", c.PaymentGateway, c.PaymentPendingTimeout, err)
+	}
+	t.Setenv("PAYMENT_GATEWAY", "zarinpal")
+	if _, err := Load(); err == nil {
+		t.Fatal("an unknown gateway was accepted")
+	}
+}

@@ -183,6 +183,10 @@ var routeTable = map[string]walkRoute{
 	"POST /report/payment/new":         {acl.WalletView, fixed("/report/payment/new", map[string]any{}), listing, false},
 	"POST /report/payment/export/new":  {acl.WalletView, fixed("/report/payment/export/new", map[string]any{"export_type": "financial"}), listing, false},
 	"GET /user/setting/low_balance":    {acl.WalletAlert, fixed("/user/setting/low_balance", nil), own, false},
+	"GET /payment/generate-url":        {acl.WalletPay, fixed("/payment/generate-url?amount=1000000", nil), listing, false},
+	"GET /payment/online/:id":          {acl.WalletView, withID("/payment/online/{id}", (*walk).payment, nil), "", false},
+	"GET /payment/callback":            {acl.Public, fixed("/payment/callback", nil), public, false},
+	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 }
 
@@ -298,6 +302,14 @@ func (w *walk) sql(query string, args ...any) int64 {
 		w.t.Fatal(err)
 	}
 	return id
+}
+
+func (w *walk) payment() int64 {
+	var p struct {
+		PaymentID int64 `json:"payment_id"`
+	}
+	w.e.Must(200, "GET", "/v1/api/payment/generate-url?amount=1000000", nil, w.tokA).Decode(w.t, &p)
+	return p.PaymentID
 }
 
 func (w *walk) role() int64 {

@@ -26,6 +26,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
@@ -56,6 +57,8 @@ type Deps struct {
 	Colleagues *colleague.Service
 	// Live serves the websockets; its Run must be running.
 	Live *live.Hub
+	// Payments runs online payments (and serves the sandbox bank's page).
+	Payments *payment.Service
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
 	Ready map[string]func(context.Context) error
 	// Alerts keeps the low-balance alerts (wrapped around the sends' balance listener).
@@ -90,6 +93,7 @@ func New(d Deps) *gin.Engine {
 		api.Handle(rt.Method, rt.Path, guard(d.Auth, rt.Perm), rt.Handle)
 	}
 
+	s.mountSandboxBank(r)
 	panel := panelHandler(d.Config.WebDir)
 	r.NoMethod(func(c *gin.Context) {
 		c.Abort()

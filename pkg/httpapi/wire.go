@@ -15,6 +15,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
@@ -36,6 +37,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	sessions := auth.New(pool, cfg, accounts, queue, limiter)
 	// Pub/sub channels are shared by every database of the Redis server: one per database.
 	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
+	payments := payment.Open(cfg, pool)
+	payments.OnMoney = onMoney
 	return Deps{
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
@@ -51,6 +54,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
 		Colleagues: colleague.New(pool, queue, cfg.TokenSecret, sessions,
 			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
-		Live: live.NewHub(rdb, live.HubConfig{Log: log}),
+		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
+		Payments: payments,
 	}
 }

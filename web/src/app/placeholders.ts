@@ -35,8 +35,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'inbox', title: 'پیامک‌های دریافتی' },
   { path: 'settings', title: 'تنظیمات' },
   { path: 'plans', title: 'طرح‌ها' },
-  { path: 'wallet/credit', title: 'کیف پول' },
-  { path: 'wallet/payment-result', title: 'نتیجه پرداخت' },
   { path: 'profile', title: 'پروفایل' },
   ...PROFILE.map(([p, title]) => ({ path: `profile/${p}`, title })),
   { path: 'support', title: 'پشتیبانی' },

@@ -25,6 +25,8 @@ const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
 const AuditLogPage = lazyPage(() => import('../features/audit/AuditLogPage'))
 const TransactionsPage = lazyPage(() => import('../features/wallet/TransactionsPage'))
+const CreditPage = lazyPage(() => import('../features/wallet/CreditPage'))
+const PaymentResultPage = lazyPage(() => import('../features/wallet/PaymentResultPage'))
 const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
 const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
 
@@ -81,6 +83,8 @@ export const routes: RouteObject[] = [
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
           { path: 'wallet/transactions', element: <TransactionsPage />, handle: { title: 'تراکنش‌ها' } },
+          { path: 'wallet/credit', element: <CreditPage />, handle: { title: 'افزایش اعتبار' } },
+          { path: 'wallet/payment-result', element: <PaymentResultPage />, handle: { title: 'نتیجه پرداخت' } },
           ...contactRoutes,
           ...colleagueRoutes,
           ...placeholders,

@@ -1,0 +1,212 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/pkg/wallet"
+)
+
+// expiryGrace is how long past PendingTimeout a payment the bank still calls open
+// waits before it expires anyway.
+const expiryGrace = 5 * time.Minute
+
+// ErrNoPayment is a callback whose authority matches no payment of this gateway.
+var ErrNoPayment = errors.New("payment: no payment for the callback")
+
+// Callback handles the bank's redirect: it checks the signature and the amount,
+// verifies server to server and settles the payment once. A forged, amount-changed
+// or unknown callback returns an error and moves nothing; a replayed one returns
+// the payment as it already is.
+func (s *Service) Callback(ctx context.Context, q url.Values) (Payment, error) {
+	cb, err := s.gw.ParseCallback(q)
+	if err != nil {
+		return Payment{}, err
+	}
+	p, err := s.load(ctx, s.pool, `WHERE gateway = $1 AND authority = $2`, s.gw.Name(), cb.Authority)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, ErrNoPayment
+	}
+	if err != nil {
+		return p, err
+	}
+	if cb.Amount != p.Total {
+		return p, fmt.Errorf("callback of payment %d says %d rials: %w", p.ID, cb.Amount, ErrAmountMismatch)
+	}
+	if p.State != Pending {
+		return p, nil
+	}
+	res, err := s.gw.Verify(ctx, p.authority, p.Total)
+	if err != nil {
+		return p, fmt.Errorf("verify payment %d: %w", p.ID, err)
+	}
+	return s.resolve(ctx, p.ID, res, false)
+}
+
+// resolve moves a pending payment to the bank's outcome under its row lock and,
+// when paid, credits the wallet with a ledger entry keyed by the payment id. A
+// payment no longer pending is returned as it is. expire turns a payment the bank
+// still calls pending into an expired one.
+func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool) (Payment, error) {
+	var p Payment
+	var balance int64
+	credited, changed := false, false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		if p, err = s.load(ctx, tx, `WHERE id = $1 FOR UPDATE`, id); err != nil || p.State != Pending {
+			return err
+		}
+		state, refund := outcomeState(res.Outcome, expire)
+		if state == Pending {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `UPDATE payments SET state = $2, bank_ref = $3, settled_at = now(), refund_state = $4,
+			refund_due_at = CASE WHEN $4 = 'due' THEN now() + make_interval(secs => $5) END WHERE id = $1`,
+			id, state, res.RefID, refund, RefundWindow.Seconds())
+		if err != nil {
+			return fmt.Errorf("settle payment: %w", err)
+		}
+		p.State, p.BankRef, p.RefundState, p.Message = state, res.RefID, refund, message(state)
+		changed = true
+		if state != Paid {
+			return nil
+		}
+		balance, credited, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: p.accountID, Kind: wallet.Deposit,
+			Amount: p.Amount, Ref: "payment:" + strconv.FormatInt(id, 10) + ":credit", Description: "شارژ آنلاین کیف پول"})
+		return err
+	})
+	if err != nil {
+		return p, err
+	}
+	if credited && s.OnMoney != nil {
+		s.OnMoney(ctx, p.accountID, balance)
+	}
+	if changed {
+		logf(ctx, "payment settled", "payment", id, "state", p.State, "refund", p.RefundState)
+	}
+	return p, nil
+}
+
+// outcomeState maps the bank's outcome to the payment's new state and refund state.
+func outcomeState(o Outcome, expire bool) (state, refund string) {
+	switch o {
+	case OutcomePaid:
+		return Paid, ""
+	case OutcomeFailed:
+		return Failed, ""
+	case OutcomeTaken:
+		return Failed, "due"
+	case OutcomeExpired:
+		return Expired, ""
+	}
+	if expire {
+		return Expired, ""
+	}
+	return Pending, ""
+}
+
+// Settle resolves the payments pending longer than PendingTimeout by asking the
+// bank (verifying the ones it says were paid), then returns the taken money of
+// failed payments. It returns how many payments it resolved and refunded.
+func (s *Service) Settle(ctx context.Context) (settled, refunded int, err error) {
+	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE state = 'pending' AND gateway = $1
+		AND created_at < now() - make_interval(secs => $2) ORDER BY id LIMIT 200`, s.gw.Name(), s.PendingTimeout.Seconds())
+	if err != nil {
+		return 0, 0, err
+	}
+	var errs []error
+	for _, id := range ids { // one bank error does not hold up the other payments
+		ok, err := s.settleOne(ctx, id)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if ok {
+			settled++
+		}
+	}
+	refunded, err = s.Refund(ctx)
+	return settled, refunded, errors.Join(append(errs, err)...)
+}
+
+func (s *Service) settleOne(ctx context.Context, id int64) (bool, error) {
+	p, err := s.load(ctx, s.pool, `WHERE id = $1`, id)
+	if err != nil || p.State != Pending {
+		return false, err
+	}
+	var res Result
+	if p.authority != "" {
+		if res, err = s.gw.Inquire(ctx, p.authority); err == nil && res.Outcome == OutcomePending {
+			res, err = s.gw.Verify(ctx, p.authority, p.Total)
+		}
+		if err != nil {
+			return false, fmt.Errorf("inquire payment %d: %w", id, err)
+		}
+	}
+	// The bank's own session expiry decides; a bank that still calls an old payment
+	// open after a grace period is not waited for any longer.
+	expire := p.authority == "" || time.Since(p.CreatedAt) > s.PendingTimeout+expiryGrace
+	p, err = s.resolve(ctx, id, res, expire)
+	return err == nil && p.State != Pending, err
+}
+
+// Refund returns the taken money of failed payments to the payers through the
+// bank and records the return; it returns how many it returned.
+func (s *Service) Refund(ctx context.Context) (int, error) {
+	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE refund_state = 'due' AND gateway = $1 ORDER BY id LIMIT 200`, s.gw.Name())
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		p, err := s.load(ctx, s.pool, `WHERE id = $1`, id)
+		if err != nil {
+			return n, err
+		}
+		if err := s.gw.Reverse(ctx, p.authority); err != nil {
+			return n, fmt.Errorf("return payment %d: %w", id, err)
+		}
+		tag, err := s.pool.Exec(ctx, `UPDATE payments SET refund_state = 'returned', refunded_at = now()
+			WHERE id = $1 AND refund_state = 'due'`, id)
+		if err != nil {
+			return n, fmt.Errorf("record return: %w", err)
+		}
+		n += int(tag.RowsAffected())
+	}
+	return n, nil
+}
+
+func (s *Service) ids(ctx context.Context, sql string, args ...any) ([]int64, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("payments due: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("payments due: %w", err)
+	}
+	return ids, nil
+}
+
+// RunSettle runs Settle every period until ctx ends.
+func (s *Service) RunSettle(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, r, err := s.Settle(ctx); err != nil {
+			logf(ctx, "payment settle failed", "err", err)
+		} else if n+r > 0 {
+			logf(ctx, "payments settled", "settled", n, "refunded", r)
+		}
+	}
+}
