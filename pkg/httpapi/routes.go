@@ -5,5 +5,5 @@ import "slices"
 // routes is the route table, one part per domain (routes_*.go): every route
 // declares its permission.
 func (s *Server) routes() []Route {
-	return slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(), s.aclRoutes())
+	return slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(), s.aclRoutes(), s.adminRoutes())
 }

@@ -27,7 +27,9 @@ import (
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/web"
@@ -53,6 +55,9 @@ type Deps struct {
 	Files *upload.Service
 	// Live serves the websockets; its Run must be running.
 	Live *live.Hub
+	// Reviews are the back office's review queues; Staff its account administration.
+	Reviews *review.Queues
+	Staff   *staff.Service
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
 	Ready map[string]func(context.Context) error
 }

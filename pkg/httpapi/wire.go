@@ -17,7 +17,9 @@ import (
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -34,7 +36,12 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	sessions := auth.New(pool, cfg, accounts, queue, limiter)
 	// Pub/sub channels are shared by every database of the Redis server: one per database.
 	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
+	reviews := review.New(pool)
+	reviews.Register(sends.ReviewQueue())
+	admin := staff.New(pool)
+	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	return Deps{
+		Reviews: reviews, Staff: admin,
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,

@@ -327,6 +327,13 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if r.SendAt != nil {
 		status = StatusScheduled
 	}
+	held, err := s.holdReasons(ctx, id.AccountID, p)
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	if len(held) > 0 {
+		status = StatusHeld // held.go: staff review it first
+	}
 	a := Accepted{Status: status, Price: p.quote.Price}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -354,6 +361,11 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		if err != nil {
 			return err
 		}
+		if status == StatusHeld {
+			if err := submitHeld(ctx, tx, id.AccountID, a.ID, held, heldSummary(p)); err != nil {
+				return err
+			}
+		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
 			Action: "send.create", Target: strconv.FormatInt(a.ID, 10), IP: ip,
 			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
@@ -366,8 +378,8 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	s.moneyChanged(ctx, id.AccountID, balance)
-	if status == StatusScheduled {
-		return a, true, nil // FireDue queues it at its time
+	if status == StatusScheduled || status == StatusHeld {
+		return a, true, nil // FireDue queues it at its time; a held send waits for review
 	}
 	if err := s.enqueueExpand(ctx, a.ID, p.typ, time.Time{}); err != nil {
 		// The send is stored and paid for; the sweeper enqueues it again.

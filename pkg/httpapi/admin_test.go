@@ -1,0 +1,136 @@
+package httpapi_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/staff"
+)
+
+const staffMobile = "989120009901"
+
+// addStaff creates a staff user and logs it in through the back office's two-step
+// login, returning its session token.
+func addStaff(t *testing.T, e *apitest.Env, username string) string {
+	t.Helper()
+	if _, err := staff.AddUser(context.Background(), e.DB.Pool, staff.NewUser{Username: username, Password: "Staff@12345",
+		Name: "پشتیبان", Mobile: "09120009901"}); err != nil {
+		t.Fatal(err)
+	}
+	var res auth.LoginResult
+	e.Must(200, "POST", "/v1/api/admin/auth/login", map[string]string{"username": username, "password": "Staff@12345"}, "").Decode(t, &res)
+	if res.Token != "" || !res.OTPRequired || res.LoginToken == "" {
+		t.Fatalf("staff login skipped the second step: %+v", res)
+	}
+	var tok struct{ Token string }
+	e.Must(200, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": res.LoginToken,
+		"code": e.LastCode(staffMobile)}, "").Decode(t, &tok)
+	if tok.Token == "" {
+		t.Fatal("no staff token")
+	}
+	return tok.Token
+}
+
+// Staff always log in with the second step, only at the back office's door; staff
+// routes answer customers 404 and customer routes refuse staff sessions.
+func TestStaffLoginAndGuards(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support1")
+	e.Register("shop", pw, "09121239001")
+	ctok := e.Login("shop", pw)
+
+	// The customer door does not know staff; the staff door does not know customers.
+	e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "support1", "password": "Staff@12345"}, "")
+	e.Must(401, "POST", "/v1/api/admin/auth/login", map[string]string{"username": "shop", "password": pw}, "")
+
+	for _, path := range []string{"/v1/api/admin/me", "/v1/api/admin/reviews", "/v1/api/admin/accounts"} {
+		e.Must(404, "GET", path, nil, ctok)
+		e.Must(404, "GET", path, nil, "")
+		e.Must(404, "GET", path, nil, "garbage")
+		e.Must(200, "GET", path, nil, stok)
+	}
+	e.Must(404, "POST", "/v1/api/admin/accounts/1/credit", map[string]any{"amount": 1, "reason": "x"}, ctok)
+	for _, path := range []string{"/v1/api/acl/auth/check_token", "/v1/api/report/new_list", "/v1/api/user/2fa"} {
+		e.Must(401, "GET", path, nil, stok)
+	}
+	e.Must(401, "POST", "/v1/api/send", map[string]any{"text": "x", "numbers": []string{"09121234567"}}, stok)
+}
+
+// A credit adjustment is one admin-credit ledger entry with the staff member, and
+// the customer's audit log shows it; suspending closes the account's sessions.
+func TestStaffAdjustCreditAndSuspend(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support2")
+	e.Register("bakery", pw, "09121239002")
+	ctok := e.Login("bakery", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "bakery")
+	acct := strconv.FormatInt(u.AccountID, 10)
+
+	var rows []staff.Account
+	e.Must(200, "GET", "/v1/api/admin/accounts?q=bake", nil, stok).Decode(t, &rows)
+	if len(rows) != 1 || rows[0].ID != u.AccountID {
+		t.Fatalf("search: %+v", rows)
+	}
+	e.Must(422, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": 0, "reason": ""}, stok)
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": 70_000, "reason": "جبران"}, stok)
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": -20_000, "reason": "اصلاح"}, stok)
+	var kinds, users, sum int64
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE kind = 'admin_credit'),
+		count(*) FILTER (WHERE user_id = (SELECT id FROM users WHERE username = 'support2')), sum(amount)
+		FROM ledger WHERE account_id = $1`, u.AccountID).Scan(&kinds, &users, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if kinds != 2 || users != 2 || sum != 50_000 {
+		t.Fatalf("ledger: %d admin entries, %d by staff, sum %d", kinds, users, sum)
+	}
+	var a staff.Account
+	e.Must(200, "GET", "/v1/api/admin/accounts/"+acct, nil, stok).Decode(t, &a)
+	if a.Balance != 50_000 {
+		t.Fatalf("balance %d", a.Balance)
+	}
+	var audited int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action = 'staff.credit_adjust'`, u.AccountID).Scan(&audited)
+	if audited != 2 {
+		t.Fatalf("audited %d", audited)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/status", map[string]any{"status": "suspended"}, stok)
+	e.Must(401, "GET", "/v1/api/acl/auth/check_token", nil, ctok)
+	e.Must(403, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "bakery", "password": pw}, "")
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/status", map[string]any{"status": "active"}, stok)
+	e.Login("bakery", pw)
+}
+
+// Staff open a customer's panel through a one-time external-login code; the
+// customer's audit log shows who issued and who used it.
+func TestStaffImpersonation(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support3")
+	e.Register("florist", pw, "09121239003")
+	u, _ := e.Accounts.ByUsername(context.Background(), "florist")
+	var ec auth.ExternalCode
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/impersonate", nil, stok).Decode(t, &ec)
+	var got struct{ Token string }
+	e.Must(200, "POST", "/v1/api/acl/auth/external_login", map[string]string{"code": ec.Code}, "").Decode(t, &got)
+	r := e.Must(200, "GET", "/v1/api/acl/auth/check_token", nil, got.Token)
+	if !strings.Contains(string(r.Data), `"user_name":"florist"`) {
+		t.Fatalf("session of %s", r.Data)
+	}
+	e.Must(401, "POST", "/v1/api/acl/auth/external_login", map[string]string{"code": ec.Code}, "")
+	var n int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action IN ('staff.impersonate_issued', 'auth.impersonated') AND details->>'staff' = 'support3'`, u.AccountID).Scan(&n)
+	var by string
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT impersonated_by FROM sessions WHERE user_id = $1
+		ORDER BY id DESC LIMIT 1`, u.ID).Scan(&by)
+	if n != 2 || by != "support3" {
+		t.Fatalf("audit rows %d, session impersonated by %q", n, by)
+	}
+	// A customer cannot impersonate through the staff route.
+	ctok := e.Login("florist", pw)
+	e.Must(404, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/impersonate", nil, ctok)
+}

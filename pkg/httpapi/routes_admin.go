@@ -1,0 +1,28 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/chapar/chapar/pkg/acl"
+)
+
+// adminRoutes lists the back office's routes: staff login, review queues and
+// account administration. Every one but the login takes only staff sessions and
+// answers anyone else 404.
+func (s *Server) adminRoutes() []Route {
+	return []Route{
+		{http.MethodPost, "/admin/auth/login", acl.Public, s.staffLogin},
+		{http.MethodGet, "/admin/me", acl.Staff, s.staffMe},
+
+		{http.MethodGet, "/admin/reviews", acl.Staff, s.reviewQueues},
+		{http.MethodGet, "/admin/reviews/items", acl.Staff, s.reviewItems},
+		{http.MethodPost, "/admin/reviews/:id/approve", acl.Staff, s.approveReview},
+		{http.MethodPost, "/admin/reviews/:id/reject", acl.Staff, s.rejectReview},
+
+		{http.MethodGet, "/admin/accounts", acl.Staff, s.adminAccounts},
+		{http.MethodGet, "/admin/accounts/:id", acl.Staff, s.adminAccount},
+		{http.MethodPost, "/admin/accounts/:id/credit", acl.Staff, s.adjustCredit},
+		{http.MethodPost, "/admin/accounts/:id/status", acl.Staff, s.setAccountStatus},
+		{http.MethodPost, "/admin/accounts/:id/impersonate", acl.Staff, s.impersonate},
+	}
+}
