@@ -11,28 +11,10 @@ import (
 	"github.com/chapar/chapar/pkg/staff"
 )
 
-const staffMobile = "989120009901"
-
-// addStaff creates a staff user and logs it in through the back office's two-step
-// login, returning its session token.
+// addStaff creates a staff user and logs it in with the second step.
 func addStaff(t *testing.T, e *apitest.Env, username string) string {
 	t.Helper()
-	if _, err := staff.AddUser(context.Background(), e.DB.Pool, staff.NewUser{Username: username, Password: "Staff@12345",
-		Name: "پشتیبان", Mobile: "09120009901"}); err != nil {
-		t.Fatal(err)
-	}
-	var res auth.LoginResult
-	e.Must(200, "POST", "/v1/api/admin/auth/login", map[string]string{"username": username, "password": "Staff@12345"}, "").Decode(t, &res)
-	if res.Token != "" || !res.OTPRequired || res.LoginToken == "" {
-		t.Fatalf("staff login skipped the second step: %+v", res)
-	}
-	var tok struct{ Token string }
-	e.Must(200, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": res.LoginToken,
-		"code": e.LastCode(staffMobile)}, "").Decode(t, &tok)
-	if tok.Token == "" {
-		t.Fatal("no staff token")
-	}
-	return tok.Token
+	return e.Staff(username, "09120009901")
 }
 
 // Staff always log in with the second step, only at the back office's door; staff
@@ -44,7 +26,7 @@ func TestStaffLoginAndGuards(t *testing.T) {
 	ctok := e.Login("shop", pw)
 
 	// The customer door does not know staff; the staff door does not know customers.
-	e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "support1", "password": "Staff@12345"}, "")
+	e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "support1", "password": apitest.StaffPassword}, "")
 	e.Must(401, "POST", "/v1/api/admin/auth/login", map[string]string{"username": "shop", "password": pw}, "")
 
 	for _, path := range []string{"/v1/api/admin/me", "/v1/api/admin/reviews", "/v1/api/admin/accounts"} {

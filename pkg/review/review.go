@@ -239,7 +239,7 @@ func (q *Queues) record(ctx context.Context, tx pgx.Tx, it *Item, d Decision) er
 	if d.Approve {
 		it.Status = Approved
 	}
-	if err := tx.QueryRow(ctx, `UPDATE review_items SET status = $2, decision = $3, decided_by = $4, decided_at = now()
+	if err := tx.QueryRow(ctx, `UPDATE review_items SET status = $2, decision = $3, decided_by = nullif($4, 0), decided_at = now()
 		WHERE id = $1 RETURNING decided_at`, it.ID, it.Status, it.Decision, d.Staff.UserID).Scan(&it.DecidedAt); err != nil {
 		return fmt.Errorf("record review decision: %w", err)
 	}
