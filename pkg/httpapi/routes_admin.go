@@ -12,6 +12,9 @@ import (
 func (s *Server) adminRoutes() []Route {
 	return []Route{
 		{http.MethodPost, "/admin/auth/login", acl.Public, s.staffLogin},
+		{http.MethodPost, "/admin/auth/confirm_otp", acl.Public, s.confirmOTP},
+		{http.MethodPost, "/admin/auth/send_sms_otp", acl.Public, s.sendOTP},
+		{http.MethodPost, "/admin/auth/logout", acl.Staff, s.logout},
 		{http.MethodGet, "/admin/me", acl.Staff, s.staffMe},
 
 		{http.MethodGet, "/admin/reviews", acl.Staff, s.reviewQueues},

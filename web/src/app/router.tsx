@@ -1,9 +1,10 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
-import { GuestOnly, MobileOnly, RequireAuth } from './layout/guards'
+import { GuestOnly, MobileOnly, RequireAuth, RequireStaff } from './layout/guards'
+import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
-import { AppLayout, RootShell, SoftLayout } from './RootShell'
+import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage'))
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'))
@@ -45,6 +46,16 @@ export const routes: RouteObject[] = [
       { path: 'register', element: guest(<RegisterPage />), handle: { title: 'ثبت‌نام' } },
       { path: 'forgot-password', element: guest(<ForgotPasswordPage />), handle: { title: 'بازیابی رمز عبور' } },
       { path: 'external-login', element: <ExternalLoginPage />, handle: { title: 'ورود' } },
+      { path: 'admin/login', element: <AdminLoginPage />, handle: { title: 'ورود پشتیبانی' } },
+      {
+        path: 'admin',
+        element: (
+          <RequireStaff>
+            <AdminLayout />
+          </RequireStaff>
+        ),
+        children: adminRoutes,
+      },
       {
         element: (
           <RequireAuth>

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { useToken } from '../../lib/auth'
+import { api } from '../../lib/api'
+import { clearAdminToken, useAdminToken, useToken } from '../../lib/auth'
+import { useQuery } from '@tanstack/react-query'
+import { PageLoader } from './PageLoader'
 import { useIsMobile } from '../../lib/viewport'
 
 /** The layout is reachable only with a stored token (spec §2). */
@@ -27,4 +30,20 @@ export function MobileOnly({ children }: { children: ReactNode }) {
 /** Desktop-only pages redirect to /404 on mobile. */
 export function DesktopOnly({ children }: { children: ReactNode }) {
   return useIsMobile() ? <Navigate to="/404" replace /> : children
+}
+
+/**
+ * The back office needs a staff session: without one, or when the server does not
+ * know it (every staff route answers 404 then), it goes to /admin/login.
+ */
+export function RequireStaff({ children }: { children: ReactNode }) {
+  const token = useAdminToken()
+  const me = useQuery({ queryKey: ['admin', 'me', token], queryFn: () => api.get('/admin/me'), enabled: !!token, retry: false })
+  if (!token) return <Navigate to="/admin/login" replace />
+  if (me.isError) {
+    clearAdminToken()
+    return <Navigate to="/admin/login" replace />
+  }
+  if (me.isPending) return <PageLoader full />
+  return children
 }
