@@ -127,3 +127,41 @@ func (s *Server) impersonate(c *gin.Context) {
 	code, err := s.Auth.IssueStaffExternalCode(c.Request.Context(), who(c), id, client(c))
 	reply(c, code, err)
 }
+
+func (s *Server) assignLine(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in staff.LineInput
+	if !bind(c, &in) {
+		return
+	}
+	l, err := s.Staff.AssignLine(c.Request.Context(), who(c), id, in, c.ClientIP())
+	reply(c, l, err)
+}
+
+func (s *Server) accountTariffs(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	ts, err := s.Staff.Tariffs(c.Request.Context(), id)
+	reply(c, ts, err)
+}
+
+func (s *Server) setTariff(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in staff.Tariff
+	if !bind(c, &in) {
+		return
+	}
+	err = s.Staff.SetTariff(c.Request.Context(), who(c), id, in, c.ClientIP())
+	reply(c, gin.H{"operator": in.Operator}, err)
+}

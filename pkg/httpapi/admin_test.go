@@ -116,3 +116,48 @@ func TestStaffImpersonation(t *testing.T) {
 	ctok := e.Login("florist", pw)
 	e.Must(404, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/impersonate", nil, ctok)
 }
+
+// Staff give an account a sender line and its own tariff; a number another account
+// holds and an unknown operator are refused, and both changes are audited.
+func TestStaffLinesAndTariffs(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support4")
+	e.Register("tailor", pw, "09121239004")
+	e.Register("cobbler", pw, "09121239005")
+	a, _ := e.Accounts.ByUsername(context.Background(), "tailor")
+	b, _ := e.Accounts.ByUsername(context.Background(), "cobbler")
+	acct := "/v1/api/admin/accounts/" + strconv.FormatInt(a.AccountID, 10)
+	e.Must(422, "POST", acct+"/lines", map[string]any{"number": "12", "kind": "x"}, stok)
+	e.Must(200, "POST", acct+"/lines", map[string]any{"number": "۳۰۰۰۹۹۱۱", "kind": "service", "default": true}, stok)
+	e.Must(409, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(b.AccountID, 10)+"/lines",
+		map[string]any{"number": "30009911", "kind": "service"}, stok)
+	var lines int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM lines WHERE account_id = $1 AND number = '30009911' AND is_default`,
+		a.AccountID).Scan(&lines)
+	if lines != 1 {
+		t.Fatalf("line not assigned")
+	}
+	e.Must(422, "POST", acct+"/tariffs", map[string]any{"operator": "nope", "part_price": 100}, stok)
+	e.Must(422, "POST", acct+"/tariffs", map[string]any{"operator": "mci", "part_price": -1}, stok)
+	e.Must(200, "POST", acct+"/tariffs", map[string]any{"operator": "mci", "part_price": 150, "send_fee": 10}, stok)
+	var ts []staff.Tariff
+	e.Must(200, "GET", acct+"/tariffs", nil, stok).Decode(t, &ts)
+	own := 0
+	for _, tr := range ts {
+		if tr.Own {
+			own++
+			if tr.Operator != "mci" || tr.PartPrice != 150 || tr.SendFee != 10 {
+				t.Fatalf("tariff %+v", tr)
+			}
+		}
+	}
+	if own != 1 || len(ts) < 3 {
+		t.Fatalf("tariffs %+v", ts)
+	}
+	var audited int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action IN ('staff.line_assigned', 'staff.tariff_set')`, a.AccountID).Scan(&audited)
+	if audited != 2 {
+		t.Fatalf("audited %d", audited)
+	}
+}

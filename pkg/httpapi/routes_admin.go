@@ -27,5 +27,8 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodPost, "/admin/accounts/:id/credit", acl.Staff, s.adjustCredit},
 		{http.MethodPost, "/admin/accounts/:id/status", acl.Staff, s.setAccountStatus},
 		{http.MethodPost, "/admin/accounts/:id/impersonate", acl.Staff, s.impersonate},
+		{http.MethodPost, "/admin/accounts/:id/lines", acl.Staff, s.assignLine},
+		{http.MethodGet, "/admin/accounts/:id/tariffs", acl.Staff, s.accountTariffs},
+		{http.MethodPost, "/admin/accounts/:id/tariffs", acl.Staff, s.setTariff},
 	}
 }

@@ -30,15 +30,16 @@ export default function AdminLayout() {
       <Flex as="header" align="center" gap="4" px={{ base: '3', md: '6' }} py="3" bg="app.sidebar" borderBottomWidth="1px"
         borderColor="app.border" wrap="wrap">
         <Text fontWeight="black" fontSize="lg">پنل پشتیبانی چاپار</Text>
-        <HStack as="nav" gap="1" aria-label="منوی پشتیبانی" flex="1" wrap="wrap">
+        <HStack as="nav" gap="1" aria-label="منوی پشتیبانی" flex="1" order={{ base: 3, md: 0 }} w={{ base: 'full', md: 'auto' }}
+          flexBasis={{ base: '100%', md: 'auto' }} overflowX="auto">
           {ADMIN_MENU.map((m) => (
-            <Link key={m.to} asChild px="3" py="1.5" rounded="md" fontSize="sm"
+            <Link key={m.to} asChild px="3" py="1.5" rounded="md" fontSize="sm" whiteSpace="nowrap"
               bg={pathname.startsWith(m.to) ? 'brand.subtle' : undefined} color={pathname.startsWith(m.to) ? 'brand.fg' : 'fg'}>
               <NavLink to={m.to}>{m.label}</NavLink>
             </Link>
           ))}
         </HStack>
-        <HStack gap="1">
+        <HStack gap="1" ms="auto">
           <ThemeToggle />
           <Button size="sm" variant="ghost" onClick={logout} data-testid="admin-logout">خروج</Button>
         </HStack>
