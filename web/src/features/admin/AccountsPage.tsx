@@ -8,6 +8,7 @@ import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { formatJalaliDate } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
+import { AccountDrawer } from './AccountDrawer'
 import { adminApi, useAdminAccounts, useAdminMutation, type AdminAccount } from './api'
 
 /** 98912… as the 0912… people read. */
@@ -21,6 +22,7 @@ export default function AccountsPage() {
   const f = list.filters(allFilterKeys(FILTERS))
   const { data, isPending, isError, refetch } = useAdminAccounts({ page: list.page, limit: list.limit, q: f.q })
   const [crediting, setCrediting] = useState<AdminAccount | null>(null)
+  const [opened, setOpened] = useState<AdminAccount | null>(null)
   const status = useAdminMutation((a: AdminAccount) => adminApi.setStatus(a.id, a.status === 'active' ? 'suspended' : 'active'))
   const impersonate = useAdminMutation((a: AdminAccount) => adminApi.impersonate(a.id))
 
@@ -36,6 +38,7 @@ export default function AccountsPage() {
       key: 'actions', title: 'اقدام', render: (a) => (
         <HStack gap="1" wrap="wrap">
           <Button size="xs" variant="outline" onClick={() => setCrediting(a)}>تغییر اعتبار</Button>
+          <Button size="xs" variant="outline" onClick={() => setOpened(a)}>خطوط و تعرفه</Button>
           <Button size="xs" variant="outline" colorPalette={a.status === 'active' ? 'red' : 'green'} onClick={() => status.mutate(a)}>
             {a.status === 'active' ? 'تعلیق' : 'فعال‌سازی'}
           </Button>
@@ -52,6 +55,7 @@ export default function AccountsPage() {
       <DataTable caption="حساب‌ها" columns={columns} rows={data?.rows} total={data?.meta.total} rowKey={(a) => a.id}
         isLoading={isPending} isError={isError} onRetry={() => refetch()} filters={FILTERS} emptyText="حسابی یافت نشد" />
       {crediting && <CreditDialog account={crediting} onClose={() => setCrediting(null)} />}
+      {opened && <AccountDrawer account={opened} onClose={() => setOpened(null)} />}
     </Stack>
   )
 }

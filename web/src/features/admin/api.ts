@@ -39,6 +39,14 @@ export interface AdminAccount {
   created_at: string
 }
 
+export interface Tariff {
+  operator: string
+  part_price: number
+  surcharge_pct: number
+  send_fee: number
+  own: boolean
+}
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -54,6 +62,10 @@ export const adminApi = {
   adjustCredit: (id: number, body: { amount: number; reason: string }) =>
     api.post<{ balance: number }>(`/admin/accounts/${id}/credit`, body),
   setStatus: (id: number, status: AdminAccount['status']) => api.post<unknown>(`/admin/accounts/${id}/status`, { status }),
+  assignLine: (id: number, body: { number: string; kind: 'advertising' | 'service'; default: boolean }) =>
+    api.post<unknown>(`/admin/accounts/${id}/lines`, body),
+  tariffs: (id: number) => api.get<Tariff[]>(`/admin/accounts/${id}/tariffs`),
+  setTariff: (id: number, t: Omit<Tariff, 'own'>) => api.post<unknown>(`/admin/accounts/${id}/tariffs`, t),
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
 
@@ -65,6 +77,8 @@ const keys = {
   accounts: (q: object) => ['admin', 'accounts', q] as const,
 }
 
+export const useTariffs = (id: number) =>
+  useQuery({ queryKey: ['admin', 'tariffs', id], queryFn: () => adminApi.tariffs(id) })
 export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
