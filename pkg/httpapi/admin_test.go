@@ -8,6 +8,8 @@ import (
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
 )
 
@@ -160,4 +162,43 @@ func TestStaffLinesAndTariffs(t *testing.T) {
 	if audited != 2 {
 		t.Fatalf("audited %d", audited)
 	}
+}
+
+// A customer may cancel a held send: the whole hold comes back and the send leaves
+// the review queue, so staff have nothing left to decide.
+func TestCustomerCancelsHeldSend(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support5")
+	e.Register("grocer", pw, "09121239006")
+	ctok := e.Login("grocer", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "grocer")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009922", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "کازينو", "numbers": []string{"09121234700"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	if len(items) != 1 {
+		t.Fatalf("queue %+v", items)
+	}
+	var st send.Stopped
+	e.Must(200, "POST", "/v1/api/send/cancel", map[string]any{"id": a.ID}, ctok).Decode(t, &st)
+	if st.Refunded != a.Price {
+		t.Fatalf("refunded %d of %d", st.Refunded, a.Price)
+	}
+	bal, sum, err := e.Deps.Wallet.Check(context.Background(), u.AccountID)
+	if err != nil || bal != 100_000 || sum != bal {
+		t.Fatalf("wallet %d, ledger %d (%v)", bal, sum, err)
+	}
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	if len(items) != 0 {
+		t.Fatalf("cancelled send still in the queue: %+v", items)
+	}
+	e.Must(404, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(1, 10)+"/approve", map[string]any{}, stok)
 }

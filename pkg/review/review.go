@@ -97,6 +97,16 @@ func Submit(ctx context.Context, q Querier, kind string, accountID, subjectID in
 	return nil
 }
 
+// Withdraw takes a subject out of its queue when its owner cancelled it before
+// review (nothing is left for staff to decide).
+func Withdraw(ctx context.Context, q Querier, kind string, subjectID int64) error {
+	if _, err := q.Exec(ctx, `DELETE FROM review_items WHERE kind = $1 AND subject_id = $2 AND status = 'pending'`,
+		kind, subjectID); err != nil {
+		return fmt.Errorf("withdraw %s %d from review: %w", kind, subjectID, err)
+	}
+	return nil
+}
+
 // Queues holds the registered handlers and serves the back office.
 type Queues struct {
 	pool     *pgxpool.Pool

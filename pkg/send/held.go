@@ -44,6 +44,11 @@ func submitHeld(ctx context.Context, tx pgx.Tx, accountID, sendID int64, reasons
 	return review.Submit(ctx, tx, ReviewKind, accountID, sendID, reasons, text)
 }
 
+// withdrawHeld takes a held send the customer cancelled out of the review queue.
+func withdrawHeld(ctx context.Context, tx pgx.Tx, sendID int64) error {
+	return review.Withdraw(ctx, tx, ReviewKind, sendID)
+}
+
 // ReviewQueue is the send queue of the back office (a review.Handler).
 func (s *Service) ReviewQueue() review.Handler { return heldQueue{s} }
 

@@ -22,9 +22,9 @@ export function sendStatusInfo(status: string | undefined) {
   return SEND_STATUS[status as SendStatus] ?? { label: status || '—', color: 'gray' }
 }
 
-/** A send that can still be stopped (running or paused) or cancelled (scheduled). */
+/** A send that can still be stopped (running or paused) or cancelled (scheduled, or held for review). */
 export function isStoppable(status: string | undefined): boolean {
-  return status === 'scheduled' || status === 'queued' || status === 'sending' || status === 'paused'
+  return status === 'scheduled' || status === 'queued' || status === 'sending' || status === 'paused' || status === 'held'
 }
 
 export function isFinalStatus(status: string | undefined): boolean {
