@@ -2,12 +2,17 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
@@ -201,4 +206,51 @@ func TestCustomerCancelsHeldSend(t *testing.T) {
 		t.Fatalf("cancelled send still in the queue: %+v", items)
 	}
 	e.Must(404, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(1, 10)+"/approve", map[string]any{}, stok)
+}
+
+// A staff decision reaches the customer's open report live: the blocked status is
+// published through the progress pump without a reload.
+func TestHeldSendDecisionPublishedLive(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support6")
+	e.Register("baker", pw, "09121239007")
+	ctok := e.Login("baker", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "baker")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009933", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "www.bet.example", "numbers": []string{"09121234701"}}, ctok).Decode(t, &a)
+	ws := e.Socket(ctok)
+	if err := ws.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, msg, err := ws.ReadMessage(); err != nil || string(msg) != "9" {
+		t.Fatalf("ping answer %q %v", msg, err)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(items[0].ID, 10)+"/reject", map[string]any{"reason": "پیوند"}, stok)
+	pump := live.NewProgressPump(e.Redis.Client, e.Deps.Reports, e.Deps.Live.Publisher(), live.PumpConfig{})
+	if n, err := pump.Drain(context.Background()); err != nil || n != 1 {
+		t.Fatalf("drained %d sends: %v", n, err)
+	}
+	want := `{"id":` + strconv.FormatInt(a.ID, 10) + `,"status":"blocked"}`
+	for {
+		_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+		_, msg, err := ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("no blocked status event: %v", err)
+		}
+		var m struct {
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(msg, &m) == nil && m.Event == live.EventSendStatus && string(m.Data) == want {
+			return
+		}
+	}
 }

@@ -37,7 +37,11 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	// Pub/sub channels are shared by every database of the Redis server: one per database.
 	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
 	reviews := review.New(pool)
-	reviews.Register(sends.ReviewQueue())
+	reviews.Register(sends.ReviewQueue(func(ctx context.Context, sendID int64) {
+		if err := live.MarkDirty(ctx, rdb, sendID); err != nil {
+			log.WarnContext(ctx, "held send decision not announced live", "send", sendID, "err", err)
+		}
+	}))
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	return Deps{

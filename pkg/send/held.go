@@ -49,10 +49,29 @@ func withdrawHeld(ctx context.Context, tx pgx.Tx, sendID int64) error {
 	return review.Withdraw(ctx, tx, ReviewKind, sendID)
 }
 
-// ReviewQueue is the send queue of the back office (a review.Handler).
-func (s *Service) ReviewQueue() review.Handler { return heldQueue{s} }
+// ReviewQueue is the send queue of the back office (a review.Handler). changed,
+// when set, is told each decided send once its new status is committed (the live
+// progress pump's dirty set), so the customer's report follows without a reload.
+func (s *Service) ReviewQueue(changed func(ctx context.Context, sendID int64)) review.Handler {
+	return heldQueue{s: s, changed: changed}
+}
 
-type heldQueue struct{ s *Service }
+type heldQueue struct {
+	s       *Service
+	changed func(ctx context.Context, sendID int64)
+}
+
+// then runs f (if any), then tells changed about the send.
+func (q heldQueue) then(sendID int64, f func(context.Context)) func(context.Context) {
+	return func(ctx context.Context) {
+		if f != nil {
+			f(ctx)
+		}
+		if q.changed != nil {
+			q.changed(ctx, sendID)
+		}
+	}
+}
 
 func (heldQueue) Kind() string  { return ReviewKind }
 func (heldQueue) Title() string { return "ارسال‌های در انتظار بررسی" }
@@ -75,7 +94,8 @@ func (q heldQueue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d revi
 		return nil, apperr.New(apperr.Conflict, MsgNotHeld).WithCode("not-held")
 	}
 	if !d.Approve {
-		return q.block(ctx, tx, it, quote, d.Reason)
+		after, err := q.block(ctx, tx, it, quote, d.Reason)
+		return q.then(it.SubjectID, after), err
 	}
 	next := StatusQueued
 	if sendAt != nil && sendAt.After(q.s.now()) {
@@ -85,12 +105,12 @@ func (q heldQueue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d revi
 		return nil, fmt.Errorf("release held send: %w", err)
 	}
 	if next == StatusScheduled {
-		return nil, nil
+		return q.then(it.SubjectID, nil), nil
 	}
-	return func(ctx context.Context) {
+	return q.then(it.SubjectID, func(ctx context.Context) {
 		// The send is queued and paid for; the sweeper enqueues it again on failure.
 		_ = q.s.enqueueExpand(ctx, it.SubjectID, typ, time.Time{})
-	}, nil
+	}), nil
 }
 
 // block refuses a held send: nothing was expanded, so the whole hold goes back.
