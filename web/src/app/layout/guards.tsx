@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { api } from '../../lib/api'
 import { clearAdminToken, useAdminToken, useToken } from '../../lib/auth'
@@ -39,11 +39,11 @@ export function DesktopOnly({ children }: { children: ReactNode }) {
 export function RequireStaff({ children }: { children: ReactNode }) {
   const token = useAdminToken()
   const me = useQuery({ queryKey: ['admin', 'me', token], queryFn: () => api.get('/admin/me'), enabled: !!token, retry: false })
-  if (!token) return <Navigate to="/admin/login" replace />
-  if (me.isError) {
-    clearAdminToken()
-    return <Navigate to="/admin/login" replace />
-  }
+  const refused = !!token && me.isError
+  useEffect(() => {
+    if (refused) clearAdminToken()
+  }, [refused])
+  if (!token || refused) return <Navigate to="/admin/login" replace />
   if (me.isPending) return <PageLoader full />
   return children
 }
