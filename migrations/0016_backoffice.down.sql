@@ -1,3 +1,4 @@
+DROP TABLE content_items;
 DELETE FROM settings WHERE key = 'moderation';
 DROP TABLE moderation_words;
 DROP TABLE review_items;

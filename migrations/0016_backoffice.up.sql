@@ -41,3 +41,23 @@ INSERT INTO moderation_words (word) VALUES ('کازینو'), ('قمار'), ('ش�
 -- (0 turns the rule off).
 INSERT INTO settings (key, value) VALUES ('moderation', '{"links": true, "new_account_sends": 0, "new_account_size": 0}')
 ON CONFLICT (key) DO NOTHING;
+
+-- Content that customers see, edited by staff: dashboard news, banners, quick access
+-- links, FAQ, contact info, charge packages and the today-only gift. amount is in
+-- rials (packages and gifts); an item shows while active and inside [starts_at, ends_at).
+CREATE TABLE content_items (
+    id          bigserial PRIMARY KEY,
+    kind        text NOT NULL CHECK (kind IN ('news', 'banner', 'quick_access', 'faq', 'contact', 'charge_package', 'today_gift')),
+    title       text NOT NULL,
+    body        text NOT NULL DEFAULT '',
+    link        text NOT NULL DEFAULT '',
+    amount      bigint NOT NULL DEFAULT 0 CHECK (amount >= 0),
+    position    int NOT NULL DEFAULT 0,
+    active      boolean NOT NULL DEFAULT true,
+    starts_at   timestamptz,
+    ends_at     timestamptz,
+    updated_by  bigint REFERENCES users(id) ON DELETE SET NULL,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX content_items_kind_idx ON content_items (kind, position, id);

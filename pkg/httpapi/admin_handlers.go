@@ -3,6 +3,8 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/validate"
@@ -164,4 +166,36 @@ func (s *Server) setTariff(c *gin.Context) {
 	}
 	err = s.Staff.SetTariff(c.Request.Context(), who(c), id, in, c.ClientIP())
 	reply(c, gin.H{"operator": in.Operator}, err)
+}
+
+func (s *Server) adminContent(c *gin.Context) {
+	items, err := s.Content.All(c.Request.Context(), c.Query("kind"))
+	reply(c, items, err)
+}
+
+func (s *Server) saveContent(c *gin.Context) {
+	var in content.Item
+	if !bind(c, &in) {
+		return
+	}
+	it, err := s.Content.Save(c.Request.Context(), who(c), in, c.ClientIP())
+	reply(c, it, err)
+}
+
+func (s *Server) deleteContent(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	err = s.Content.Delete(c.Request.Context(), who(c), id, c.ClientIP())
+	reply(c, gin.H{"id": id}, err)
+}
+
+func (s *Server) liveContent(c *gin.Context) {
+	items, err := s.Content.Live(c.Request.Context(), c.Param("kind"))
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		err = apperr.ErrNotFound // an unknown kind is an unknown path
+	}
+	reply(c, items, err)
 }

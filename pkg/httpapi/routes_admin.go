@@ -30,5 +30,12 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodPost, "/admin/accounts/:id/lines", acl.Staff, s.assignLine},
 		{http.MethodGet, "/admin/accounts/:id/tariffs", acl.Staff, s.accountTariffs},
 		{http.MethodPost, "/admin/accounts/:id/tariffs", acl.Staff, s.setTariff},
+
+		{http.MethodGet, "/admin/content", acl.Staff, s.adminContent},
+		{http.MethodPost, "/admin/content", acl.Staff, s.saveContent},
+		{http.MethodPost, "/admin/content/:id/delete", acl.Staff, s.deleteContent},
+
+		// What customers see of it.
+		{http.MethodGet, "/content/:kind", acl.Authenticated, s.liveContent},
 	}
 }

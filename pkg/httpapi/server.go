@@ -23,6 +23,7 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/phonebook"
@@ -58,6 +59,8 @@ type Deps struct {
 	// Reviews are the back office's review queues; Staff its account administration.
 	Reviews *review.Queues
 	Staff   *staff.Service
+	// Content is what customers see that staff edit (news, banners, FAQ …).
+	Content *content.Service
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
 	Ready map[string]func(context.Context) error
 }

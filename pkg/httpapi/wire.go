@@ -12,6 +12,7 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/phonebook"
@@ -45,7 +46,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	return Deps{
-		Reviews: reviews, Staff: admin,
+		Reviews: reviews, Staff: admin, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,
