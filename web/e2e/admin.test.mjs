@@ -67,6 +67,16 @@ test('staff approve a held send and the customer sees it sending', { timeout: 18
   await staff.page.getByText('حساب‌های کاربری').first().waitFor()
   await staff.page.getByTestId('theme-toggle').click()
   await shot(staff.page, 'admin-accounts-dark')
+
+  // Content customers see: a news item saved here is live for the customer.
+  await staff.page.goto(`${PANEL_URL}/admin/content`)
+  await staff.page.getByTestId('content-new').click()
+  await staff.page.getByTestId('content-title').fill('خبر آزمون پشتیبانی')
+  await staff.page.getByTestId('content-save').click()
+  await staff.page.getByText('خبر آزمون پشتیبانی').first().waitFor()
+  await shot(staff.page, 'admin-content-dark')
+  const news = await apiCall('GET', '/content/news', undefined, token)
+  assert.ok(news.some((n) => n.title === 'خبر آزمون پشتیبانی'))
   await staff.context.close()
 
   const phone = await openPage(browser, MOBILE)

@@ -12,6 +12,7 @@ import { PageLoader } from './PageLoader'
 export const ADMIN_MENU = [
   { to: '/admin/reviews', label: 'صف‌های بررسی' },
   { to: '/admin/accounts', label: 'حساب‌های کاربری' },
+  { to: '/admin/content', label: 'محتوای پنل' },
 ]
 
 /** The back office's own layout: a top bar with its menu, theme and logout; RTL like the panel. */

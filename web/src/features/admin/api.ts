@@ -47,6 +47,21 @@ export interface Tariff {
   own: boolean
 }
 
+export type ContentKind = 'news' | 'banner' | 'quick_access' | 'faq' | 'contact' | 'charge_package' | 'today_gift'
+
+export interface ContentItem {
+  id: number
+  kind: ContentKind
+  title: string
+  body: string
+  link: string
+  amount: number
+  position: number
+  active: boolean
+  starts_at: string | null
+  ends_at: string | null
+}
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -66,6 +81,9 @@ export const adminApi = {
     api.post<unknown>(`/admin/accounts/${id}/lines`, body),
   tariffs: (id: number) => api.get<Tariff[]>(`/admin/accounts/${id}/tariffs`),
   setTariff: (id: number, t: Omit<Tariff, 'own'>) => api.post<unknown>(`/admin/accounts/${id}/tariffs`, t),
+  content: (kind: ContentKind) => api.get<ContentItem[]>('/admin/content', { kind }),
+  saveContent: (it: Omit<ContentItem, 'id'> & { id?: number }) => api.post<ContentItem>('/admin/content', it),
+  deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
 
@@ -79,6 +97,8 @@ const keys = {
 
 export const useTariffs = (id: number) =>
   useQuery({ queryKey: ['admin', 'tariffs', id], queryFn: () => adminApi.tariffs(id) })
+export const useContent = (kind: ContentKind) =>
+  useQuery({ queryKey: ['admin', 'content', kind], queryFn: () => adminApi.content(kind) })
 export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>

@@ -4,6 +4,7 @@ import { lazyPage } from '../../lib/chunkReload'
 
 const ReviewsPage = lazyPage(() => import('./ReviewsPage'))
 const AccountsPage = lazyPage(() => import('./AccountsPage'))
+const ContentPage = lazyPage(() => import('./ContentPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -13,4 +14,5 @@ export const adminRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/admin/reviews" replace /> },
   { path: 'reviews', element: <ReviewsPage />, handle: { title: 'صف‌های بررسی' } },
   { path: 'accounts', element: <AccountsPage />, handle: { title: 'حساب‌های کاربری' } },
+  { path: 'content', element: <ContentPage />, handle: { title: 'محتوای پنل مشتریان' } },
 ]
