@@ -254,3 +254,37 @@ func TestHeldSendDecisionPublishedLive(t *testing.T) {
 		}
 	}
 }
+
+// A held send that was scheduled goes back to waiting for its time once approved
+// (nothing is expanded early).
+func TestApprovedScheduledHeldSendWaits(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support7")
+	e.Register("florist2", pw, "09121239009")
+	ctok := e.Login("florist2", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "florist2")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009944", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "CASINO night", "numbers": []string{"09121234702"}, "send_at": at},
+		ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items?kind=send", nil, stok).Decode(t, &items)
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(items[0].ID, 10)+"/approve", map[string]any{}, stok)
+	var status string
+	var expanded bool
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT status, expanded_at IS NOT NULL FROM sends WHERE id = $1`, a.ID).Scan(&status, &expanded)
+	if status != send.StatusScheduled || expanded {
+		t.Fatalf("approved scheduled send is %s (expanded %v)", status, expanded)
+	}
+	if info, err := e.Inspector.GetTaskInfo("default", "expand:"+strconv.FormatInt(a.ID, 10)); err == nil {
+		t.Fatalf("expansion enqueued early: %+v", info)
+	}
+}
