@@ -5,6 +5,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/content"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/validate"
@@ -198,4 +199,18 @@ func (s *Server) liveContent(c *gin.Context) {
 		err = apperr.ErrNotFound // an unknown kind is an unknown path
 	}
 	reply(c, items, err)
+}
+
+func (s *Server) moderationRules(c *gin.Context) {
+	v, err := moderation.View(c.Request.Context(), s.Pool)
+	reply(c, v, err)
+}
+
+func (s *Server) saveModerationRules(c *gin.Context) {
+	var in moderation.RulesView
+	if !bind(c, &in) {
+		return
+	}
+	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
+	reply(c, in, err)
 }

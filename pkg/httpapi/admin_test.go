@@ -13,6 +13,7 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
@@ -286,5 +287,40 @@ func TestApprovedScheduledHeldSendWaits(t *testing.T) {
 	}
 	if info, err := e.Inspector.GetTaskInfo("default", "expand:"+strconv.FormatInt(a.ID, 10)); err == nil {
 		t.Fatalf("expansion enqueued early: %+v", info)
+	}
+}
+
+// Staff edit the moderation rules; the next send is judged by the new ones.
+func TestStaffEditModerationRules(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support8")
+	e.Register("vendor", pw, "09121239010")
+	ctok := e.Login("vendor", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "vendor")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009955", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var v moderation.RulesView
+	e.Must(200, "GET", "/v1/api/admin/moderation", nil, stok).Decode(t, &v)
+	if !v.Links || len(v.Words) == 0 {
+		t.Fatalf("seeded rules %+v", v)
+	}
+	e.Must(422, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{}, "new_account_sends": -1}, stok)
+	e.Must(404, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{}}, ctok)
+	e.Must(200, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{" حراج ", "حراج", ""}, "links": false}, stok)
+	e.Must(200, "GET", "/v1/api/admin/moderation", nil, stok).Decode(t, &v)
+	if v.Links || len(v.Words) != 1 || v.Words[0] != "حراج" {
+		t.Fatalf("saved rules %+v", v)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "کازینو https://a.example", "numbers": []string{"09121234703"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusQueued {
+		t.Fatalf("old rules still hold: %+v", a)
+	}
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "حراج بزرگ", "numbers": []string{"09121234704"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("new word not held: %+v", a)
 	}
 }

@@ -21,6 +21,8 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodGet, "/admin/reviews/items", acl.Staff, s.reviewItems},
 		{http.MethodPost, "/admin/reviews/:id/approve", acl.Staff, s.approveReview},
 		{http.MethodPost, "/admin/reviews/:id/reject", acl.Staff, s.rejectReview},
+		{http.MethodGet, "/admin/moderation", acl.Staff, s.moderationRules},
+		{http.MethodPost, "/admin/moderation", acl.Staff, s.saveModerationRules},
 
 		{http.MethodGet, "/admin/accounts", acl.Staff, s.adminAccounts},
 		{http.MethodGet, "/admin/accounts/:id", acl.Staff, s.adminAccount},
