@@ -47,6 +47,12 @@ test('staff approve a held send and the customer sees it sending', { timeout: 18
   await shot(staff.page, 'admin-reviews')
   await approve.click()
   await approve.waitFor({ state: 'detached' })
+  // The rules that held it are data staff can read and edit.
+  await staff.page.getByTestId('moderation-open').click()
+  await staff.page.getByTestId('moderation-words').waitFor()
+  assert.match(await staff.page.getByTestId('moderation-words').inputValue(), /کازینو/)
+  await shot(staff.page, 'admin-moderation-rules')
+  await staff.page.keyboard.press('Escape')
 
   await customer.page.goto(`${PANEL_URL}/reports/${sent.id}`)
   await customer.page.locator('[data-testid="send-status"]:is([data-status="queued"], [data-status="sending"], [data-status="done"])').first().waitFor()

@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/apiError'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
+import { ModerationDialog } from './ModerationDialog'
 import { adminApi, useAdminMutation, useQueues, useReviewItems, type ReviewItem, type ReviewStatus } from './api'
 
 const STATUS: Record<ReviewStatus, { label: string; color: string }> = {
@@ -28,6 +29,7 @@ export default function ReviewsPage() {
     page: list.page, limit: list.limit, kind: f.kind || undefined, status: (f.status || 'pending') as ReviewStatus,
   })
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null)
+  const [rules, setRules] = useState(false)
   const approve = useAdminMutation(adminApi.approve)
   const titles = Object.fromEntries((queues ?? []).map((q) => [q.kind, q.title]))
 
@@ -55,7 +57,10 @@ export default function ReviewsPage() {
 
   return (
     <Stack gap="4">
-      <Heading size="lg">صف‌های بررسی</Heading>
+      <HStack justify="space-between" wrap="wrap">
+        <Heading size="lg">صف‌های بررسی</Heading>
+        <Button size="sm" variant="outline" onClick={() => setRules(true)} data-testid="moderation-open">قوانین بررسی ارسال</Button>
+      </HStack>
       <HStack gap="3" wrap="wrap">
         {(queues ?? []).map((q) => (
           <Card.Root key={q.kind} size="sm" variant="outline" data-testid={`queue-${q.kind}`}>
@@ -70,6 +75,7 @@ export default function ReviewsPage() {
         rowKey={(r) => r.id} isLoading={isPending} isError={isError} onRetry={() => refetch()} filters={filters}
         emptyText="موردی برای بررسی نیست" />
       {rejecting && <RejectDialog item={rejecting} onClose={() => setRejecting(null)} />}
+      {rules && <ModerationDialog onClose={() => setRules(false)} />}
     </Stack>
   )
 }

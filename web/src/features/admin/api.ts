@@ -62,6 +62,13 @@ export interface ContentItem {
   ends_at: string | null
 }
 
+export interface ModerationRules {
+  words: string[]
+  links: boolean
+  new_account_sends: number
+  new_account_size: number
+}
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -84,6 +91,8 @@ export const adminApi = {
   content: (kind: ContentKind) => api.get<ContentItem[]>('/admin/content', { kind }),
   saveContent: (it: Omit<ContentItem, 'id'> & { id?: number }) => api.post<ContentItem>('/admin/content', it),
   deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
+  moderation: () => api.get<ModerationRules>('/admin/moderation'),
+  saveModeration: (r: ModerationRules) => api.post<ModerationRules>('/admin/moderation', r),
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
 
@@ -99,6 +108,8 @@ export const useTariffs = (id: number) =>
   useQuery({ queryKey: ['admin', 'tariffs', id], queryFn: () => adminApi.tariffs(id) })
 export const useContent = (kind: ContentKind) =>
   useQuery({ queryKey: ['admin', 'content', kind], queryFn: () => adminApi.content(kind) })
+export const useModeration = (enabled: boolean) =>
+  useQuery({ queryKey: ['admin', 'moderation'], queryFn: adminApi.moderation, enabled })
 export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
