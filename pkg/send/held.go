@@ -30,6 +30,21 @@ const ReviewKind = "send"
 // MsgNotHeld refuses a decision on a send that is no longer held.
 const MsgNotHeld = "این ارسال در انتظار بررسی نیست"
 
+// initialStatus is an accepted send's first status: held (with the reasons) when
+// the moderation rules match, else scheduled or queued.
+func (s *Service) initialStatus(ctx context.Context, accountID int64, r Request, p prepared) (string, []string, error) {
+	held, err := s.holdReasons(ctx, accountID, p)
+	switch {
+	case err != nil:
+		return "", nil, err
+	case len(held) > 0:
+		return StatusHeld, held, nil
+	case r.SendAt != nil:
+		return StatusScheduled, nil, nil
+	}
+	return StatusQueued, nil, nil
+}
+
 // holdReasons runs the moderation rules on an accepted request; verification codes
 // are the platform's own and never held.
 func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) ([]string, error) {

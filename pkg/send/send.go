@@ -323,16 +323,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if p.quote.Recipients == 0 {
 		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
 	}
-	status := StatusQueued
-	if r.SendAt != nil {
-		status = StatusScheduled
-	}
-	held, err := s.holdReasons(ctx, id.AccountID, p)
+	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
 	if err != nil {
 		return Accepted{}, false, err
-	}
-	if len(held) > 0 {
-		status = StatusHeld // held.go: staff review it first
 	}
 	a := Accepted{Status: status, Price: p.quote.Price}
 	var balance int64

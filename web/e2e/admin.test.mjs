@@ -9,6 +9,7 @@ import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, openPage, randomMob
 const STAFF = { username: 'admin', password: 'Admin@12345', mobile: '989120000099' }
 
 let browser
+let lastCode = ''
 before(async () => { browser = await launch() })
 after(async () => { await browser?.close() })
 
@@ -20,7 +21,14 @@ async function staffLogin(page) {
   await page.getByTestId('admin-login-submit').click()
   await page.getByTestId('admin-otp').waitFor()
   assert.match(page.url(), /\/admin\/login$/) // no session before the second step
-  await page.getByTestId('admin-otp').fill(await readOtp(STAFF.mobile, { after: started }))
+  // Each login texts a new code: never reuse the previous login's (it may be newer than `started`).
+  let code = await readOtp(STAFF.mobile, { after: started })
+  for (let i = 0; code === lastCode && i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500))
+    code = await readOtp(STAFF.mobile, { after: started })
+  }
+  lastCode = code
+  await page.getByTestId('admin-otp').fill(code)
   await page.getByTestId('admin-otp-submit').click()
   await waitForPath(page, /^\/admin\/reviews$/)
 }
