@@ -80,7 +80,7 @@ function Tariffs({ account }: { account: AdminAccount }) {
 }
 
 function TariffRow({ accountId, tariff }: { accountId: number; tariff: Tariff }) {
-  const [price, setPrice] = useState(String(tariff.part_price))
+  const [price, setPrice] = useState(toPersianDigits(tariff.part_price))
   const save = useAdminMutation(() => adminApi.setTariff(accountId, { ...tariff, part_price: Number(toLatinDigits(price)) }))
   return (
     <Table.Row>

@@ -64,13 +64,15 @@ export default function ContentPage() {
 
 function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; amount: boolean; onClose: () => void }) {
   const [form, setForm] = useState(item)
+  const [price, setPrice] = useState(toPersianDigits(item.amount ?? 0))
+  const [order, setOrder] = useState(toPersianDigits(item.position ?? 0))
   const save = useAdminMutation(adminApi.saveContent)
   const err = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined)
   const set = (patch: Partial<ContentItem>) => setForm((f) => ({ ...f, ...patch }))
   const submit = () =>
     save.mutate({
-      ...(form as ContentItem), title: form.title ?? '', body: form.body ?? '', link: form.link ?? '',
-      amount: Number(toLatinDigits(String(form.amount ?? 0))) || 0, position: Number(toLatinDigits(String(form.position ?? 0))) || 0,
+      id: form.id, kind: form.kind ?? 'news', title: form.title ?? '', body: form.body ?? '', link: form.link ?? '',
+      amount: Number(toLatinDigits(price)) || 0, position: Number(toLatinDigits(order)) || 0,
       active: !!form.active, starts_at: form.starts_at ?? null, ends_at: form.ends_at ?? null,
     }, { onSuccess: onClose })
   return (
@@ -100,13 +102,13 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
         {amount && (
           <Field.Root invalid={!!err('amount')}>
             <Field.Label>مبلغ (ریال)</Field.Label>
-            <Input value={String(form.amount ?? '')} onChange={(e) => set({ amount: e.target.value as unknown as number })} dir="ltr" inputMode="numeric" />
+            <Input value={price} onChange={(e) => setPrice(e.target.value)} dir="ltr" inputMode="numeric" />
             <Field.ErrorText>{err('amount')}</Field.ErrorText>
           </Field.Root>
         )}
         <Field.Root>
           <Field.Label>ترتیب نمایش</Field.Label>
-          <Input value={String(form.position ?? 0)} onChange={(e) => set({ position: e.target.value as unknown as number })} dir="ltr" inputMode="numeric" maxW="32" />
+          <Input value={order} onChange={(e) => setOrder(e.target.value)} dir="ltr" inputMode="numeric" maxW="32" />
         </Field.Root>
         <Checkbox.Root checked={!!form.active} onCheckedChange={(e) => set({ active: !!e.checked })}>
           <Checkbox.HiddenInput />

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Modal } from '../../components/Overlays'
 import { ErrorState, LoadingState } from '../../components/States'
 import { ApiError } from '../../lib/apiError'
-import { toLatinDigits } from '../../lib/digits'
+import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { adminApi, useAdminMutation, useModeration, type ModerationRules } from './api'
 
 /** The send moderation rules: sensitive words (one per line), links, a new account's first sends. */
@@ -19,8 +19,8 @@ export function ModerationDialog({ onClose }: { onClose: () => void }) {
 function RulesForm({ rules, onClose }: { rules: ModerationRules; onClose: () => void }) {
   const [words, setWords] = useState(rules.words.join('\n'))
   const [links, setLinks] = useState(rules.links)
-  const [sends, setSends] = useState(String(rules.new_account_sends))
-  const [size, setSize] = useState(String(rules.new_account_size))
+  const [sends, setSends] = useState(toPersianDigits(rules.new_account_sends))
+  const [size, setSize] = useState(toPersianDigits(rules.new_account_size))
   const save = useAdminMutation(adminApi.saveModeration)
   const err = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined)
   const submit = () =>
