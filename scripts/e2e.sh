@@ -29,4 +29,6 @@ stack_start api ./bin/api serve
 stack_wait_ready 20
 
 cd web
-PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 e2e/*.test.mjs
+# Arguments name test files (relative to web/) to run only those; none runs them all.
+if [ $# -gt 0 ]; then files=("$@"); else files=(e2e/*.test.mjs); fi
+PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 "${files[@]}"

@@ -48,6 +48,7 @@ cat <<MSG
   چاپار is running (profile: $CHAPAR_PROFILE)
   Panel and API:       http://$HTTP_ADDR
   Demo login:          demo / Demo@12345
+  Back office (staff): http://$HTTP_ADDR/admin/login  admin / Admin@12345 (code texted to 09120000099)
   Simulated handsets:  http://$SIM_HTTP_ADDR/messages
   Logs:                $LOGS/
 

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
@@ -99,13 +103,61 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	}
 	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)
 	fmt.Printf("demo account ready: user %s, lines %s and %s, credit %d rials\n", u.Username, demoLine, demoServiceLine, bal)
+	return seedStaff(ctx, pool)
+}
+
+// Demo staff user of the back office (/admin), seeded next to the demo account.
+const (
+	demoStaffUser     = "admin"
+	demoStaffPassword = "Admin@12345"
+	demoStaffMobile   = "09120000099"
+)
+
+// seedStaff creates the demo staff user once.
+func seedStaff(ctx context.Context, pool *pgxpool.Pool) error {
+	_, err := staff.AddUser(ctx, pool, staff.NewUser{Username: demoStaffUser, Password: demoStaffPassword,
+		Name: "پشتیبان چاپار", Mobile: demoStaffMobile})
+	if fe, ok := apperr.As(err); ok && fe.Fields["username"] != nil {
+		err = nil // already there
+	}
+	if err != nil {
+		return fmt.Errorf("seed staff user: %w", err)
+	}
+	fmt.Printf("staff user ready: %s (back office at /admin, codes to %s)\n", demoStaffUser, demoStaffMobile)
 	return nil
 }
 
-// admin runs operator commands: `admin credit <username> <rials>`.
+// addStaff runs `admin staff add <username> [password] [mobile]`; the password and
+// mobile may also come from STAFF_PASSWORD and STAFF_MOBILE.
+func addStaff(ctx context.Context, cfg config.Config, args []string) error {
+	in := staff.NewUser{Username: args[0], Password: os.Getenv("STAFF_PASSWORD"), Mobile: os.Getenv("STAFF_MOBILE")}
+	if len(args) > 1 {
+		in.Password = args[1]
+	}
+	if len(args) > 2 {
+		in.Mobile = args[2]
+	}
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	id, err := staff.AddUser(ctx, pool, in)
+	if err != nil {
+		return fmt.Errorf("admin staff add: %w", err)
+	}
+	fmt.Printf("staff user %s created (id %d); log in at /admin/login with the code sent to %s\n", in.Username, id, in.Mobile)
+	return nil
+}
+
+// admin runs operator commands: `admin credit <username> <rials>` and
+// `admin staff add <username> [password] [mobile]`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
+	if len(args) >= 3 && args[0] == "staff" && args[1] == "add" {
+		return addStaff(ctx, cfg, args[2:])
+	}
 	if len(args) != 3 || args[0] != "credit" {
-		return fmt.Errorf("usage: admin credit <username> <rials>")
+		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile]")
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil || amount <= 0 {

@@ -1,6 +1,6 @@
 // Command api serves the REST API, the websocket and the embedded panel, and runs the
 // operator commands: `api migrate up|down [n]|version`, `api seed-demo` and
-// `api admin credit <username> <rials>`.
+// `api admin credit <username> <rials>` | `api admin staff add <username> [password] [mobile]`.
 package main
 
 import (

@@ -45,6 +45,10 @@ type User struct {
 	// user cannot log in and receives no login codes.
 	MobileVerified bool
 	Permissions    []acl.Permission
+	// IsStaff marks a back-office staff user (never a customer).
+	IsStaff bool
+	// Suspended reports that staff suspended the user's account.
+	Suspended bool
 }
 
 // PendingRegistrationTTL is how long an unverified registration holds its username;
@@ -179,13 +183,14 @@ func (s *Service) UsernameExists(ctx context.Context, username string) (bool, er
 
 const userColumns = `u.id, u.account_id, u.username, u.password_hash, u.name, u.mobile, u.is_owner, u.status,
 	u.two_step, u.two_step_method, coalesce(u.totp_secret, ''), coalesce(u.totp_pending, ''),
-	u.mobile_verified, coalesce(r.permissions, '{}')`
+	u.mobile_verified, coalesce(r.permissions, '{}'), u.is_staff,
+	EXISTS (SELECT 1 FROM accounts a WHERE a.id = u.account_id AND a.status = 'suspended')`
 
 func scanUser(row pgx.Row) (User, error) {
 	var u User
 	var perms []string
 	err := row.Scan(&u.ID, &u.AccountID, &u.Username, &u.PasswordHash, &u.Name, &u.Mobile, &u.IsOwner, &u.Status,
-		&u.TwoStep, &u.TwoStepMethod, &u.TOTPSecret, &u.TOTPPending, &u.MobileVerified, &perms)
+		&u.TwoStep, &u.TwoStepMethod, &u.TOTPSecret, &u.TOTPPending, &u.MobileVerified, &perms, &u.IsStaff, &u.Suspended)
 	for _, p := range perms {
 		u.Permissions = append(u.Permissions, acl.Permission(p))
 	}

@@ -15,6 +15,9 @@ type Permission string
 const (
 	Public        Permission = "public"
 	Authenticated Permission = "authenticated"
+	// Staff routes (the back office) take only staff sessions; every other route
+	// refuses them.
+	Staff Permission = "staff"
 
 	SendCreate    Permission = "send.create"
 	SendCancel    Permission = "send.cancel"
@@ -73,6 +76,8 @@ type Identity struct {
 	Name        string
 	IsOwner     bool
 	Permissions []Permission
+	// Staff marks a back-office staff session.
+	Staff bool
 }
 
 // Can reports whether the identity holds p.

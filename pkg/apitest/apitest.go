@@ -27,6 +27,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/testenv"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -332,4 +333,30 @@ func (e *Env) Socket(token string) *websocket.Conn {
 	}
 	e.T.Cleanup(func() { ws.Close() })
 	return ws
+}
+
+// StaffPassword is the password of the staff users Staff creates.
+const StaffPassword = "Staff@12345"
+
+// Staff creates a back-office staff user with the mobile and logs it in through
+// the staff login's second step, returning its session token.
+func (e *Env) Staff(username, mobile string) string {
+	e.T.Helper()
+	if _, err := staff.AddUser(context.Background(), e.DB.Pool, staff.NewUser{Username: username, Password: StaffPassword,
+		Name: "پشتیبان " + username, Mobile: mobile}); err != nil {
+		e.T.Fatal(err)
+	}
+	var res auth.LoginResult
+	e.Must(http.StatusOK, "POST", "/v1/api/admin/auth/login", map[string]string{"username": username, "password": StaffPassword}, "").Decode(e.T, &res)
+	if res.Token != "" || !res.OTPRequired || res.LoginToken == "" {
+		e.T.Fatalf("apitest: staff login skipped the second step: %+v", res)
+	}
+	intl, _ := validate.NormalizeMobile(mobile)
+	var tok struct{ Token string }
+	e.Must(http.StatusOK, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": res.LoginToken,
+		"code": e.LastCode(intl)}, "").Decode(e.T, &tok)
+	if tok.Token == "" {
+		e.T.Fatal("apitest: no staff token")
+	}
+	return tok.Token
 }

@@ -37,6 +37,7 @@ type challenge struct {
 	expiresAt     time.Time
 	consumed      bool
 	subject       string // the lower-cased username the challenge was asked for
+	staff         string // the staff username that issued an external-login code
 	token         string // only when just created
 }
 
@@ -140,9 +141,11 @@ func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, pu
 	var ch challenge
 	var consumedAt *time.Time
 	err := tx.QueryRow(ctx, `SELECT id, coalesce(user_id, 0), purpose, method, code_hash, code_expires_at, tries, max_tries,
-		resend_at, sends, expires_at, consumed_at, subject FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
+		resend_at, sends, expires_at, consumed_at, subject,
+		coalesce((SELECT username FROM users WHERE id = issued_by AND is_staff), '')
+		FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
 		Scan(&ch.id, &ch.userID, &ch.purpose, &ch.method, &ch.codeHash, &ch.codeExpiresAt, &ch.tries, &ch.maxTries,
-			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject)
+			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject, &ch.staff)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (consumedAt != nil || !slices.Contains(purposes, ch.purpose)) {
 		return ch, apperr.New(apperr.Unauthorized, MsgOTPTimeout).WithCode(CodeOTPTimeout)
 	}

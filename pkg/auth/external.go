@@ -44,24 +44,8 @@ func (s *Service) IssueExternalCode(ctx context.Context, id acl.Identity, userID
 		}
 		target = u.ID
 	}
-	code, err := newToken()
-	if err != nil {
-		return ExternalCode{}, err
-	}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, max_tries, ip, expires_at, issued_by)
-			VALUES ($1, 'external', $2, 'token', 1, $3, $4, $5)`, target, hashToken(code), c.IP,
-			s.now().Add(s.cfg.ExternalLoginTTL), id.UserID)
-		if err != nil {
-			return fmt.Errorf("insert external code: %w", err)
-		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, Action: "auth.external_issued",
-			Target: strconv.FormatInt(target, 10), IP: c.IP})
-	})
-	if err != nil {
-		return ExternalCode{}, err
-	}
-	return ExternalCode{Code: code, ExpiresIn: int(s.cfg.ExternalLoginTTL.Seconds()), Path: "/external-login?code=" + code}, nil
+	return s.issueExternal(ctx, target, id.UserID, c, audit.Entry{AccountID: id.AccountID, UserID: id.UserID,
+		Action: "auth.external_issued", Target: strconv.FormatInt(target, 10), IP: c.IP})
 }
 
 // PreviewExternal names the account a live code opens, without using it up.
@@ -107,10 +91,56 @@ func (s *Service) ExchangeExternal(ctx context.Context, code string, c Client) (
 	if err != nil {
 		return "", err
 	}
-	if u.Status == "disabled" {
+	if u.Status == "disabled" || u.Suspended {
 		return "", apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
 	}
+	if ch.staff != "" {
+		return s.openSessionAs(ctx, u, c, "auth.impersonated", ch.staff)
+	}
 	return s.openSession(ctx, u, c, "auth.external_login")
+}
+
+// IssueStaffExternalCode makes a code with which a staff member logs in as the
+// owner of a customer account (impersonation). The code is single-use and
+// short-lived like any external-login code, and both its issue and its use are in
+// the customer's audit log with the staff member's name.
+func (s *Service) IssueStaffExternalCode(ctx context.Context, staff acl.Identity, accountID int64, c Client) (ExternalCode, error) {
+	if !staff.Staff {
+		return ExternalCode{}, apperr.ErrNotFound
+	}
+	var target int64
+	err := s.pool.QueryRow(ctx, `SELECT id FROM users WHERE account_id = $1 AND is_owner AND NOT is_staff`, accountID).Scan(&target)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ExternalCode{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return ExternalCode{}, fmt.Errorf("account owner: %w", err)
+	}
+	return s.issueExternal(ctx, target, staff.UserID, c, audit.Entry{AccountID: accountID, UserID: staff.UserID,
+		Action: "staff.impersonate_issued", Target: strconv.FormatInt(target, 10), IP: c.IP,
+		Details: map[string]any{"staff": staff.Username}})
+}
+
+// issueExternal stores a new external-login code for target, issued by issuer,
+// with its audit entry.
+func (s *Service) issueExternal(ctx context.Context, target, issuer int64, c Client, e audit.Entry) (ExternalCode, error) {
+	code, err := newToken()
+	if err != nil {
+		return ExternalCode{}, err
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, max_tries, ip, expires_at, issued_by)
+			VALUES ($1, 'external', $2, 'token', 1, $3, $4, $5)`, target, hashToken(code), c.IP,
+			s.now().Add(s.cfg.ExternalLoginTTL), issuer)
+		if err != nil {
+			return fmt.Errorf("insert external code: %w", err)
+		}
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return ExternalCode{}, err
+	}
+	return ExternalCode{Code: code, ExpiresIn: int(s.cfg.ExternalLoginTTL.Seconds()), Path: "/external-login?code=" + code}, nil
 }
 
 func externalInvalid() error {

@@ -116,8 +116,19 @@ type LoginResult struct {
 // dummyHash equalises the time of a login for an unknown username.
 var dummyHash, _ = password.Hash("chapar-timing-equaliser")
 
-// Login checks the password and either opens a session or starts the second step.
+// Login checks a customer's password and either opens a session or starts the
+// second step. Staff users cannot log in here (see LoginStaff).
 func (s *Service) Login(ctx context.Context, username, pw string, c Client) (LoginResult, error) {
+	return s.login(ctx, username, pw, c, false)
+}
+
+// LoginStaff checks a staff user's password and always starts the second step.
+// Customers cannot log in here.
+func (s *Service) LoginStaff(ctx context.Context, username, pw string, c Client) (LoginResult, error) {
+	return s.login(ctx, username, pw, c, true)
+}
+
+func (s *Service) login(ctx context.Context, username, pw string, c Client, staff bool) (LoginResult, error) {
 	username = strings.TrimSpace(username)
 	fields := apperr.Fields{}
 	if username == "" {
@@ -133,6 +144,9 @@ func (s *Service) Login(ctx context.Context, username, pw string, c Client) (Log
 	u, err := s.accounts.ByUsername(ctx, username)
 	if err != nil && !errors.Is(err, apperr.ErrNotFound) {
 		return LoginResult{}, err
+	}
+	if u.IsStaff != staff {
+		u = account.User{} // the other door's users are unknown here
 	}
 	if err := s.loginGate(ctx, name, u, c); err != nil {
 		return LoginResult{}, err
@@ -153,10 +167,10 @@ func (s *Service) Login(ctx context.Context, username, pw string, c Client) (Log
 	if !u.MobileVerified {
 		return LoginResult{}, apperr.New(apperr.Forbidden, MsgMobileUnverified).WithCode(CodeMobileUnverified)
 	}
-	if u.Status == "disabled" {
+	if u.Status == "disabled" || u.Suspended {
 		return LoginResult{}, apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
 	}
-	if !u.TwoStep {
+	if !u.TwoStep && !u.IsStaff {
 		token, err := s.openSession(ctx, u, c, "auth.login")
 		return LoginResult{Token: token}, err
 	}
@@ -183,14 +197,20 @@ func (s *Service) secondStep(ctx context.Context, u account.User, c Client) (Log
 
 // openSession creates a session and returns its token.
 func (s *Service) openSession(ctx context.Context, u account.User, c Client, action string) (string, error) {
+	return s.openSessionAs(ctx, u, c, action, "")
+}
+
+// openSessionAs creates a session that staffUser (when set) opened as u, audited
+// on u's account with the staff member's name.
+func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, action, staffUser string) (string, error) {
 	token, err := newToken()
 	if err != nil {
 		return "", err
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO sessions (user_id, account_id, token_hash, ip, user_agent, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6)`, u.ID, u.AccountID, hashToken(token), c.IP, trim(c.UserAgent, 300),
-			s.now().Add(s.cfg.SessionTTL))
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (user_id, account_id, token_hash, ip, user_agent, expires_at, impersonated_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, u.ID, u.AccountID, hashToken(token), c.IP, trim(c.UserAgent, 300),
+			s.now().Add(s.cfg.SessionTTL), staffUser)
 		if err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
@@ -198,7 +218,11 @@ func (s *Service) openSession(ctx context.Context, u account.User, c Client, act
 		if _, err := tx.Exec(ctx, `UPDATE users SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'pending'`, u.ID); err != nil {
 			return fmt.Errorf("activate invited user: %w", err)
 		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP})
+		e := audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP}
+		if staffUser != "" {
+			e.Details = map[string]any{"staff": staffUser}
+		}
+		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
 		return "", err

@@ -69,10 +69,11 @@ func (s *Service) identify(ctx context.Context, h []byte) (acl.Identity, error) 
 	s.sess.mu.Unlock()
 	var id acl.Identity
 	var perms []string
-	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}')
+	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}'), u.is_staff
 		FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN roles r ON r.id = u.role_id
-		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 'disabled'`, h).
-		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms)
+		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 'disabled'
+		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = u.account_id AND a.status = 'suspended')`, h).
+		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms, &id.Staff)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return acl.Identity{}, apperr.ErrUnauthorized
 	}
@@ -81,6 +82,9 @@ func (s *Service) identify(ctx context.Context, h []byte) (acl.Identity, error) 
 	}
 	for _, p := range perms {
 		id.Permissions = append(id.Permissions, acl.Permission(p))
+	}
+	if id.Staff {
+		id.IsOwner, id.Permissions = false, []acl.Permission{acl.Staff}
 	}
 	s.sess.mu.Lock()
 	if s.sess.gen == gen { // no revocation since the lookup began

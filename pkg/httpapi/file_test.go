@@ -313,6 +313,11 @@ func TestFileUpload(t *testing.T) {
 	if r := e.Must(409, "POST", "/v1/api/user/files/delete", map[string]any{"id": id}, f.tokA); r.Meta.Message != upload.MsgInUse {
 		t.Fatalf("delete in use: %s", r.Raw)
 	}
+	// Nor while the send waits for staff review (it goes out once approved).
+	if _, err := e.DB.Pool.Exec(ctx, `UPDATE sends SET status = 'held' WHERE id = $1`, sendID); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(409, "POST", "/v1/api/user/files/delete", map[string]any{"id": id}, f.tokA)
 	if _, err := e.DB.Pool.Exec(ctx, `UPDATE sends SET status = 'done', expanded_at = now() WHERE id = $1`, sendID); err != nil {
 		t.Fatal(err)
 	}

@@ -85,8 +85,11 @@ func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 		}
 		token := bearer(c)
 		id, err := a.Authenticate(c.Request.Context(), token)
+		if err == nil {
+			err = staffGate(id, perm)
+		}
 		if err != nil {
-			Fail(c, err)
+			Fail(c, hideStaff(perm, err))
 			return
 		}
 		if !id.Can(perm) {

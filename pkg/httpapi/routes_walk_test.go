@@ -187,6 +187,7 @@ var routeTable = map[string]walkRoute{
 	"GET /payment/online/:id":          {acl.WalletView, withID("/payment/online/{id}", (*walk).payment, nil), "", false},
 	"GET /payment/callback":            {acl.Public, fixed("/payment/callback", nil), public, false},
 	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
+	"GET /content/:kind":               {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 }
 
@@ -204,6 +205,10 @@ func TestRouteWalk(t *testing.T) {
 	seen := map[string]bool{}
 	for _, rt := range httpapi.RoutesOf(w.e.Deps) {
 		key := rt.Method + " " + rt.Path
+		if strings.HasPrefix(rt.Path, "/admin/") {
+			w.checkStaffRoute(t, rt)
+			continue
+		}
 		seen[key] = true
 		want, ok := routeTable[key]
 		switch {
@@ -222,6 +227,28 @@ func TestRouteWalk(t *testing.T) {
 		if !seen[key] {
 			t.Errorf("the walk's table names %s, which is not a route", key)
 		}
+	}
+}
+
+// checkStaffRoute: a back-office route declares acl.Staff (or is one of the staff
+// login steps, public) and answers a customer's token 404, so that it cannot be
+// discovered (TestStaffLoginAndGuards covers the staff side).
+func (w *walk) checkStaffRoute(t *testing.T, rt httpapi.Route) {
+	key := rt.Method + " " + rt.Path
+	switch rt.Perm {
+	case acl.Public:
+		if !strings.HasPrefix(rt.Path, "/admin/auth/") {
+			t.Errorf("%s: a public back-office route outside /admin/auth/", key)
+		}
+	case acl.Staff:
+		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) {
+			c := call{strings.ReplaceAll(rt.Path, ":id", "1"), map[string]any{}}
+			if st, _, raw := w.do(rt.Method, c, w.tokA); st != 404 {
+				t.Errorf("customer owner on a staff route: %d %.300s", st, raw)
+			}
+		})
+	default:
+		t.Errorf("%s declares %q: back-office routes declare acl.Staff", key, rt.Perm)
 	}
 }
 

@@ -24,12 +24,15 @@ import (
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/web"
@@ -59,6 +62,11 @@ type Deps struct {
 	Live *live.Hub
 	// Payments runs online payments (and serves the sandbox bank's page).
 	Payments *payment.Service
+	// Reviews are the back office's review queues; Staff its account administration.
+	Reviews *review.Queues
+	Staff   *staff.Service
+	// Content is what customers see that staff edit (news, banners, FAQ …).
+	Content *content.Service
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
 	Ready map[string]func(context.Context) error
 	// Alerts keeps the low-balance alerts (wrapped around the sends' balance listener).

@@ -13,13 +13,16 @@ import (
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -39,7 +42,16 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
 	payments := payment.Open(cfg, pool)
 	payments.OnMoney = onMoney
+	reviews := review.New(pool)
+	reviews.Register(sends.ReviewQueue(func(ctx context.Context, sendID int64) {
+		if err := live.MarkDirty(ctx, rdb, sendID); err != nil {
+			log.WarnContext(ctx, "held send decision not announced live", "send", sendID, "err", err)
+		}
+	}))
+	admin := staff.New(pool)
+	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	return Deps{
+		Reviews: reviews, Staff: admin, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,

@@ -42,10 +42,12 @@ const (
 	SendDone      = send.StatusDone
 	SendStopped   = send.StatusStopped
 	SendFailed    = send.StatusFailed
+	SendHeld      = send.StatusHeld
+	SendBlocked   = send.StatusBlocked
 )
 
 // SendStatuses lists every send status a filter may name.
-var SendStatuses = []string{SendScheduled, SendQueued, SendExpanding, SendSending, SendPaused, SendDone, SendStopped, SendFailed}
+var SendStatuses = []string{SendScheduled, SendQueued, SendExpanding, SendSending, SendPaused, SendHeld, SendDone, SendStopped, SendFailed, SendBlocked}
 
 // Service reads the reports.
 type Service struct {
@@ -107,6 +109,8 @@ type Stats struct {
 	// resume, stop and reschedule with who did it and when.
 	Paused   bool           `json:"paused"`
 	Controls []send.Control `json:"controls,omitempty"`
+	// ReviewNote is the staff's reason on a send blocked in review.
+	ReviewNote string `json:"review_note,omitempty"`
 }
 
 // SendRow is one line of the reports list: the Stats shape with the text cut to its
@@ -223,7 +227,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
 		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
-		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy)
+		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -243,7 +247,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 }
 
 func final(status string) bool {
-	return status == SendDone || status == SendStopped || status == SendFailed
+	return status == SendDone || status == SendStopped || status == SendFailed || status == SendBlocked
 }
 
 // inOrder returns found in the order of ids, each once.

@@ -47,6 +47,10 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 		}
 		switch status {
 		case StatusScheduled, StatusQueued, StatusSending, StatusPaused:
+		case StatusHeld:
+			if err := withdrawHeld(ctx, tx, sendID); err != nil {
+				return err
+			}
 		default:
 			return apperr.New(apperr.Conflict, MsgNotStoppable).WithCode("not-stoppable")
 		}

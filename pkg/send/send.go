@@ -326,9 +326,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if p.quote.Recipients == 0 {
 		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
 	}
-	status := StatusQueued
-	if r.SendAt != nil {
-		status = StatusScheduled
+	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
+	if err != nil {
+		return Accepted{}, false, err
 	}
 	a := Accepted{Status: status, Price: p.quote.Price}
 	var balance int64
@@ -357,6 +357,11 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		if err != nil {
 			return err
 		}
+		if status == StatusHeld {
+			if err := submitHeld(ctx, tx, id.AccountID, a.ID, held, heldSummary(p)); err != nil {
+				return err
+			}
+		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
 			Action: audit.SendCreate, TargetType: "send", Target: strconv.FormatInt(a.ID, 10), IP: ip,
 			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
@@ -369,8 +374,8 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	s.moneyChanged(ctx, id.AccountID, balance)
-	if status == StatusScheduled {
-		return a, true, nil // FireDue queues it at its time
+	if status == StatusScheduled || status == StatusHeld {
+		return a, true, nil // FireDue queues it at its time; a held send waits for review
 	}
 	if err := s.enqueueExpand(ctx, a.ID, p.typ, time.Time{}); err != nil {
 		// The send is stored and paid for; the sweeper enqueues it again.

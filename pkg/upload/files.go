@@ -205,7 +205,7 @@ func (s *Service) Delete(ctx context.Context, id acl.Identity, fileID int64, ip 
 		}
 		var inUse bool
 		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sends WHERE account_id = $2 AND expanded_at IS NULL
-			AND status IN ('scheduled', 'queued', 'expanding') AND source @> jsonb_build_object('file_id', $1::bigint))`, fileID, id.AccountID).Scan(&inUse)
+			AND status IN ('scheduled', 'queued', 'expanding', 'held') AND source @> jsonb_build_object('file_id', $1::bigint))`, fileID, id.AccountID).Scan(&inUse)
 		if err != nil {
 			return fmt.Errorf("file %d in use: %w", fileID, err)
 		}

@@ -123,7 +123,7 @@ func (s *Service) ExpireOld(ctx context.Context) (int, error) {
 		rows, err := s.pool.Query(ctx, `DELETE FROM files WHERE id IN (SELECT f.id FROM files f
 			WHERE f.created_at < now() - $1::interval AND f.status <> 'parsing'
 			AND NOT EXISTS (SELECT 1 FROM sends x WHERE x.account_id = f.account_id AND x.expanded_at IS NULL
-				AND x.status NOT IN ('done', 'stopped', 'failed') AND x.source @> jsonb_build_object('file_id', f.id))
+				AND x.status NOT IN ('done', 'stopped', 'failed', 'blocked') AND x.source @> jsonb_build_object('file_id', f.id))
 			AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.account_id = f.account_id AND c.enabled
 				AND c.request @> jsonb_build_object('file_id', f.id))
 			ORDER BY f.id LIMIT $2 FOR UPDATE SKIP LOCKED)

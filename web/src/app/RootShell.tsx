@@ -10,6 +10,9 @@ import { PageLoader } from './layout/PageLoader'
 /** The main layout, loaded on demand (the login page does not need it). */
 export const AppLayout = lazyPage(() => import('./layout/AppLayout'))
 
+/** The back office's layout (/admin), loaded on demand. */
+export const AdminLayout = lazyPage(() => import('./layout/AdminLayout'))
+
 /** Top of the tree: catches render errors outside the layout and shows «در حال بارگذاری» for lazy pages. */
 export function RootShell() {
   const { pathname } = useLocation()

@@ -1,10 +1,12 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
 import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
+import { RequireStaff } from './layout/guards'
+import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
-import { AppLayout, RootShell, SoftLayout } from './RootShell'
+import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
 import { prefetchDashboard } from '../features/dashboard/prefetch'
 
@@ -62,6 +64,16 @@ export const routes: RouteObject[] = [
       { path: 'forgot-password', element: guest(<ForgotPasswordPage />), handle: { title: 'بازیابی رمز عبور' } },
       { path: 'external-login', element: <ExternalLoginPage />, handle: { title: 'ورود' } },
       { path: 'accept-invite', element: guest(<AcceptInvitePage />), handle: { title: 'پذیرش دعوت همکاری' } },
+      { path: 'admin/login', element: <AdminLoginPage />, handle: { title: 'ورود پشتیبانی' } },
+      {
+        path: 'admin',
+        element: (
+          <RequireStaff>
+            <AdminLayout />
+          </RequireStaff>
+        ),
+        children: adminRoutes,
+      },
       {
         element: (
           <RequireAuth>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { useToken } from '../lib/auth'
 import { useIsMobile } from '../lib/viewport'

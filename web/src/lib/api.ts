@@ -1,5 +1,5 @@
 import { ApiError } from './apiError'
-import { getToken } from './auth'
+import { getAdminToken, getToken } from './auth'
 
 export { ApiError, errorText, errorDisplay, isApiError } from './apiError'
 
@@ -44,7 +44,12 @@ export const UNAUTHORIZED_EXEMPT = [
 
 export function isUnauthorizedExempt(path: string): boolean {
   const clean = path.split('?')[0].replace(/\/+$/, '')
-  return (UNAUTHORIZED_EXEMPT as readonly string[]).includes(clean)
+  return isAdminPath(clean) || (UNAUTHORIZED_EXEMPT as readonly string[]).includes(clean)
+}
+
+/** Back-office calls carry the staff token and never touch the customer's session. */
+export function isAdminPath(path: string): boolean {
+  return path.startsWith('/admin/')
 }
 
 let unauthorizedHandler: (() => void) | null = null
@@ -79,7 +84,7 @@ export interface RequestOptions {
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers }
-  const token = getToken()
+  const token = isAdminPath(path) ? getAdminToken() : getToken()
   if (token) headers.Authorization = `Bearer ${token}`
   let body: BodyInit | undefined
   if (opts.body instanceof FormData) body = opts.body

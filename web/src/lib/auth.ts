@@ -37,7 +37,7 @@ export function clearToken() {
 export function subscribeToken(fn: () => void): () => void {
   listeners.add(fn)
   const onStorage = (e: StorageEvent) => {
-    if (e.key === TOKEN_KEY || e.key === null) fn()
+    if (e.key === TOKEN_KEY || e.key === ADMIN_TOKEN_KEY || e.key === null) fn()
   }
   window.addEventListener('storage', onStorage)
   return () => {
@@ -49,4 +49,36 @@ export function subscribeToken(fn: () => void): () => void {
 /** The current token, re-rendering when it changes. */
 export function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken, () => null)
+}
+
+/** localStorage key of the back office's staff session, kept apart from the customer's. */
+export const ADMIN_TOKEN_KEY = 'admin_token'
+
+export function getAdminToken(): string | null {
+  try {
+    return localStorage.getItem(ADMIN_TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+export function setAdminToken(token: string) {
+  try {
+    localStorage.setItem(ADMIN_TOKEN_KEY, token)
+  } finally {
+    emit()
+  }
+}
+
+export function clearAdminToken() {
+  try {
+    localStorage.removeItem(ADMIN_TOKEN_KEY)
+  } finally {
+    emit()
+  }
+}
+
+/** The staff token, re-rendering when it changes. */
+export function useAdminToken(): string | null {
+  return useSyncExternalStore(subscribeToken, getAdminToken, () => null)
 }

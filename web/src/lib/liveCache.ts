@@ -41,7 +41,7 @@ export const RECIPIENTS_REFRESH_MS = 1500
 const pendingRefresh = new Map<string, ReturnType<typeof setTimeout>>()
 
 function isFinal(status: unknown) {
-  return status === 'done' || status === 'stopped' || status === 'failed'
+  return status === 'done' || status === 'stopped' || status === 'failed' || status === 'blocked'
 }
 
 /** Throttled (trailing) refetch of a send's recipient pages: a busy send emits many events. */

@@ -18,6 +18,8 @@ export interface ReportRow {
 export interface BulkStats {
   id: number | string
   status: string
+  /** Staff's reason on a send blocked in review. */
+  review_note?: string
   requested: number
   /** Distinct recipients after normalising and de-duplicating the requested numbers. */
   recipients?: number

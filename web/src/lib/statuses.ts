@@ -1,15 +1,17 @@
 import type { PartState } from './reports'
 /** Send statuses (docs/architecture.md §3) in Persian with their badge colours. */
-export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'done' | 'stopped' | 'failed'
+export type SendStatus = 'scheduled' | 'queued' | 'sending' | 'paused' | 'held' | 'done' | 'stopped' | 'failed' | 'blocked'
 
 export const SEND_STATUS: Record<SendStatus, { label: string; color: string }> = {
   scheduled: { label: 'زمان‌بندی‌شده', color: 'purple' },
   queued: { label: 'در صف', color: 'gray' },
   sending: { label: 'در حال ارسال', color: 'blue' },
   paused: { label: 'توقف موقت', color: 'yellow' },
+  held: { label: 'در حال بررسی', color: 'cyan' },
   done: { label: 'پایان‌یافته', color: 'green' },
   stopped: { label: 'متوقف‌شده', color: 'orange' },
   failed: { label: 'ناموفق', color: 'red' },
+  blocked: { label: 'مسدود', color: 'red' },
 }
 
 export const SEND_STATUS_OPTIONS = (Object.keys(SEND_STATUS) as SendStatus[]).map((value) => ({
@@ -21,13 +23,13 @@ export function sendStatusInfo(status: string | undefined) {
   return SEND_STATUS[status as SendStatus] ?? { label: status || '—', color: 'gray' }
 }
 
-/** A send that can still be stopped (running or paused) or cancelled (scheduled). */
+/** A send that can still be stopped (running or paused) or cancelled (scheduled, or held for review). */
 export function isStoppable(status: string | undefined): boolean {
-  return status === 'scheduled' || status === 'queued' || status === 'sending' || status === 'paused'
+  return status === 'scheduled' || status === 'queued' || status === 'sending' || status === 'paused' || status === 'held'
 }
 
 export function isFinalStatus(status: string | undefined): boolean {
-  return status === 'done' || status === 'stopped' || status === 'failed'
+  return status === 'done' || status === 'stopped' || status === 'failed' || status === 'blocked'
 }
 
 /** Recipient statuses 0-4 (spec §4) with the glossary's names. */

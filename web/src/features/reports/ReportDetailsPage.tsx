@@ -98,6 +98,16 @@ export default function ReportDetailsPage() {
         }
       >
         <Stack gap="6">
+          {stats.status === 'held' && (
+            <Text fontSize="sm" color="fg.muted" data-testid="report-held">
+              این ارسال پیش از ارسال توسط کارشناسان بررسی می‌شود؛ هزینه آن تا پایان بررسی رزرو شده است.
+            </Text>
+          )}
+          {stats.status === 'blocked' && (
+            <Text fontSize="sm" color="fg.error" data-testid="report-blocked">
+              این ارسال توسط کارشناسان مسدود شد و هزینه آن به کیف پول بازگشت. دلیل: {stats.review_note || '—'}
+            </Text>
+          )}
           <Grid templateColumns={{ base: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', xl: 'repeat(6, 1fr)' }} gap="4">
             <Fact label="خط ارسال" value={<bdi>{toPersianDigits(stats.sender ?? '—')}</bdi>} />
             <Fact label="تاریخ ثبت" value={stats.created_at ? formatJalaliDateTime(stats.created_at) : '—'} />

@@ -1,0 +1,97 @@
+package enginetest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/send"
+)
+
+// heldItem finds the pending review item of a send in the back office queue.
+func heldItem(t *testing.T, e *enginetest.Engine, staffToken string, sendID int64) review.Item {
+	t.Helper()
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items?kind=send", nil, staffToken).Decode(t, &items)
+	for _, it := range items {
+		if it.SubjectID == sendID {
+			return it
+		}
+	}
+	t.Fatalf("send %d not in the queue: %+v", sendID, items)
+	return review.Item{}
+}
+
+// A send with a sensitive word is held with its price on hold and nothing reaches
+// the carrier; once staff approve it, it is expanded, sent and delivered, charged
+// like any send.
+func TestHeldSendApprovedIsDelivered(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("gambler", "09121110021", "30008881", "service", 1_000_000)
+	staff := e.Staff("reviewer", "09120009902")
+	before := credit(t, e, token)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "افتتاح کازینو", "numbers": []string{"09121234600", "09351234600"}}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld || credit(t, e, token) != before-a.Price {
+		t.Fatalf("accepted %+v, credit %d", a, credit(t, e, token))
+	}
+	time.Sleep(1500 * time.Millisecond) // the worker and sweeper run; a held send must stay put
+	var st report.Stats
+	e.Must(200, "GET", "/v1/api/report/bulk_stats?id="+itoa(a.ID), nil, token).Decode(t, &st)
+	if _, got := e.Sim.Latest("989121234600"); got || st.Status != send.StatusHeld || st.Expanded {
+		t.Fatalf("held send moved: %+v, reached the carrier %v", st, got)
+	}
+	it := heldItem(t, e, staff, a.ID)
+	if len(it.Reasons) != 1 || it.Summary != "افتتاح کازینو" {
+		t.Fatalf("item %+v", it)
+	}
+	e.Must(404, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/approve", map[string]any{}, token) // customers cannot
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/approve", map[string]any{}, staff)
+	e.Must(409, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/approve", map[string]any{}, staff)
+	e.Wait("the approved send delivered", 30*time.Second, func() bool {
+		s := sendStats(t, e, a.ID)
+		return s.Status == "done" && s.Delivered == 2
+	})
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != charged(t, e, a.ID) || taken != a.Price {
+		t.Fatalf("ledger took %d, price %d", taken, a.Price)
+	}
+}
+
+// A blocked send is refunded to the rial, never reaches the carrier, and shows the
+// staff's reason to the customer.
+func TestHeldSendBlockedIsRefunded(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("linker", "09121110022", "30008882", "service", 1_000_000)
+	staff := e.Staff("reviewer2", "09120009903")
+	before := credit(t, e, token)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "جایزه: https://bad.example.com/x",
+		"numbers": []string{"09121234601", "09121234602", "09201234603"}}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld || a.Price <= 0 {
+		t.Fatalf("accepted %+v", a)
+	}
+	it := heldItem(t, e, staff, a.ID)
+	e.Must(422, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/reject", map[string]any{"reason": " "}, staff)
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/reject", map[string]any{"reason": "پیوند نامعتبر"}, staff)
+	e.Must(409, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/approve", map[string]any{}, staff)
+	if c := credit(t, e, token); c != before {
+		t.Fatalf("credit %d after block, want %d back", c, before)
+	}
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != 0 {
+		t.Fatalf("a blocked send took %d rials", taken)
+	}
+	var st report.Stats
+	e.Must(200, "GET", "/v1/api/report/bulk_stats?id="+itoa(a.ID), nil, token).Decode(t, &st)
+	if st.Status != send.StatusBlocked || st.ReviewNote != "پیوند نامعتبر" || st.Refunded != a.Price || st.Pending != 0 {
+		t.Fatalf("blocked stats %+v", st)
+	}
+	time.Sleep(time.Second)
+	var recips int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM recipients WHERE send_id = $1`, a.ID).Scan(&recips)
+	if _, got := e.Sim.Latest("989121234601"); recips != 0 || got {
+		t.Fatalf("blocked send expanded %d recipients, reached the carrier %v", recips, got)
+	}
+}

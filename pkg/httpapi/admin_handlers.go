@@ -1,0 +1,216 @@
+package httpapi
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/content"
+	"github.com/chapar/chapar/pkg/moderation"
+	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/staff"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+func (s *Server) staffLogin(c *gin.Context) {
+	var in struct {
+		Username string `json:"username"`
+		Password string `json:"password"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	res, err := s.Auth.LoginStaff(c.Request.Context(), in.Username, in.Password, client(c))
+	reply(c, res, err)
+}
+
+func (s *Server) staffMe(c *gin.Context) {
+	id := who(c)
+	OK(c, gin.H{"name": id.Name, "user_name": id.Username, "staff": true})
+}
+
+func (s *Server) reviewQueues(c *gin.Context) {
+	qs, err := s.Reviews.Queues(c.Request.Context())
+	reply(c, qs, err)
+}
+
+func (s *Server) reviewItems(c *gin.Context) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	items, total, err := s.Reviews.List(c.Request.Context(), review.Filter{Kind: c.Query("kind"), Status: c.Query("status"), Page: p})
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, items, Page{Page: p.Page, Limit: p.Limit, Total: total})
+}
+
+func (s *Server) approveReview(c *gin.Context) { s.decideReview(c, true) }
+
+func (s *Server) rejectReview(c *gin.Context) { s.decideReview(c, false) }
+
+func (s *Server) decideReview(c *gin.Context, approve bool) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in struct {
+		Reason string `json:"reason"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	it, err := s.Reviews.Decide(c.Request.Context(), id, review.Decision{Approve: approve, Reason: in.Reason, Staff: who(c), IP: c.ClientIP()})
+	reply(c, it, err)
+}
+
+func (s *Server) adminAccounts(c *gin.Context) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	rows, total, err := s.Staff.Accounts(c.Request.Context(), c.Query("q"), p)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
+}
+
+func (s *Server) adminAccount(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	a, err := s.Staff.Account(c.Request.Context(), id)
+	reply(c, a, err)
+}
+
+func (s *Server) adjustCredit(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in staff.Adjust
+	if !bind(c, &in) {
+		return
+	}
+	bal, err := s.Staff.AdjustCredit(c.Request.Context(), who(c), id, in, c.ClientIP())
+	reply(c, gin.H{"balance": bal}, err)
+}
+
+func (s *Server) setAccountStatus(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in struct {
+		Status string `json:"status"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	err = s.Staff.SetStatus(c.Request.Context(), who(c), id, in.Status, c.ClientIP())
+	reply(c, gin.H{"status": in.Status}, err)
+}
+
+func (s *Server) impersonate(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	code, err := s.Auth.IssueStaffExternalCode(c.Request.Context(), who(c), id, client(c))
+	reply(c, code, err)
+}
+
+func (s *Server) assignLine(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in staff.LineInput
+	if !bind(c, &in) {
+		return
+	}
+	l, err := s.Staff.AssignLine(c.Request.Context(), who(c), id, in, c.ClientIP())
+	reply(c, l, err)
+}
+
+func (s *Server) accountTariffs(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	ts, err := s.Staff.Tariffs(c.Request.Context(), id)
+	reply(c, ts, err)
+}
+
+func (s *Server) setTariff(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in staff.Tariff
+	if !bind(c, &in) {
+		return
+	}
+	err = s.Staff.SetTariff(c.Request.Context(), who(c), id, in, c.ClientIP())
+	reply(c, gin.H{"operator": in.Operator}, err)
+}
+
+func (s *Server) adminContent(c *gin.Context) {
+	items, err := s.Content.All(c.Request.Context(), c.Query("kind"))
+	reply(c, items, err)
+}
+
+func (s *Server) saveContent(c *gin.Context) {
+	var in content.Item
+	if !bind(c, &in) {
+		return
+	}
+	it, err := s.Content.Save(c.Request.Context(), who(c), in, c.ClientIP())
+	reply(c, it, err)
+}
+
+func (s *Server) deleteContent(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	err = s.Content.Delete(c.Request.Context(), who(c), id, c.ClientIP())
+	reply(c, gin.H{"id": id}, err)
+}
+
+func (s *Server) liveContent(c *gin.Context) {
+	items, err := s.Content.Live(c.Request.Context(), c.Param("kind"))
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		err = apperr.ErrNotFound // an unknown kind is an unknown path
+	}
+	reply(c, items, err)
+}
+
+func (s *Server) moderationRules(c *gin.Context) {
+	v, err := moderation.View(c.Request.Context(), s.Pool)
+	reply(c, v, err)
+}
+
+func (s *Server) saveModerationRules(c *gin.Context) {
+	var in moderation.RulesView
+	if !bind(c, &in) {
+		return
+	}
+	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
+	reply(c, in, err)
+}

@@ -1,0 +1,326 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/moderation"
+	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/staff"
+)
+
+// addStaff creates a staff user and logs it in with the second step.
+func addStaff(t *testing.T, e *apitest.Env, username string) string {
+	t.Helper()
+	return e.Staff(username, "09120009901")
+}
+
+// Staff always log in with the second step, only at the back office's door; staff
+// routes answer customers 404 and customer routes refuse staff sessions.
+func TestStaffLoginAndGuards(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support1")
+	e.Register("shop", pw, "09121239001")
+	ctok := e.Login("shop", pw)
+
+	// The customer door does not know staff; the staff door does not know customers.
+	e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "support1", "password": apitest.StaffPassword}, "")
+	e.Must(401, "POST", "/v1/api/admin/auth/login", map[string]string{"username": "shop", "password": pw}, "")
+
+	for _, path := range []string{"/v1/api/admin/me", "/v1/api/admin/reviews", "/v1/api/admin/accounts"} {
+		e.Must(404, "GET", path, nil, ctok)
+		e.Must(404, "GET", path, nil, "")
+		e.Must(404, "GET", path, nil, "garbage")
+		e.Must(200, "GET", path, nil, stok)
+	}
+	e.Must(404, "POST", "/v1/api/admin/accounts/1/credit", map[string]any{"amount": 1, "reason": "x"}, ctok)
+	for _, path := range []string{"/v1/api/acl/auth/check_token", "/v1/api/report/new_list", "/v1/api/user/2fa"} {
+		e.Must(401, "GET", path, nil, stok)
+	}
+	e.Must(401, "POST", "/v1/api/send", map[string]any{"text": "x", "numbers": []string{"09121234567"}}, stok)
+}
+
+// A credit adjustment is one admin-credit ledger entry with the staff member, and
+// the customer's audit log shows it; suspending closes the account's sessions.
+func TestStaffAdjustCreditAndSuspend(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support2")
+	e.Register("bakery", pw, "09121239002")
+	ctok := e.Login("bakery", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "bakery")
+	acct := strconv.FormatInt(u.AccountID, 10)
+
+	var rows []staff.Account
+	e.Must(200, "GET", "/v1/api/admin/accounts?q=bake", nil, stok).Decode(t, &rows)
+	if len(rows) != 1 || rows[0].ID != u.AccountID {
+		t.Fatalf("search: %+v", rows)
+	}
+	e.Must(422, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": 0, "reason": ""}, stok)
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": 70_000, "reason": "جبران"}, stok)
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/credit", map[string]any{"amount": -20_000, "reason": "اصلاح"}, stok)
+	var kinds, users, sum int64
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE kind = 'admin_credit'),
+		count(*) FILTER (WHERE user_id = (SELECT id FROM users WHERE username = 'support2')), sum(amount)
+		FROM ledger WHERE account_id = $1`, u.AccountID).Scan(&kinds, &users, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if kinds != 2 || users != 2 || sum != 50_000 {
+		t.Fatalf("ledger: %d admin entries, %d by staff, sum %d", kinds, users, sum)
+	}
+	var a staff.Account
+	e.Must(200, "GET", "/v1/api/admin/accounts/"+acct, nil, stok).Decode(t, &a)
+	if a.Balance != 50_000 {
+		t.Fatalf("balance %d", a.Balance)
+	}
+	var audited int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action = 'staff.credit_adjust'`, u.AccountID).Scan(&audited)
+	if audited != 2 {
+		t.Fatalf("audited %d", audited)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/status", map[string]any{"status": "suspended"}, stok)
+	e.Must(401, "GET", "/v1/api/acl/auth/check_token", nil, ctok)
+	e.Must(403, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "bakery", "password": pw}, "")
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+acct+"/status", map[string]any{"status": "active"}, stok)
+	e.Login("bakery", pw)
+}
+
+// Staff open a customer's panel through a one-time external-login code; the
+// customer's audit log shows who issued and who used it.
+func TestStaffImpersonation(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support3")
+	e.Register("florist", pw, "09121239003")
+	u, _ := e.Accounts.ByUsername(context.Background(), "florist")
+	var ec auth.ExternalCode
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/impersonate", nil, stok).Decode(t, &ec)
+	var got struct{ Token string }
+	e.Must(200, "POST", "/v1/api/acl/auth/external_login", map[string]string{"code": ec.Code}, "").Decode(t, &got)
+	r := e.Must(200, "GET", "/v1/api/acl/auth/check_token", nil, got.Token)
+	if !strings.Contains(string(r.Data), `"user_name":"florist"`) {
+		t.Fatalf("session of %s", r.Data)
+	}
+	e.Must(401, "POST", "/v1/api/acl/auth/external_login", map[string]string{"code": ec.Code}, "")
+	var n int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action IN ('staff.impersonate_issued', 'auth.impersonated') AND details->>'staff' = 'support3'`, u.AccountID).Scan(&n)
+	var by string
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT impersonated_by FROM sessions WHERE user_id = $1
+		ORDER BY id DESC LIMIT 1`, u.ID).Scan(&by)
+	if n != 2 || by != "support3" {
+		t.Fatalf("audit rows %d, session impersonated by %q", n, by)
+	}
+	// A customer cannot impersonate through the staff route.
+	ctok := e.Login("florist", pw)
+	e.Must(404, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/impersonate", nil, ctok)
+}
+
+// Staff give an account a sender line and its own tariff; a number another account
+// holds and an unknown operator are refused, and both changes are audited.
+func TestStaffLinesAndTariffs(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support4")
+	e.Register("tailor", pw, "09121239004")
+	e.Register("cobbler", pw, "09121239005")
+	a, _ := e.Accounts.ByUsername(context.Background(), "tailor")
+	b, _ := e.Accounts.ByUsername(context.Background(), "cobbler")
+	acct := "/v1/api/admin/accounts/" + strconv.FormatInt(a.AccountID, 10)
+	e.Must(422, "POST", acct+"/lines", map[string]any{"number": "12", "kind": "x"}, stok)
+	e.Must(200, "POST", acct+"/lines", map[string]any{"number": "۳۰۰۰۹۹۱۱", "kind": "service", "default": true}, stok)
+	e.Must(409, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(b.AccountID, 10)+"/lines",
+		map[string]any{"number": "30009911", "kind": "service"}, stok)
+	var lines int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM lines WHERE account_id = $1 AND number = '30009911' AND is_default`,
+		a.AccountID).Scan(&lines)
+	if lines != 1 {
+		t.Fatalf("line not assigned")
+	}
+	e.Must(422, "POST", acct+"/tariffs", map[string]any{"operator": "nope", "part_price": 100}, stok)
+	e.Must(422, "POST", acct+"/tariffs", map[string]any{"operator": "mci", "part_price": -1}, stok)
+	e.Must(200, "POST", acct+"/tariffs", map[string]any{"operator": "mci", "part_price": 150, "send_fee": 10}, stok)
+	var ts []staff.Tariff
+	e.Must(200, "GET", acct+"/tariffs", nil, stok).Decode(t, &ts)
+	own := 0
+	for _, tr := range ts {
+		if tr.Own {
+			own++
+			if tr.Operator != "mci" || tr.PartPrice != 150 || tr.SendFee != 10 {
+				t.Fatalf("tariff %+v", tr)
+			}
+		}
+	}
+	if own != 1 || len(ts) < 3 {
+		t.Fatalf("tariffs %+v", ts)
+	}
+	var audited int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE account_id = $1
+		AND action IN ('staff.line_assigned', 'staff.tariff_set')`, a.AccountID).Scan(&audited)
+	if audited != 2 {
+		t.Fatalf("audited %d", audited)
+	}
+}
+
+// A customer may cancel a held send: the whole hold comes back and the send leaves
+// the review queue, so staff have nothing left to decide.
+func TestCustomerCancelsHeldSend(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support5")
+	e.Register("grocer", pw, "09121239006")
+	ctok := e.Login("grocer", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "grocer")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009922", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "کازينو", "numbers": []string{"09121234700"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	if len(items) != 1 {
+		t.Fatalf("queue %+v", items)
+	}
+	var st send.Stopped
+	e.Must(200, "POST", "/v1/api/send/cancel", map[string]any{"id": a.ID}, ctok).Decode(t, &st)
+	if st.Refunded != a.Price {
+		t.Fatalf("refunded %d of %d", st.Refunded, a.Price)
+	}
+	bal, sum, err := e.Deps.Wallet.Check(context.Background(), u.AccountID)
+	if err != nil || bal != 100_000 || sum != bal {
+		t.Fatalf("wallet %d, ledger %d (%v)", bal, sum, err)
+	}
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	if len(items) != 0 {
+		t.Fatalf("cancelled send still in the queue: %+v", items)
+	}
+	e.Must(404, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(1, 10)+"/approve", map[string]any{}, stok)
+}
+
+// A staff decision reaches the customer's open report live: the blocked status is
+// published through the progress pump without a reload.
+func TestHeldSendDecisionPublishedLive(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support6")
+	e.Register("baker", pw, "09121239007")
+	ctok := e.Login("baker", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "baker")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009933", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "www.bet.example", "numbers": []string{"09121234701"}}, ctok).Decode(t, &a)
+	ws := e.Socket(ctok)
+	if err := ws.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
+		t.Fatal(err)
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, msg, err := ws.ReadMessage(); err != nil || string(msg) != "9" {
+		t.Fatalf("ping answer %q %v", msg, err)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items", nil, stok).Decode(t, &items)
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(items[0].ID, 10)+"/reject", map[string]any{"reason": "پیوند"}, stok)
+	pump := live.NewProgressPump(e.Redis.Client, e.Deps.Reports, e.Deps.Live.Publisher(), live.PumpConfig{})
+	if n, err := pump.Drain(context.Background()); err != nil || n != 1 {
+		t.Fatalf("drained %d sends: %v", n, err)
+	}
+	want := `{"id":` + strconv.FormatInt(a.ID, 10) + `,"status":"blocked"}`
+	for {
+		_ = ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+		_, msg, err := ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("no blocked status event: %v", err)
+		}
+		var m struct {
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(msg, &m) == nil && m.Event == live.EventSendStatus && string(m.Data) == want {
+			return
+		}
+	}
+}
+
+// A held send that was scheduled goes back to waiting for its time once approved
+// (nothing is expanded early).
+func TestApprovedScheduledHeldSendWaits(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support7")
+	e.Register("florist2", pw, "09121239009")
+	ctok := e.Login("florist2", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "florist2")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009944", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "CASINO night", "numbers": []string{"09121234702"}, "send_at": at},
+		ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items?kind=send", nil, stok).Decode(t, &items)
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+strconv.FormatInt(items[0].ID, 10)+"/approve", map[string]any{}, stok)
+	var status string
+	var expanded bool
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT status, expanded_at IS NOT NULL FROM sends WHERE id = $1`, a.ID).Scan(&status, &expanded)
+	if status != send.StatusScheduled || expanded {
+		t.Fatalf("approved scheduled send is %s (expanded %v)", status, expanded)
+	}
+	if info, err := e.Inspector.GetTaskInfo("default", "expand:"+strconv.FormatInt(a.ID, 10)); err == nil {
+		t.Fatalf("expansion enqueued early: %+v", info)
+	}
+}
+
+// Staff edit the moderation rules; the next send is judged by the new ones.
+func TestStaffEditModerationRules(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support8")
+	e.Register("vendor", pw, "09121239010")
+	ctok := e.Login("vendor", pw)
+	u, _ := e.Accounts.ByUsername(context.Background(), "vendor")
+	if _, err := e.Deps.Lines.Add(context.Background(), u.AccountID, "30009955", "service", true); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(200, "POST", "/v1/api/admin/accounts/"+strconv.FormatInt(u.AccountID, 10)+"/credit",
+		map[string]any{"amount": 100_000, "reason": "آزمون"}, stok)
+	var v moderation.RulesView
+	e.Must(200, "GET", "/v1/api/admin/moderation", nil, stok).Decode(t, &v)
+	if !v.Links || len(v.Words) == 0 {
+		t.Fatalf("seeded rules %+v", v)
+	}
+	e.Must(422, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{}, "new_account_sends": -1}, stok)
+	e.Must(404, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{}}, ctok)
+	e.Must(200, "POST", "/v1/api/admin/moderation", map[string]any{"words": []string{" حراج ", "حراج", ""}, "links": false}, stok)
+	e.Must(200, "GET", "/v1/api/admin/moderation", nil, stok).Decode(t, &v)
+	if v.Links || len(v.Words) != 1 || v.Words[0] != "حراج" {
+		t.Fatalf("saved rules %+v", v)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "کازینو https://a.example", "numbers": []string{"09121234703"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusQueued {
+		t.Fatalf("old rules still hold: %+v", a)
+	}
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "حراج بزرگ", "numbers": []string{"09121234704"}}, ctok).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("new word not held: %+v", a)
+	}
+}

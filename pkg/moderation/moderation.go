@@ -1,0 +1,117 @@
+// Package moderation decides whether a send must wait for staff review before it
+// goes out. The rules are data: a list of sensitive words (moderation_words), and
+// the "moderation" settings row — hold texts with links, and hold one of a new
+// account's first sends above a size. A matching send is held (spec §4 «در حال
+// بررسی») until staff approve or block it (pkg/review).
+package moderation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Persian reasons shown to staff (and kept on the review item).
+const (
+	ReasonWord       = "واژه حساس: "
+	ReasonLink       = "پیوند در متن پیام"
+	ReasonNewAccount = "ارسال انبوه از حساب جدید"
+)
+
+// Rules are the moderation settings.
+type Rules struct {
+	// Words are the sensitive words (matched whole, case- and letter-form-insensitively).
+	Words []string `json:"-"`
+	// Links holds a text that carries a link.
+	Links bool `json:"links"`
+	// NewAccountSends and NewAccountSize hold one of an account's first
+	// NewAccountSends sends with more than NewAccountSize recipients (0 = off).
+	NewAccountSends int `json:"new_account_sends"`
+	NewAccountSize  int `json:"new_account_size"`
+}
+
+// Send is what the rules look at.
+type Send struct {
+	Text       string
+	Recipients int
+	// PriorSends is how many sends the account made before this one.
+	PriorSends int
+}
+
+var linkRE = regexp.MustCompile(`(?i)(https?://|www\.|\b[a-z0-9][a-z0-9-]*\.(ir|com|net|org|info|xyz|io|me|co|app|site|online|link|top|club|shop|biz)\b)`)
+
+// Check returns the reasons a send must be held (none: it goes out).
+func (r Rules) Check(s Send) []string {
+	var reasons []string
+	text := Normalize(s.Text)
+	padded := " " + text + " "
+	for _, w := range r.Words {
+		if w = Normalize(w); w != "" && strings.Contains(padded, " "+w+" ") {
+			reasons = append(reasons, ReasonWord+w)
+		}
+	}
+	if r.Links && linkRE.MatchString(s.Text) {
+		reasons = append(reasons, ReasonLink)
+	}
+	if r.NewAccountSends > 0 && s.PriorSends < r.NewAccountSends && s.Recipients > r.NewAccountSize {
+		reasons = append(reasons, ReasonNewAccount)
+	}
+	return reasons
+}
+
+var normalizer = strings.NewReplacer("ي", "ی", "ى", "ی", "ك", "ک", "\u200c", " ", "ـ", "", "ة", "ه", "أ", "ا", "إ", "ا")
+
+// Normalize lowers a text, unifies Arabic and Persian letter forms, turns
+// punctuation and zero-width joiners into spaces and collapses spaces, so a word
+// list matches however a text writes its words.
+func Normalize(s string) string {
+	s = normalizer.Replace(strings.ToLower(s))
+	s = strings.Map(func(r rune) rune {
+		if isWordRune(r) {
+			return r
+		}
+		return ' '
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func isWordRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 0x0600 && r <= 0x06FF || r >= 0x06F0 && r <= 0x06F9
+}
+
+// Querier reads the rules (a pool or a transaction).
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Load reads the rules.
+func Load(ctx context.Context, q Querier) (Rules, error) {
+	var r Rules
+	err := q.QueryRow(ctx, `SELECT coalesce((SELECT value FROM settings WHERE key = 'moderation'), '{}'),
+		coalesce((SELECT array_agg(word ORDER BY word) FROM moderation_words), '{}')`).Scan(&r, &r.Words)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return r, fmt.Errorf("load moderation rules: %w", err)
+	}
+	return r, nil
+}
+
+// Hold loads the rules and returns why the account's send must be held (none: it
+// goes out).
+func Hold(ctx context.Context, q Querier, accountID int64, text string, recipients int) ([]string, error) {
+	r, err := Load(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	s := Send{Text: text, Recipients: recipients}
+	if r.NewAccountSends > 0 {
+		if err := q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM sends WHERE account_id = $1 LIMIT $2) p`,
+			accountID, r.NewAccountSends).Scan(&s.PriorSends); err != nil {
+			return nil, fmt.Errorf("prior sends: %w", err)
+		}
+	}
+	return r.Check(s), nil
+}

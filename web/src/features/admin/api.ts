@@ -1,0 +1,126 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, type Paged } from '../../lib/api'
+
+/** The back office's API (/v1/api/admin/*): staff login, review queues, accounts. */
+
+export type StaffLoginResult = { token?: string; otp_required?: boolean; login_token?: string; mobile_hint?: string }
+
+export interface Queue {
+  kind: string
+  title: string
+  pending: number
+}
+
+export type ReviewStatus = 'pending' | 'approved' | 'rejected'
+
+export interface ReviewItem {
+  id: number
+  kind: string
+  account_id: number
+  account_name: string
+  subject_id: number
+  status: ReviewStatus
+  reasons: string[]
+  summary: string
+  decision: string
+  decided_by?: string
+  decided_at?: string
+  created_at: string
+}
+
+export interface AdminAccount {
+  id: number
+  name: string
+  status: 'active' | 'suspended'
+  username: string
+  mobile: string
+  balance: number
+  sends: number
+  created_at: string
+}
+
+export interface Tariff {
+  operator: string
+  part_price: number
+  surcharge_pct: number
+  send_fee: number
+  own: boolean
+}
+
+export type ContentKind = 'news' | 'banner' | 'quick_access' | 'faq' | 'contact' | 'charge_package' | 'today_gift'
+
+export interface ContentItem {
+  id: number
+  kind: ContentKind
+  title: string
+  body: string
+  link: string
+  amount: number
+  position: number
+  active: boolean
+  starts_at: string | null
+  ends_at: string | null
+}
+
+export interface ModerationRules {
+  words: string[]
+  links: boolean
+  new_account_sends: number
+  new_account_size: number
+}
+
+export const adminApi = {
+  login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
+  confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
+  resend: (login_token: string) => api.post<unknown>('/admin/auth/send_sms_otp', { login_token, method: 'sms' }),
+  logout: () => api.post<unknown>('/admin/auth/logout'),
+  me: () => api.get<{ name: string; user_name: string }>('/admin/me'),
+  queues: () => api.get<Queue[]>('/admin/reviews'),
+  items: (q: { kind?: string; status?: ReviewStatus; page?: number; limit?: number }) =>
+    api.page<ReviewItem>('/admin/reviews/items', q),
+  approve: (id: number) => api.post<ReviewItem>(`/admin/reviews/${id}/approve`, {}),
+  reject: (id: number, reason: string) => api.post<ReviewItem>(`/admin/reviews/${id}/reject`, { reason }),
+  accounts: (q: { q?: string; page?: number; limit?: number }) => api.page<AdminAccount>('/admin/accounts', q),
+  adjustCredit: (id: number, body: { amount: number; reason: string }) =>
+    api.post<{ balance: number }>(`/admin/accounts/${id}/credit`, body),
+  setStatus: (id: number, status: AdminAccount['status']) => api.post<unknown>(`/admin/accounts/${id}/status`, { status }),
+  assignLine: (id: number, body: { number: string; kind: 'advertising' | 'service'; default: boolean }) =>
+    api.post<unknown>(`/admin/accounts/${id}/lines`, body),
+  tariffs: (id: number) => api.get<Tariff[]>(`/admin/accounts/${id}/tariffs`),
+  setTariff: (id: number, t: Omit<Tariff, 'own'>) => api.post<unknown>(`/admin/accounts/${id}/tariffs`, t),
+  content: (kind: ContentKind) => api.get<ContentItem[]>('/admin/content', { kind }),
+  saveContent: (it: Omit<ContentItem, 'id'> & { id?: number }) => api.post<ContentItem>('/admin/content', it),
+  deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
+  moderation: () => api.get<ModerationRules>('/admin/moderation'),
+  saveModeration: (r: ModerationRules) => api.post<ModerationRules>('/admin/moderation', r),
+  impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
+}
+
+const keys = {
+  all: ['admin'] as const,
+  me: ['admin', 'me'] as const,
+  queues: ['admin', 'queues'] as const,
+  items: (q: object) => ['admin', 'items', q] as const,
+  accounts: (q: object) => ['admin', 'accounts', q] as const,
+}
+
+export const useTariffs = (id: number) =>
+  useQuery({ queryKey: ['admin', 'tariffs', id], queryFn: () => adminApi.tariffs(id) })
+export const useContent = (kind: ContentKind) =>
+  useQuery({ queryKey: ['admin', 'content', kind], queryFn: () => adminApi.content(kind) })
+export const useModeration = (enabled: boolean) =>
+  useQuery({ queryKey: ['admin', 'moderation'], queryFn: adminApi.moderation, enabled })
+export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
+export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
+export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
+  useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })
+export const useAdminAccounts = (q: Parameters<typeof adminApi.accounts>[0]) =>
+  useQuery({ queryKey: keys.accounts(q), queryFn: () => adminApi.accounts(q) })
+
+/** A back-office change that refreshes every admin list once it succeeds. */
+export function useAdminMutation<A, R>(fn: (a: A) => Promise<R>) {
+  const qc = useQueryClient()
+  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }) })
+}
+
+export type { Paged }

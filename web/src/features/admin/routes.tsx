@@ -1,0 +1,18 @@
+import type { RouteObject } from 'react-router'
+import { Navigate } from 'react-router'
+import { lazyPage } from '../../lib/chunkReload'
+
+const ReviewsPage = lazyPage(() => import('./ReviewsPage'))
+const AccountsPage = lazyPage(() => import('./AccountsPage'))
+const ContentPage = lazyPage(() => import('./ContentPage'))
+
+/** The lazy staff login page (outside the back office layout). */
+export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
+
+/** The back office pages, mounted by the app router inside AdminLayout under /admin. */
+export const adminRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="/admin/reviews" replace /> },
+  { path: 'reviews', element: <ReviewsPage />, handle: { title: 'صف‌های بررسی' } },
+  { path: 'accounts', element: <AccountsPage />, handle: { title: 'حساب‌های کاربری' } },
+  { path: 'content', element: <ContentPage />, handle: { title: 'محتوای پنل مشتریان' } },
+]
