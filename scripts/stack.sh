@@ -20,6 +20,12 @@
 # (make services) and installs `trap stack_cleanup EXIT` after stack_init.
 # STACK_PID[name] holds the pid of each started process.
 
+# The readiness probe and the callers' API calls use curl (jq for bench): a fresh
+# machine may have neither.
+. scripts/apt.sh
+command -v curl >/dev/null || apt_install curl
+command -v jq >/dev/null || apt_install jq
+
 STACK_PIDS=()
 declare -A STACK_PID=()
 STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
