@@ -75,8 +75,13 @@ cleanup() {
   local m
   if [ -n "$RUN_PID" ]; then kill -TERM -- "-$RUN_PID" 2>/dev/null || true; fi
   chroot_kill TERM; sleep 3; chroot_kill KILL
-  for m in "${MOUNTS[@]}"; do umount -l "$m" 2>/dev/null || true; done
-  if [ "${FRESH_KEEP:-}" = 1 ]; then log "root kept in $ROOTFS"; else rm -rf --one-file-system "$ROOTFS"; fi
+  for m in "${MOUNTS[@]}"; do umount -R "$m" 2>/dev/null || umount -R -l "$m" 2>/dev/null || true; done
+  # Never remove a root that still has anything mounted in it: with a mount of the
+  # host's (a /dev, a /proc) rm would reach through it.
+  if findmnt -rn -o TARGET | grep -q "^$ROOTFS/"; then
+    log "mounts remain under $ROOTFS: not removing it (umount -R them first)"
+  elif [ "${FRESH_KEEP:-}" = 1 ]; then log "root kept in $ROOTFS"
+  else rm -rf --one-file-system "$ROOTFS"; fi
 }
 
 bootstrap() {
@@ -109,12 +114,25 @@ copy_repo() {
   git -C "$REPO" archive "$REF" | tar -x -C "$ROOTFS/src/chapar"
 }
 
+# mount_all gives the root its own /proc and /sys and a private /dev: a tmpfs with
+# the few device nodes a build needs and a new devpts instance. The host's /dev is
+# never mounted in, so nothing done inside the root (or to it) reaches the host's.
 mount_all() {
   mount_into proc /proc -t proc
-  mount_into sysfs /sys -t sysfs
-  mount_into /dev /dev --bind
-  mount_into devpts /dev/pts -t devpts
-  mount_into tmpfs /dev/shm -t tmpfs
+  mount_into sysfs /sys -t sysfs -o ro
+  mount_into tmpfs /dev -t tmpfs -o mode=755,nosuid
+  local n
+  for n in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
+    set -- $n
+    mknod -m 666 "$ROOTFS/dev/$1" c "$2" "$3"
+  done
+  ln -s /proc/self/fd "$ROOTFS/dev/fd"
+  ln -s /proc/self/fd/0 "$ROOTFS/dev/stdin"
+  ln -s /proc/self/fd/1 "$ROOTFS/dev/stdout"
+  ln -s /proc/self/fd/2 "$ROOTFS/dev/stderr"
+  mount_into devpts /dev/pts -t devpts -o newinstance,ptmxmode=0666,mode=620
+  ln -s pts/ptmx "$ROOTFS/dev/ptmx"
+  mount_into tmpfs /dev/shm -t tmpfs -o mode=1777,nosuid,nodev
 }
 
 # chroot_run COMMAND: a login-like shell in the repository inside the root.
