@@ -1,0 +1,100 @@
+package invoice_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// account makes an account with an owner and returns its id.
+func account(t *testing.T, d testenv.Database, name, user, mobile string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	if err := d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ($1) RETURNING id`, name).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_owner)
+		VALUES ($1, $2, 'x', 'مریم رضایی', $3, true)`, id, user, mobile); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// pay inserts a payment of the account in a state.
+func pay(t *testing.T, d testenv.Database, acct int64, state string) int64 {
+	t.Helper()
+	var id int64
+	if err := d.Pool.QueryRow(context.Background(), `INSERT INTO payments (account_id, amount, tax, total, gateway, state, bank_ref, settled_at)
+		VALUES ($1, 12500000, 1250000, 13750000, 'sandbox', $2, '778899', now()) RETURNING id`, acct, state).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// The invoice of a paid payment is a PDF whose Persian text Chromium shaped: the
+// extracted text holds the words whole (a PDF of unshaped, broken letters does not),
+// page 1 renders to PNG, and the second download is the kept copy. Another account's
+// payment and an unpaid one are not found.
+func TestInvoicePDF(t *testing.T) {
+	for _, tool := range []string{"pdftoppm", "pdftotext"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (apt-get install poppler-utils): %v", tool, err)
+		}
+	}
+	ctx := context.Background()
+	d := testenv.Postgres(t)
+	a := account(t, d, "فروشگاه نمونه", "invoice_a", "989121110001")
+	b := account(t, d, "دیگری", "invoice_b", "989121110002")
+	paid, pending := pay(t, d, a, "paid"), pay(t, d, a, "pending")
+	svc := invoice.New(d.Pool)
+
+	pdf, err := svc.PDF(ctx, a, paid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(len(pdf), 20)])
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "invoice.pdf")
+	if err := os.WriteFile(in, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	text, err := exec.Command("pdftotext", "-enc", "UTF-8", in, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"فاکتور", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("invoice text lacks %q:\n%s", want, text)
+		}
+	}
+	png := filepath.Join(os.TempDir(), "chapar-invoice-page")
+	if out, err := exec.Command("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", in, png).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	if st, err := os.Stat(png + ".png"); err != nil || st.Size() < 5000 {
+		t.Fatalf("page 1 did not render: %v", err)
+	}
+	t.Logf("page 1: %s.png", png)
+
+	again, err := svc.PDF(ctx, a, paid)
+	if err != nil || !bytes.Equal(again, pdf) {
+		t.Fatalf("second download is not the kept invoice: %v", err)
+	}
+	for name, c := range map[string][2]int64{"other account": {b, paid}, "unpaid": {a, pending}} {
+		if _, err := svc.PDF(ctx, c[0], c[1]); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("%s: got %v, want not found", name, err)
+		}
+	}
+}
