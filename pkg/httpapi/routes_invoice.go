@@ -12,7 +12,9 @@ import (
 
 // invoiceRoutes lists the invoice download of a paid online payment.
 func (s *Server) invoiceRoutes() []Route {
-	svc := invoice.New(s.Pool)
+	c := s.Config
+	svc := invoice.New(s.Pool, invoice.Seller{Name: c.InvoiceSellerName, NationalID: c.InvoiceSellerNationalID,
+		EconomicCode: c.InvoiceSellerEconomicCode, Address: c.InvoiceSellerAddress, Phone: c.InvoiceSellerPhone}, c.ChromiumPath)
 	return []Route{
 		{http.MethodGet, "/payment/invoice/:id", acl.WalletView, invoiceDownload(svc)},
 	}

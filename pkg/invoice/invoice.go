@@ -36,6 +36,18 @@ var DefaultSeller = Seller{
 	Phone:        "۰۲۱-۰۰۰۰۰۰۰۰",
 }
 
+// Or fills the empty fields of s from def.
+func (s Seller) Or(def Seller) Seller {
+	pick := func(v, d string) string {
+		if v == "" {
+			return d
+		}
+		return v
+	}
+	return Seller{Name: pick(s.Name, def.Name), NationalID: pick(s.NationalID, def.NationalID),
+		EconomicCode: pick(s.EconomicCode, def.EconomicCode), Address: pick(s.Address, def.Address), Phone: pick(s.Phone, def.Phone)}
+}
+
 // Buyer is the paying account's details: its name and its owner's.
 type Buyer struct {
 	Account string
@@ -65,9 +77,10 @@ type Service struct {
 	Renderer *Renderer
 }
 
-// New returns the service with the default seller and a Chromium renderer.
-func New(pool *pgxpool.Pool) *Service {
-	return &Service{pool: pool, Seller: DefaultSeller, Renderer: NewRenderer()}
+// New returns the service of a seller (empty fields from DefaultSeller) printing
+// with the Chromium at chromium (empty: /usr/bin/chromium).
+func New(pool *pgxpool.Pool, seller Seller, chromium string) *Service {
+	return &Service{pool: pool, Seller: seller.Or(DefaultSeller), Renderer: NewRenderer(chromium)}
 }
 
 // PDF returns the invoice of a paid payment of the account, making it on first use.

@@ -56,7 +56,7 @@ func TestInvoicePDF(t *testing.T) {
 	a := account(t, d, "فروشگاه نمونه", "invoice_a", "989121110001")
 	b := account(t, d, "دیگری", "invoice_b", "989121110002")
 	paid, pending := pay(t, d, a, "paid"), pay(t, d, a, "pending")
-	svc := invoice.New(d.Pool)
+	svc := invoice.New(d.Pool, invoice.Seller{Name: "شرکت آزمون"}, "")
 
 	pdf, err := svc.PDF(ctx, a, paid)
 	if err != nil {
@@ -74,19 +74,19 @@ func TestInvoicePDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"فاکتور", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱"} {
+	for _, want := range []string{"فاکتور", "شرکت آزمون", "کد اقتصادی", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("invoice text lacks %q:\n%s", want, text)
 		}
 	}
-	png := filepath.Join(os.TempDir(), "chapar-invoice-page")
+	png := filepath.Join(dir, "page")
 	if out, err := exec.Command("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", in, png).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, out)
 	}
 	if st, err := os.Stat(png + ".png"); err != nil || st.Size() < 5000 {
 		t.Fatalf("page 1 did not render: %v", err)
 	}
-	t.Logf("page 1: %s.png", png)
+	t.Logf("page 1: %s.png (rendered; set a breakpoint or copy it to look)", png)
 
 	again, err := svc.PDF(ctx, a, paid)
 	if err != nil || !bytes.Equal(again, pdf) {

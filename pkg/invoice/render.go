@@ -65,9 +65,9 @@ type Renderer struct {
 	slots    chan struct{}
 }
 
-// NewRenderer returns a renderer of /usr/bin/chromium (or CHROMIUM_PATH), 30 s a print.
-func NewRenderer() *Renderer {
-	bin := os.Getenv("CHROMIUM_PATH")
+// NewRenderer returns a renderer of the Chromium at bin (empty: /usr/bin/chromium),
+// 30 s a print.
+func NewRenderer(bin string) *Renderer {
 	if bin == "" {
 		bin = "/usr/bin/chromium"
 	}
