@@ -41,9 +41,9 @@ func pay(t *testing.T, d testenv.Database, acct int64, state string) int64 {
 	return id
 }
 
-// The invoice of a paid payment is a PDF whose Persian text Chromium shaped: the
-// extracted text holds the words whole (a PDF of unshaped, broken letters does not),
-// page 1 renders to PNG, and the second download is the kept copy. Another account's
+// The invoice of a paid payment is a PDF holding the expected Persian text and
+// amounts; page 1 renders to PNG (the image shows the letters joined, right to left),
+// and the second download is the kept copy. Another account's
 // payment and an unpaid one are not found.
 func TestInvoicePDF(t *testing.T) {
 	for _, tool := range []string{"pdftoppm", "pdftotext"} {
@@ -86,7 +86,7 @@ func TestInvoicePDF(t *testing.T) {
 	if st, err := os.Stat(png + ".png"); err != nil || st.Size() < 5000 {
 		t.Fatalf("page 1 did not render: %v", err)
 	}
-	t.Logf("page 1: %s.png (rendered; set a breakpoint or copy it to look)", png)
+	t.Logf("page 1 rendered to %s.png", png)
 
 	again, err := svc.PDF(ctx, a, paid)
 	if err != nil || !bytes.Equal(again, pdf) {
