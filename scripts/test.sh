@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
+# pkg/invoice's test reads and renders the invoice PDF with poppler-utils.
+command -v pdftoppm >/dev/null || apt_install poppler-utils
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
