@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/invoice"
@@ -96,5 +97,34 @@ func TestInvoicePDF(t *testing.T) {
 		if _, err := svc.PDF(ctx, c[0], c[1]); !errors.Is(err, apperr.ErrNotFound) {
 			t.Errorf("%s: got %v, want not found", name, err)
 		}
+	}
+}
+
+// A Chromium that hangs is stopped at the timeout with everything it started: the
+// print fails in time and leaves no process running behind.
+func TestRendererTimeoutKillsChromium(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	fake := filepath.Join(dir, "chromium")
+	script := "#!/bin/sh\nsleep 60 &\necho $! > " + pidFile + "\nwait\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := invoice.NewRenderer(fake)
+	r.Timeout = time.Second
+	start := time.Now()
+	if _, err := r.PDF(context.Background(), invoice.Invoice{PaymentID: 1, Seller: invoice.DefaultSeller}); err == nil {
+		t.Fatal("a hanging Chromium printed a PDF")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("print took %v, want about the 1 s timeout", d)
+	}
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile("/proc/" + strings.TrimSpace(string(raw)) + "/status")
+	if err == nil && !strings.Contains(string(status), "State:\tZ") {
+		t.Fatalf("Chromium's child is still running:\n%s", status)
 	}
 }
