@@ -128,3 +128,31 @@ func TestRendererTimeoutKillsChromium(t *testing.T) {
 		t.Fatalf("Chromium's child is still running:\n%s", status)
 	}
 }
+
+// Two first downloads at once get the same kept invoice, though each printed its
+// own (this Chromium stand-in writes a different PDF every time, after a pause).
+func TestInvoiceConcurrentFirstDownloads(t *testing.T) {
+	d := testenv.Postgres(t)
+	a := account(t, d, "هم‌زمان", "invoice_c", "989121110003")
+	paid := pay(t, d, a, "paid")
+	fake := filepath.Join(t.TempDir(), "chromium")
+	script := "#!/bin/sh\nsleep 0.3\nfor a; do case $a in --print-to-pdf=*) echo \"%PDF-1.4 $$\" > \"${a#--print-to-pdf=}\";; esac; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	svc := invoice.New(d.Pool, invoice.Seller{}, fake)
+	got := make(chan []byte, 2)
+	for range 2 {
+		go func() {
+			pdf, err := svc.PDF(context.Background(), a, paid)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- pdf
+		}()
+	}
+	first, second := <-got, <-got
+	if len(first) == 0 || !bytes.Equal(first, second) {
+		t.Fatal("concurrent first downloads got different invoices")
+	}
+}
