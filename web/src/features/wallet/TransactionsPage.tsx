@@ -77,7 +77,7 @@ const COLUMNS: DataTableColumn<Transaction>[] = [
   {
     key: 'invoice',
     title: 'فاکتور',
-    render: (r) => (r.payment_id ? <InvoiceButton paymentId={r.payment_id} aria-label={`فاکتور پرداخت ${toPersianDigits(r.payment_id)}`} /> : null),
+    render: (r) => (r.payment_id ? <InvoiceButton paymentId={r.payment_id} aria-label={`فاکتور پرداخت ${toPersianDigits(r.payment_id)}`} /> : '—'),
   },
   {
     key: 'balance_after',
