@@ -5,6 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
+# pkg/invoice prints the invoice with Chromium, and its test reads and renders the
+# PDF with poppler-utils.
+command -v pdftoppm >/dev/null || apt_install poppler-utils
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0

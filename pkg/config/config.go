@@ -90,6 +90,10 @@ type Config struct {
 	// payment may stay pending before the settle task asks the bank.
 	PaymentGateway, PaymentPublicURL string
 	PaymentPendingTimeout            time.Duration
+	// Invoices: the seller's legal details (empty: pkg/invoice's defaults) and the
+	// Chromium that prints them to PDF.
+	InvoiceSellerName, InvoiceSellerNationalID, InvoiceSellerEconomicCode string
+	InvoiceSellerAddress, InvoiceSellerPhone, ChromiumPath                string
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -128,6 +132,9 @@ func Load() (Config, error) {
 	}
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
 	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
+	c.InvoiceSellerName, c.InvoiceSellerNationalID = env("INVOICE_SELLER_NAME", ""), env("INVOICE_SELLER_NATIONAL_ID", "")
+	c.InvoiceSellerEconomicCode, c.InvoiceSellerAddress = env("INVOICE_SELLER_ECONOMIC_CODE", ""), env("INVOICE_SELLER_ADDRESS", "")
+	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
 	var err error
 	ints := []struct {
 		key string

@@ -185,6 +185,7 @@ var routeTable = map[string]walkRoute{
 	"GET /user/setting/low_balance":    {acl.WalletAlert, fixed("/user/setting/low_balance", nil), own, false},
 	"GET /payment/generate-url":        {acl.WalletPay, fixed("/payment/generate-url?amount=1000000", nil), listing, false},
 	"GET /payment/online/:id":          {acl.WalletView, withID("/payment/online/{id}", (*walk).payment, nil), "", false},
+	"GET /payment/invoice/:id":         {acl.WalletView, withID("/payment/invoice/{id}", (*walk).paidPayment, nil), "", false},
 	"GET /payment/callback":            {acl.Public, fixed("/payment/callback", nil), public, false},
 	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
 	"GET /content/:kind":               {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
@@ -337,6 +338,12 @@ func (w *walk) payment() int64 {
 	}
 	w.e.Must(200, "GET", "/v1/api/payment/generate-url?amount=1000000", nil, w.tokA).Decode(w.t, &p)
 	return p.PaymentID
+}
+
+// paidPayment is a settled payment of owner A, as the bank's callback leaves it.
+func (w *walk) paidPayment() int64 {
+	return w.sql(`INSERT INTO payments (account_id, amount, tax, total, gateway, state, settled_at)
+		VALUES ($1, 1000000, 100000, 1100000, 'sandbox', 'paid', now()) RETURNING id`, w.accA)
 }
 
 func (w *walk) role() int64 {

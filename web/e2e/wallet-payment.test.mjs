@@ -1,9 +1,11 @@
 // The owner charges the wallet online: amount and tax on the credit page, the
-// sandbox bank's page, back to the result page, and the header credit goes up.
+// sandbox bank's page, back to the result page, and the header credit goes up; the
+// invoice PDF downloads from the result page and its transactions row offers it too.
 // Then a canceled payment shows the spec's failure message, and the credit page on
 // mobile in dark mode.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
 import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, latinDigits, launch, openPage, shot, signInWithToken, waitForPath } from './helpers.mjs'
 
 let browser
@@ -47,6 +49,18 @@ test('online payment through the sandbox bank credits the wallet once', { timeou
   await page.reload()
   await result.waitFor()
   assert.equal((await apiCall('GET', '/payment/credit/mine', undefined, token)).credit, before + 2_000_000)
+
+  // The invoice (فاکتور) of the paid payment downloads as a PDF with a Persian name.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('invoice-download').click()])
+  assert.match(download.suggestedFilename(), /^فاکتور-\d+\.pdf$/)
+  const pdf = await readFile(await download.path())
+  assert.equal(pdf.subarray(0, 4).toString(), '%PDF')
+
+  // Its transactions row offers the same invoice.
+  await page.getByTestId('goto-transactions').click()
+  await waitForPath(page, /^\/wallet\/transactions$/)
+  await page.getByTestId('invoice-download').first().waitFor()
+  await shot(page, 'wallet-transactions-invoice')
 
   // A canceled payment: the failure message of the spec.
   await page.goto(`${PANEL_URL}/wallet/credit`)

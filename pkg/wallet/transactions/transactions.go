@@ -91,6 +91,8 @@ type Row struct {
 	BalanceAfter int64     `json:"balance_after"`
 	Description  string    `json:"description"`
 	SendID       *int64    `json:"send_id"`
+	// PaymentID is the online payment a credit came from (its invoice's id), or nil.
+	PaymentID *int64 `json:"payment_id"`
 }
 
 // ParseFilter reads type, the date range (date_from and date_to as the panel's
@@ -168,7 +170,8 @@ func first(q url.Values, keys ...string) string {
 	return ""
 }
 
-const rowCols = `l.id, l.created_at, l.kind, l.amount, l.balance_after, l.description, l.send_id`
+const rowCols = `l.id, l.created_at, l.kind, l.amount, l.balance_after, l.description, l.send_id,
+	CASE WHEN l.ref ~ '^payment:[0-9]+:credit$' THEN split_part(l.ref, ':', 2)::bigint END`
 
 // where is the filter of the list and the export ($1 account … $9 kinds whose
 // Persian name matches the search).
@@ -231,7 +234,7 @@ func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, i
 
 func scanRow(r pgx.CollectableRow) (Row, error) {
 	var x Row
-	if err := r.Scan(&x.ID, &x.Date, &x.Kind, &x.Amount, &x.BalanceAfter, &x.Description, &x.SendID); err != nil {
+	if err := r.Scan(&x.ID, &x.Date, &x.Kind, &x.Amount, &x.BalanceAfter, &x.Description, &x.SendID, &x.PaymentID); err != nil {
 		return x, err
 	}
 	x.Type = TypeDeposit

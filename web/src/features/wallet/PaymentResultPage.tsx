@@ -8,6 +8,7 @@ import { toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { queryKeys } from '../../lib/queryKeys'
 import { useOnlinePayment, type OnlinePayment } from './api'
+import { InvoiceButton } from './InvoiceButton'
 import { PAYMENT_MESSAGES } from './payment'
 
 /** /wallet/payment-result: where the bank's callback sends the payer (?id=&status=&amount=). */
@@ -51,6 +52,11 @@ function Result({ state, payment }: { state: OnlinePayment['state']; payment?: O
             <Button asChild colorPalette="brand" data-testid="goto-transactions">
               <RouterLink to="/wallet/transactions">مشاهده تراکنش‌ها</RouterLink>
             </Button>
+            {state === 'paid' && payment && (
+              <InvoiceButton paymentId={payment.id} size="md">
+                دریافت فاکتور
+              </InvoiceButton>
+            )}
             <Button asChild variant="outline">
               <RouterLink to="/wallet/credit">{state === 'paid' ? 'شارژ دوباره' : 'تلاش دوباره'}</RouterLink>
             </Button>

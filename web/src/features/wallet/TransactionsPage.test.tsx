@@ -6,6 +6,7 @@ import { MSG_ALERT_MIN } from './lowBalance'
 
 const ROWS = [
   { id: 5, date: '2025-03-21T06:30:00Z', type: 'withdrawal', kind: 'hold', kind_title: 'کسر هزینه ارسال', amount: 230, balance_after: 999_770, description: 'رزرو هزینه ارسال 42', send_id: 42 },
+  { id: 6, date: '2025-03-22T06:30:00Z', type: 'deposit', kind: 'deposit', kind_title: 'شارژ حساب', amount: 2_000_000, balance_after: 2_999_770, description: 'شارژ آنلاین کیف پول', send_id: null, payment_id: 17 },
   { id: 4, date: '2025-03-20T06:30:00Z', type: 'deposit', kind: 'gift', kind_title: 'اعتبار هدیه', amount: 1_000_000, balance_after: 1_000_000, description: 'اعتبار هدیه', send_id: null },
 ]
 
@@ -44,6 +45,18 @@ describe('TransactionsPage', () => {
     const list = calls.find((c) => c.url.includes('/report/payment/new'))
     expect(list?.method).toBe('POST')
     expect(list?.body).toMatchObject({ page: 1, limit: 10, type: 'withdrawal', amount_from: '1000' })
+  })
+
+  it('offers the invoice only on online payment credits and downloads it', async () => {
+    const calls = mockFetch(ROWS)
+    URL.createObjectURL = vi.fn(() => 'blob:x')
+    URL.revokeObjectURL = vi.fn()
+    renderWithProviders(<TransactionsPage />, { route: '/wallet/transactions' })
+    await screen.findAllByText('شارژ آنلاین کیف پول')
+    const buttons = screen.getAllByTestId('invoice-download')
+    expect(new Set(buttons.map((b) => b.getAttribute('aria-label')))).toEqual(new Set(['فاکتور پرداخت ۱۷']))
+    fireEvent.click(buttons[0])
+    await waitFor(() => expect(calls.some((c) => c.url.includes('/payment/invoice/17'))).toBe(true))
   })
 
   it('has an empty and an error state', async () => {

@@ -11,6 +11,7 @@ import { toPersianDigits } from '../../lib/digits'
 import { useLiveEvent } from '../../lib/useLive'
 import { useUrlListState } from '../../lib/urlState'
 import { exportTransactions, useTransactions, walletKeys, type Transaction } from './api'
+import { InvoiceButton } from './InvoiceButton'
 import { LowBalanceCard } from './LowBalanceCard'
 import { exportFilters, sendLabel, sendLink, signedAmount, transactionQuery, TRANSACTION_FILTERS, TRANSACTION_TYPES } from './transactions'
 
@@ -73,6 +74,11 @@ const COLUMNS: DataTableColumn<Transaction>[] = [
     ),
   },
   { key: 'send', title: 'ارسال', render: (r) => <SendCell row={r} /> },
+  {
+    key: 'invoice',
+    title: 'فاکتور',
+    render: (r) => (r.payment_id ? <InvoiceButton paymentId={r.payment_id} aria-label={`فاکتور پرداخت ${toPersianDigits(r.payment_id)}`} /> : '—'),
+  },
   {
     key: 'balance_after',
     title: 'موجودی پس از تراکنش',

@@ -56,6 +56,11 @@ export function useOnlinePayment(id: string) {
   })
 }
 
+/** Downloads the PDF invoice (فاکتور) of a paid payment (GET /payment/invoice/:id). */
+export function downloadInvoice(paymentId: number): Promise<void> {
+  return downloadFile(`/payment/invoice/${paymentId}`, {}, `invoice-${paymentId}.pdf`)
+}
+
 // ---- end of online payment ----
 
 // --- Transactions and low-balance alert (/wallet/transactions) ---
@@ -71,6 +76,8 @@ export interface Transaction {
   balance_after: number
   description: string
   send_id: number | null
+  /** The online payment a credit came from (its invoice can be downloaded), or null. */
+  payment_id?: number | null
 }
 
 export const walletKeys = {

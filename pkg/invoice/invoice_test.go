@@ -1,0 +1,158 @@
+package invoice_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// account makes an account with an owner and returns its id.
+func account(t *testing.T, d testenv.Database, name, user, mobile string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	if err := d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ($1) RETURNING id`, name).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_owner)
+		VALUES ($1, $2, 'x', 'مریم رضایی', $3, true)`, id, user, mobile); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// pay inserts a payment of the account in a state.
+func pay(t *testing.T, d testenv.Database, acct int64, state string) int64 {
+	t.Helper()
+	var id int64
+	if err := d.Pool.QueryRow(context.Background(), `INSERT INTO payments (account_id, amount, tax, total, gateway, state, bank_ref, settled_at)
+		VALUES ($1, 12500000, 1250000, 13750000, 'sandbox', $2, '778899', now()) RETURNING id`, acct, state).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// The invoice of a paid payment is a PDF holding the expected Persian text and
+// amounts; page 1 renders to PNG (the image shows the letters joined, right to left),
+// and the second download is the kept copy. Another account's
+// payment and an unpaid one are not found.
+func TestInvoicePDF(t *testing.T) {
+	for _, tool := range []string{"pdftoppm", "pdftotext"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (apt-get install poppler-utils): %v", tool, err)
+		}
+	}
+	ctx := context.Background()
+	d := testenv.Postgres(t)
+	a := account(t, d, "فروشگاه نمونه", "invoice_a", "989121110001")
+	b := account(t, d, "دیگری", "invoice_b", "989121110002")
+	paid, pending := pay(t, d, a, "paid"), pay(t, d, a, "pending")
+	svc := invoice.New(d.Pool, invoice.Seller{Name: "شرکت آزمون"}, "")
+
+	pdf, err := svc.PDF(ctx, a, paid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(len(pdf), 20)])
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "invoice.pdf")
+	if err := os.WriteFile(in, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	text, err := exec.Command("pdftotext", "-enc", "UTF-8", in, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"فاکتور", "شرکت آزمون", "کد اقتصادی", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("invoice text lacks %q:\n%s", want, text)
+		}
+	}
+	png := filepath.Join(dir, "page")
+	if out, err := exec.Command("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", in, png).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	if st, err := os.Stat(png + ".png"); err != nil || st.Size() < 5000 {
+		t.Fatalf("page 1 did not render: %v", err)
+	}
+	t.Logf("page 1 rendered to %s.png", png)
+
+	again, err := svc.PDF(ctx, a, paid)
+	if err != nil || !bytes.Equal(again, pdf) {
+		t.Fatalf("second download is not the kept invoice: %v", err)
+	}
+	for name, c := range map[string][2]int64{"other account": {b, paid}, "unpaid": {a, pending}} {
+		if _, err := svc.PDF(ctx, c[0], c[1]); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("%s: got %v, want not found", name, err)
+		}
+	}
+}
+
+// A Chromium that hangs is stopped at the timeout with everything it started: the
+// print fails in time and leaves no process running behind.
+func TestRendererTimeoutKillsChromium(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	fake := filepath.Join(dir, "chromium")
+	script := "#!/bin/sh\nsleep 60 &\necho $! > " + pidFile + "\nwait\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := invoice.NewRenderer(fake)
+	r.Timeout = time.Second
+	start := time.Now()
+	if _, err := r.PDF(context.Background(), invoice.Invoice{PaymentID: 1, Seller: invoice.DefaultSeller}); err == nil {
+		t.Fatal("a hanging Chromium printed a PDF")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("print took %v, want about the 1 s timeout", d)
+	}
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile("/proc/" + strings.TrimSpace(string(raw)) + "/status")
+	if err == nil && !strings.Contains(string(status), "State:\tZ") {
+		t.Fatalf("Chromium's child is still running:\n%s", status)
+	}
+}
+
+// Two first downloads at once get the same kept invoice, though each printed its
+// own (this Chromium stand-in writes a different PDF every time, after a pause).
+func TestInvoiceConcurrentFirstDownloads(t *testing.T) {
+	d := testenv.Postgres(t)
+	a := account(t, d, "هم‌زمان", "invoice_c", "989121110003")
+	paid := pay(t, d, a, "paid")
+	fake := filepath.Join(t.TempDir(), "chromium")
+	script := "#!/bin/sh\nsleep 0.3\nfor a; do case $a in --print-to-pdf=*) echo \"%PDF-1.4 $$\" > \"${a#--print-to-pdf=}\";; esac; done\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	svc := invoice.New(d.Pool, invoice.Seller{}, fake)
+	got := make(chan []byte, 2)
+	for range 2 {
+		go func() {
+			pdf, err := svc.PDF(context.Background(), a, paid)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- pdf
+		}()
+	}
+	first, second := <-got, <-got
+	if len(first) == 0 || !bytes.Equal(first, second) {
+		t.Fatal("concurrent first downloads got different invoices")
+	}
+}
