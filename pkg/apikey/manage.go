@@ -217,3 +217,25 @@ func (s *Service) Delete(ctx context.Context, id acl.Identity, keyID int64, ip s
 	s.auth.Forget(ctx, cacheKey(prefix))
 	return nil
 }
+
+// Scope is one permission a key may be given, with its feature group, for the form.
+type Scope struct {
+	Key        acl.Permission `json:"key"`
+	Title      string         `json:"title"`
+	Group      string         `json:"group"`
+	GroupTitle string         `json:"group_title"`
+}
+
+// Scopes lists the permissions the caller may give a key: those they hold, but never
+// key management.
+func Scopes(id acl.Identity) []Scope {
+	out := []Scope{}
+	for _, p := range acl.All {
+		if p == acl.APIKeyManage || !id.Can(p) {
+			continue
+		}
+		g, _ := acl.GroupOf(p)
+		out = append(out, Scope{Key: p, Title: acl.Titles[p], Group: g.Key, GroupTitle: g.Title})
+	}
+	return out
+}

@@ -223,6 +223,11 @@ func TestAPIKeyCreatorDeactivated(t *testing.T) {
 	if r := e.Do("POST", "/v1/api/acl/api_key/create", form, ctok); r.Status != 422 {
 		t.Fatalf("scope beyond the creator: %d %s", r.Status, r.Raw)
 	}
+	var scopes []apikey.Scope
+	e.Must(200, "GET", "/v1/api/acl/api_key/scopes", nil, ctok).Decode(t, &scopes)
+	if len(scopes) != 1 || scopes[0].Key != acl.WalletView {
+		t.Errorf("the colleague's scopes: %v", scopes)
+	}
 	k := newKey(t, e, ctok, c.Mobile, walletKey())
 	e2.Must(200, "GET", creditPath, nil, k.Secret)
 	e.Must(200, "POST", "/v1/api/user/partner/deactive", map[string]any{"id": c.ID}, tok)

@@ -15,6 +15,7 @@ import (
 func (s *Server) apiKeyRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/acl/api_key/list", acl.APIKeyManage, s.apiKeyList},
+		{http.MethodGet, "/acl/api_key/scopes", acl.APIKeyManage, func(c *gin.Context) { OK(c, apikey.Scopes(who(c))) }},
 		{http.MethodPost, "/acl/api_key/otp", acl.APIKeyManage, s.apiKeyOTP},
 		{http.MethodPost, "/acl/api_key/create", acl.APIKeyManage, s.apiKeyCreate},
 		{http.MethodGet, "/acl/api_key/show/:id", acl.APIKeyManage, s.apiKeyShow},

@@ -189,6 +189,7 @@ var routeTable = map[string]walkRoute{
 	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 	"GET /acl/api_key/list":            {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
+	"GET /acl/api_key/scopes":          {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},
 	"POST /acl/api_key/otp":            {acl.APIKeyManage, fixed("/acl/api_key/otp", nil), own, false},
 	"POST /acl/api_key/create":         {acl.APIKeyManage, fixed("/acl/api_key/create", map[string]any{}), listing, false},
 	"GET /acl/api_key/show/:id":        {acl.APIKeyManage, withID("/acl/api_key/show/{id}", (*walk).apiKey, nil), "", false},
