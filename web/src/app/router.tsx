@@ -3,6 +3,7 @@ import { lazyPage } from '../lib/chunkReload'
 import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
+import { developerRoutes } from '../features/developers/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -87,6 +88,7 @@ export const routes: RouteObject[] = [
           { path: 'wallet/payment-result', element: <PaymentResultPage />, handle: { title: 'نتیجه پرداخت' } },
           ...contactRoutes,
           ...colleagueRoutes,
+          ...developerRoutes,
           ...placeholders,
         ],
       },
