@@ -26,7 +26,16 @@ export default function ApiKeysPage() {
       key: 'allowed_ips',
       title: 'IPهای مجاز',
       hideOnMobile: true,
-      render: (r) => (r.allowed_ips.length ? <bdi dir="ltr">{toPersianDigits(r.allowed_ips.join('، '))}</bdi> : 'همه نشانی‌ها'),
+      render: (r) =>
+        r.allowed_ips.length ? (
+          <Stack gap="0" align="flex-start">
+            {r.allowed_ips.map((ip) => (
+              <Text key={ip} as="bdi" dir="ltr" fontFamily="mono" fontSize="xs">{ip}</Text>
+            ))}
+          </Stack>
+        ) : (
+          'همه نشانی‌ها'
+        ),
     },
     {
       key: 'scopes',
@@ -68,7 +77,7 @@ export default function ApiKeysPage() {
           <Stack gap="1">
             <Heading size="md">کلیدهای API</Heading>
             <Text fontSize="sm" color="fg.muted">
-              با کلید API، برنامه شما به جای حساب شما و فقط در دسترسی‌های کلید درخواست می‌فرستد؛ کلید را با سرآیند Authorization: Bearer یا apikey بفرستید.
+              با کلید API، برنامه شما به جای حساب شما و فقط در دسترسی‌های کلید درخواست می‌فرستد؛ کلید را با سرآیند <bdi dir="ltr">Authorization: Bearer</bdi> یا <bdi dir="ltr">apikey</bdi> بفرستید.
             </Text>
           </Stack>
           <Button size="sm" colorPalette="brand" onClick={() => setCreating(true)} data-testid="apikey-new">
