@@ -97,8 +97,8 @@ func atoi(s string) int {
 }
 
 // TestAPIKeyAuthenticates: a key works as Bearer and in the apikey header, within
-// its scopes only (403-8 outside), never on key management, and a bad secret of a
-// real prefix is refused.
+// its scopes only (403-8 outside), never on key management nor on the signed-in
+// user's own routes, and a bad secret of a real prefix is refused.
 func TestAPIKeyAuthenticates(t *testing.T) {
 	e := keyEnv(t, nil)
 	tok, _ := owner(t, e, "keyauth", "09121250001")
@@ -108,11 +108,18 @@ func TestAPIKeyAuthenticates(t *testing.T) {
 	if r.Header.Get("X-RateLimit-Limit") == "" || r.Header.Get("X-RateLimit-Remaining") == "" || r.Header.Get("X-RateLimit-Reset") == "" {
 		t.Errorf("rate-limit headers: %v", r.Header)
 	}
-	for _, path := range []string{"/v1/api/user/partner/list", "/v1/api/acl/api_key/list"} {
+	for _, path := range []string{"/v1/api/user/partner/list", "/v1/api/acl/api_key/list", "/v1/api/user/2fa", "/v1/api/acl/auth/check_token"} {
 		if r := e.Do("GET", path, nil, k.Secret); r.Status != 403 || r.Meta.MessageCode != "403-8" {
 			t.Errorf("%s outside the scopes: %d %s", path, r.Status, r.Raw)
 		}
 	}
+	// A key must not mint a login link, nor end or change its creator's sessions.
+	for _, path := range []string{"/v1/api/acl/auth/external_login/issue", "/v1/api/user/2fa/disable", "/v1/api/acl/auth/logout", "/v1/api/live/ticket"} {
+		if r := e.Do("POST", path, map[string]any{}, k.Secret); r.Status != 403 {
+			t.Errorf("POST %s with a key: %d %s", path, r.Status, r.Raw)
+		}
+	}
+	e.Must(200, "GET", "/v1/api/acl/auth/check_token", nil, tok)
 	if r := e.Do("GET", creditPath, nil, k.Prefix+"_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"); r.Status != 401 {
 		t.Errorf("forged secret: %d", r.Status)
 	}

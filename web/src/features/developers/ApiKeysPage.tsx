@@ -30,7 +30,9 @@ export default function ApiKeysPage() {
         r.allowed_ips.length ? (
           <Stack gap="0" align="flex-start">
             {r.allowed_ips.map((ip) => (
-              <Text key={ip} as="bdi" dir="ltr" fontFamily="mono" fontSize="xs">{ip}</Text>
+              <Text key={ip} fontFamily="mono" fontSize="xs">
+                <bdi dir="ltr">{ip}</bdi>
+              </Text>
             ))}
           </Stack>
         ) : (
