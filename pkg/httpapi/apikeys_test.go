@@ -1,8 +1,11 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +14,7 @@ import (
 	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -258,4 +262,25 @@ func TestAPIKeyRateLimit(t *testing.T) {
 		t.Errorf("over the limit: %d %v", r.Status, r.Header)
 	}
 	e.Must(200, "GET", creditPath, nil, tok) // the session is not the key
+}
+
+// TestAPIKeyNotLogged: the access log names the key's id, never the key, whether the
+// request passes, is refused by scope, or carries a forged secret.
+func TestAPIKeyNotLogged(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, _ := owner(t, e, "keylog", "09121250009")
+	k := newKey(t, e, tok, "09121250009", walletKey())
+	var buf bytes.Buffer
+	deps := httpapi.Wire(e.Config, slog.New(slog.NewTextHandler(&buf, nil)), e.DB.Pool, e.Redis.Client, e.Queue, nil)
+	srv := httptest.NewServer(httpapi.New(deps))
+	defer srv.Close()
+	logged := &apitest.Env{T: t, URL: srv.URL}
+	logged.Must(200, "GET", creditPath, nil, k.Secret)
+	logged.Must(403, "GET", "/v1/api/user/partner/list", nil, "", "apikey", k.Secret)
+	logged.Must(401, "GET", creditPath, nil, k.Prefix+"_forged")
+	srv.Close() // waits for the handlers, and so for their log lines
+	secret := k.Secret[len(k.Prefix)+1:]
+	if out := buf.String(); strings.Contains(out, secret) || strings.Contains(out, k.Prefix) || !strings.Contains(out, fmt.Sprint("api_key=", k.ID)) {
+		t.Fatalf("access log: %s", out)
+	}
 }
