@@ -155,6 +155,10 @@ func TestAPIKeyAllowList(t *testing.T) {
 		if r := e.Do("GET", creditPath, nil, k.Secret); r.Status != c.want {
 			t.Errorf("%v from 127.0.0.1: %d, want %d %s", c.ips, r.Status, c.want, r.Raw)
 		}
+		// Without TRUSTED_PROXIES a forwarded address is not believed.
+		if r := e.Do("GET", creditPath, nil, k.Secret, "X-Forwarded-For", "10.1.2.3", "X-Real-IP", "10.1.2.3"); c.want == 403 && r.Status != 403 {
+			t.Errorf("%v spoofed by X-Forwarded-For: %d", c.ips, r.Status)
+		}
 	}
 	form := walletKey()
 	form["allowed_ips"] = []string{"10.0.0.300"}
