@@ -83,8 +83,12 @@ type Identity struct {
 // Can reports whether the identity holds p.
 func (id Identity) Can(p Permission) bool {
 	switch p {
-	case Public, Authenticated:
+	case Public:
 		return true
+	case Authenticated:
+		// The signed-in user's own routes (sessions, two-step login, login links) are
+		// never an API key's: a key could otherwise mint a login of its creator.
+		return id.APIKeyID == 0
 	}
 	if id.IsOwner {
 		return true

@@ -32,6 +32,7 @@ type sessionState struct {
 	once    sync.Once
 	mu      sync.Mutex
 	gen     uint64
+	hooks   []func(keys []string) // OnForget
 }
 
 // revocation is the message of DefaultRevokedChannel: the revoked sessions and their
@@ -120,6 +121,7 @@ func (s *Service) RevokeUserSessions(ctx context.Context, userID int64) error {
 	if err != nil {
 		return err
 	}
+	rev.Keys = append(rev.Keys, userKey(userID)) // the API keys the user created
 	s.announce(ctx, rev)
 	return nil
 }
@@ -135,6 +137,9 @@ func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
 		return err
 	}
 	rev.Sessions = nil // nothing to close: the sockets stay
+	for _, u := range userIDs {
+		rev.Keys = append(rev.Keys, userKey(u)) // the API keys the users created
+	}
 	s.announce(ctx, rev)
 	return nil
 }
@@ -198,6 +203,9 @@ func (s *Service) forget(keys []string) {
 	s.sess.gen++
 	for _, k := range keys {
 		s.cache.Remove(k)
+	}
+	for _, f := range s.sess.hooks {
+		f(keys)
 	}
 }
 

@@ -51,6 +51,7 @@ type Config struct {
 	OTPConfirmPerMin   int
 	SendPerMin         int
 	QuotePerMin        int // calculate-price walks per account
+	APIKeyPerMin       int // requests per API key per minute (X-RateLimit-*)
 	// Abuse limits of the auth flows (spec §7 Auth).
 	RegisterPerIPPerHour  int // sign-ups per address per hour
 	OTPPerNumberPerDay    int // one-time codes to one mobile per day, all purposes
@@ -128,6 +129,7 @@ func Load() (Config, error) {
 		OTPConfirmPerMin:   10,
 		SendPerMin:         600,
 		QuotePerMin:        30,
+		APIKeyPerMin:       600,
 		FilesQuotaMB:       2048,
 	}
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
@@ -148,6 +150,7 @@ func Load() (Config, error) {
 		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
 		{"RATE_SEND_PER_MIN", &c.SendPerMin},
 		{"RATE_QUOTE_PER_MIN", &c.QuotePerMin},
+		{"RATE_API_KEY_PER_MIN", &c.APIKeyPerMin},
 		{"RATE_REGISTER_IP_PER_HOUR", &c.RegisterPerIPPerHour},
 		{"RATE_OTP_NUMBER_PER_DAY", &c.OTPPerNumberPerDay},
 		{"RATE_RESET_FAILS_PER_DAY", &c.ResetFailsPerDay},

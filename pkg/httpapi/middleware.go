@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth"
@@ -65,6 +67,9 @@ func accessLog(log *slog.Logger) gin.HandlerFunc {
 		}
 		if id, ok := identity(c); ok {
 			attrs = append(attrs, "account", id.AccountID, "user", id.UserID)
+			if id.APIKeyID != 0 {
+				attrs = append(attrs, "api_key", id.APIKeyID) // the key's id, never the key
+			}
 		}
 		level := slog.LevelInfo
 		if c.Writer.Status() >= 500 {
@@ -74,9 +79,9 @@ func accessLog(log *slog.Logger) gin.HandlerFunc {
 	}
 }
 
-// guard enforces a route's permission: a valid token for everything but Public, then
-// the role check.
-func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
+// guard enforces a route's permission: a valid session token or API key for
+// everything but Public, then the role (or the key's scopes) check.
+func guard(a *auth.Service, keys *apikey.Service, perm acl.Permission) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		c.Request = c.Request.WithContext(audit.WithClient(c.Request.Context(), c.ClientIP(), c.Request.UserAgent()))
 		if perm == acl.Public {
@@ -84,7 +89,13 @@ func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 			return
 		}
 		token := bearer(c)
-		id, err := a.Authenticate(c.Request.Context(), token)
+		var id acl.Identity
+		var err error
+		if apikey.Looks(token) && keys != nil {
+			id, err = keyIdentity(c, keys, token)
+		} else {
+			id, err = a.Authenticate(c.Request.Context(), token)
+		}
 		if err == nil {
 			err = staffGate(id, perm)
 		}
@@ -103,15 +114,31 @@ func guard(a *auth.Service, perm acl.Permission) gin.HandlerFunc {
 	}
 }
 
-// bearer reads the session token from the Authorization header, its only place: a
-// token in the URL (?token=) would land in logs and histories, so it is ignored (the
-// websocket uses a single-use ticket instead).
+// bearer reads the session token or API key from the Authorization header, or an API
+// key from the apikey header (as Iranian APIs do): never from the URL (?token=),
+// where it would land in logs and histories (the websocket uses a single-use ticket).
 func bearer(c *gin.Context) string {
 	h := c.GetHeader("Authorization")
 	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
 		return strings.TrimSpace(t)
 	}
-	return ""
+	return strings.TrimSpace(c.GetHeader("apikey"))
+}
+
+// keyIdentity checks an API key (allow-list first, then expiry) and counts the
+// request against the key's rate limit, answering the X-RateLimit-* headers.
+func keyIdentity(c *gin.Context, keys *apikey.Service, key string) (acl.Identity, error) {
+	id, err := keys.Authenticate(c.Request.Context(), key, c.ClientIP())
+	if err != nil {
+		return id, err
+	}
+	q, err := keys.Allow(c.Request.Context(), id.APIKeyID)
+	if q.Limit > 0 {
+		c.Header("X-RateLimit-Limit", strconv.Itoa(q.Limit))
+		c.Header("X-RateLimit-Remaining", strconv.Itoa(q.Remaining))
+		c.Header("X-RateLimit-Reset", strconv.Itoa(int(q.Reset.Seconds()+0.999)))
+	}
+	return id, err
 }
 
 func identity(c *gin.Context) (acl.Identity, bool) {

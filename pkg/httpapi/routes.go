@@ -6,5 +6,6 @@ import "slices"
 // declares its permission.
 func (s *Server) routes() []Route {
 	return slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(),
-		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.adminRoutes())
+		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.apiKeyRoutes(),
+		s.adminRoutes())
 }

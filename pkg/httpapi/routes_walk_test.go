@@ -190,6 +190,12 @@ var routeTable = map[string]walkRoute{
 	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
 	"GET /content/:kind":               {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
+	"GET /acl/api_key/list":            {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
+	"GET /acl/api_key/scopes":          {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},
+	"POST /acl/api_key/otp":            {acl.APIKeyManage, fixed("/acl/api_key/otp", nil), own, false},
+	"POST /acl/api_key/create":         {acl.APIKeyManage, fixed("/acl/api_key/create", map[string]any{}), listing, false},
+	"GET /acl/api_key/show/:id":        {acl.APIKeyManage, withID("/acl/api_key/show/{id}", (*walk).apiKey, nil), "", false},
+	"DELETE /acl/api_key":              {acl.APIKeyManage, withID("/acl/api_key", (*walk).apiKey, idBody), "", false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
@@ -344,6 +350,13 @@ func (w *walk) payment() int64 {
 func (w *walk) paidPayment() int64 {
 	return w.sql(`INSERT INTO payments (account_id, amount, tax, total, gateway, state, settled_at)
 		VALUES ($1, 1000000, 100000, 1100000, 'sandbox', 'paid', now()) RETURNING id`, w.accA)
+}
+
+// apiKey stores a key of owner A (its secret is of no use to the walk).
+func (w *walk) apiKey() int64 {
+	return w.sql(`INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, scopes)
+		SELECT $1, id, 'walk', 'chp_live_walk' || $2::int, '\x00', '{report.view}' FROM users WHERE account_id = $1 AND is_owner
+		RETURNING id`, w.accA, w.next())
 }
 
 func (w *walk) role() int64 {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
@@ -71,6 +72,8 @@ type Deps struct {
 	Ready map[string]func(context.Context) error
 	// Alerts keeps the low-balance alerts (wrapped around the sends' balance listener).
 	Alerts *wallet.Alerts
+	// APIKeys manages the account's API keys and checks them on /v1/api.
+	APIKeys *apikey.Service
 }
 
 // Server holds the dependencies of the handlers.
@@ -98,7 +101,7 @@ func New(d Deps) *gin.Engine {
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
-		api.Handle(rt.Method, rt.Path, guard(d.Auth, rt.Perm), rt.Handle)
+		api.Handle(rt.Method, rt.Path, guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
 	}
 
 	s.mountSandboxBank(r)

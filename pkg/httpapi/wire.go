@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/colleague"
@@ -68,5 +69,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
 		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
 		Payments: payments,
+		APIKeys: apikey.New(pool, sessions, limiter,
+			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
 	}
 }

@@ -52,7 +52,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'pattern/update/:id', title: 'ویرایش الگو' },
   { path: 'pattern/:id', title: 'جزئیات الگو' },
   { path: 'developers/plugins', title: 'افزونه‌ها' },
-  { path: 'developers/api-keys', title: 'کلیدهای API' },
   { path: 'developers/documents', title: 'مستندات' },
   { path: 'developers/api-calls', title: 'فراخوانی‌های API' },
   { path: 'developers/api-calls/:id', title: 'جزئیات فراخوانی API' },

@@ -5,6 +5,7 @@ import { RequireStaff } from './layout/guards'
 import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
+import { developerRoutes } from '../features/developers/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -99,6 +100,7 @@ export const routes: RouteObject[] = [
           { path: 'wallet/payment-result', element: <PaymentResultPage />, handle: { title: 'نتیجه پرداخت' } },
           ...contactRoutes,
           ...colleagueRoutes,
+          ...developerRoutes,
           ...placeholders,
         ],
       },

@@ -1,0 +1,81 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, type Query } from '../../lib/api'
+
+/** An API key as listed: never its secret (spec §7 Developers). */
+export interface ApiKey {
+  id: number
+  title: string
+  prefix: string
+  allowed_ips: string[]
+  scopes: string[]
+  expires_at: string | null
+  last_used_at: string | null
+  created_at: string
+  created_by: string
+}
+
+/** A new key with its secret, shown this once. */
+export interface CreatedKey extends ApiKey {
+  secret: string
+}
+
+export interface Scope {
+  key: string
+  title: string
+  group: string
+  group_title: string
+}
+
+export interface StepUp {
+  otp_token: string
+  resend_after: number
+  mobile_hint: string
+}
+
+export interface CreateKeyInput {
+  title: string
+  allowed_ips: string[]
+  expires_at: string | null
+  scopes: string[]
+  otp_token: string
+  code: string
+}
+
+const KEY = ['api-keys'] as const
+
+export function useApiKeys(params: Query) {
+  return useQuery({
+    queryKey: [...KEY, 'list', params],
+    queryFn: ({ signal }) => api.page<ApiKey>('/acl/api_key/list', params, signal),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function useScopes() {
+  return useQuery({
+    queryKey: [...KEY, 'scopes'],
+    queryFn: ({ signal }) => api.get<Scope[]>('/acl/api_key/scopes', undefined, signal),
+    staleTime: 60_000,
+  })
+}
+
+/** Sends the one-time code that creating a key needs to the user's mobile. */
+export function useSendKeyOTP() {
+  return useMutation({ mutationFn: () => api.post<StepUp>('/acl/api_key/otp') })
+}
+
+export function useCreateKey() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (input: CreateKeyInput) => api.post<CreatedKey>('/acl/api_key/create', input),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
+
+export function useDeleteKey() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (id: number) => api.delete<null>('/acl/api_key', { id }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
