@@ -16,6 +16,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -145,21 +146,7 @@ func optTime(t time.Time) *time.Time {
 
 // List returns one page of the account's log, newest first, and the total.
 func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, int64, error) {
-	args := f.args(accountID)
-	var total int64
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count audit log: %w", err)
-	}
-	rows, err := s.pool.Query(ctx, `SELECT `+rowCols+` `+where+` ORDER BY l.id DESC LIMIT $6 OFFSET $7`,
-		append(args, f.Limit, (f.Page-1)*f.Limit)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read audit log: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanRow)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read audit log: %w", err)
-	}
-	return out, total, nil
+	return db.Page(ctx, s.pool, "audit log", rowCols, where, "l.id DESC", f.args(accountID), f.Limit, f.Page, scanRow)
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {

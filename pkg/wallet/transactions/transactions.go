@@ -5,7 +5,6 @@ package transactions
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/validate"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -215,21 +215,7 @@ func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
 // List returns one page of the account's transactions, newest first, and the total.
 func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, int64, error) {
-	args := f.args(accountID)
-	var total int64
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count transactions: %w", err)
-	}
-	rows, err := s.pool.Query(ctx, `SELECT `+rowCols+` `+where+` ORDER BY l.id DESC LIMIT $10 OFFSET $11`,
-		append(args, f.Limit, (f.Page-1)*f.Limit)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read transactions: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, scanRow)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read transactions: %w", err)
-	}
-	return out, total, nil
+	return db.Page(ctx, s.pool, "transactions", rowCols, where, "l.id DESC", f.args(accountID), f.Limit, f.Page, scanRow)
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {
