@@ -37,6 +37,9 @@ const (
 	// grants them (spec §6: owner-only unless granted).
 	WalletPay    Permission = "wallet.pay"
 	APIKeyManage Permission = "apikey.manage"
+
+	// PatternManage creates and edits patterns (sending one needs SendCreate).
+	PatternManage Permission = "pattern.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -60,11 +63,12 @@ var Titles = map[Permission]string{
 	WalletPay:       "پرداخت و افزایش اعتبار",
 	APIKeyManage:    "مدیریت کلیدهای API",
 	WalletAlert:     "تنظیم هشدار کمبود اعتبار",
+	PatternManage:   "ایجاد و ویرایش الگوها",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
-	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage}
+	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -107,6 +111,7 @@ type Group struct {
 // Groups sorts every permission of All under its feature, with Persian titles.
 var Groups = []Group{
 	{"send", "ارسال پیامک", []Permission{SendCreate, SendCancel}},
+	{"pattern", "الگو (پترن)", []Permission{PatternManage}},
 	{"report", "گزارش‌ها", []Permission{ReportView}},
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},

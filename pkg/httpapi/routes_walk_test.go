@@ -55,6 +55,7 @@ const (
 	manyIDs   = "a list of ids: another account's ids are skipped (TestContactsIsolation checks they stay)"
 	validated = "the form is checked before the lookup: any account gets 422 for this empty form, never the campaign"
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
+	systemic  = "systemic patterns are the platform's, read by every account"
 )
 
 func fixed(path string, body any) func(*walk) call {
@@ -196,6 +197,14 @@ var routeTable = map[string]walkRoute{
 	"POST /acl/api_key/create":         {acl.APIKeyManage, fixed("/acl/api_key/create", map[string]any{}), listing, false},
 	"GET /acl/api_key/show/:id":        {acl.APIKeyManage, withID("/acl/api_key/show/{id}", (*walk).apiKey, nil), "", false},
 	"DELETE /acl/api_key":              {acl.APIKeyManage, withID("/acl/api_key", (*walk).apiKey, idBody), "", false},
+	"GET /patterns":                    {acl.SendCreate, fixed("/patterns", nil), listing, false},
+	"GET /patterns/normal":             {acl.SendCreate, fixed("/patterns/normal", nil), listing, false},
+	"GET /patterns/systemic":           {acl.SendCreate, fixed("/patterns/systemic", nil), systemic, false},
+	"GET /patterns/systemic/:id":       {acl.SendCreate, withID("/patterns/systemic/{id}", (*walk).systemicPattern, nil), systemic, false},
+	"GET /patterns/:id":                {acl.SendCreate, withID("/patterns/{id}", (*walk).pattern, nil), "", false},
+	"POST /patterns":                   {acl.PatternManage, fixed("/patterns", map[string]any{}), listing, false},
+	"PUT /patterns/:id":                {acl.PatternManage, withID("/patterns/{id}", (*walk).pattern, func(int64) any { return map[string]any{} }), "", false},
+	"POST /patterns/send":              {acl.SendCreate, fixed("/patterns/send", map[string]any{}), listing, false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
@@ -405,4 +414,18 @@ func (w *walk) campaign() int64 {
 func (w *walk) send() int64 {
 	return w.sql(`INSERT INTO sends (account_id, type, sender, text, status, requested, recipients, parts, total_parts,
 		quote, cost, expanded_at) VALUES ($1, 'quick', '3000', 'سلام', 'sending', 1, 1, 1, 1, 0, 0, now()) RETURNING id`, w.accA)
+}
+
+// pattern is a pattern of owner A with one pending version.
+func (w *walk) pattern() int64 {
+	id := w.sql(`INSERT INTO patterns (account_id, code, kind) VALUES ($1, 'walk' || $2::int, 'normal') RETURNING id`, w.accA, w.next())
+	w.sql(`WITH v AS (INSERT INTO pattern_versions (pattern_id, version, title, text, variables)
+		VALUES ($1, 1, 'آزمون', 'کد %code%', '[{"name":"code","type":"integer","length":6}]') RETURNING id)
+		UPDATE patterns SET latest_version_id = v.id FROM v WHERE patterns.id = $1 RETURNING patterns.id`, id)
+	return id
+}
+
+// systemicPattern is the platform's login code pattern (migration 0027).
+func (w *walk) systemicPattern() int64 {
+	return w.sql(`SELECT id FROM patterns WHERE code = 'login-otp'`)
 }

@@ -62,15 +62,20 @@ func (s *Server) createSend(c *gin.Context) {
 		return
 	}
 	a, created, err := s.Sends.Create(c.Request.Context(), who(c), in, c.GetHeader("Idempotency-Key"), c.ClientIP())
-	if err != nil {
+	replyOnce(c, a, created, err)
+}
+
+// replyOnce answers a request made idempotent by its key: 201 the first time, 200
+// with the first answer when it is sent again.
+func replyOnce(c *gin.Context, v any, created bool, err error) {
+	switch {
+	case err != nil:
 		Fail(c, err)
-		return
+	case created:
+		Created(c, v)
+	default:
+		OK(c, v)
 	}
-	if !created {
-		OK(c, a)
-		return
-	}
-	Created(c, a)
 }
 
 func (s *Server) cancelSend(c *gin.Context) {

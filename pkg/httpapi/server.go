@@ -28,6 +28,7 @@ import (
 	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
@@ -74,6 +75,8 @@ type Deps struct {
 	Alerts *wallet.Alerts
 	// APIKeys manages the account's API keys and checks them on /v1/api.
 	APIKeys *apikey.Service
+	// Patterns owns the patterns, their review and pattern sends.
+	Patterns *pattern.Service
 }
 
 // Server holds the dependencies of the handlers.

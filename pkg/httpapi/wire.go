@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
@@ -49,10 +50,12 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 			log.WarnContext(ctx, "held send decision not announced live", "send", sendID, "err", err)
 		}
 	}))
+	patterns := pattern.New(pool, sends)
+	reviews.Register(patterns.ReviewQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	return Deps{
-		Reviews: reviews, Staff: admin, Content: content.New(pool),
+		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,

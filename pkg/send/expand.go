@@ -50,20 +50,20 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var status, typ, text string
 		var cancel11 bool
-		var numbers []string
+		var numbers, texts []string
 		var src Source
 		var quote int64
 		var expanded bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
-			expanded_at IS NOT NULL FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
-			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded)
+			expanded_at IS NOT NULL, coalesce(texts, '{}') FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
 		}
 		if err != nil {
 			return fmt.Errorf("lock send: %w", err)
 		}
-		critical = typ == TypeVerification
+		critical = IsCritical(typ)
 		if expanded {
 			batches, err = existingBatches(ctx, tx, sendID)
 			return err
@@ -82,7 +82,7 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 			return err
 		}
 		x := newExpansion(sendID, quote+free)
-		w := walker{typ: typ, text: text, cancel11: cancel11, critical: critical, numbers: numbers, src: src, tbl: tbl}
+		w := walker{typ: typ, text: text, cancel11: cancel11, numbers: numbers, texts: texts, src: src, tbl: tbl}
 		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
 		if err != nil {
 			return err

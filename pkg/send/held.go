@@ -46,10 +46,14 @@ func (s *Service) initialStatus(ctx context.Context, accountID int64, r Request,
 }
 
 // holdReasons runs the moderation rules on an accepted request; verification codes
-// are the platform's own and never held.
+// are the platform's own and never held; a pattern send's text was reviewed, so
+// only its values are judged (by pkg/pattern, which passes its reasons).
 func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) ([]string, error) {
 	if p.typ == TypeVerification {
 		return nil, nil
+	}
+	if p.pattern != nil {
+		return p.pattern.Held, nil
 	}
 	return moderation.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
 }
@@ -146,6 +150,9 @@ func (q heldQueue) block(ctx context.Context, tx pgx.Tx, it review.Item, quote i
 // heldSummary is the text shown in the queue: the message, or the type for rows
 // that carry their own texts.
 func heldSummary(p prepared) string {
+	if p.pattern != nil && p.pattern.Summary != "" {
+		return p.pattern.Summary
+	}
 	if t := strings.TrimSpace(p.text); t != "" {
 		return t
 	}

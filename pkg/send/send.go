@@ -103,12 +103,19 @@ type Request struct {
 	PhonebookIDs []int64    `json:"phonebook_ids"`
 	Cancel11     *bool      `json:"cancel11"`
 	SendAt       *time.Time `json:"send_at"`
+
+	// Texts are the per-recipient texts of a pattern send (one per number) and
+	// Pattern what pkg/pattern adds; neither is read from JSON (pattern.go).
+	Texts   []string     `json:"-"`
+	Pattern *PatternInfo `json:"-"`
 }
 
 type prepared struct {
 	typ      string
 	line     line.Line
 	numbers  []string
+	texts    []string // pattern sends: the text of each number
+	pattern  *PatternInfo
 	src      Source
 	quote    Quote
 	text     string
@@ -183,6 +190,13 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 			fields.Add("phonebook_ids", MsgPhonebookNotFound)
 		}
 		p.src = Source{PhonebookIDs: ids}
+	case TypePattern, TypePatternOTP, TypePatternTransactional:
+		nums, err := checkPattern(r)
+		if err != nil {
+			return p, err
+		}
+		p.numbers, p.texts, p.pattern = nums, r.Texts, r.Pattern
+		p.quote.Requested = len(nums)
 	default:
 		return p, apperr.Field("type", MsgBadType)
 	}
@@ -221,7 +235,7 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 
 // price walks the recipients of a checked request and fills its quote.
 func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
-	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, src: p.src, tbl: p.tbl}
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
@@ -230,7 +244,7 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	st := sms.Count(p.text, p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
-	if p.typ == TypePeerToPeer || p.typ == TypeKeyword {
+	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || IsPattern(p.typ) {
 		q.Parts = tot.maxParts
 	}
 	if p.typ == TypePhonebook {
@@ -339,13 +353,14 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash)
+			request_hash, texts, local_id, pattern_version_id, priority)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22)
+			nullif($21, 0), $22, $23, $24, nullif($25, 0), $26)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash).Scan(&a.ID)
+			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.localID(), r.patternVersion(),
+			priorityOf(p.typ)).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}
@@ -412,6 +427,9 @@ func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key, ha
 // (the struct's fields in a fixed order), the default type spelt out and the time
 // in UTC.
 func requestHash(r Request) string {
+	if r.Pattern != nil && r.Pattern.Hash != "" {
+		return r.Pattern.Hash
+	}
 	if r.Type == "" {
 		r.Type = TypeQuick
 	}
@@ -426,7 +444,7 @@ func requestHash(r Request) string {
 
 func (s *Service) enqueueExpand(ctx context.Context, sendID int64, typ string, at time.Time) error {
 	q := jobs.QueueDefault
-	if typ == TypeVerification {
+	if IsCritical(typ) {
 		q = jobs.QueueCritical
 	}
 	task, err := jobs.NewSendExpand(sendID, q, at)

@@ -74,8 +74,8 @@ type walker struct {
 	typ      string
 	text     string
 	cancel11 bool
-	critical bool
 	numbers  []string
+	texts    []string // pattern sends: the text of each number
 	src      Source
 	tbl      *operator.Table
 }
@@ -86,7 +86,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	var tot walkTotals
 	var bl blockSet
 	var err error
-	if w.typ == TypeQuick || w.typ == TypeVerification {
+	if w.typ == TypeQuick || w.typ == TypeVerification || IsPattern(w.typ) {
 		bl, err = blocked(ctx, q, accountID, w.numbers)
 	} else {
 		bl, err = loadBlockSet(ctx, q, accountID)
@@ -95,7 +95,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		return tot, err
 	}
 	var fixed sms.Stats
-	if w.typ != TypePeerToPeer && w.typ != TypeKeyword {
+	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !IsPattern(w.typ) {
 		fixed = sms.Count(w.text, w.cancel11)
 	}
 	tmpl := parseTemplate(w.text)
@@ -127,7 +127,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 			if bl.has(r.mobile) {
 				p.blocked = true
 				tot.blacklisted++
-			} else if !w.critical {
+			} else if w.typ != TypeVerification { // the platform's own codes are free
 				p.cost = w.tbl.Price(p.op, st.Parts)
 			}
 			if st.Parts > tot.maxParts {
@@ -150,6 +150,15 @@ func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, f
 		rows := make([]srcRow, len(w.numbers))
 		for i, m := range w.numbers {
 			rows[i] = srcRow{mobile: m}
+		}
+		return fn(rows)
+	case TypePattern, TypePatternOTP, TypePatternTransactional:
+		if len(w.texts) != len(w.numbers) {
+			return fmt.Errorf("pattern send: %d numbers, %d texts", len(w.numbers), len(w.texts))
+		}
+		rows := make([]srcRow, len(w.numbers))
+		for i, m := range w.numbers {
+			rows[i] = srcRow{mobile: m, text: &w.texts[i]}
 		}
 		return fn(rows)
 	case TypeFile, TypePeerToPeer, TypeKeyword:

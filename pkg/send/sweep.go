@@ -97,7 +97,7 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 	rows.Close()
 	for _, x := range qs {
 		queue := jobs.QueueDefault
-		if x.typ == TypeVerification {
+		if IsCritical(x.typ) {
 			queue = jobs.QueueCritical
 		}
 		if live(tasks, queue, fmt.Sprintf("expand:%d", x.id)) {
@@ -214,7 +214,7 @@ func (s *Service) sweepClaims(ctx context.Context, c SweepConfig, did map[string
 			continue // a paused send is enqueued again by its resume
 		}
 		if err := s.enqueueBatches(ctx, t.sendID, []batchKey{{operator: t.operator, batch: t.batch}},
-			t.typ == TypeVerification, suffix); err == nil {
+			IsCritical(t.typ), suffix); err == nil {
 			did["batches_requeued"]++
 		}
 	}
@@ -313,7 +313,7 @@ func (s *Service) sweepIdle(ctx context.Context, tasks TaskLookup, c SweepConfig
 		if x.status != StatusSending {
 			continue
 		}
-		critical := x.typ == TypeVerification
+		critical := IsCritical(x.typ)
 		for _, w := range ws {
 			if !w.queued {
 				continue

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS pattern_versions CASCADE;
+DROP TABLE IF EXISTS patterns CASCADE;
