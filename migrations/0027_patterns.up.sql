@@ -39,13 +39,11 @@ ALTER TABLE patterns ADD FOREIGN KEY (active_version_id) REFERENCES pattern_vers
 ALTER TABLE patterns ADD FOREIGN KEY (latest_version_id) REFERENCES pattern_versions(id) ON DELETE SET NULL;
 
 -- The platform's own login code as a systemic pattern customers can read (and send).
-WITH p AS (
-    INSERT INTO patterns (code, kind, systemic) VALUES ('login-otp', 'otp', true) RETURNING id
-), v AS (
-    INSERT INTO pattern_versions (pattern_id, version, title, description, text, variables, status, decided_at)
-    SELECT id, 1, 'کد ورود', 'کد یک‌بارمصرف ورود به حساب',
-        'کد ورود شما: %code%' || chr(10) || 'این کد را در اختیار دیگران قرار ندهید.',
-        '[{"name": "code", "type": "integer", "length": 8}]', 'approved', now() FROM p
-    RETURNING id, pattern_id
-)
-UPDATE patterns SET active_version_id = v.id, latest_version_id = v.id FROM v WHERE patterns.id = v.pattern_id;
+INSERT INTO patterns (code, kind, systemic) VALUES ('login-otp', 'otp', true);
+INSERT INTO pattern_versions (pattern_id, version, title, description, text, variables, status, decided_at)
+SELECT id, 1, 'کد ورود', 'کد یک‌بارمصرف ورود به حساب',
+    'کد ورود شما: %code%' || chr(10) || 'این کد را در اختیار دیگران قرار ندهید.',
+    '[{"name": "code", "type": "integer", "length": 8}]', 'approved', now()
+FROM patterns WHERE code = 'login-otp';
+UPDATE patterns p SET active_version_id = v.id, latest_version_id = v.id
+FROM pattern_versions v WHERE v.pattern_id = p.id AND p.code = 'login-otp';

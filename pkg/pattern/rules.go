@@ -144,7 +144,9 @@ func checkText(f apperr.Fields, text, brand string) {
 			f.Add("text", MsgLinkHTTPS)
 		}
 	}
-	f["text"] = unique(f["text"])
+	if len(f["text"]) > 1 {
+		f["text"] = unique(f["text"])
+	}
 }
 
 // containsBrand compares normalised forms (letter forms, case, spacing).
@@ -192,9 +194,6 @@ func checkVariables(f apperr.Fields, d Draft) {
 func fmtName(msg, name string) string { return strings.Replace(msg, "%s", name, 1) }
 
 func unique(in []string) []string {
-	if in == nil {
-		return nil
-	}
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, s := range in {
