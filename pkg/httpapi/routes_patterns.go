@@ -18,6 +18,7 @@ func (s *Server) patternRoutes() []Route {
 		{http.MethodGet, "/patterns/normal", acl.SendCreate, s.patternList(pattern.Filter{Sendable: true})},
 		{http.MethodGet, "/patterns/systemic", acl.SendCreate, s.patternList(pattern.Filter{Systemic: true})},
 		{http.MethodGet, "/patterns/systemic/:id", acl.SendCreate, s.systemicPattern},
+		{http.MethodGet, "/patterns/brand", acl.SendCreate, s.patternBrand},
 		{http.MethodGet, "/patterns/:id", acl.SendCreate, s.patternShow},
 		{http.MethodPost, "/patterns", acl.PatternManage, s.patternCreate},
 		{http.MethodPut, "/patterns/:id", acl.PatternManage, s.patternUpdate},
@@ -58,6 +59,11 @@ func withID(c *gin.Context, f func(id int64) (any, error)) {
 	}
 	v, err := f(id)
 	reply(c, v, err)
+}
+
+func (s *Server) patternBrand(c *gin.Context) {
+	b, err := s.Patterns.Brand(c.Request.Context(), who(c).AccountID)
+	reply(c, gin.H{"brand": b}, err)
 }
 
 func (s *Server) patternShow(c *gin.Context) {

@@ -201,6 +201,7 @@ var routeTable = map[string]walkRoute{
 	"GET /patterns/normal":             {acl.SendCreate, fixed("/patterns/normal", nil), listing, false},
 	"GET /patterns/systemic":           {acl.SendCreate, fixed("/patterns/systemic", nil), systemic, false},
 	"GET /patterns/systemic/:id":       {acl.SendCreate, withID("/patterns/systemic/{id}", (*walk).systemicPattern, nil), systemic, false},
+	"GET /patterns/brand":              {acl.SendCreate, fixed("/patterns/brand", nil), own, false},
 	"GET /patterns/:id":                {acl.SendCreate, withID("/patterns/{id}", (*walk).pattern, nil), "", false},
 	"POST /patterns":                   {acl.PatternManage, fixed("/patterns", map[string]any{}), listing, false},
 	"PUT /patterns/:id":                {acl.PatternManage, withID("/patterns/{id}", (*walk).pattern, func(int64) any { return map[string]any{} }), "", false},

@@ -21,6 +21,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 )
@@ -130,9 +131,13 @@ func newCode() string {
 	return string(b)
 }
 
-// brand is the name a customer's pattern must carry: the account has no brand
-// field, so its name is the brand (docs/patterns.md).
-func (s *Service) brand(ctx context.Context, q pgx.Tx, accountID int64) (string, error) {
+// Brand is the name a customer's patterns must carry (shown by the panel's editor):
+// the account has no brand field, so its name is the brand (docs/patterns.md).
+func (s *Service) Brand(ctx context.Context, accountID int64) (string, error) {
+	return brand(ctx, s.pool, accountID)
+}
+
+func brand(ctx context.Context, q moderation.Querier, accountID int64) (string, error) {
 	var name string
 	if err := q.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1`, accountID).Scan(&name); err != nil {
 		return "", fmt.Errorf("account brand: %w", err)
@@ -157,11 +162,11 @@ func checkInput(in *Input, brand string) error {
 func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip string) (Pattern, error) {
 	var pid int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		brand, err := s.brand(ctx, tx, id.AccountID)
+		name, err := brand(ctx, tx, id.AccountID)
 		if err != nil {
 			return err
 		}
-		if err := checkInput(&in, brand); err != nil {
+		if err := checkInput(&in, name); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO patterns (account_id, code, kind, shared, created_by)
@@ -184,11 +189,11 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, pid int64, in Inp
 		if err := lockOwn(ctx, tx, id, pid); err != nil {
 			return err
 		}
-		brand, err := s.brand(ctx, tx, id.AccountID)
+		name, err := brand(ctx, tx, id.AccountID)
 		if err != nil {
 			return err
 		}
-		if err := checkInput(&in, brand); err != nil {
+		if err := checkInput(&in, name); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE patterns SET kind = $2, shared = $3, updated_at = now() WHERE id = $1`,

@@ -48,12 +48,15 @@ export interface MessageEditorProps {
   invalid?: boolean
   errorText?: string
   rows?: number
+  /** How a tag is written into the text: `{keyword}` by default; patterns use `%name%`. */
+  formatTag?: (keyword: string) => string
 }
 
 /** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
 export function MessageEditor({
   value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
   onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6,
+  formatTag = (k) => `{${k}}`,
 }: MessageEditorProps) {
   const id = useId()
   const ref = useRef<HTMLTextAreaElement>(null)
@@ -102,11 +105,11 @@ export function MessageEditor({
               variant="subtle"
               colorPalette="brand"
               disabled={disabled}
-              title={`ستون ${keywordColumn(k)}`}
+              title={k.col === '' ? undefined : `ستون ${keywordColumn(k)}`}
               aria-label={`درج برچسب ${k.keyword}`}
-              onClick={() => replaceSelection(`{${k.keyword}}`)}
+              onClick={() => replaceSelection(formatTag(k.keyword))}
             >
-              {`{${k.keyword}}`}
+              {formatTag(k.keyword)}
             </Button>
           ))}
         </Wrap>
