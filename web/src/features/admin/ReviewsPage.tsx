@@ -8,6 +8,7 @@ import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
 import { ModerationDialog } from './ModerationDialog'
+import { PatternVersionDialog } from './PatternVersionDialog'
 import { adminApi, useAdminMutation, useQueues, useReviewItems, type ReviewItem, type ReviewStatus } from './api'
 
 const STATUS: Record<ReviewStatus, { label: string; color: string }> = {
@@ -30,6 +31,7 @@ export default function ReviewsPage() {
   })
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null)
   const [rules, setRules] = useState(false)
+  const [viewing, setViewing] = useState<ReviewItem | null>(null)
   const approve = useAdminMutation(adminApi.approve)
   const titles = Object.fromEntries((queues ?? []).map((q) => [q.kind, q.title]))
 
@@ -45,6 +47,9 @@ export default function ReviewsPage() {
       key: 'actions', title: 'اقدام', render: (r) =>
         r.status === 'pending' ? (
           <HStack gap="2">
+            {r.kind === 'pattern' && (
+              <Button size="xs" variant="outline" onClick={() => setViewing(r)} data-testid={`view-${r.subject_id}`}>مشاهده</Button>
+            )}
             <Button size="xs" colorPalette="green" loading={approve.isPending && approve.variables === r.id}
               onClick={() => approve.mutate(r.id)} data-testid={`approve-${r.subject_id}`}>تایید</Button>
             <Button size="xs" colorPalette="red" variant="outline" onClick={() => setRejecting(r)} data-testid={`reject-${r.subject_id}`}>رد</Button>
@@ -76,6 +81,7 @@ export default function ReviewsPage() {
         emptyText="موردی برای بررسی نیست" />
       {rejecting && <RejectDialog item={rejecting} onClose={() => setRejecting(null)} />}
       {rules && <ModerationDialog onClose={() => setRules(false)} />}
+      {viewing && <PatternVersionDialog versionID={viewing.subject_id} onClose={() => setViewing(null)} />}
     </Stack>
   )
 }

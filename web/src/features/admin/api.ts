@@ -69,6 +69,26 @@ export interface ModerationRules {
   new_account_size: number
 }
 
+/** A pattern version under review with the one before it (GET /admin/patterns/versions/:id). */
+export interface PatternVersionReview {
+  pattern_id: number
+  code: string
+  kind: string
+  account: string
+  version: PatternVersion
+  previous?: PatternVersion
+}
+
+export interface PatternVersion {
+  id: number
+  version: number
+  status: ReviewStatus
+  title: string
+  description: string
+  text: string
+  variables: { name: string; type: string; length: number }[]
+}
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -93,6 +113,7 @@ export const adminApi = {
   deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
   moderation: () => api.get<ModerationRules>('/admin/moderation'),
   saveModeration: (r: ModerationRules) => api.post<ModerationRules>('/admin/moderation', r),
+  patternVersion: (id: number) => api.get<PatternVersionReview>(`/admin/patterns/versions/${id}`),
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
 
@@ -114,6 +135,8 @@ export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, qu
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })
+export const usePatternVersion = (id: number) =>
+  useQuery({ queryKey: ['admin', 'pattern-version', id], queryFn: () => adminApi.patternVersion(id) })
 export const useAdminAccounts = (q: Parameters<typeof adminApi.accounts>[0]) =>
   useQuery({ queryKey: keys.accounts(q), queryFn: () => adminApi.accounts(q) })
 
