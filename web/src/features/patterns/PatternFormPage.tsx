@@ -49,7 +49,7 @@ function PatternForm({ id, initial, approvedEdit }: { id: number; initial: Patte
 
   const local = checkDraft(form, brand)
   const server = save.error instanceof ApiError ? save.error : undefined
-  const err = (f: string) => (touched ? local[f]?.join('\n') : undefined) || server?.errors[f]?.join('\n')
+  const err = (f: string) => (touched ? local[f]?.join('؛ ') : undefined) || server?.errors[f]?.join('؛ ')
   const setVar = (i: number, v: Partial<Variable>) => set('variables', form.variables.map((x, j) => (j === i ? { ...x, ...v } : x)))
 
   const submit = (e: React.FormEvent) => {

@@ -53,7 +53,7 @@ export function SendPatternForm({ code, text, variables }: { code: string; text:
             <Input dir="ltr" inputMode="tel" value={mobile} onChange={(e) => setMobile(e.target.value)} placeholder="09121234567" data-testid="pattern-send-mobile" />
           </FormField>
           {variables.map((v) => (
-            <FormField key={v.name} label={<bdi>{`%${v.name}%`}</bdi>} required error={touched ? valueErrs[v.name] : undefined}
+            <FormField key={v.name} label={<bdi dir="ltr">{`%${v.name}%`}</bdi>} required error={touched ? valueErrs[v.name] : undefined}
               helper={`${v.type === 'integer' ? 'عدد' : 'رشته'}، حداکثر ${toPersianDigits(v.length)} کاراکتر`}>
               <Input value={values[v.name] ?? ''} onChange={(e) => setValues((x) => ({ ...x, [v.name]: e.target.value }))}
                 data-testid={`pattern-value-${v.name}`} />
