@@ -61,6 +61,8 @@ export const SEND_TYPES: Record<string, string> = {
   irancellarea: 'دکل ایرانسل',
   webservice: 'وب‌سرویس',
   pattern: 'الگو',
+  pattern_otp: 'الگو (کد یک‌بارمصرف)',
+  pattern_transactional: 'الگو (اطلاع‌رسانی)',
   secretary: 'منشی',
 }
 
