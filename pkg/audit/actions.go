@@ -40,6 +40,8 @@ const (
 	FileUpload         = "file.upload"
 	FileDelete         = "file.delete"
 	LineDefault        = "line.default"
+	PatternCreate      = "pattern.create"
+	PatternUpdate      = "pattern.update"
 
 	// Codes reserved for the roles and colleagues work (labels below).
 	RoleCreate          = "role.create"
@@ -92,6 +94,8 @@ var Labels = []Label{
 	{FileUpload, "بارگذاری فایل"},
 	{FileDelete, "حذف فایل"},
 	{LineDefault, "تغییر خط پیش‌فرض"},
+	{PatternCreate, "ایجاد الگو"},
+	{PatternUpdate, "ویرایش الگو (نسخه تازه)"},
 	{RoleCreate, "ایجاد نقش دسترسی"},
 	{RoleUpdate, "ویرایش نقش دسترسی"},
 	{RoleDelete, "حذف نقش دسترسی"},

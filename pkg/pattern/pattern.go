@@ -54,13 +54,6 @@ const (
 // ReviewKind is the back office queue of pattern versions.
 const ReviewKind = "pattern"
 
-// Audit actions.
-const (
-	ActionCreate = "pattern.create"
-	ActionUpdate = "pattern.update"
-	ActionSend   = "pattern.send"
-)
-
 // Persian messages beyond the rules.
 const (
 	MsgNotEditable = "الگوی سیستمی قابل ویرایش نیست"
@@ -173,7 +166,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 			VALUES ($1, $2, $3, $4, nullif($5, 0)) RETURNING id`, id.AccountID, newCode(), in.Kind, in.Shared, id.UserID).Scan(&pid); err != nil {
 			return fmt.Errorf("insert pattern: %w", err)
 		}
-		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, ActionCreate)
+		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, audit.PatternCreate)
 	})
 	if err != nil {
 		return Pattern{}, err
@@ -208,7 +201,7 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, pid int64, in Inp
 		if err := withdrawPending(ctx, tx, pid); err != nil {
 			return err
 		}
-		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, ActionUpdate)
+		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, audit.PatternUpdate)
 	})
 	if err != nil {
 		return Pattern{}, err
