@@ -84,6 +84,10 @@ test('a pattern is written, approved by staff and sent with an API key to the ha
   await staff.page.keyboard.press('Escape')
   await staff.page.getByTestId(`approve-${versionID}`).click()
   await staff.page.getByTestId(`approve-${versionID}`).waitFor({ state: 'detached' })
+  // Staff define the systemic patterns; the seeded login code is one.
+  await staff.page.goto(`${PANEL_URL}/admin/patterns`)
+  await staff.page.getByText('login-otp').waitFor()
+  await shot(staff.page, 'admin-systemic')
   await staff.context.close()
 
   // The customer sees it approved, with the send form.
@@ -109,6 +113,13 @@ test('a pattern is written, approved by staff and sent with an API key to the ha
   assert.equal(again.status, 200)
   assert.equal((await again.json()).data.id, sent.id)
   assert.equal(await readOtp(toIntl(mobile), { timeoutMs: 60_000 }), otp)
+
+  await page.goto(`${PANEL_URL}/pattern/systemic`)
+  await page.getByText('login-otp').click()
+  await waitForPath(page, /^\/pattern\/systemic\/\d+$/)
+  await page.getByTestId('pattern-send-form').waitFor()
+  assert.equal(await page.getByTestId('pattern-edit').count(), 0)
+  await shot(page, 'systemic-detail')
 
   await page.goto(`${PANEL_URL}/pattern`)
   await page.getByText(title.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d])).waitFor()

@@ -89,6 +89,21 @@ export interface PatternVersion {
   variables: { name: string; type: string; length: number }[]
 }
 
+/** A systemic pattern: the platform's own, read by every customer. */
+export interface SystemicPattern {
+  id: number
+  code: string
+  kind: 'otp' | 'transactional' | 'normal'
+  title: string
+  description: string
+  text: string
+  variables: PatternVersion['variables']
+  version: number
+  updated_at: string
+}
+
+export type SystemicInput = Pick<SystemicPattern, 'kind' | 'title' | 'description' | 'text' | 'variables'>
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -113,6 +128,9 @@ export const adminApi = {
   deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
   moderation: () => api.get<ModerationRules>('/admin/moderation'),
   saveModeration: (r: ModerationRules) => api.post<ModerationRules>('/admin/moderation', r),
+  systemicPatterns: (q: { page?: number; limit?: number }) => api.page<SystemicPattern>('/admin/patterns/systemic', q),
+  saveSystemic: ({ id, ...body }: SystemicInput & { id?: number }) =>
+    id ? api.put<SystemicPattern>(`/admin/patterns/systemic/${id}`, body) : api.post<SystemicPattern>('/admin/patterns/systemic', body),
   patternVersion: (id: number) => api.get<PatternVersionReview>(`/admin/patterns/versions/${id}`),
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
@@ -137,6 +155,8 @@ export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })
 export const usePatternVersion = (id: number) =>
   useQuery({ queryKey: ['admin', 'pattern-version', id], queryFn: () => adminApi.patternVersion(id) })
+export const useSystemicPatterns = (q: Parameters<typeof adminApi.systemicPatterns>[0]) =>
+  useQuery({ queryKey: ['admin', 'systemic', q], queryFn: () => adminApi.systemicPatterns(q) })
 export const useAdminAccounts = (q: Parameters<typeof adminApi.accounts>[0]) =>
   useQuery({ queryKey: keys.accounts(q), queryFn: () => adminApi.accounts(q) })
 
