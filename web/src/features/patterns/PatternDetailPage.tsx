@@ -27,7 +27,7 @@ export default function PatternDetailPage({ systemic = false }: { systemic?: boo
         )}>
         <Summary p={p} />
       </SectionCard>
-      <Grid templateColumns={{ base: '1fr', lg: '1fr 1fr' }} gap="4" alignItems="start">
+      <Grid templateColumns={{ base: '1fr', lg: p.systemic ? '1fr' : '1fr 1fr' }} gap="4" alignItems="start">
         <SectionCard title="ارسال با این الگو"
           description={sending ? `متن نسخه ${toPersianDigits(sending.version)} (تاییدشده) ارسال می‌شود.` : undefined}>
           {sending
