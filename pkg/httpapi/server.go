@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
@@ -36,6 +37,7 @@ import (
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
+	"github.com/chapar/chapar/pkg/webhook"
 	"github.com/chapar/chapar/web"
 )
 
@@ -74,6 +76,10 @@ type Deps struct {
 	Alerts *wallet.Alerts
 	// APIKeys manages the account's API keys and checks them on /v1/api.
 	APIKeys *apikey.Service
+	// Webhooks manages the account's webhook endpoints and deliveries.
+	Webhooks *webhook.Service
+	// CallLog records the API-key calls (nil: off); its Run must be running.
+	CallLog *apicall.Recorder
 }
 
 // Server holds the dependencies of the handlers.
@@ -101,7 +107,7 @@ func New(d Deps) *gin.Engine {
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
-		api.Handle(rt.Method, rt.Path, guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
+		api.Handle(rt.Method, rt.Path, callLog(d.CallLog), guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
 	}
 
 	s.mountSandboxBank(r)
