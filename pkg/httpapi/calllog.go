@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"io"
+	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -21,9 +22,9 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 			return
 		}
 		start := time.Now()
-		req := &headBuffer{}
-		if c.Request.Body != nil {
-			c.Request.Body = teeBody{ReadCloser: c.Request.Body, head: req}
+		var req []byte
+		if c.Request.Body != nil && c.Request.Body != http.NoBody {
+			req = peekBody(c.Request)
 		}
 		resp := &capturingWriter{ResponseWriter: c.Writer}
 		c.Writer = resp
@@ -34,7 +35,7 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 		}
 		rec.Record(apicall.Call{AccountID: id.AccountID, APIKeyID: id.APIKeyID, Method: c.Request.Method,
 			Path: c.Request.URL.Path, Query: apicall.Redact(c.Request.URL.RawQuery), IP: c.ClientIP(),
-			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Redact(apicall.Truncate(req.Bytes())),
+			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Redact(apicall.Truncate(req)),
 			RespBody: apicall.Redact(apicall.Truncate(resp.head.Bytes())), RequestID: c.GetString(ctxRequestID), At: start})
 	}
 }
@@ -48,17 +49,36 @@ func (h *headBuffer) keep(p []byte) {
 	}
 }
 
-// teeBody copies what the handler reads of the request body into head.
-type teeBody struct {
-	io.ReadCloser
-	head *headBuffer
+// peekBody reads the first apicall.MaxBody+1 bytes of the request body (read
+// here, so that a refused call's body is logged too) and puts them back in front
+// of the rest for the handler.
+func peekBody(r *http.Request) []byte {
+	head := make([]byte, apicall.MaxBody+1)
+	n, err := io.ReadFull(r.Body, head)
+	head = head[:n]
+	rest := io.Reader(r.Body)
+	if err != nil { // all of it (or a read error, which the handler will see again)
+		rest = errReader{err}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			rest = eofReader{}
+		}
+	}
+	r.Body = readCloser{Reader: io.MultiReader(bytes.NewReader(head), rest), Closer: r.Body}
+	return head
 }
 
-func (t teeBody) Read(p []byte) (int, error) {
-	n, err := t.ReadCloser.Read(p)
-	t.head.keep(p[:n])
-	return n, err
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // capturingWriter copies the head of the response body.
 type capturingWriter struct {
