@@ -6,6 +6,7 @@ import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
 import { developerRoutes } from '../features/developers/routes'
+import { webhookRoutes } from '../features/webhooks/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
           ...contactRoutes,
           ...colleagueRoutes,
           ...developerRoutes,
+          ...webhookRoutes,
           ...placeholders,
         ],
       },
