@@ -1,4 +1,4 @@
-import { Badge, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react'
+import { Badge, Box, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react'
 import { useState } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
@@ -87,7 +87,7 @@ function Endpoints() {
   return (
     <SectionCard
       title="وب‌هوک‌ها"
-      description={<>رویدادهای حساب (گزارش تحویل، پیامک دریافتی، وضعیت ارسال) در دسته‌های تا ۱۰۰ رویدادی به نشانی شما POST می‌شوند؛ هر درخواست با سرآیند <bdi dir="ltr">X-Chapar-Signature</bdi> امضا می‌شود.</>}
+      description={<>رویدادهای حساب (گزارش تحویل، پیامک دریافتی، وضعیت ارسال) در دسته‌های تا ۱۰۰ رویدادی به نشانی شما POST می‌شوند؛ هر درخواست با سرآیند <Box as="bdi" dir="ltr" whiteSpace="nowrap">X-Chapar-Signature</Box> امضا می‌شود.</>}
       actions={
         <Button size="sm" colorPalette="brand" onClick={() => { setEditing(null); setOpen(true) }} data-testid="webhook-new">
           <PlusIcon /> وب‌هوک جدید
