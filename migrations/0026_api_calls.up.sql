@@ -16,4 +16,6 @@ CREATE TABLE api_calls (
     created_at  timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX api_calls_account ON api_calls (account_id, id DESC);
-CREATE INDEX api_calls_created ON api_calls (created_at);
+-- The purge's range: calls are appended in time order, so a BRIN index serves it
+-- at a fraction of a b-tree's cost per insert.
+CREATE INDEX api_calls_created ON api_calls USING brin (created_at);

@@ -22,7 +22,7 @@ const Retention = 30 * 24 * time.Hour
 // MaxBody is how many bytes of each body are kept.
 const MaxBody = 4096
 
-// Call is one logged request.
+// Call is one logged request. Query and the bodies are redacted when written.
 type Call struct {
 	AccountID int64
 	APIKeyID  int64
@@ -39,7 +39,8 @@ type Call struct {
 }
 
 // Recorder writes calls in batches: Record never blocks (a call that finds the
-// buffer full is dropped and counted), Run copies batches into api_calls.
+// buffer full is dropped and counted), Run redacts the query and bodies (off the
+// request's path) and copies batches into api_calls.
 type Recorder struct {
 	pool    *pgxpool.Pool
 	ch      chan Call
@@ -105,8 +106,8 @@ func (r *Recorder) flush(ctx context.Context, buf []Call) []Call {
 	}
 	_, err := r.pool.CopyFrom(ctx, pgx.Identifier{"api_calls"}, copyCols, pgx.CopyFromSlice(len(buf), func(i int) ([]any, error) {
 		c := &buf[i]
-		return []any{c.AccountID, c.APIKeyID, c.Method, c.Path, c.Query, c.IP, c.Status, c.Latency.Microseconds(),
-			c.ReqBody, c.RespBody, c.RequestID, c.At}, nil
+		return []any{c.AccountID, c.APIKeyID, c.Method, c.Path, Redact(c.Query), c.IP, c.Status, c.Latency.Microseconds(),
+			Redact(c.ReqBody), Redact(c.RespBody), c.RequestID, c.At}, nil
 	}))
 	if err != nil {
 		r.log.WarnContext(ctx, "api-call log batch lost", "calls", len(buf), "err", err)

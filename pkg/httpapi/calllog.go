@@ -13,8 +13,9 @@ import (
 )
 
 // callLog records the requests made with an API key in the API-call log
-// (pkg/apicall): the first bytes of both bodies, redacted, handed to the
-// recorder's buffer after the answer. Session requests pass untouched.
+// (pkg/apicall): the first bytes of both bodies are handed to the recorder's
+// buffer after the answer (the recorder redacts them off the request's path).
+// Session requests pass untouched.
 func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if rec == nil || !apikey.Looks(bearer(c)) {
@@ -23,7 +24,7 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 		}
 		start := time.Now()
 		var req []byte
-		if c.Request.Body != nil && c.Request.Body != http.NoBody {
+		if c.Request.Body != nil && c.Request.ContentLength != 0 { // 0: no body; -1: chunked
 			req = peekBody(c.Request)
 		}
 		resp := &capturingWriter{ResponseWriter: c.Writer}
@@ -34,9 +35,9 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 			return // refused before the key was known: no account to log it under
 		}
 		rec.Record(apicall.Call{AccountID: id.AccountID, APIKeyID: id.APIKeyID, Method: c.Request.Method,
-			Path: c.Request.URL.Path, Query: apicall.Redact(c.Request.URL.RawQuery), IP: c.ClientIP(),
-			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Redact(apicall.Truncate(req)),
-			RespBody: apicall.Redact(apicall.Truncate(resp.head.Bytes())), RequestID: c.GetString(ctxRequestID), At: start})
+			Path: c.Request.URL.Path, Query: c.Request.URL.RawQuery, IP: c.ClientIP(),
+			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Truncate(req),
+			RespBody: apicall.Truncate(resp.head.Bytes()), RequestID: c.GetString(ctxRequestID), At: start})
 	}
 }
 

@@ -88,7 +88,7 @@ func stepUntil(t *testing.T, e *apitest.Env, tok string, d *webhook.Deliverer, w
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		if err := d.Step(context.Background()); err != nil {
+		if _, err := d.Step(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(30 * time.Millisecond)
@@ -181,7 +181,7 @@ func TestWebhookSSRFRefused(t *testing.T) {
 	d := webhook.NewDeliverer(e.DB.Pool, webhook.Guard{}, webhook.Settings{RetryBase: time.Hour, Timeout: time.Second},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	e.Must(200, "POST", "/v1/api/developers/webhooks/test", map[string]any{"id": ok.ID}, tok)
-	if err := d.Step(context.Background()); err != nil {
+	if _, err := d.Step(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

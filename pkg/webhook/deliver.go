@@ -78,14 +78,26 @@ func NewDeliverer(pool *pgxpool.Pool, guard Guard, set Settings, log *slog.Logge
 	return &Deliverer{pool: pool, set: set, client: client, log: log, slots: make(chan struct{}, set.Concurrency), now: time.Now}
 }
 
-// Run polls the outbox until ctx ends, then waits for the POSTs in flight.
+// Run polls the outbox until ctx ends, then waits for the POSTs in flight. While
+// every slot is taken and more deliveries are due it claims again as soon as a
+// slot frees, rather than at the next tick.
 func (d *Deliverer) Run(ctx context.Context) {
 	t := time.NewTicker(d.set.Every)
 	defer t.Stop()
 	defer d.wg.Wait()
 	for {
-		if err := d.Step(ctx); err != nil && ctx.Err() == nil {
+		busy, err := d.Step(ctx)
+		if err != nil && ctx.Err() == nil {
 			d.log.WarnContext(ctx, "webhook delivery", "err", err)
+		}
+		if busy {
+			select {
+			case <-ctx.Done():
+				return
+			case d.slots <- struct{}{}: // a slot is free: claim again at once
+				<-d.slots
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -96,12 +108,12 @@ func (d *Deliverer) Run(ctx context.Context) {
 }
 
 // Step batches the waiting events and starts the due deliveries there are free
-// slots for.
-func (d *Deliverer) Step(ctx context.Context) error {
+// slots for; busy reports that it filled every slot (more may be due).
+func (d *Deliverer) Step(ctx context.Context) (busy bool, err error) {
 	for {
 		n, err := d.batch(ctx)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if n < batchRound {
 			break
@@ -109,11 +121,11 @@ func (d *Deliverer) Step(ctx context.Context) error {
 	}
 	free := cap(d.slots) - len(d.slots)
 	if free == 0 {
-		return nil
+		return true, nil
 	}
 	due, err := d.claim(ctx, free)
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, j := range due {
 		d.slots <- struct{}{}
@@ -123,7 +135,7 @@ func (d *Deliverer) Step(ctx context.Context) error {
 			d.deliver(context.WithoutCancel(ctx), j)
 		}()
 	}
-	return nil
+	return len(due) == free, nil
 }
 
 // batchRound is the most events one batching statement takes.
