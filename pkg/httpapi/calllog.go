@@ -37,16 +37,20 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 		rec.Record(apicall.Call{AccountID: id.AccountID, APIKeyID: id.APIKeyID, Method: c.Request.Method,
 			Path: c.Request.URL.Path, Query: c.Request.URL.RawQuery, IP: c.ClientIP(),
 			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Truncate(req),
-			RespBody: apicall.Truncate(resp.head.Bytes()), RequestID: c.GetString(ctxRequestID), At: start})
+			RespBody: apicall.Truncate(resp.head.b), RequestID: c.GetString(ctxRequestID), At: start})
 	}
 }
 
-// headBuffer keeps the first apicall.MaxBody+1 bytes written to it.
-type headBuffer struct{ bytes.Buffer }
+// headBuffer keeps the first apicall.MaxBody+1 bytes written to it (an answer
+// is usually one write: one allocation of its size).
+type headBuffer struct{ b []byte }
 
 func (h *headBuffer) keep(p []byte) {
-	if room := apicall.MaxBody + 1 - h.Len(); room > 0 {
-		h.Write(p[:min(room, len(p))])
+	if room := apicall.MaxBody + 1 - len(h.b); room > 0 {
+		if h.b == nil {
+			h.b = make([]byte, 0, min(len(p), room))
+		}
+		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
 }
 
