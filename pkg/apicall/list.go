@@ -49,6 +49,9 @@ type Filter struct {
 	validate.Paging
 }
 
+// PageOf is the filter's page and limit.
+func (f Filter) PageOf() (page, limit int) { return f.Page, f.Limit }
+
 // ParseFilter reads path, status, api_key_id, date_from and date_to (Tehran days,
 // Jalali or Gregorian as the panel's date filter sends them) and paging.
 func ParseFilter(q url.Values) (Filter, error) {

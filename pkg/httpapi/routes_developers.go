@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -27,8 +26,9 @@ func (s *Server) developerRoutes() []Route {
 		{http.MethodPost, "/developers/webhooks/test", acl.APIKeyManage, byBodyID(s.Webhooks.Test)},
 		{http.MethodGet, "/developers/webhooks/deliveries", acl.APIKeyManage, s.webhookDeliveries},
 		{http.MethodPost, "/developers/webhooks/replay", acl.APIKeyManage, byBodyID(s.Webhooks.Replay)},
-		{http.MethodGet, "/developers/api-calls", acl.APIKeyManage, apiCallList(calls)},
-		{http.MethodGet, "/developers/api-calls/export", acl.APIKeyManage, apiCallExport(calls)},
+		// ?path=&status=&api_key_id=&date_from=&date_to=&page=&limit=
+		{http.MethodGet, "/developers/api-calls", acl.APIKeyManage, filteredList(apicall.ParseFilter, apicall.Filter.PageOf, calls.List)},
+		{http.MethodGet, "/developers/api-calls/export", acl.APIKeyManage, filteredExport(apicall.ParseFilter, "api-calls.xlsx", calls.WriteXLSX)},
 		{http.MethodGet, "/developers/api-calls/:id", acl.APIKeyManage, apiCallShow(calls)},
 	}
 }
@@ -85,23 +85,6 @@ func (s *Server) webhookDeliveries(c *gin.Context) {
 	Paged(c, rows, Page{Page: pg.Page, Limit: pg.Limit, Total: total})
 }
 
-// apiCallList is GET /developers/api-calls?path=&status=&api_key_id=&date_from=&date_to=&page=&limit=.
-func apiCallList(svc *apicall.Service) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		f, err := apicall.ParseFilter(c.Request.URL.Query())
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		rows, total, err := svc.List(c.Request.Context(), who(c).AccountID, f)
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		Paged(c, rows, Page{Page: f.Page, Limit: f.Limit, Total: total})
-	}
-}
-
 func apiCallShow(svc *apicall.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id, err := pathID(c)
@@ -111,19 +94,5 @@ func apiCallShow(svc *apicall.Service) gin.HandlerFunc {
 		}
 		d, err := svc.Get(c.Request.Context(), who(c).AccountID, id)
 		reply(c, d, err)
-	}
-}
-
-// apiCallExport is GET /developers/api-calls/export with the list's filters.
-func apiCallExport(svc *apicall.Service) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		f, err := apicall.ParseFilter(c.Request.URL.Query())
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		xlsxDownload(c, "api-calls.xlsx", func(w io.Writer) error {
-			return svc.WriteXLSX(c.Request.Context(), who(c).AccountID, f, w)
-		})
 	}
 }
