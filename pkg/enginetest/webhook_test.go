@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/enginetest"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/webhook"
 )
 
@@ -147,4 +149,53 @@ func TestWebhookReceiptsOfABulkSend(t *testing.T) {
 	}
 	t.Logf("%d recipients: every receipt posted after %s in %d POSTs (largest %d); send statuses %v",
 		n, elapsed.Round(time.Millisecond), posts, sink.maxBatch, sink.statuses)
+}
+
+// TestWebhookInboundMessage: a message received on the account's line reaches an
+// endpoint subscribed to inbound.message, signed, once; an endpoint of the same
+// account that did not subscribe gets nothing.
+func TestWebhookInboundMessage(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{Config: func(c *config.Config) { c.WebhookAllowPrivate = true }})
+	token, _ := e.Account("hookmo", "09121110091", "30009191", "service", 1_000_000)
+	var mu sync.Mutex
+	var got []webhook.Event
+	var secret string
+	var other atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		if r.URL.Path == "/other" {
+			other.Add(1)
+			return
+		}
+		if !webhook.Verify(secret, r.Header.Get(webhook.HeaderTimestamp), r.Header.Get(webhook.HeaderSignature), raw, time.Now(), time.Minute) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var b webhook.Body
+		_ = json.Unmarshal(raw, &b)
+		got = append(got, b.Events...)
+	}))
+	t.Cleanup(srv.Close)
+	var ep webhook.Created
+	e.Must(201, "POST", "/v1/api/developers/webhooks", map[string]any{"url": srv.URL + "/in",
+		"events": []string{webhook.EventInbound}}, token).Decode(t, &ep)
+	mu.Lock()
+	secret = ep.Secret
+	mu.Unlock()
+	e.Must(201, "POST", "/v1/api/developers/webhooks", map[string]any{"url": srv.URL + "/other",
+		"events": []string{webhook.EventSend}}, token)
+	if _, err := e.Sim.InjectMO(smscsim.MO{Operator: "mci", From: "989121239191", To: "30009191", Text: "سلام وب‌هوک"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Wait("the inbound event posted", 20*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) > 0 })
+	time.Sleep(500 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	var d struct{ Sender, Line, Text string }
+	if len(got) != 1 || got[0].Type != webhook.EventInbound || json.Unmarshal(got[0].Data, &d) != nil ||
+		d.Sender != "989121239191" || d.Line != "30009191" || d.Text != "سلام وب‌هوک" || other.Load() != 0 {
+		t.Fatalf("events %+v (%+v), other endpoint %d", got, d, other.Load())
+	}
 }
