@@ -74,6 +74,7 @@ func (r *Recorder) Run(ctx context.Context) {
 	t := time.NewTicker(r.Every)
 	defer t.Stop()
 	buf := make([]Call, 0, r.Batch)
+	var reported int64
 	for {
 		select {
 		case c := <-r.ch:
@@ -82,6 +83,10 @@ func (r *Recorder) Run(ctx context.Context) {
 			}
 		case <-t.C:
 			buf = r.flush(ctx, buf)
+			if d := r.dropped.Load(); d != reported {
+				r.log.WarnContext(ctx, "api-call log buffer full: calls not logged", "dropped", d-reported)
+				reported = d
+			}
 		case <-ctx.Done():
 			for {
 				select {
