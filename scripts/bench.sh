@@ -18,6 +18,9 @@
 #                    campaign through the API: upload → parse → pre-flight → accept
 #                    → every receipt applied, phase times and peak RSS; then the
 #                    same rows as csv, parsed only (scripts/bench-bulk.sh);
+#   5. webhooks      webhook delivery of 100,000 receipts and the API with the
+#                    API-call log on vs off (scripts/bench-webhooks.sh, which runs
+#                    alone too: bash scripts/bench-webhooks.sh [webhooks] [calllog]);
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -393,6 +396,9 @@ say "  $BULK_SUMMARY"
 say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1")/s over 1; end to end is $(awk -v a="$E2E_RATE" -v b="$RAW3" 'BEGIN { printf "%.0f%%", 100 * a / b }') of the 3-bind ceiling"
 say ""
 say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"
+
+say ""
+bash scripts/bench-webhooks.sh >>"$REPORT"
 
 cp "$REPORT" "$OUT"
 echo

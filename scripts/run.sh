@@ -9,6 +9,8 @@ set -a; . ./.data/env; set +a
 export HTTP_ADDR=${HTTP_ADDR:-127.0.0.1:8080}
 export SIM_HTTP_ADDR=${SIM_HTTP_ADDR:-127.0.0.1:2780}
 export CHAPAR_PROFILE=${CHAPAR_PROFILE:-default}
+# Webhooks may reach local receivers in development (never in production).
+export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-1}
 LOGS=.data/logs
 mkdir -p "$LOGS"
 

@@ -60,6 +60,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	})
 	go func() { _ = deps.Live.Run(ctx) }() // closes the sockets when ctx ends
 	go func() { _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
+	if deps.CallLog != nil {
+		go deps.CallLog.Run(ctx) // the API-call log's batch writer
+	}
 	deps.Ready = map[string]func(context.Context) error{
 		"smpp": func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) },
 	}

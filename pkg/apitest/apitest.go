@@ -122,7 +122,14 @@ func serve(tb testing.TB, cfg config.Config, d testenv.Database, r testenv.Redis
 	hubDone, watchDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(hubDone); _ = deps.Live.Run(ctx) }()
 	go func() { defer close(watchDone); _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
-	tb.Cleanup(func() { stop(); <-hubDone; <-watchDone })
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		if deps.CallLog != nil {
+			deps.CallLog.Run(ctx)
+		}
+	}()
+	tb.Cleanup(func() { stop(); <-hubDone; <-watchDone; <-logDone })
 	for _, ready := range []<-chan struct{}{deps.Live.Ready(), deps.Auth.RevocationsReady()} {
 		select {
 		case <-ready:

@@ -95,6 +95,15 @@ type Config struct {
 	// Chromium that prints them to PDF.
 	InvoiceSellerName, InvoiceSellerNationalID, InvoiceSellerEconomicCode string
 	InvoiceSellerAddress, InvoiceSellerPhone, ChromiumPath                string
+	// Webhooks (docs/webhooks.md): WEBHOOK_ALLOW_PRIVATE=1 lets endpoints reach
+	// private and loopback addresses (development and tests only); events per
+	// POST, the retry window and first back-off, one POST's time-out and the
+	// POSTs in flight per worker.
+	WebhookAllowPrivate                             bool
+	WebhookBatch, WebhookConcurrency                int
+	WebhookWindow, WebhookRetryBase, WebhookTimeout time.Duration
+	// APICallLog records the calls made with API keys (API_CALL_LOG=0 turns it off).
+	APICallLog bool
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -137,6 +146,8 @@ func Load() (Config, error) {
 	c.InvoiceSellerName, c.InvoiceSellerNationalID = env("INVOICE_SELLER_NAME", ""), env("INVOICE_SELLER_NATIONAL_ID", "")
 	c.InvoiceSellerEconomicCode, c.InvoiceSellerAddress = env("INVOICE_SELLER_ECONOMIC_CODE", ""), env("INVOICE_SELLER_ADDRESS", "")
 	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
+	c.WebhookAllowPrivate, c.APICallLog = env("WEBHOOK_ALLOW_PRIVATE", "0") == "1", env("API_CALL_LOG", "1") != "0"
+	c.WebhookBatch, c.WebhookConcurrency = 100, 16
 	var err error
 	ints := []struct {
 		key string
@@ -158,6 +169,8 @@ func Load() (Config, error) {
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
 		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
+		{"WEBHOOK_BATCH", &c.WebhookBatch},
+		{"WEBHOOK_CONCURRENCY", &c.WebhookConcurrency},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -183,6 +196,9 @@ func Load() (Config, error) {
 		{"HTTP_STREAM_TIMEOUT", &c.HTTPStreamTimeout, 30 * time.Minute},
 		{"FILES_RETENTION", &c.FilesRetention, 90 * 24 * time.Hour},
 		{"PAYMENT_PENDING_TIMEOUT", &c.PaymentPendingTimeout, 15 * time.Minute},
+		{"WEBHOOK_RETRY_WINDOW", &c.WebhookWindow, 24 * time.Hour},
+		{"WEBHOOK_RETRY_BASE", &c.WebhookRetryBase, 10 * time.Second},
+		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {
@@ -203,6 +219,9 @@ func (c Config) check() error {
 	case EnvProduction:
 		if c.TokenSecret == DevTokenSecret || c.TokenSecret == "" {
 			return fmt.Errorf("config TOKEN_SECRET: production (CHAPAR_ENV=%s) needs a secret of its own, not the development default", c.Env)
+		}
+		if c.WebhookAllowPrivate {
+			return fmt.Errorf("config WEBHOOK_ALLOW_PRIVATE: webhooks to private addresses are for development only")
 		}
 	default:
 		return fmt.Errorf("config CHAPAR_ENV %q: use development or production", c.Env)

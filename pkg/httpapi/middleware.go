@@ -103,11 +103,11 @@ func guard(a *auth.Service, keys *apikey.Service, perm acl.Permission) gin.Handl
 			Fail(c, hideStaff(perm, err))
 			return
 		}
+		c.Set(ctxIdentity, id) // known from here on, so a refused API-key call is logged too
 		if !id.Can(perm) {
 			Fail(c, apperr.ErrForbidden)
 			return
 		}
-		c.Set(ctxIdentity, id)
 		c.Set(ctxToken, token)
 		c.Request = c.Request.WithContext(audit.WithIdentity(c.Request.Context(), id))
 		c.Next()

@@ -12,8 +12,10 @@ import (
 func (s *Server) auditRoutes() []Route {
 	svc := auditlog.New(s.Pool)
 	return []Route{
-		{http.MethodGet, "/user/audit", acl.AuditView, auditList(svc)},
+		// ?user_id=&action=&date_from=&date_to=&page=&limit=
+		{http.MethodGet, "/user/audit", acl.AuditView, filteredList(auditlog.ParseFilter,
+			func(f auditlog.Filter) (int, int) { return f.Page, f.Limit }, svc.List)},
 		{http.MethodGet, "/user/audit/options", acl.AuditView, auditOptions(svc)},
-		{http.MethodGet, "/user/audit/export", acl.AuditView, auditExport(svc)},
+		{http.MethodGet, "/user/audit/export", acl.AuditView, filteredExport(auditlog.ParseFilter, "audit-log.xlsx", svc.WriteXLSX)},
 	}
 }

@@ -206,6 +206,17 @@ var routeTable = map[string]walkRoute{
 	"POST /patterns":                   {acl.PatternManage, fixed("/patterns", map[string]any{}), listing, false},
 	"PUT /patterns/:id":                {acl.PatternManage, withID("/patterns/{id}", (*walk).pattern, func(int64) any { return map[string]any{} }), "", false},
 	"POST /patterns/send":              {acl.SendCreate, fixed("/patterns/send", map[string]any{}), listing, false},
+	// Webhooks and the API-call log (webhooks_test.go).
+	"GET /developers/webhooks":            {acl.APIKeyManage, fixed("/developers/webhooks", nil), listing, false},
+	"POST /developers/webhooks":           {acl.APIKeyManage, fixed("/developers/webhooks", map[string]any{}), listing, false},
+	"POST /developers/webhooks/update":    {acl.APIKeyManage, withID("/developers/webhooks/update", (*walk).webhook, idBody), "", false},
+	"POST /developers/webhooks/delete":    {acl.APIKeyManage, withID("/developers/webhooks/delete", (*walk).webhook, idBody), "", false},
+	"POST /developers/webhooks/test":      {acl.APIKeyManage, withID("/developers/webhooks/test", (*walk).webhook, idBody), "", false},
+	"GET /developers/webhooks/deliveries": {acl.APIKeyManage, fixed("/developers/webhooks/deliveries", nil), listing, false},
+	"POST /developers/webhooks/replay":    {acl.APIKeyManage, withID("/developers/webhooks/replay", (*walk).deadDelivery, idBody), "", false},
+	"GET /developers/api-calls":           {acl.APIKeyManage, fixed("/developers/api-calls", nil), listing, false},
+	"GET /developers/api-calls/export":    {acl.APIKeyManage, fixed("/developers/api-calls/export", nil), listing, false},
+	"GET /developers/api-calls/:id":       {acl.APIKeyManage, withID("/developers/api-calls/{id}", (*walk).apiCall, nil), "", false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
@@ -37,6 +38,7 @@ import (
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
+	"github.com/chapar/chapar/pkg/webhook"
 	"github.com/chapar/chapar/web"
 )
 
@@ -77,6 +79,10 @@ type Deps struct {
 	APIKeys *apikey.Service
 	// Patterns owns the patterns, their review and pattern sends.
 	Patterns *pattern.Service
+	// Webhooks manages the account's webhook endpoints and deliveries.
+	Webhooks *webhook.Service
+	// CallLog records the API-key calls (nil: off); its Run must be running.
+	CallLog *apicall.Recorder
 }
 
 // Server holds the dependencies of the handlers.
@@ -104,7 +110,7 @@ func New(d Deps) *gin.Engine {
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
-		api.Handle(rt.Method, rt.Path, guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
+		api.Handle(rt.Method, rt.Path, callLog(d.CallLog), guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
 	}
 
 	s.mountSandboxBank(r)

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
@@ -27,6 +28,7 @@ import (
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
+	"github.com/chapar/chapar/pkg/webhook"
 )
 
 // Wire builds the API's services from its stores (used by cmd/api and the tests).
@@ -54,7 +56,12 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	reviews.Register(patterns.ReviewQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
+	var calls *apicall.Recorder
+	if cfg.APICallLog {
+		calls = apicall.NewRecorder(pool, 50_000, log)
+	}
 	return Deps{
+		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,

@@ -34,7 +34,12 @@ type Stored struct {
 }
 
 // Service stores inbound messages.
-type Service struct{ pool *pgxpool.Pool }
+type Service struct {
+	pool *pgxpool.Pool
+	// OnStored, when set, is called with the new messages inside Apply's
+	// transaction (the webhook outbox), so they are stored together or not at all.
+	OnStored func(ctx context.Context, tx pgx.Tx, ms []Stored) error
+}
 
 // New returns the inbox service.
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
@@ -89,6 +94,9 @@ func (s *Service) Apply(ctx context.Context, mos []MO) ([]Stored, error) {
 				return fmt.Errorf("cancel-11 list: %w", err)
 			}
 			out = append(out, st)
+		}
+		if s.OnStored != nil {
+			return s.OnStored(ctx, tx, out)
 		}
 		return nil
 	})

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/chapar/chapar/pkg/webhook"
 )
 
 // Receipt states as the gateway reports them.
@@ -241,7 +243,8 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 				done_at = CASE WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts THEN now() END,
 				updated_at = now()
 			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
-			RETURNING x.send_id, x.status)
+			RETURNING x.id, x.send_id, x.mobile, x.status),
+		hooks AS (`+webhook.ReceiptEventsCTE("upd")+`)
 		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
 		GROUP BY send_id ORDER BY send_id`,
 		mr.ops, mr.ids, mr.rids, mr.stats)

@@ -28,6 +28,7 @@ import (
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/voice"
 	"github.com/chapar/chapar/pkg/wallet"
+	"github.com/chapar/chapar/pkg/webhook"
 )
 
 // Publisher sends a live event to an account's browsers.
@@ -43,7 +44,9 @@ type Worker struct {
 	Campaigns *campaign.Service
 	// Files parses uploaded files.
 	Files *upload.Service
-	Sweep send.SweepConfig
+	// Webhooks delivers the webhook outbox (docs/webhooks.md).
+	Webhooks *webhook.Deliverer
+	Sweep    send.SweepConfig
 	// SweepEvery is the sweeper's period.
 	SweepEvery time.Duration
 
@@ -68,6 +71,10 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub
+	w.Inbox.OnStored = webhook.CaptureInbound
+	w.Webhooks = webhook.NewDeliverer(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, webhook.Settings{
+		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
+		Concurrency: cfg.WebhookConcurrency}, log)
 	for k, dst := range map[string]*time.Duration{"SWEEP_ABANDONED": &w.Sweep.Abandoned, "SWEEP_STALLED": &w.Sweep.Stalled,
 		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt, "MESSAGE_ID_RETENTION": &w.Sends.IDRetention} {
 		if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
@@ -118,6 +125,8 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	run(func(ctx context.Context) { _ = consumer.Run(ctx) })
 	run(func(ctx context.Context) { w.sweepLoop(ctx, insp) })
 	run(w.scheduleLoop)
+	run(w.Webhooks.Run)
+	run(w.purgeLoop)
 	for _, f := range w.loops {
 		run(f)
 	}

@@ -7,6 +7,7 @@ import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes
 import { contactRoutes } from '../features/contacts/routes'
 import { developerRoutes } from '../features/developers/routes'
 import { patternRoutes } from '../features/patterns/routes'
+import { webhookRoutes } from '../features/webhooks/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -103,6 +104,7 @@ export const routes: RouteObject[] = [
           ...colleagueRoutes,
           ...developerRoutes,
           ...patternRoutes,
+          ...webhookRoutes,
           ...placeholders,
         ],
       },

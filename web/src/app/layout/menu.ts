@@ -61,6 +61,8 @@ export const MENU: MenuGroup[] = [
         children: [
           { label: 'افزونه‌ها', to: '/developers/plugins' },
           { label: 'کلیدهای API', to: '/developers/api-keys', perm: 'apikey.manage' },
+          { label: 'وب‌هوک‌ها', to: '/developers/webhooks', perm: 'apikey.manage' },
+          { label: 'فراخوانی‌های API', to: '/developers/api-calls', perm: 'apikey.manage' },
           { label: 'مستندات', to: '/developers/documents' },
         ],
       },

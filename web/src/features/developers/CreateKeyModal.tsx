@@ -3,11 +3,11 @@ import { useState } from 'react'
 import { FormField } from '../../components/FormField'
 import { JalaliDateInput } from '../../components/JalaliDateInput'
 import { Modal } from '../../components/Overlays'
+import { SecretOnce } from '../../components/SecretOnce'
 import { ServerMessage } from '../../components/ServerMessage'
 import { ErrorState, LoadingState } from '../../components/States'
 import { isApiError } from '../../lib/api'
 import { toLatinDigits, toPersianDigits } from '../../lib/digits'
-import { toaster } from '../../lib/toaster'
 import { useCreateKey, useScopes, useSendKeyOTP, type CreatedKey } from './api'
 import { groupScopes, parseIPs } from './model'
 
@@ -23,7 +23,7 @@ export function CreateKeyModal({ open, onClose }: { open: boolean; onClose: () =
   }
   return (
     <Modal open={open} onClose={close} title={created ? 'کلید API ساخته شد' : 'ساخت کلید API'} size="lg" closeOnInteractOutside={false}>
-      {created ? <SecretOnce created={created} onDone={close} /> : <KeyForm onCreated={setCreated} onCancel={close} />}
+      {created ? <SecretOnce secret={created.secret} noun="کلید" onDone={close} testId="apikey" /> : <KeyForm onCreated={setCreated} onCancel={close} />}
     </Modal>
   )
 }
@@ -131,30 +131,6 @@ function ErrorBox({ error }: { error: unknown }) {
         </Alert.Description>
       </Alert.Content>
     </Alert.Root>
-  )
-}
-
-/** The secret, shown this once, with a copy button. */
-function SecretOnce({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
-  const copy = () =>
-    navigator.clipboard
-      .writeText(created.secret)
-      .then(() => toaster.create({ type: 'success', title: 'کلید کپی شد' }))
-      .catch(() => toaster.create({ type: 'error', title: 'کپی نشد؛ کلید را دستی انتخاب کنید' }))
-  return (
-    <Stack gap="4">
-      <Alert.Root status="warning" rounded="lg">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Description>این کلید فقط همین یک بار نمایش داده می‌شود؛ آن را در جای امنی نگه دارید.</Alert.Description>
-        </Alert.Content>
-      </Alert.Root>
-      <Input readOnly value={created.secret} dir="ltr" fontFamily="mono" fontSize="sm" onFocus={(e) => e.target.select()} data-testid="apikey-secret" />
-      <HStack justify="flex-end" gap="2">
-        <Button variant="outline" onClick={copy} data-testid="apikey-copy">کپی کلید</Button>
-        <Button colorPalette="brand" onClick={onDone} data-testid="apikey-done">کلید را برداشتم</Button>
-      </HStack>
-    </Stack>
   )
 }
 
