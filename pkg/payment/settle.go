@@ -79,7 +79,14 @@ func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool
 		}
 		balance, credited, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: p.accountID, Kind: wallet.Deposit,
 			Amount: p.Amount, Ref: "payment:" + strconv.FormatInt(id, 10) + ":credit", Description: "شارژ آنلاین کیف پول"})
-		return err
+		if err != nil {
+			return err
+		}
+		if b, more, err := grantBonuses(ctx, tx, p); err != nil || more {
+			balance, credited = b, credited || more
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return p, err
