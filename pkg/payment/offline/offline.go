@@ -34,6 +34,7 @@ import (
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/wallet"
 )
 
 // Methods of an offline payment.
@@ -168,7 +169,8 @@ func (p Payment) summary() string {
 	if p.Method == Bank {
 		m = "واریز بانکی"
 	}
-	return fmt.Sprintf("%s: %d ریال (اعتبار %d ریال)، پیگیری %s", m, p.Amount, p.Credit, p.TrackingNumber)
+	return m + ": " + wallet.Rials(p.Amount) + " ریال (اعتبار " + wallet.Rials(p.Credit) + " ریال)، پیگیری " +
+		validate.ToPersianDigits(p.TrackingNumber)
 }
 
 // check validates the form fields of a report.

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Flex, Input, Separator, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Flex, HStack, Input, Separator, Stack, Text } from '@chakra-ui/react'
 import { useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { FormField, FormStack } from '../../components/FormField'
@@ -7,6 +7,7 @@ import { ProgressBar } from '../../components/ProgressBar'
 import { ServerMessage } from '../../components/ServerMessage'
 import { ApiError } from '../../lib/apiError'
 import { toPersianDigits } from '../../lib/digits'
+import { formatBytes } from '../../lib/files'
 import { formatNumber, formatRial } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toaster } from '../../lib/toaster'
@@ -121,7 +122,12 @@ function OfflineForm({ method }: { method: OfflineMethod }) {
           <JalaliDateTimeInput value={at} onChange={setAt} max={new Date()} invalid={!!err('transferred_at')} aria-label="تاریخ و ساعت واریز" />
         </FormField>
         <FormField label="تصویر رسید" error={err('receipt')} required helper={`JPEG، PNG یا PDF تا ${toPersianDigits(MAX_RECEIPT_BYTES / 1024 / 1024)} مگابایت`}>
-          <Input ref={fileRef} type="file" accept={RECEIPT_ACCEPT} p="1" onChange={(e) => setReceipt(e.target.files?.[0] ?? null)} data-testid="offline-receipt" />
+          <HStack gap="3" wrap="wrap">
+            <Button type="button" variant="outline" size="sm" onClick={() => fileRef.current?.click()}>انتخاب فایل رسید</Button>
+            <Text fontSize="sm" color="app.muted" data-testid="offline-receipt-name">{receipt ? `${receipt.name} (${formatBytes(receipt.size)})` : 'فایلی انتخاب نشده است'}</Text>
+            <input ref={fileRef} type="file" accept={RECEIPT_ACCEPT} hidden aria-label="تصویر رسید"
+              onChange={(e) => setReceipt(e.target.files?.[0] ?? null)} data-testid="offline-receipt" />
+          </HStack>
         </FormField>
         <Box borderWidth="1px" borderColor="app.border" rounded="lg" p="4" data-testid="offline-summary">
           <Stack gap="2" fontSize="sm">
