@@ -124,7 +124,7 @@ function OfflineForm({ method }: { method: OfflineMethod }) {
         <FormField label="تصویر رسید" error={err('receipt')} required helper={`JPEG، PNG یا PDF تا ${toPersianDigits(MAX_RECEIPT_BYTES / 1024 / 1024)} مگابایت`}>
           <HStack gap="3" wrap="wrap">
             <Button type="button" variant="outline" size="sm" onClick={() => fileRef.current?.click()}>انتخاب فایل رسید</Button>
-            <Text fontSize="sm" color="app.muted" data-testid="offline-receipt-name">{receipt ? `${receipt.name} (${formatBytes(receipt.size)})` : 'فایلی انتخاب نشده است'}</Text>
+            <Text fontSize="sm" color="app.muted" data-testid="offline-receipt-name">{receipt ? <><bdi>{receipt.name}</bdi> ({formatBytes(receipt.size)})</> : 'فایلی انتخاب نشده است'}</Text>
             <input ref={fileRef} type="file" accept={RECEIPT_ACCEPT} hidden aria-label="تصویر رسید"
               onChange={(e) => setReceipt(e.target.files?.[0] ?? null)} data-testid="offline-receipt" />
           </HStack>
