@@ -104,6 +104,11 @@ type Config struct {
 	WebhookWindow, WebhookRetryBase, WebhookTimeout time.Duration
 	// APICallLog records the calls made with API keys (API_CALL_LOG=0 turns it off).
 	APICallLog bool
+	// Offline payments: the platform's card and bank account customers transfer to
+	// (OFFLINE_CARD_NUMBER, _CARD_OWNER, _BANK_NAME, _SHEBA, _ACCOUNT_NUMBER,
+	// _ACCOUNT_OWNER; an empty card or Sheba number turns that method off).
+	OfflineCardNumber, OfflineCardOwner, OfflineBankName    string
+	OfflineSheba, OfflineAccountNumber, OfflineAccountOwner string
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -148,6 +153,9 @@ func Load() (Config, error) {
 	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
 	c.WebhookAllowPrivate, c.APICallLog = env("WEBHOOK_ALLOW_PRIVATE", "0") == "1", env("API_CALL_LOG", "1") != "0"
 	c.WebhookBatch, c.WebhookConcurrency = 100, 16
+	c.OfflineCardNumber, c.OfflineCardOwner = env("OFFLINE_CARD_NUMBER", "6037991234567893"), env("OFFLINE_CARD_OWNER", "شرکت پیام‌رسان چاپار")
+	c.OfflineBankName, c.OfflineSheba = env("OFFLINE_BANK_NAME", "بانک ملی ایران"), env("OFFLINE_SHEBA", "IR050170000000123456789012")
+	c.OfflineAccountNumber, c.OfflineAccountOwner = env("OFFLINE_ACCOUNT_NUMBER", "0170000000123"), env("OFFLINE_ACCOUNT_OWNER", "شرکت پیام‌رسان چاپار")
 	var err error
 	ints := []struct {
 		key string

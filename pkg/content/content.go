@@ -37,12 +37,14 @@ const (
 
 // Item is one piece of content.
 type Item struct {
-	ID       int64      `json:"id"`
-	Kind     string     `json:"kind"`
-	Title    string     `json:"title"`
-	Body     string     `json:"body"`
-	Link     string     `json:"link"`
-	Amount   int64      `json:"amount"`
+	ID     int64  `json:"id"`
+	Kind   string `json:"kind"`
+	Title  string `json:"title"`
+	Body   string `json:"body"`
+	Link   string `json:"link"`
+	Amount int64  `json:"amount"`
+	// Bonus is a charge package's extra credit, paid on top of its amount.
+	Bonus    int64      `json:"bonus"`
 	Position int        `json:"position"`
 	Active   bool       `json:"active"`
 	StartsAt *time.Time `json:"starts_at"`
@@ -55,11 +57,11 @@ type Service struct{ pool *pgxpool.Pool }
 // New returns the service.
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
-const columns = `id, kind, title, body, link, amount, position, active, starts_at, ends_at`
+const columns = `id, kind, title, body, link, amount, bonus, position, active, starts_at, ends_at`
 
 func scan(r pgx.CollectableRow) (Item, error) {
 	var it Item
-	err := r.Scan(&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Position, &it.Active, &it.StartsAt, &it.EndsAt)
+	err := r.Scan(&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Bonus, &it.Position, &it.Active, &it.StartsAt, &it.EndsAt)
 	return it, err
 }
 
@@ -96,13 +98,13 @@ func (s *Service) Save(ctx context.Context, by acl.Identity, it Item, ip string)
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
 		if it.ID == 0 {
-			err = tx.QueryRow(ctx, `INSERT INTO content_items (kind, title, body, link, amount, position, active, starts_at, ends_at, updated_by)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0)) RETURNING id`, it.Kind, it.Title, it.Body, it.Link, it.Amount,
-				it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID).Scan(&it.ID)
+			err = tx.QueryRow(ctx, `INSERT INTO content_items (kind, title, body, link, amount, position, active, starts_at, ends_at, updated_by, bonus)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0), $11) RETURNING id`, it.Kind, it.Title, it.Body, it.Link, it.Amount,
+				it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID, it.Bonus).Scan(&it.ID)
 		} else {
 			err = tx.QueryRow(ctx, `UPDATE content_items SET kind = $2, title = $3, body = $4, link = $5, amount = $6, position = $7,
-				active = $8, starts_at = $9, ends_at = $10, updated_by = nullif($11, 0), updated_at = now() WHERE id = $1 RETURNING id`,
-				it.ID, it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID).Scan(&it.ID)
+				active = $8, starts_at = $9, ends_at = $10, updated_by = nullif($11, 0), updated_at = now(), bonus = $12 WHERE id = $1 RETURNING id`,
+				it.ID, it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID, it.Bonus).Scan(&it.ID)
 		}
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
@@ -148,7 +150,7 @@ func check(it *Item) error {
 	if it.Link != "" && !strings.HasPrefix(it.Link, "https://") && !strings.HasPrefix(it.Link, "/") || strings.HasPrefix(it.Link, "//") {
 		f.Add("link", MsgLink)
 	}
-	if it.Amount < 0 {
+	if it.Amount < 0 || it.Bonus < 0 {
 		f.Add("amount", MsgAmount)
 	}
 	if it.StartsAt != nil && it.EndsAt != nil && !it.EndsAt.After(*it.StartsAt) {

@@ -27,13 +27,15 @@ const (
 // bodyLimits names the routes whose body limit is not DefaultBodyLimit, by method
 // and full route path.
 var bodyLimits = map[string]int64{
-	"POST /v1/api/send":                            BulkBodyLimit,
-	"POST /v1/api/send/calculate-price":            BulkBodyLimit,
-	"POST /v1/api/send/campaigns":                  BulkBodyLimit,
-	"POST /v1/api/send/campaigns/update":           BulkBodyLimit,
-	"POST /v1/api/phonebooks/numbers/add-list-new": BulkBodyLimit,
-	"POST /v1/api/phonebooks/blacklist":            BulkBodyLimit,
-	"POST /v1/api/user/files":                      streamedBody,
+	"POST /v1/api/send":                                BulkBodyLimit,
+	"POST /v1/api/send/calculate-price":                BulkBodyLimit,
+	"POST /v1/api/send/campaigns":                      BulkBodyLimit,
+	"POST /v1/api/send/campaigns/update":               BulkBodyLimit,
+	"POST /v1/api/phonebooks/numbers/add-list-new":     BulkBodyLimit,
+	"POST /v1/api/phonebooks/blacklist":                BulkBodyLimit,
+	"POST /v1/api/user/files":                          streamedBody,
+	"POST /v1/api/payment/offline/card-to-card-create": OfflineBodyLimit,
+	"POST /v1/api/payment/offline/bank-pay-create":     OfflineBodyLimit,
 }
 
 // streamRoutes are the routes whose body or answer may outlast the server's read

@@ -375,6 +375,7 @@ func TestHugePageOnEveryList(t *testing.T) {
 		"/v1/api/user/files?",
 		"/v1/api/send/campaigns?",
 		"/v1/api/send/scheduled?",
+		"/v1/api/payment/offline/list?",
 	}
 	for _, l := range lists {
 		for _, q := range []string{"page=9223372036854775807", "page=9223372036854775808", "page=100001", "page=0", "page=-5"} {

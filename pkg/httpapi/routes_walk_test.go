@@ -54,6 +54,7 @@ const (
 	samples   = "the sample files are the same for every account"
 	manyIDs   = "a list of ids: another account's ids are skipped (TestContactsIsolation checks they stay)"
 	validated = "the form is checked before the lookup: any account gets 422 for this empty form, never the campaign"
+	platform  = "the platform's payment settings and offers are the same for every account"
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
 	systemic  = "systemic patterns are the platform's, read by every account"
 )
@@ -207,16 +208,25 @@ var routeTable = map[string]walkRoute{
 	"PUT /patterns/:id":                {acl.PatternManage, withID("/patterns/{id}", (*walk).pattern, func(int64) any { return map[string]any{} }), "", false},
 	"POST /patterns/send":              {acl.SendCreate, fixed("/patterns/send", map[string]any{}), listing, false},
 	// Webhooks and the API-call log (webhooks_test.go).
-	"GET /developers/webhooks":            {acl.APIKeyManage, fixed("/developers/webhooks", nil), listing, false},
-	"POST /developers/webhooks":           {acl.APIKeyManage, fixed("/developers/webhooks", map[string]any{}), listing, false},
-	"POST /developers/webhooks/update":    {acl.APIKeyManage, withID("/developers/webhooks/update", (*walk).webhook, idBody), "", false},
-	"POST /developers/webhooks/delete":    {acl.APIKeyManage, withID("/developers/webhooks/delete", (*walk).webhook, idBody), "", false},
-	"POST /developers/webhooks/test":      {acl.APIKeyManage, withID("/developers/webhooks/test", (*walk).webhook, idBody), "", false},
-	"GET /developers/webhooks/deliveries": {acl.APIKeyManage, fixed("/developers/webhooks/deliveries", nil), listing, false},
-	"POST /developers/webhooks/replay":    {acl.APIKeyManage, withID("/developers/webhooks/replay", (*walk).deadDelivery, idBody), "", false},
-	"GET /developers/api-calls":           {acl.APIKeyManage, fixed("/developers/api-calls", nil), listing, false},
-	"GET /developers/api-calls/export":    {acl.APIKeyManage, fixed("/developers/api-calls/export", nil), listing, false},
-	"GET /developers/api-calls/:id":       {acl.APIKeyManage, withID("/developers/api-calls/{id}", (*walk).apiCall, nil), "", false},
+	"GET /developers/webhooks":                  {acl.APIKeyManage, fixed("/developers/webhooks", nil), listing, false},
+	"POST /developers/webhooks":                 {acl.APIKeyManage, fixed("/developers/webhooks", map[string]any{}), listing, false},
+	"POST /developers/webhooks/update":          {acl.APIKeyManage, withID("/developers/webhooks/update", (*walk).webhook, idBody), "", false},
+	"POST /developers/webhooks/delete":          {acl.APIKeyManage, withID("/developers/webhooks/delete", (*walk).webhook, idBody), "", false},
+	"POST /developers/webhooks/test":            {acl.APIKeyManage, withID("/developers/webhooks/test", (*walk).webhook, idBody), "", false},
+	"GET /developers/webhooks/deliveries":       {acl.APIKeyManage, fixed("/developers/webhooks/deliveries", nil), listing, false},
+	"POST /developers/webhooks/replay":          {acl.APIKeyManage, withID("/developers/webhooks/replay", (*walk).deadDelivery, idBody), "", false},
+	"GET /developers/api-calls":                 {acl.APIKeyManage, fixed("/developers/api-calls", nil), listing, false},
+	"GET /developers/api-calls/export":          {acl.APIKeyManage, fixed("/developers/api-calls/export", nil), listing, false},
+	"GET /developers/api-calls/:id":             {acl.APIKeyManage, withID("/developers/api-calls/{id}", (*walk).apiCall, nil), "", false},
+	"POST /payment/offline/card-to-card-create": {acl.WalletPay, fixed("/payment/offline/card-to-card-create", map[string]any{}), listing, false},
+	"POST /payment/offline/bank-pay-create":     {acl.WalletPay, fixed("/payment/offline/bank-pay-create", map[string]any{}), listing, false},
+	"GET /payment/offline/list":                 {acl.WalletView, fixed("/payment/offline/list", nil), listing, false},
+	"GET /payment/offline/card-owner":           {acl.WalletView, fixed("/payment/offline/card-owner", nil), platform, false},
+	"GET /user/setting/payment_method_list":     {acl.WalletView, fixed("/user/setting/payment_method_list", nil), platform, false},
+	"GET /user/setting/parent_account_contact":  {acl.WalletView, fixed("/user/setting/parent_account_contact", nil), platform, false},
+	"GET /payment/charge-packages/dynamics":     {acl.WalletView, fixed("/payment/charge-packages/dynamics", nil), platform, false},
+	"POST /payment/charge-packages/select":      {acl.WalletPay, fixed("/payment/charge-packages/select", map[string]any{"package_id": 1}), listing, false},
+	"GET /payment/promotion/today-charge":       {acl.WalletView, fixed("/payment/promotion/today-charge", nil), own, false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.

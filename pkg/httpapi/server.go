@@ -31,6 +31,7 @@ import (
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
+	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
@@ -66,6 +67,10 @@ type Deps struct {
 	Live *live.Hub
 	// Payments runs online payments (and serves the sandbox bank's page).
 	Payments *payment.Service
+	// Offline keeps the card-to-card and bank transfer reports; PayDirectory the
+	// platform's card and account they are paid to.
+	Offline      *offline.Service
+	PayDirectory *offline.Directory
 	// Reviews are the back office's review queues; Staff its account administration.
 	Reviews *review.Queues
 	Staff   *staff.Service

@@ -20,6 +20,7 @@ import (
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
+	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
@@ -54,6 +55,9 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}))
 	patterns := pattern.New(pool, sends)
 	reviews.Register(patterns.ReviewQueue())
+	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
+	offlinePay.OnMoney = onMoney
+	reviews.Register(offlinePay.ReviewQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	var calls *apicall.Recorder
@@ -79,6 +83,9 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
 		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
 		Payments: payments,
+		Offline:  offlinePay, PayDirectory: offline.NewDirectory(offline.Destination{CardNumber: cfg.OfflineCardNumber,
+			CardOwner: cfg.OfflineCardOwner, BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba,
+			AccountNumber: cfg.OfflineAccountNumber, AccountOwner: cfg.OfflineAccountOwner}),
 		APIKeys: apikey.New(pool, sessions, limiter,
 			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/content"
 )
 
 // Open returns the payment service of the configured gateway (PAYMENT_GATEWAY;
@@ -13,5 +14,6 @@ func Open(cfg config.Config, pool *pgxpool.Pool) *Service {
 	s := New(pool, gw)
 	s.PublicURL = cfg.PaymentPublicURL
 	s.PendingTimeout = cfg.PaymentPendingTimeout
+	s.Offers = content.New(pool)
 	return s
 }

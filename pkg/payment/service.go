@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
@@ -39,6 +40,8 @@ type Service struct {
 	PendingTimeout time.Duration
 	// OnMoney is told every new balance (the credit.changed event); it may be nil.
 	OnMoney func(ctx context.Context, accountID, balance int64)
+	// Offers holds the staff-configured charge packages and today gift; nil offers none.
+	Offers *content.Service
 }
 
 // New returns the payment service over a gateway.
@@ -62,9 +65,12 @@ type Payment struct {
 	RefundState string     `json:"refund_state"`
 	CreatedAt   time.Time  `json:"created_at"`
 	SettledAt   *time.Time `json:"settled_at"`
+	Bonus       int64      `json:"bonus"`
+	GiftAmount  int64      `json:"gift_amount"`
 	authority   string
 	accountID   int64
 	returnTo    string
+	offer       offer
 }
 
 // Request is an owner's request for a payment link.
@@ -74,6 +80,7 @@ type Request struct {
 	Amount      int64
 	ReturnTo    string // the panel page to come back to (a path on this origin)
 	Description string
+	offer       offer
 }
 
 // Started is a created payment and the bank page to send the payer to.
@@ -83,6 +90,10 @@ type Started struct {
 	Amount    int64  `json:"amount"`
 	Tax       int64  `json:"tax"`
 	Total     int64  `json:"total"`
+	// Bonus is the charge package's extra credit and Gift the today gift promised
+	// to the payment, each credited as its own entry once it is paid.
+	Bonus int64 `json:"bonus"`
+	Gift  int64 `json:"gift"`
 }
 
 // Start creates a pending payment of r.Amount rials plus tax and opens its bank
@@ -92,11 +103,16 @@ func (s *Service) Start(ctx context.Context, r Request) (Started, error) {
 	if err != nil {
 		return Started{}, err
 	}
-	tax := Tax(r.Amount)
-	st := Started{Amount: r.Amount, Tax: tax, Total: r.Amount + tax}
-	err = s.pool.QueryRow(ctx, `INSERT INTO payments (account_id, user_id, amount, tax, total, gateway, return_to, description)
-		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, $8) RETURNING id`,
-		r.AccountID, r.UserID, r.Amount, tax, st.Total, s.gw.Name(), ret, r.Description).Scan(&st.PaymentID)
+	if err := s.promiseGift(ctx, r.AccountID, &r.offer); err != nil {
+		return Started{}, err
+	}
+	tax, o := Tax(r.Amount), r.offer
+	st := Started{Amount: r.Amount, Tax: tax, Total: r.Amount + tax, Bonus: o.bonus, Gift: o.giftAmount}
+	err = s.pool.QueryRow(ctx, `INSERT INTO payments (account_id, user_id, amount, tax, total, gateway, return_to, description,
+		package_id, bonus, bonus_title, gift_id, gift_amount)
+		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, $8, nullif($9, 0), $10, $11, nullif($12, 0), $13) RETURNING id`,
+		r.AccountID, r.UserID, r.Amount, tax, st.Total, s.gw.Name(), ret, r.Description,
+		o.packageID, o.bonus, o.bonusTitle, o.giftID, o.giftAmount).Scan(&st.PaymentID)
 	if err != nil {
 		return Started{}, fmt.Errorf("insert payment: %w", err)
 	}
@@ -173,12 +189,14 @@ func (p Payment) Return() string {
 func (s *Service) load(ctx context.Context, q wallet.Querier, where string, args ...any) (Payment, error) {
 	var p Payment
 	err := q.QueryRow(ctx, `SELECT id, account_id, amount, tax, total, state, bank_ref, description, refund_state,
-		created_at, settled_at, authority, return_to FROM payments `+where, args...).Scan(&p.ID, &p.accountID, &p.Amount,
-		&p.Tax, &p.Total, &p.State, &p.BankRef, &p.Description, &p.RefundState, &p.CreatedAt, &p.SettledAt, &p.authority, &p.returnTo)
+		created_at, settled_at, authority, return_to, coalesce(package_id, 0), bonus, bonus_title, coalesce(gift_id, 0), gift_amount
+		FROM payments `+where, args...).Scan(&p.ID, &p.accountID, &p.Amount,
+		&p.Tax, &p.Total, &p.State, &p.BankRef, &p.Description, &p.RefundState, &p.CreatedAt, &p.SettledAt, &p.authority, &p.returnTo,
+		&p.offer.packageID, &p.offer.bonus, &p.offer.bonusTitle, &p.offer.giftID, &p.offer.giftAmount)
 	if err != nil {
 		return p, fmt.Errorf("load payment: %w", err)
 	}
-	p.Message = message(p.State)
+	p.Message, p.Bonus, p.GiftAmount = message(p.State), p.offer.bonus, p.offer.giftAmount
 	return p, nil
 }
 

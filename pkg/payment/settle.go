@@ -77,8 +77,7 @@ func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool
 		if state != Paid {
 			return nil
 		}
-		balance, credited, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: p.accountID, Kind: wallet.Deposit,
-			Amount: p.Amount, Ref: "payment:" + strconv.FormatInt(id, 10) + ":credit", Description: "شارژ آنلاین کیف پول"})
+		balance, credited, err = creditPaid(ctx, tx, p)
 		return err
 	})
 	if err != nil {
@@ -91,6 +90,21 @@ func (s *Service) resolve(ctx context.Context, id int64, res Result, expire bool
 		logf(ctx, "payment settled", "payment", id, "state", p.State, "refund", p.RefundState)
 	}
 	return p, nil
+}
+
+// creditPaid credits a paid payment's amount (ref payment:<id>:credit), then its
+// bonuses, each its own entry; it returns the last balance and whether anything moved.
+func creditPaid(ctx context.Context, tx pgx.Tx, p Payment) (int64, bool, error) {
+	balance, credited, err := wallet.Apply(ctx, tx, wallet.Entry{AccountID: p.accountID, Kind: wallet.Deposit,
+		Amount: p.Amount, Ref: "payment:" + strconv.FormatInt(p.ID, 10) + ":credit", Description: "شارژ آنلاین کیف پول"})
+	if err != nil {
+		return 0, false, err
+	}
+	b, more, err := grantBonuses(ctx, tx, p)
+	if more {
+		balance, credited = b, true
+	}
+	return balance, credited, err
 }
 
 // outcomeState maps the bank's outcome to the payment's new state and refund state.

@@ -107,19 +107,20 @@ export interface UploadHandle {
 }
 
 /**
- * POST /user/files through XMLHttpRequest, whose upload events give a real progress bar
- * (fetch has none). onProgress receives bytes sent and the total.
+ * POSTs a multipart form through XMLHttpRequest, whose upload events give a real progress
+ * bar (fetch has none), and unwraps the envelope. onProgress receives bytes sent and the
+ * total (size when the browser cannot tell).
  */
-export function uploadUserFile(file: File, purpose: FilePurpose, onProgress: (loaded: number, total: number) => void): UploadHandle {
+export function postFormWithProgress<T>(path: string, form: FormData, size: number, onProgress: (loaded: number, total: number) => void): { promise: Promise<T>; abort: () => void } {
   const xhr = new XMLHttpRequest()
-  const promise = new Promise<UploadResult>((resolve, reject) => {
-    xhr.open('POST', buildUrl('/user/files'))
+  const promise = new Promise<T>((resolve, reject) => {
+    xhr.open('POST', buildUrl(path))
     xhr.setRequestHeader('Accept', 'application/json')
     const token = getToken()
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
-    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size)
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : size)
     xhr.onload = () => {
-      let json: { data?: UploadResult; meta?: Meta } | null = null
+      let json: { data?: T; meta?: Meta } | null = null
       try {
         json = JSON.parse(xhr.responseText)
       } catch {
@@ -133,12 +134,17 @@ export function uploadUserFile(file: File, purpose: FilePurpose, onProgress: (lo
     }
     xhr.onerror = () => reject(new ApiError({ status: 0 }))
     xhr.onabort = () => reject(new DOMException('upload aborted', 'AbortError'))
-    const form = new FormData()
-    form.append('file', file)
-    form.append('purpose', purpose)
     xhr.send(form)
   })
   return { promise, abort: () => xhr.abort() }
+}
+
+/** POST /user/files with upload progress. */
+export function uploadUserFile(file: File, purpose: FilePurpose, onProgress: (loaded: number, total: number) => void): UploadHandle {
+  const form = new FormData()
+  form.append('file', file)
+  form.append('purpose', purpose)
+  return postFormWithProgress<UploadResult>('/user/files', form, file.size, onProgress)
 }
 
 export const fileKey = (id: number | string | null) => ['user-file', String(id)] as const

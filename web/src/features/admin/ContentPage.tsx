@@ -33,6 +33,7 @@ export default function ContentPage() {
     { key: 'title', title: 'عنوان' },
     { key: 'body', title: 'متن', hideOnMobile: true, render: (it) => <Text lineClamp={2} maxW="320px">{it.body || '—'}</Text> },
     ...(meta.amount ? [{ key: 'amount', title: 'مبلغ', render: (it: ContentItem) => formatRial(it.amount) }] : []),
+    ...(kind === 'charge_package' ? [{ key: 'bonus', title: 'هدیه', render: (it: ContentItem) => formatRial(it.bonus ?? 0) }] : []),
     { key: 'window', title: 'نمایش', hideOnMobile: true, render: window_ },
     { key: 'active', title: 'وضعیت', render: (it) => <Badge colorPalette={it.active ? 'green' : 'gray'}>{it.active ? 'فعال' : 'غیرفعال'}</Badge> },
     {
@@ -65,6 +66,7 @@ export default function ContentPage() {
 function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; amount: boolean; onClose: () => void }) {
   const [form, setForm] = useState(item)
   const [price, setPrice] = useState(toPersianDigits(item.amount ?? 0))
+  const [bonus, setBonus] = useState(toPersianDigits(item.bonus ?? 0))
   const [order, setOrder] = useState(toPersianDigits(item.position ?? 0))
   const save = useAdminMutation(adminApi.saveContent)
   const err = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined)
@@ -72,7 +74,7 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
   const submit = () =>
     save.mutate({
       id: form.id, kind: form.kind ?? 'news', title: form.title ?? '', body: form.body ?? '', link: form.link ?? '',
-      amount: Number(toLatinDigits(price)) || 0, position: Number(toLatinDigits(order)) || 0,
+      amount: Number(toLatinDigits(price)) || 0, bonus: Number(toLatinDigits(bonus)) || 0, position: Number(toLatinDigits(order)) || 0,
       active: !!form.active, starts_at: form.starts_at ?? null, ends_at: form.ends_at ?? null,
     }, { onSuccess: onClose })
   return (
@@ -104,6 +106,12 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
             <Field.Label>مبلغ (ریال)</Field.Label>
             <Input value={price} onChange={(e) => setPrice(e.target.value)} dir="ltr" inputMode="numeric" />
             <Field.ErrorText>{err('amount')}</Field.ErrorText>
+          </Field.Root>
+        )}
+        {form.kind === 'charge_package' && (
+          <Field.Root>
+            <Field.Label>اعتبار هدیه بسته (ریال)</Field.Label>
+            <Input value={bonus} onChange={(e) => setBonus(e.target.value)} dir="ltr" inputMode="numeric" data-testid="content-bonus" />
           </Field.Root>
         )}
         <Field.Root>

@@ -9,6 +9,7 @@ import { formatJalaliDateTime } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
 import { ModerationDialog } from './ModerationDialog'
 import { PatternVersionDialog } from './PatternVersionDialog'
+import { OfflinePaymentDialog } from './OfflinePaymentDialog'
 import { adminApi, useAdminMutation, useQueues, useReviewItems, type ReviewItem, type ReviewStatus } from './api'
 
 const STATUS: Record<ReviewStatus, { label: string; color: string }> = {
@@ -32,6 +33,7 @@ export default function ReviewsPage() {
   const [rejecting, setRejecting] = useState<ReviewItem | null>(null)
   const [rules, setRules] = useState(false)
   const [viewing, setViewing] = useState<ReviewItem | null>(null)
+  const [offline, setOffline] = useState<number | null>(null)
   const approve = useAdminMutation(adminApi.approve)
   const titles = Object.fromEntries((queues ?? []).map((q) => [q.kind, q.title]))
 
@@ -39,7 +41,16 @@ export default function ReviewsPage() {
     { key: 'id', title: 'شناسه', width: '80px', render: (r) => <bdi>{toPersianDigits(r.id)}</bdi> },
     { key: 'kind', title: 'صف', render: (r) => titles[r.kind] ?? r.kind },
     { key: 'account_name', title: 'حساب', render: (r) => `${r.account_name} (${toPersianDigits(r.account_id)})` },
-    { key: 'summary', title: 'خلاصه', render: (r) => <Text lineClamp={2} maxW="320px">{r.summary}</Text> },
+    {
+      key: 'summary', title: 'خلاصه', render: (r) => (
+        <Stack gap="1" align="flex-start">
+          <Text lineClamp={2} maxW="320px">{r.summary}</Text>
+          {r.kind === 'offline_payment' && (
+            <Button size="xs" variant="outline" onClick={() => setOffline(r.subject_id)} data-testid={`offline-detail-${r.subject_id}`}>جزئیات و رسید</Button>
+          )}
+        </Stack>
+      ),
+    },
     { key: 'reasons', title: 'دلیل بررسی', render: (r) => r.reasons.join('، ') || '—' },
     { key: 'created_at', title: 'زمان', hideOnMobile: true, render: (r) => formatJalaliDateTime(r.created_at) },
     { key: 'status', title: 'وضعیت', render: (r) => <Badge colorPalette={STATUS[r.status].color}>{STATUS[r.status].label}</Badge> },
@@ -82,6 +93,7 @@ export default function ReviewsPage() {
       {rejecting && <RejectDialog item={rejecting} onClose={() => setRejecting(null)} />}
       {rules && <ModerationDialog onClose={() => setRules(false)} />}
       {viewing && <PatternVersionDialog versionID={viewing.subject_id} onClose={() => setViewing(null)} />}
+      {offline !== null && <OfflinePaymentDialog id={offline} onClose={() => setOffline(null)} />}
     </Stack>
   )
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api, type Paged } from '../../lib/api'
+import { api, buildUrl, ApiError, type Paged } from '../../lib/api'
+import { getAdminToken } from '../../lib/auth'
 
 /** The back office's API (/v1/api/admin/*): staff login, review queues, accounts. */
 
@@ -56,10 +57,37 @@ export interface ContentItem {
   body: string
   link: string
   amount: number
+  /** A charge package's bonus credit (rials). */
+  bonus?: number
   position: number
   active: boolean
   starts_at: string | null
   ends_at: string | null
+}
+
+/** An offline payment under review (GET /admin/offline-payments/:id). */
+export interface AdminOfflinePayment {
+  id: number
+  account_id: number
+  method: 'card' | 'bank'
+  amount: number
+  tax: number
+  credit: number
+  source: string
+  tracking_number: string
+  transferred_at: string
+  receipt_name: string
+  receipt_type: string
+  state: 'pending' | 'approved' | 'rejected'
+  reason: string
+  created_at: string
+}
+
+/** The receipt of an offline payment as a Blob (staff-only route, so fetched with the staff token). */
+async function offlineReceipt(id: number): Promise<Blob> {
+  const res = await fetch(buildUrl(`/admin/offline-payments/${id}/receipt`), { headers: { Authorization: `Bearer ${getAdminToken() ?? ''}` } })
+  if (!res.ok) throw new ApiError({ status: res.status })
+  return res.blob()
 }
 
 export interface ModerationRules {
@@ -132,6 +160,8 @@ export const adminApi = {
   saveSystemic: ({ id, ...body }: SystemicInput & { id?: number }) =>
     id ? api.put<SystemicPattern>(`/admin/patterns/systemic/${id}`, body) : api.post<SystemicPattern>('/admin/patterns/systemic', body),
   patternVersion: (id: number) => api.get<PatternVersionReview>(`/admin/patterns/versions/${id}`),
+  offlinePayment: (id: number) => api.get<AdminOfflinePayment>(`/admin/offline-payments/${id}`),
+  offlineReceipt,
   impersonate: (id: number) => api.post<{ code: string; path: string; expires_in: number }>(`/admin/accounts/${id}/impersonate`),
 }
 
@@ -150,6 +180,10 @@ export const useContent = (kind: ContentKind) =>
 export const useModeration = (enabled: boolean) =>
   useQuery({ queryKey: ['admin', 'moderation'], queryFn: adminApi.moderation, enabled })
 export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
+export const useOfflinePayment = (id: number) =>
+  useQuery({ queryKey: ['admin', 'offline', id], queryFn: () => adminApi.offlinePayment(id) })
+export const useOfflineReceipt = (id: number) =>
+  useQuery({ queryKey: ['admin', 'offline-receipt', id], queryFn: () => adminApi.offlineReceipt(id), staleTime: Infinity })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })

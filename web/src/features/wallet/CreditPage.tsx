@@ -1,35 +1,50 @@
-import { Box, Button, Flex, HStack, Input, Separator, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, Input, Separator, SimpleGrid, Stack, Tabs, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
 import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
 import { ServerMessage } from '../../components/ServerMessage'
 import { formatNumber, formatRial } from '../../lib/format'
-import { useStartPayment } from './api'
+import { useChargePackages, usePaymentMethods, useSelectPackage, useStartPayment, useTodayGift } from './api'
+import { OfflinePaymentTab, Row } from './OfflinePayment'
+import { formatJalaliDateTime } from '../../lib/jalali'
 import { MIN_ONLINE_PAYMENT, ONLINE_TAX_PERCENT, PAYMENT_PRESETS, parseAmount, paymentSummary } from './payment'
 
-/** /wallet/credit: charge the wallet. The online tab pays through the bank; the offline tabs come later. */
+/**
+ * /wallet/credit: charge the wallet. The online tab pays through the bank (any amount, a
+ * charge package, with the today gift); card-to-card and bank transfers are reported with a
+ * receipt and credited after review.
+ */
 export default function CreditPage() {
+  const methods = usePaymentMethods()
+  const enabled = (key: string) => methods.data?.find((m) => m.key === key)?.enabled ?? false
   return (
-    <SectionCard title="افزایش اعتبار کیف پول" description="مبلغ دلخواه را انتخاب کنید و از درگاه بانکی پرداخت کنید.">
-      <Tabs.Root defaultValue="online" colorPalette="brand" variant="line">
+    <SectionCard title="افزایش اعتبار کیف پول" description="از درگاه بانکی پرداخت کنید یا واریز کارت به کارت و بانکی خود را ثبت کنید.">
+      <Tabs.Root defaultValue="online" colorPalette="brand" variant="line" lazyMount unmountOnExit>
         <Tabs.List mb="5" overflowX="auto">
           <Tabs.Trigger value="online" data-testid="tab-online" whiteSpace="nowrap">
             پرداخت آنلاین
           </Tabs.Trigger>
-          <Tabs.Trigger value="card" disabled whiteSpace="nowrap" title="به‌زودی فعال می‌شود">
+          <Tabs.Trigger value="card" disabled={!enabled('card')} whiteSpace="nowrap" data-testid="tab-card">
             کارت به کارت
           </Tabs.Trigger>
-          <Tabs.Trigger value="bank" disabled whiteSpace="nowrap" title="به‌زودی فعال می‌شود">
+          <Tabs.Trigger value="bank" disabled={!enabled('bank')} whiteSpace="nowrap" data-testid="tab-bank">
             واریز بانکی
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="online" pt="0">
-          <OnlinePayment />
+          <Stack gap="6">
+            <TodayGiftBanner />
+            <ChargePackages />
+            <OnlinePayment />
+          </Stack>
+        </Tabs.Content>
+        <Tabs.Content value="card" pt="0">
+          <OfflinePaymentTab method="card" />
+        </Tabs.Content>
+        <Tabs.Content value="bank" pt="0">
+          <OfflinePaymentTab method="bank" />
         </Tabs.Content>
       </Tabs.Root>
-      <Text fontSize="xs" color="app.muted" mt="4">
-        پرداخت کارت به کارت و واریز بانکی به‌زودی فعال می‌شود.
-      </Text>
     </SectionCard>
   )
 }
@@ -79,17 +94,57 @@ function OnlinePayment() {
   )
 }
 
+/** The today-only gift, when one is live and this account has not received it. */
+function TodayGiftBanner() {
+  const { data } = useTodayGift()
+  if (!data?.available || !data.amount) return null
+  return (
+    <Box borderWidth="1px" borderColor="green.emphasized" bg="green.subtle" rounded="lg" p="4" maxW="xl" data-testid="today-gift">
+      <Text fontWeight="bold">{data.title || 'هدیه شارژ امروز'}</Text>
+      <Text fontSize="sm" mt="1">
+        با پرداخت آنلاین امروز، {formatRial(data.amount)} اعتبار هدیه می‌گیرید (یک بار برای هر حساب).
+        {data.ends_at ? ` مهلت: ${formatJalaliDateTime(data.ends_at)}` : ''}
+      </Text>
+      {data.description && <Text fontSize="sm" color="app.muted" mt="1">{data.description}</Text>}
+    </Box>
+  )
+}
+
+/** Staff-configured charge packages: amount plus a bonus credit, paid online. */
+function ChargePackages() {
+  const { data, isPending, isError, refetch } = useChargePackages()
+  const choose = useSelectPackage()
+  if (isPending) return <Text fontSize="sm" color="app.muted">در حال بارگذاری بسته‌های شارژ</Text>
+  if (isError) return <Button size="sm" variant="outline" alignSelf="flex-start" onClick={() => refetch()}>خطا در دریافت بسته‌ها؛ تلاش مجدد</Button>
+  if (!Array.isArray(data) || !data.length) return null
+  return (
+    <Stack gap="3" data-testid="charge-packages">
+      <Text fontWeight="bold">بسته‌های شارژ با اعتبار هدیه</Text>
+      <SimpleGrid columns={{ base: 1, md: 3 }} gap="3">
+        {data.map((p) => (
+          <Box key={p.id} borderWidth="1px" borderColor="app.border" rounded="lg" p="4" data-testid={`package-${p.id}`}>
+            <Text fontWeight="bold">{p.title}</Text>
+            {p.description && <Text fontSize="sm" color="app.muted">{p.description}</Text>}
+            <Stack gap="1" fontSize="sm" mt="2">
+              <Row label="شارژ" value={formatRial(p.amount)} />
+              <Row label="هدیه" value={formatRial(p.bonus)} />
+              <Row label="قابل پرداخت (با مالیات)" value={formatRial(p.total)} strong />
+            </Stack>
+            <Button mt="3" size="sm" w="full" colorPalette="brand" loading={choose.isPending && choose.variables === p.id}
+              disabled={choose.isPending || choose.isSuccess} data-testid={`buy-package-${p.id}`}
+              onClick={() => choose.mutate(p.id, { onSuccess: (link) => window.location.assign(link.url) })}>
+              خرید بسته
+            </Button>
+          </Box>
+        ))}
+      </SimpleGrid>
+      {choose.isError && <ServerMessage error={choose.error} color="red.fg" fontSize="sm" />}
+    </Stack>
+  )
+}
+
 /** The typed amount shown grouped in Persian digits. */
 function amountText(raw: string): string {
   const n = parseAmount(raw)
   return n ? formatNumber(n) : ''
-}
-
-function Row({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId?: string }) {
-  return (
-    <Flex justify="space-between" gap="3" fontWeight={strong ? 'bold' : undefined}>
-      <Text color={strong ? undefined : 'app.muted'}>{label}</Text>
-      <Text data-testid={testId}>{value}</Text>
-    </Flex>
-  )
 }

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, downloadFile, request, type DownloadProgress, type Paged, type Query } from '../../lib/api'
+import { postFormWithProgress } from '../../lib/files'
 
 // ---- Online payment: the credit page and the payment result (GET /payment/generate-url, /payment/online/:id) ----
 
@@ -10,6 +11,9 @@ export interface PaymentLink {
   amount: number
   tax: number
   total: number
+  /** The charge package's bonus and the today gift promised to this payment (rials). */
+  bonus?: number
+  gift?: number
 }
 
 export type PaymentState = 'pending' | 'paid' | 'failed' | 'expired'
@@ -130,5 +134,152 @@ export function useSaveLowBalance() {
   return useMutation({
     mutationFn: (body: { enabled: boolean; threshold: number }) => api.post<LowBalanceSetting>('/user/setting/low_balance', body),
     onSuccess: (data) => qc.setQueryData(walletKeys.lowBalance, data),
+  })
+}
+
+// --- Offline payments, charge packages and the today gift (/wallet/credit) ---
+
+/** The platform's card and account offline payments go to (GET /user/setting/parent_account_contact). */
+export interface Destination {
+  card_number: string
+  card_owner: string
+  bank_name: string
+  sheba: string
+  account_number: string
+  account_owner: string
+}
+
+export interface PaymentMethod {
+  key: 'online' | 'card' | 'bank'
+  title: string
+  enabled: boolean
+}
+
+export interface CardOwner {
+  card_number: string
+  owner: string
+  bank_name: string
+}
+
+export type OfflineState = 'pending' | 'approved' | 'rejected'
+
+/** One card-to-card or bank transfer report. */
+export interface OfflinePayment {
+  id: number
+  method: 'card' | 'bank'
+  amount: number
+  tax: number
+  credit: number
+  source: string
+  tracking_number: string
+  transferred_at: string
+  receipt_name: string
+  state: OfflineState
+  reason: string
+  created_at: string
+  decided_at: string | null
+}
+
+/** A staff-configured charge package: paying amount (plus tax) credits amount, then bonus. */
+export interface ChargePackage {
+  id: number
+  title: string
+  description: string
+  amount: number
+  bonus: number
+  tax: number
+  total: number
+}
+
+export interface TodayGift {
+  available: boolean
+  received: boolean
+  id?: number
+  title?: string
+  description?: string
+  amount?: number
+  ends_at?: string | null
+}
+
+export const offlineKeys = {
+  destination: ['wallet', 'destination'] as const,
+  methods: ['wallet', 'payment-methods'] as const,
+  cardOwner: ['wallet', 'card-owner'] as const,
+  list: (page: number) => ['wallet', 'offline', page] as const,
+  all: ['wallet', 'offline'] as const,
+  packages: ['wallet', 'charge-packages'] as const,
+  todayGift: ['wallet', 'today-gift'] as const,
+}
+
+export const useDestination = () =>
+  useQuery({ queryKey: offlineKeys.destination, queryFn: ({ signal }) => api.get<Destination>('/user/setting/parent_account_contact', undefined, signal) })
+
+export const usePaymentMethods = () =>
+  useQuery({ queryKey: offlineKeys.methods, queryFn: ({ signal }) => api.get<PaymentMethod[]>('/user/setting/payment_method_list', undefined, signal) })
+
+/** The destination card's owner, kept 60 seconds (spec §7). */
+export const useCardOwner = () =>
+  useQuery({
+    queryKey: offlineKeys.cardOwner,
+    queryFn: ({ signal }) => api.get<CardOwner>('/payment/offline/card-owner', undefined, signal),
+    staleTime: 60_000,
+  })
+
+export const useOfflinePayments = (page: number) =>
+  useQuery({
+    queryKey: offlineKeys.list(page),
+    queryFn: ({ signal }) => api.page<OfflinePayment>('/payment/offline/list', { page, limit: 10 }, signal),
+    placeholderData: keepPreviousData,
+  })
+
+/** The fields of a report; the receipt travels as the multipart file «receipt». */
+export interface OfflineReport {
+  method: 'card' | 'bank'
+  amount: number
+  source: string
+  tracking_number: string
+  transferred_at: Date
+  receipt: File
+}
+
+/**
+ * Sends a report with upload progress; on success the offline list and the transactions
+ * list are refreshed (spec §4 Payment).
+ */
+export function useSubmitOffline(onProgress: (loaded: number, total: number) => void) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (r: OfflineReport) => {
+      const form = new FormData()
+      form.append('amount', String(r.amount))
+      form.append(r.method === 'card' ? 'card_number' : 'sheba', r.source)
+      form.append('tracking_number', r.tracking_number)
+      form.append('transferred_at', r.transferred_at.toISOString().replace(/\.\d{3}Z$/, 'Z'))
+      form.append('receipt', r.receipt)
+      const path = r.method === 'card' ? '/payment/offline/card-to-card-create' : '/payment/offline/bank-pay-create'
+      return postFormWithProgress<OfflinePayment>(path, form, r.receipt.size, onProgress).promise
+    },
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: offlineKeys.all })
+      void qc.invalidateQueries({ queryKey: walletKeys.allTransactions })
+    },
+  })
+}
+
+export const useChargePackages = () =>
+  useQuery({ queryKey: offlineKeys.packages, queryFn: ({ signal }) => api.get<ChargePackage[]>('/payment/charge-packages/dynamics', undefined, signal) })
+
+export const useTodayGift = () =>
+  useQuery({ queryKey: offlineKeys.todayGift, queryFn: ({ signal }) => api.get<TodayGift>('/payment/promotion/today-charge', undefined, signal) })
+
+/** Starts the online payment of a charge package and returns the bank link. */
+export function useSelectPackage() {
+  return useMutation({
+    mutationFn: (packageId: number) =>
+      api.post<PaymentLink>('/payment/charge-packages/select', {
+        package_id: packageId,
+        callbackUrl: `${window.location.origin}/wallet/payment-result`,
+      }),
+    retry: false,
   })
 }

@@ -1,0 +1,5 @@
+DROP TABLE IF EXISTS today_gift_grants;
+ALTER TABLE payments DROP COLUMN IF EXISTS package_id, DROP COLUMN IF EXISTS bonus, DROP COLUMN IF EXISTS bonus_title,
+    DROP COLUMN IF EXISTS gift_id, DROP COLUMN IF EXISTS gift_amount;
+ALTER TABLE content_items DROP COLUMN IF EXISTS bonus;
+DROP TABLE IF EXISTS offline_payments;
