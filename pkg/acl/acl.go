@@ -37,6 +37,11 @@ const (
 	// grants them (spec §6: owner-only unless granted).
 	WalletPay    Permission = "wallet.pay"
 	APIKeyManage Permission = "apikey.manage"
+
+	// PredefinedView reads the predefined messages (the editor's picker);
+	// PredefinedManage creates, edits and deletes them and their groups.
+	PredefinedView   Permission = "predefined.view"
+	PredefinedManage Permission = "predefined.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -60,11 +65,15 @@ var Titles = map[Permission]string{
 	WalletPay:       "پرداخت و افزایش اعتبار",
 	APIKeyManage:    "مدیریت کلیدهای API",
 	WalletAlert:     "تنظیم هشدار کمبود اعتبار",
+
+	PredefinedView:   "مشاهده پیام‌های از پیش تعریف‌شده",
+	PredefinedManage: "مدیریت پیام‌های از پیش تعریف‌شده",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
-	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage}
+	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage,
+	PredefinedView, PredefinedManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -111,6 +120,7 @@ var Groups = []Group{
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
 	{"file", "مدیریت فایل", []Permission{FileManage}},
+	{"predefined", "پیام‌های از پیش تعریف‌شده", []Permission{PredefinedView, PredefinedManage}},
 	{"wallet", "امور مالی", []Permission{WalletView, WalletPay}},
 	{"developers", "برنامه‌نویسان", []Permission{APIKeyManage}},
 	{"profile", "حساب کاربری", []Permission{ProfileManage}},

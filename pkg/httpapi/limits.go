@@ -34,6 +34,7 @@ var bodyLimits = map[string]int64{
 	"POST /v1/api/phonebooks/numbers/add-list-new": BulkBodyLimit,
 	"POST /v1/api/phonebooks/blacklist":            BulkBodyLimit,
 	"POST /v1/api/user/files":                      streamedBody,
+	"POST /v1/api/user/draft":                      BulkBodyLimit,
 }
 
 // streamRoutes are the routes whose body or answer may outlast the server's read

@@ -55,6 +55,7 @@ const (
 	manyIDs   = "a list of ids: another account's ids are skipped (TestContactsIsolation checks they stay)"
 	validated = "the form is checked before the lookup: any account gets 422 for this empty form, never the campaign"
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
+	groupForm = "another account's group is a form error (422 «گروه انتخاب‌شده یافت نشد», TestPredefinedIsolation)"
 )
 
 func fixed(path string, body any) func(*walk) call {
@@ -168,34 +169,51 @@ var routeTable = map[string]walkRoute{
 	"POST /acl/partner/update_role": {acl.PartnerManage, withID("/acl/partner/update_role", (*walk).role, func(id int64) any {
 		return map[string]any{"id": id, "name": fmt.Sprint("نقش ", id), "permissions": []acl.Permission{acl.ReportView}}
 	}), "", false},
-	"POST /acl/partner/delete_role":    {acl.PartnerManage, withID("/acl/partner/delete_role", (*walk).role, idBody), "", false},
-	"POST /acl/partner/copy_role":      {acl.PartnerManage, withID("/acl/partner/copy_role", (*walk).role, idBody), "", false},
-	"GET /user/partner/list":           {acl.PartnerManage, fixed("/user/partner/list", nil), listing, false},
-	"GET /user/partner/show/:id":       {acl.PartnerManage, withID("/user/partner/show/{id}", (*walk).colleague, nil), "", false},
-	"POST /user/partner/create":        {acl.PartnerManage, fixed("/user/partner/create", map[string]any{}), listing, false},
-	"POST /user/partner/update":        {acl.PartnerManage, (*walk).colleagueUpdate, "", false},
-	"POST /user/partner/deactive":      {acl.PartnerManage, withID("/user/partner/deactive", (*walk).colleague, idBody), "", false},
-	"POST /user/partner/active":        {acl.PartnerManage, withID("/user/partner/active", (*walk).colleague, idBody), "", false},
-	"POST /user/partner/resend_invite": {acl.PartnerManage, withID("/user/partner/resend_invite", (*walk).colleague, idBody), "", false},
-	"GET /user/audit":                  {acl.AuditView, fixed("/user/audit", nil), listing, false},
-	"GET /user/audit/options":          {acl.AuditView, fixed("/user/audit/options", nil), listing, false},
-	"GET /user/audit/export":           {acl.AuditView, fixed("/user/audit/export", nil), listing, false},
-	"POST /report/payment/new":         {acl.WalletView, fixed("/report/payment/new", map[string]any{}), listing, false},
-	"POST /report/payment/export/new":  {acl.WalletView, fixed("/report/payment/export/new", map[string]any{"export_type": "financial"}), listing, false},
-	"GET /user/setting/low_balance":    {acl.WalletAlert, fixed("/user/setting/low_balance", nil), own, false},
-	"GET /payment/generate-url":        {acl.WalletPay, fixed("/payment/generate-url?amount=1000000", nil), listing, false},
-	"GET /payment/online/:id":          {acl.WalletView, withID("/payment/online/{id}", (*walk).payment, nil), "", false},
-	"GET /payment/invoice/:id":         {acl.WalletView, withID("/payment/invoice/{id}", (*walk).paidPayment, nil), "", false},
-	"GET /payment/callback":            {acl.Public, fixed("/payment/callback", nil), public, false},
-	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
-	"GET /content/:kind":               {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
-	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
-	"GET /acl/api_key/list":            {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
-	"GET /acl/api_key/scopes":          {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},
-	"POST /acl/api_key/otp":            {acl.APIKeyManage, fixed("/acl/api_key/otp", nil), own, false},
-	"POST /acl/api_key/create":         {acl.APIKeyManage, fixed("/acl/api_key/create", map[string]any{}), listing, false},
-	"GET /acl/api_key/show/:id":        {acl.APIKeyManage, withID("/acl/api_key/show/{id}", (*walk).apiKey, nil), "", false},
-	"DELETE /acl/api_key":              {acl.APIKeyManage, withID("/acl/api_key", (*walk).apiKey, idBody), "", false},
+	"POST /acl/partner/delete_role":       {acl.PartnerManage, withID("/acl/partner/delete_role", (*walk).role, idBody), "", false},
+	"POST /acl/partner/copy_role":         {acl.PartnerManage, withID("/acl/partner/copy_role", (*walk).role, idBody), "", false},
+	"GET /user/partner/list":              {acl.PartnerManage, fixed("/user/partner/list", nil), listing, false},
+	"GET /user/partner/show/:id":          {acl.PartnerManage, withID("/user/partner/show/{id}", (*walk).colleague, nil), "", false},
+	"POST /user/partner/create":           {acl.PartnerManage, fixed("/user/partner/create", map[string]any{}), listing, false},
+	"POST /user/partner/update":           {acl.PartnerManage, (*walk).colleagueUpdate, "", false},
+	"POST /user/partner/deactive":         {acl.PartnerManage, withID("/user/partner/deactive", (*walk).colleague, idBody), "", false},
+	"POST /user/partner/active":           {acl.PartnerManage, withID("/user/partner/active", (*walk).colleague, idBody), "", false},
+	"POST /user/partner/resend_invite":    {acl.PartnerManage, withID("/user/partner/resend_invite", (*walk).colleague, idBody), "", false},
+	"GET /user/audit":                     {acl.AuditView, fixed("/user/audit", nil), listing, false},
+	"GET /user/audit/options":             {acl.AuditView, fixed("/user/audit/options", nil), listing, false},
+	"GET /user/audit/export":              {acl.AuditView, fixed("/user/audit/export", nil), listing, false},
+	"POST /report/payment/new":            {acl.WalletView, fixed("/report/payment/new", map[string]any{}), listing, false},
+	"POST /report/payment/export/new":     {acl.WalletView, fixed("/report/payment/export/new", map[string]any{"export_type": "financial"}), listing, false},
+	"GET /user/setting/low_balance":       {acl.WalletAlert, fixed("/user/setting/low_balance", nil), own, false},
+	"GET /payment/generate-url":           {acl.WalletPay, fixed("/payment/generate-url?amount=1000000", nil), listing, false},
+	"GET /payment/online/:id":             {acl.WalletView, withID("/payment/online/{id}", (*walk).payment, nil), "", false},
+	"GET /payment/invoice/:id":            {acl.WalletView, withID("/payment/invoice/{id}", (*walk).paidPayment, nil), "", false},
+	"GET /payment/callback":               {acl.Public, fixed("/payment/callback", nil), public, false},
+	"POST /payment/callback":              {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
+	"GET /content/:kind":                  {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
+	"POST /user/setting/low_balance":      {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
+	"GET /acl/api_key/list":               {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
+	"GET /acl/api_key/scopes":             {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},
+	"POST /acl/api_key/otp":               {acl.APIKeyManage, fixed("/acl/api_key/otp", nil), own, false},
+	"POST /acl/api_key/create":            {acl.APIKeyManage, fixed("/acl/api_key/create", map[string]any{}), listing, false},
+	"GET /acl/api_key/show/:id":           {acl.APIKeyManage, withID("/acl/api_key/show/{id}", (*walk).apiKey, nil), "", false},
+	"DELETE /acl/api_key":                 {acl.APIKeyManage, withID("/acl/api_key", (*walk).apiKey, idBody), "", false},
+	"GET /user/predefined/group/list":     {acl.PredefinedView, fixed("/user/predefined/group/list", nil), listing, false},
+	"GET /user/predefined/group/count":    {acl.PredefinedView, fixed("/user/predefined/group/count", nil), listing, false},
+	"GET /user/predefined/group/show/:id": {acl.PredefinedView, withID("/user/predefined/group/show/{id}", (*walk).predefinedGroup, nil), "", false},
+	"POST /user/predefined/group":         {acl.PredefinedManage, fixed("/user/predefined/group", map[string]any{"title": "گروه تازه"}), listing, false},
+	"POST /user/predefined/group/update":  {acl.PredefinedManage, withID("/user/predefined/group/update", (*walk).predefinedGroup, func(id int64) any { return map[string]any{"id": id, "title": "نام نو"} }), "", false},
+	"POST /user/predefined/group/delete":  {acl.PredefinedManage, withID("/user/predefined/group/delete", (*walk).predefinedGroup, idBody), "", false},
+	"GET /user/predefined/list":           {acl.PredefinedView, fixed("/user/predefined/list", nil), listing, false},
+	"GET /user/predefined/show/:id":       {acl.PredefinedView, withID("/user/predefined/show/{id}", (*walk).predefinedMessage, nil), "", false},
+	"POST /user/predefined":               {acl.PredefinedManage, withID("/user/predefined", (*walk).predefinedGroup, func(id int64) any { return map[string]any{"group_id": id, "title": "پیام", "text": "سلام"} }), groupForm, false},
+	"POST /user/predefined/update": {acl.PredefinedManage, withID("/user/predefined/update", (*walk).predefinedMessage, func(id int64) any {
+		return map[string]any{"id": id, "group_id": 1, "title": "پیام", "text": "سلام"}
+	}), "", false},
+	"POST /user/predefined/delete": {acl.PredefinedManage, withID("/user/predefined/delete", (*walk).predefinedMessage, idBody), "", false},
+	"POST /user/draft":             {acl.SendCreate, withID("/user/draft", (*walk).draft, func(id int64) any { return map[string]any{"id": id, "type": "quick", "text": "سلام"} }), "", false},
+	"GET /user/draft/list":         {acl.SendCreate, fixed("/user/draft/list", nil), listing, false},
+	"GET /user/draft/show/:id":     {acl.SendCreate, withID("/user/draft/show/{id}", (*walk).draft, nil), "", false},
+	"POST /user/draft/delete":      {acl.SendCreate, withID("/user/draft/delete", (*walk).draft, idBody), "", false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
@@ -357,6 +375,20 @@ func (w *walk) apiKey() int64 {
 	return w.sql(`INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, scopes)
 		SELECT $1, id, 'walk', 'chp_live_walk' || $2::int, '\x00', '{report.view}' FROM users WHERE account_id = $1 AND is_owner
 		RETURNING id`, w.accA, w.next())
+}
+
+// predefinedGroup, predefinedMessage and draft are owner A's.
+func (w *walk) predefinedGroup() int64 {
+	return w.sql(`INSERT INTO predefined_groups (account_id, title) VALUES ($1, 'گروه ' || $2::int) RETURNING id`, w.accA, w.next())
+}
+
+func (w *walk) predefinedMessage() int64 {
+	return w.sql(`INSERT INTO predefined_messages (account_id, group_id, title, text) VALUES ($1, $2, 'پیام', 'سلام') RETURNING id`,
+		w.accA, w.predefinedGroup())
+}
+
+func (w *walk) draft() int64 {
+	return w.sql(`INSERT INTO drafts (account_id, type, text) VALUES ($1, 'quick', 'سلام') RETURNING id`, w.accA)
 }
 
 func (w *walk) role() int64 {
