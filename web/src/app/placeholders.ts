@@ -55,8 +55,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'developers/documents', title: 'مستندات' },
   { path: 'developers/api-calls', title: 'فراخوانی‌های API' },
   { path: 'developers/api-calls/:id', title: 'جزئیات فراخوانی API' },
-  { path: 'predefined-messages', title: 'پیام‌های از پیش تعریف‌شده' },
-  { path: 'predefined-messages/:id', title: 'جزئیات پیام از پیش تعریف‌شده' },
   { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
   { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
   { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },

@@ -6,6 +6,7 @@ import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
 import { contactRoutes } from '../features/contacts/routes'
 import { developerRoutes } from '../features/developers/routes'
+import { predefinedRoutes } from '../features/predefined/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -19,6 +20,7 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage
 const SendMethodsPage = lazyPage(() => import('../features/send/SendMethodsPage'))
 const QuickSendPage = lazyPage(() => import('../features/send/quick/QuickSendPage'))
 const SuccessSendPage = lazyPage(() => import('../features/send/SuccessSendPage'))
+const DraftsPage = lazyPage(() => import('../features/send/drafts/DraftsPage'))
 const FileSendPage = lazyPage(() => import('../features/send/file/FileSendPage'))
 const PeerToPeerSendPage = lazyPage(() => import('../features/send/p2p/PeerToPeerSendPage'))
 const KeywordSendPage = lazyPage(() => import('../features/send/keyword/KeywordSendPage'))
@@ -92,6 +94,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/phonebook', element: <PhonebookSendPage />, handle: { title: 'ارسال از دفترچه تلفن' } },
           { path: 'send-sms/campaigns', element: <CampaignsPage />, handle: { title: 'ارسال‌های زمان‌بندی‌شده و کمپین‌ها' } },
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
+          { path: 'send-sms/drafts', element: <DraftsPage />, handle: { title: 'پیش‌نویس‌ها' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
@@ -101,6 +104,7 @@ export const routes: RouteObject[] = [
           ...contactRoutes,
           ...colleagueRoutes,
           ...developerRoutes,
+          ...predefinedRoutes,
           ...placeholders,
         ],
       },

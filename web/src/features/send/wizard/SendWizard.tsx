@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Flex, Stack } from '@chakra-ui/react'
+import { Alert, Box, Button, Flex, HStack, Stack } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
@@ -9,7 +9,10 @@ import { uuid } from '../../../lib/uuid'
 import { useIsMobile } from '../../../lib/viewport'
 import { SectionCard } from '../../../components/SectionCard'
 import { ServerMessage } from '../../../components/ServerMessage'
-import { sendApi, type BulkSendBody, type PriceBody, type PriceQuote, type SendBody } from '../api'
+import { ErrorState, LoadingState } from '../../../components/States'
+import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody } from '../api'
+import type { WizardState } from '../drafts/model'
+import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
 /** Field errors of one step, by field name. */
 export type StepErrors = Partial<Record<string, string>>
@@ -32,15 +35,18 @@ interface Props {
   scheduled: boolean
   /** First step on which the price is asked (the review step by default). */
   quoteFrom?: number
+  /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`). */
+  draft: { type: DraftType; state: WizardState; resume: ResumeState }
   children: (ctx: WizardContext) => ReactNode
 }
 
 /**
  * The three-step send wizard of every send method: a stepper, the step's content, and a sticky
  * bar with back / next / send. The price comes from POST /send/calculate-price; the send goes
- * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}.
+ * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}. Every step
+ * can save the wizard as a draft; a send from a resumed draft removes the draft.
  */
-export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, children }: Props) {
+export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
   const isMobile = useIsMobile()
   const queryClient = useQueryClient()
@@ -48,6 +54,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
   const [step, setStep] = useState(0)
   const [showErrors, setShowErrors] = useState(false)
   const [idempotencyKey, setIdempotencyKey] = useState('')
+  const drafts = useDraftSaver(draft.type, draft.resume.draftId)
 
   const quote = useQuery({
     queryKey: ['send', 'price', priceBody],
@@ -61,6 +68,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
     onSuccess: (r) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
       void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
+      drafts.discard()
       navigate(`/send-sms/success-send/${r.id}`, { state: r })
     },
   })
@@ -89,7 +97,13 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       </SectionCard>
       <SectionCard data-testid={`${testId}-step-${step}`}>
         <Stack gap="4">
-          {children({ step, errors, quote })}
+          {draft.resume.loading ? (
+            <LoadingState title="در حال بارگذاری پیش‌نویس" />
+          ) : draft.resume.error ? (
+            <ErrorState title="پیش‌نویس بارگذاری نشد" description="ممکن است حذف شده باشد" onRetry={draft.resume.retry} />
+          ) : (
+            children({ step, errors, quote })
+          )}
           {step === last && send.isError && (
             <Alert.Root status="error" rounded="lg">
               <Alert.Indicator />
@@ -108,6 +122,16 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           <Button variant="outline" onClick={back} disabled={send.isPending} data-testid="wizard-back">
             <ArrowRightIcon /> {step === 0 ? 'روش‌های ارسال' : 'مرحله قبل'}
           </Button>
+          <HStack gap="2">
+          <Button
+            variant="ghost"
+            onClick={() => drafts.save(draft.state)}
+            loading={drafts.saving}
+            disabled={send.isPending || draft.resume.loading}
+            data-testid="wizard-save-draft"
+          >
+            ذخیره پیش‌نویس
+          </Button>
           {step < last ? (
             <Button colorPalette="brand" onClick={next} data-testid="wizard-next">
               مرحله بعد <ArrowLeftIcon />
@@ -124,6 +148,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
               <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
             </Button>
           )}
+          </HStack>
         </Flex>
       </Box>
     </Stack>
