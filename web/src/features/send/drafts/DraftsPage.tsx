@@ -87,7 +87,7 @@ export default function DraftsPage() {
       description="ارسال‌هایی که ذخیره کرده‌اید و هنوز فرستاده نشده‌اند؛ با «ادامه» همان مرحله‌ها با متن و تنظیمات ذخیره‌شده باز می‌شود."
       actions={
         <Button asChild size="sm" variant="outline" colorPalette="brand">
-          <RouterLink to="/predefined-messages"><MessageIcon /> پیام‌های از پیش تعریف‌شده</RouterLink>
+          <RouterLink to="/predefined-messages"><MessageIcon /> پیام‌های آماده</RouterLink>
         </Button>
       }
     >
