@@ -120,17 +120,19 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
         <Flex justify="space-between" gap="3">
           <Button variant="outline" onClick={back} disabled={send.isPending} data-testid="wizard-back">
-            <ArrowRightIcon /> {step === 0 ? 'روش‌های ارسال' : 'مرحله قبل'}
+            <ArrowRightIcon /> {step === 0 && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
           </Button>
-          <HStack gap="2">
+          <HStack gap={isMobile ? '1' : '2'}>
           <Button
             variant="ghost"
+            px={isMobile ? '2' : undefined}
+            aria-label="ذخیره پیش‌نویس"
             onClick={() => drafts.save(draft.state)}
             loading={drafts.saving}
             disabled={send.isPending || draft.resume.loading}
             data-testid="wizard-save-draft"
           >
-            ذخیره پیش‌نویس
+            {isMobile ? 'پیش‌نویس' : 'ذخیره پیش‌نویس'}
           </Button>
           {step < last ? (
             <Button colorPalette="brand" onClick={next} data-testid="wizard-next">
