@@ -154,9 +154,9 @@ func (s *Service) SaveDraft(ctx context.Context, id acl.Identity, in DraftInput)
 	if err != nil {
 		return Draft{}, err
 	}
-	action := "draft.create"
+	action := audit.DraftCreate
 	if in.ID != 0 {
-		action = "draft.update"
+		action = audit.DraftUpdate
 	}
 	e := audit.Entry{Action: action, TargetType: "draft", Target: fmt.Sprint(in.ID),
 		After: map[string]any{"type": in.Type, "title": in.Title, "numbers": len(in.Numbers)}}
@@ -208,5 +208,5 @@ func updateDraft(ctx context.Context, tx pgx.Tx, id acl.Identity, in DraftInput)
 
 // DeleteDraft removes a draft of the account.
 func (s *Service) DeleteDraft(ctx context.Context, id acl.Identity, draftID int64, ip string) error {
-	return s.deleteOne(ctx, id, "drafts", "draft.delete", draftID, ip)
+	return s.deleteOne(ctx, id, "drafts", audit.DraftDelete, draftID, ip)
 }

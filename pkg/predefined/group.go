@@ -82,7 +82,7 @@ func (s *Service) CreateGroup(ctx context.Context, id acl.Identity, in GroupInpu
 		return Group{}, err
 	}
 	var gid int64
-	err := s.inTx(ctx, id, audit.Entry{Action: "predefined.group_create", TargetType: "predefined_group", After: map[string]any{"title": title}},
+	err := s.inTx(ctx, id, audit.Entry{Action: audit.PredefinedGroupCreate, TargetType: "predefined_group", After: map[string]any{"title": title}},
 		func(tx pgx.Tx) error {
 			var n int
 			if err := tx.QueryRow(ctx, `SELECT count(*) FROM predefined_groups WHERE account_id = $1`, id.AccountID).Scan(&n); err != nil {
@@ -108,7 +108,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id acl.Identity, in GroupInpu
 		return Group{}, err
 	}
 	var before string
-	err := s.inTx(ctx, id, audit.Entry{Action: "predefined.group_update", TargetType: "predefined_group", Target: fmt.Sprint(in.ID),
+	err := s.inTx(ctx, id, audit.Entry{Action: audit.PredefinedGroupUpdate, TargetType: "predefined_group", Target: fmt.Sprint(in.ID),
 		After: map[string]any{"title": title}}, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `SELECT title FROM predefined_groups WHERE id = $1 AND account_id = $2 FOR UPDATE`,
 			in.ID, id.AccountID).Scan(&before)
@@ -127,7 +127,7 @@ func (s *Service) UpdateGroup(ctx context.Context, id acl.Identity, in GroupInpu
 
 // DeleteGroup removes a group of the account and its messages.
 func (s *Service) DeleteGroup(ctx context.Context, id acl.Identity, groupID int64, ip string) error {
-	return s.deleteOne(ctx, id, "predefined_groups", "predefined.group_delete", groupID, ip)
+	return s.deleteOne(ctx, id, "predefined_groups", audit.PredefinedGroupDelete, groupID, ip)
 }
 
 // groupWrite maps a duplicate title to 409 with the field message.

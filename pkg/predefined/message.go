@@ -97,7 +97,7 @@ func (s *Service) CreateMessage(ctx context.Context, id acl.Identity, in Message
 		return Message{}, err
 	}
 	var mid int64
-	err = s.inTx(ctx, id, audit.Entry{Action: "predefined.create", TargetType: "predefined_message",
+	err = s.inTx(ctx, id, audit.Entry{Action: audit.PredefinedCreate, TargetType: "predefined_message",
 		After: map[string]any{"group_id": in.GroupID, "title": in.Title}}, func(tx pgx.Tx) error {
 		if err := ownGroup(ctx, tx, id, in.GroupID); err != nil {
 			return err
@@ -128,7 +128,7 @@ func (s *Service) UpdateMessage(ctx context.Context, id acl.Identity, in Message
 	if err != nil {
 		return Message{}, err
 	}
-	err = s.inTx(ctx, id, audit.Entry{Action: "predefined.update", TargetType: "predefined_message", Target: fmt.Sprint(in.ID),
+	err = s.inTx(ctx, id, audit.Entry{Action: audit.PredefinedUpdate, TargetType: "predefined_message", Target: fmt.Sprint(in.ID),
 		After: map[string]any{"group_id": in.GroupID, "title": in.Title}}, func(tx pgx.Tx) error {
 		var one int
 		err := tx.QueryRow(ctx, `SELECT 1 FROM predefined_messages WHERE id = $1 AND account_id = $2 FOR UPDATE`, in.ID, id.AccountID).Scan(&one)
@@ -153,5 +153,5 @@ func (s *Service) UpdateMessage(ctx context.Context, id acl.Identity, in Message
 
 // DeleteMessage removes a message of the account.
 func (s *Service) DeleteMessage(ctx context.Context, id acl.Identity, msgID int64, ip string) error {
-	return s.deleteOne(ctx, id, "predefined_messages", "predefined.delete", msgID, ip)
+	return s.deleteOne(ctx, id, "predefined_messages", audit.PredefinedDelete, msgID, ip)
 }
