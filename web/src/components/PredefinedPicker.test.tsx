@@ -35,7 +35,7 @@ describe('MessageEditor «درج متن آماده»', () => {
     await waitFor(() => expect(area.value).toBe('سلام تولدتان مبارک عزیز'))
     expect(screen.queryByTestId('predefined-picker')).not.toBeInTheDocument()
     expect(calls.some((c) => c.path === '/user/predefined/group/list')).toBe(true)
-  })
+  }, 20_000)
 
   it('searches and narrows by group through the API', async () => {
     const calls = stubApi({
@@ -53,5 +53,5 @@ describe('MessageEditor «درج متن آماده»', () => {
       expect(decodeURIComponent(last?.url ?? '')).toContain('search=نوروز')
     })
     expect(screen.getByTestId('predefined-insert')).toBeDisabled()
-  })
+  }, 20_000)
 })
