@@ -48,24 +48,7 @@ export default function GroupDetailsPage() {
     )
   }
   const g = group.data
-  const columns: DataTableColumn<PredefinedMessage>[] = [
-    { key: 'title', title: 'عنوان', render: (m) => <Text fontWeight="medium">{toPersianDigits(m.title)}</Text> },
-    { key: 'text', title: 'متن', render: (m) => <Text fontSize="sm" lineClamp={2} wordBreak="break-word" whiteSpace="pre-wrap">{m.text}</Text> },
-    { key: 'updated_at', title: 'آخرین ویرایش', hideOnMobile: true, render: (m) => formatJalaliDateTime(m.updated_at) },
-    ...(canManage
-      ? [{
-          key: 'actions',
-          title: 'عملیات',
-          align: 'end' as const,
-          render: (m: PredefinedMessage) => (
-            <HStack gap="1" justify="flex-end">
-              <Button size="xs" variant="ghost" onClick={() => setEditing(m)} data-testid={`predefined-edit-${m.id}`}>ویرایش</Button>
-              <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(m)} data-testid={`predefined-delete-${m.id}`}>حذف</Button>
-            </HStack>
-          ),
-        }]
-      : []),
-  ]
+  const columns = messageColumns(canManage, setEditing, setDeleting)
   const done = (title: string, after?: () => void) => () => {
     toaster.create({ type: 'success', title })
     after?.()
@@ -122,4 +105,28 @@ export default function GroupDetailsPage() {
       </ConfirmDialog>
     </SectionCard>
   )
+}
+
+/** The messages table's columns; edit and delete only for roles that manage. */
+function messageColumns(
+  canManage: boolean, onEdit: (m: PredefinedMessage) => void, onDelete: (m: PredefinedMessage) => void,
+): DataTableColumn<PredefinedMessage>[] {
+  return [
+    { key: 'title', title: 'عنوان', render: (m) => <Text fontWeight="medium">{toPersianDigits(m.title)}</Text> },
+    { key: 'text', title: 'متن', render: (m) => <Text fontSize="sm" lineClamp={2} wordBreak="break-word" whiteSpace="pre-wrap">{m.text}</Text> },
+    { key: 'updated_at', title: 'آخرین ویرایش', hideOnMobile: true, render: (m) => formatJalaliDateTime(m.updated_at) },
+    ...(canManage
+      ? [{
+          key: 'actions',
+          title: 'عملیات',
+          align: 'end' as const,
+          render: (m: PredefinedMessage) => (
+            <HStack gap="1" justify="flex-end">
+              <Button size="xs" variant="ghost" onClick={() => onEdit(m)} data-testid={`predefined-edit-${m.id}`}>ویرایش</Button>
+              <Button size="xs" variant="ghost" colorPalette="red" onClick={() => onDelete(m)} data-testid={`predefined-delete-${m.id}`}>حذف</Button>
+            </HStack>
+          ),
+        }]
+      : []),
+  ]
 }

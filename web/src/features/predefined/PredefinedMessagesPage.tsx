@@ -30,25 +30,7 @@ export default function PredefinedMessagesPage() {
   const [editing, setEditing] = useState<PredefinedGroup | 'new' | null>(null)
   const [newMessage, setNewMessage] = useState(false)
   const [deleting, setDeleting] = useState<PredefinedGroup | null>(null)
-  const columns: DataTableColumn<PredefinedGroup>[] = [
-    { key: 'title', title: 'گروه', render: (g) => <Text fontWeight="medium">{toPersianDigits(g.title)}</Text> },
-    { key: 'messages', title: 'تعداد پیام', render: (g) => formatNumber(g.messages) },
-    { key: 'created_at', title: 'تاریخ ساخت', hideOnMobile: true, render: (g) => formatJalaliDate(g.created_at) },
-    {
-      key: 'actions',
-      title: 'عملیات',
-      align: 'end',
-      render: (g) => (
-        <HStack gap="1" justify="flex-end" onClick={(e) => e.stopPropagation()}>
-          <Button size="xs" variant="subtle" asChild><RouterLink to={`/predefined-messages/${g.id}`}>پیام‌ها</RouterLink></Button>
-          {canManage && <Button size="xs" variant="ghost" onClick={() => setEditing(g)}>ویرایش</Button>}
-          {canManage && (
-            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(g)} data-testid={`predefined-group-delete-${g.id}`}>حذف</Button>
-          )}
-        </HStack>
-      ),
-    },
-  ]
+  const columns = groupColumns(canManage, setEditing, setDeleting)
   const confirmDelete = () =>
     deleting &&
     remove.mutate(deleting.id, {
@@ -111,4 +93,29 @@ export default function PredefinedMessagesPage() {
       </ConfirmDialog>
     </Stack>
   )
+}
+
+/** The groups table's columns; edit and delete only for roles that manage. */
+function groupColumns(
+  canManage: boolean, onEdit: (g: PredefinedGroup) => void, onDelete: (g: PredefinedGroup) => void,
+): DataTableColumn<PredefinedGroup>[] {
+  return [
+    { key: 'title', title: 'گروه', render: (g) => <Text fontWeight="medium">{toPersianDigits(g.title)}</Text> },
+    { key: 'messages', title: 'تعداد پیام', render: (g) => formatNumber(g.messages) },
+    { key: 'created_at', title: 'تاریخ ساخت', hideOnMobile: true, render: (g) => formatJalaliDate(g.created_at) },
+    {
+      key: 'actions',
+      title: 'عملیات',
+      align: 'end',
+      render: (g) => (
+        <HStack gap="1" justify="flex-end" onClick={(e) => e.stopPropagation()}>
+          <Button size="xs" variant="subtle" asChild><RouterLink to={`/predefined-messages/${g.id}`}>پیام‌ها</RouterLink></Button>
+          {canManage && <Button size="xs" variant="ghost" onClick={() => onEdit(g)}>ویرایش</Button>}
+          {canManage && (
+            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => onDelete(g)} data-testid={`predefined-group-delete-${g.id}`}>حذف</Button>
+          )}
+        </HStack>
+      ),
+    },
+  ]
 }

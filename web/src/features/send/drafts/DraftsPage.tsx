@@ -46,33 +46,7 @@ export default function DraftsPage() {
   })
   const remove = useMutation({ mutationFn: draftApi.remove, onSuccess: () => void qc.invalidateQueries({ queryKey: DRAFTS_KEY }) })
   const [deleting, setDeleting] = useState<Draft | null>(null)
-  const columns: DataTableColumn<Draft>[] = [
-    {
-      key: 'title',
-      title: 'پیش‌نویس',
-      render: (d) => (
-        <Stack gap="0.5" minW="0">
-          <Text fontWeight="medium">{toPersianDigits(d.title || DRAFT_TYPES[d.type].label)}</Text>
-          <Text fontSize="xs" color="fg.muted" lineClamp={1} wordBreak="break-word">{d.text || '—'}</Text>
-        </Stack>
-      ),
-    },
-    { key: 'type', title: 'روش ارسال', render: (d) => <Badge variant="subtle">{DRAFT_TYPES[d.type].label}</Badge> },
-    { key: 'recipients', title: 'گیرندگان', render: recipientsText },
-    { key: 'send_at', title: 'زمان ارسال', hideOnMobile: true, render: (d) => (d.send_at ? formatJalaliDateTime(d.send_at) : 'فوری') },
-    { key: 'updated_at', title: 'آخرین ذخیره', hideOnMobile: true, render: (d) => formatJalaliDateTime(d.updated_at) },
-    {
-      key: 'actions',
-      title: 'عملیات',
-      align: 'end',
-      render: (d) => (
-        <HStack gap="1" justify="flex-end">
-          <Button size="xs" colorPalette="brand" onClick={() => navigate(draftPath(d))} data-testid={`draft-resume-${d.id}`}>ادامه</Button>
-          <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(d)} data-testid={`draft-delete-${d.id}`}>حذف</Button>
-        </HStack>
-      ),
-    },
-  ]
+  const columns = draftColumns((d) => navigate(draftPath(d)), setDeleting)
   const confirmDelete = () =>
     deleting &&
     remove.mutate(deleting.id, {
@@ -113,4 +87,35 @@ export default function DraftsPage() {
       </ConfirmDialog>
     </SectionCard>
   )
+}
+
+/** The drafts table's columns with «ادامه» and «حذف». */
+function draftColumns(onResume: (d: Draft) => void, onDelete: (d: Draft) => void): DataTableColumn<Draft>[] {
+  return [
+    {
+      key: 'title',
+      title: 'پیش‌نویس',
+      render: (d) => (
+        <Stack gap="0.5" minW="0">
+          <Text fontWeight="medium">{toPersianDigits(d.title || DRAFT_TYPES[d.type].label)}</Text>
+          <Text fontSize="xs" color="fg.muted" lineClamp={1} wordBreak="break-word">{d.text || '—'}</Text>
+        </Stack>
+      ),
+    },
+    { key: 'type', title: 'روش ارسال', render: (d) => <Badge variant="subtle">{DRAFT_TYPES[d.type].label}</Badge> },
+    { key: 'recipients', title: 'گیرندگان', render: recipientsText },
+    { key: 'send_at', title: 'زمان ارسال', hideOnMobile: true, render: (d) => (d.send_at ? formatJalaliDateTime(d.send_at) : 'فوری') },
+    { key: 'updated_at', title: 'آخرین ذخیره', hideOnMobile: true, render: (d) => formatJalaliDateTime(d.updated_at) },
+    {
+      key: 'actions',
+      title: 'عملیات',
+      align: 'end',
+      render: (d) => (
+        <HStack gap="1" justify="flex-end">
+          <Button size="xs" colorPalette="brand" onClick={() => onResume(d)} data-testid={`draft-resume-${d.id}`}>ادامه</Button>
+          <Button size="xs" variant="ghost" colorPalette="red" onClick={() => onDelete(d)} data-testid={`draft-delete-${d.id}`}>حذف</Button>
+        </HStack>
+      ),
+    },
+  ]
 }

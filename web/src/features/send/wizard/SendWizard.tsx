@@ -48,7 +48,6 @@ interface Props {
  */
 export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
-  const isMobile = useIsMobile()
   const queryClient = useQueryClient()
   const last = steps.length - 1
   const [step, setStep] = useState(0)
@@ -117,42 +116,69 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           )}
         </Stack>
       </SectionCard>
-      <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
-        <Flex justify="space-between" gap="3">
-          <Button variant="outline" onClick={back} disabled={send.isPending} data-testid="wizard-back">
-            <ArrowRightIcon /> {step === 0 && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
-          </Button>
-          <HStack gap={isMobile ? '1' : '2'}>
+      <WizardBar
+        first={step === 0}
+        last={step === last}
+        busy={send.isPending}
+        onBack={back}
+        onNext={next}
+        onSend={() => send.mutate()}
+        canSend={!!quote.data}
+        scheduled={scheduled}
+        onSaveDraft={() => drafts.save(draft.state)}
+        savingDraft={drafts.saving}
+        draftDisabled={draft.resume.loading}
+      />
+    </Stack>
+  )
+}
+
+interface BarProps {
+  first: boolean
+  last: boolean
+  busy: boolean
+  onBack: () => void
+  onNext: () => void
+  onSend: () => void
+  canSend: boolean
+  scheduled: boolean
+  onSaveDraft: () => void
+  savingDraft: boolean
+  draftDisabled: boolean
+}
+
+/** The sticky bar: back, «ذخیره پیش‌نویس» («پیش‌نویس» on mobile) and next or send. */
+function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, draftDisabled }: BarProps) {
+  const isMobile = useIsMobile()
+  return (
+    <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
+      <Flex justify="space-between" gap="3">
+        <Button variant="outline" onClick={onBack} disabled={busy} data-testid="wizard-back">
+          <ArrowRightIcon /> {first && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
+        </Button>
+        <HStack gap={isMobile ? '1' : '2'}>
           <Button
             variant="ghost"
             px={isMobile ? '2' : undefined}
             aria-label="ذخیره پیش‌نویس"
-            onClick={() => drafts.save(draft.state)}
-            loading={drafts.saving}
-            disabled={send.isPending || draft.resume.loading}
+            onClick={onSaveDraft}
+            loading={savingDraft}
+            disabled={busy || draftDisabled}
             data-testid="wizard-save-draft"
           >
             {isMobile ? 'پیش‌نویس' : 'ذخیره پیش‌نویس'}
           </Button>
-          {step < last ? (
-            <Button colorPalette="brand" onClick={next} data-testid="wizard-next">
+          {!last ? (
+            <Button colorPalette="brand" onClick={onNext} data-testid="wizard-next">
               مرحله بعد <ArrowLeftIcon />
             </Button>
           ) : (
-            <Button
-              colorPalette="brand"
-              onClick={() => send.mutate()}
-              loading={send.isPending}
-              loadingText="در حال ثبت"
-              disabled={!quote.data}
-              data-testid="wizard-send"
-            >
+            <Button colorPalette="brand" onClick={onSend} loading={busy} loadingText="در حال ثبت" disabled={!canSend} data-testid="wizard-send">
               <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
             </Button>
           )}
-          </HStack>
-        </Flex>
-      </Box>
-    </Stack>
+        </HStack>
+      </Flex>
+    </Box>
   )
 }
