@@ -40,6 +40,10 @@ const (
 
 	// PatternManage creates and edits patterns (sending one needs SendCreate).
 	PatternManage Permission = "pattern.manage"
+	// PredefinedView reads the predefined messages (the editor's picker);
+	// PredefinedManage creates, edits and deletes them and their groups.
+	PredefinedView   Permission = "predefined.view"
+	PredefinedManage Permission = "predefined.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -56,19 +60,22 @@ var Titles = map[Permission]string{
 	ProfileManage: "مدیریت پروفایل",
 	PartnerManage: "مدیریت همکاران و نقش‌ها",
 
-	PhonebookView:   "مشاهده دفترچه تلفن",
-	PhonebookManage: "مدیریت دفترچه تلفن و لیست سیاه",
-	FileManage:      "بارگذاری و مدیریت فایل‌ها",
-	AuditView:       "مشاهده گزارش فعالیت‌ها",
-	WalletPay:       "پرداخت و افزایش اعتبار",
-	APIKeyManage:    "مدیریت کلیدهای API",
-	WalletAlert:     "تنظیم هشدار کمبود اعتبار",
-	PatternManage:   "ایجاد و ویرایش الگوها",
+	PhonebookView:    "مشاهده دفترچه تلفن",
+	PhonebookManage:  "مدیریت دفترچه تلفن و لیست سیاه",
+	FileManage:       "بارگذاری و مدیریت فایل‌ها",
+	AuditView:        "مشاهده گزارش فعالیت‌ها",
+	WalletPay:        "پرداخت و افزایش اعتبار",
+	APIKeyManage:     "مدیریت کلیدهای API",
+	WalletAlert:      "تنظیم هشدار کمبود اعتبار",
+	PatternManage:    "ایجاد و ویرایش الگوها",
+	PredefinedView:   "مشاهده پیام‌های از پیش تعریف‌شده",
+	PredefinedManage: "مدیریت پیام‌های از پیش تعریف‌شده",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
-	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage}
+	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage,
+	PredefinedView, PredefinedManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -116,6 +123,7 @@ var Groups = []Group{
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
 	{"file", "مدیریت فایل", []Permission{FileManage}},
+	{"predefined", "پیام‌های از پیش تعریف‌شده", []Permission{PredefinedView, PredefinedManage}},
 	{"wallet", "امور مالی", []Permission{WalletView, WalletPay}},
 	{"developers", "برنامه‌نویسان", []Permission{APIKeyManage}},
 	{"profile", "حساب کاربری", []Permission{ProfileManage}},

@@ -51,6 +51,17 @@ const (
 	ColleagueUpdate     = "colleague.update"
 	ColleagueDeactivate = "colleague.deactivate"
 	ColleagueActivate   = "colleague.activate"
+
+	// Predefined messages, their groups and the send wizards' drafts (pkg/predefined).
+	PredefinedGroupCreate = "predefined.group_create"
+	PredefinedGroupUpdate = "predefined.group_update"
+	PredefinedGroupDelete = "predefined.group_delete"
+	PredefinedCreate      = "predefined.create"
+	PredefinedUpdate      = "predefined.update"
+	PredefinedDelete      = "predefined.delete"
+	DraftCreate           = "draft.create"
+	DraftUpdate           = "draft.update"
+	DraftDelete           = "draft.delete"
 )
 
 // Labels are the Persian names of the action codes, in the order the panel's filter
@@ -103,6 +114,15 @@ var Labels = []Label{
 	{ColleagueUpdate, "ویرایش همکار"},
 	{ColleagueDeactivate, "غیرفعال کردن همکار"},
 	{ColleagueActivate, "فعال کردن همکار"},
+	{PredefinedGroupCreate, "ایجاد گروه پیام آماده"},
+	{PredefinedGroupUpdate, "ویرایش گروه پیام آماده"},
+	{PredefinedGroupDelete, "حذف گروه پیام آماده"},
+	{PredefinedCreate, "ایجاد پیام از پیش تعریف‌شده"},
+	{PredefinedUpdate, "ویرایش پیام از پیش تعریف‌شده"},
+	{PredefinedDelete, "حذف پیام از پیش تعریف‌شده"},
+	{DraftCreate, "ذخیره پیش‌نویس"},
+	{DraftUpdate, "به‌روزرسانی پیش‌نویس"},
+	{DraftDelete, "حذف پیش‌نویس"},
 }
 
 // Label is an action code and its Persian name.

@@ -36,6 +36,7 @@ var bodyLimits = map[string]int64{
 	"POST /v1/api/user/files":                          streamedBody,
 	"POST /v1/api/payment/offline/card-to-card-create": OfflineBodyLimit,
 	"POST /v1/api/payment/offline/bank-pay-create":     OfflineBodyLimit,
+	"POST /v1/api/user/draft":                          BulkBodyLimit,
 }
 
 // streamRoutes are the routes whose body or answer may outlast the server's read

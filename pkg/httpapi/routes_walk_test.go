@@ -57,6 +57,7 @@ const (
 	platform  = "the platform's payment settings and offers are the same for every account"
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
 	systemic  = "systemic patterns are the platform's, read by every account"
+	groupForm = "another account's group is a form error (422 «گروه انتخاب‌شده یافت نشد», TestPredefinedIsolation)"
 )
 
 func fixed(path string, body any) func(*walk) call {
@@ -227,6 +228,23 @@ var routeTable = map[string]walkRoute{
 	"GET /payment/charge-packages/dynamics":     {acl.WalletView, fixed("/payment/charge-packages/dynamics", nil), platform, false},
 	"POST /payment/charge-packages/select":      {acl.WalletPay, fixed("/payment/charge-packages/select", map[string]any{"package_id": 1}), listing, false},
 	"GET /payment/promotion/today-charge":       {acl.WalletView, fixed("/payment/promotion/today-charge", nil), own, false},
+	"GET /user/predefined/group/list":           {acl.PredefinedView, fixed("/user/predefined/group/list", nil), listing, false},
+	"GET /user/predefined/group/count":          {acl.PredefinedView, fixed("/user/predefined/group/count", nil), listing, false},
+	"GET /user/predefined/group/show/:id":       {acl.PredefinedView, withID("/user/predefined/group/show/{id}", (*walk).predefinedGroup, nil), "", false},
+	"POST /user/predefined/group":               {acl.PredefinedManage, fixed("/user/predefined/group", map[string]any{"title": "گروه تازه"}), listing, false},
+	"POST /user/predefined/group/update":        {acl.PredefinedManage, withID("/user/predefined/group/update", (*walk).predefinedGroup, func(id int64) any { return map[string]any{"id": id, "title": "نام نو"} }), "", false},
+	"POST /user/predefined/group/delete":        {acl.PredefinedManage, withID("/user/predefined/group/delete", (*walk).predefinedGroup, idBody), "", false},
+	"GET /user/predefined/list":                 {acl.PredefinedView, fixed("/user/predefined/list", nil), listing, false},
+	"GET /user/predefined/show/:id":             {acl.PredefinedView, withID("/user/predefined/show/{id}", (*walk).predefinedMessage, nil), "", false},
+	"POST /user/predefined":                     {acl.PredefinedManage, withID("/user/predefined", (*walk).predefinedGroup, func(id int64) any { return map[string]any{"group_id": id, "title": "پیام", "text": "سلام"} }), groupForm, false},
+	"POST /user/predefined/update": {acl.PredefinedManage, withID("/user/predefined/update", (*walk).predefinedMessage, func(id int64) any {
+		return map[string]any{"id": id, "group_id": 1, "title": "پیام", "text": "سلام"}
+	}), "", false},
+	"POST /user/predefined/delete": {acl.PredefinedManage, withID("/user/predefined/delete", (*walk).predefinedMessage, idBody), "", false},
+	"POST /user/draft":             {acl.SendCreate, withID("/user/draft", (*walk).draft, func(id int64) any { return map[string]any{"id": id, "type": "quick", "text": "سلام"} }), "", false},
+	"GET /user/draft/list":         {acl.SendCreate, fixed("/user/draft/list", nil), listing, false},
+	"GET /user/draft/show/:id":     {acl.SendCreate, withID("/user/draft/show/{id}", (*walk).draft, nil), "", false},
+	"POST /user/draft/delete":      {acl.SendCreate, withID("/user/draft/delete", (*walk).draft, idBody), "", false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
@@ -388,6 +406,20 @@ func (w *walk) apiKey() int64 {
 	return w.sql(`INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, scopes)
 		SELECT $1, id, 'walk', 'chp_live_walk' || $2::int, '\x00', '{report.view}' FROM users WHERE account_id = $1 AND is_owner
 		RETURNING id`, w.accA, w.next())
+}
+
+// predefinedGroup, predefinedMessage and draft are owner A's.
+func (w *walk) predefinedGroup() int64 {
+	return w.sql(`INSERT INTO predefined_groups (account_id, title) VALUES ($1, 'گروه ' || $2::int) RETURNING id`, w.accA, w.next())
+}
+
+func (w *walk) predefinedMessage() int64 {
+	return w.sql(`INSERT INTO predefined_messages (account_id, group_id, title, text) VALUES ($1, $2, 'پیام', 'سلام') RETURNING id`,
+		w.accA, w.predefinedGroup())
+}
+
+func (w *walk) draft() int64 {
+	return w.sql(`INSERT INTO drafts (account_id, type, text) VALUES ($1, 'quick', 'سلام') RETURNING id`, w.accA)
 }
 
 func (w *walk) role() int64 {

@@ -47,8 +47,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'file-management', title: 'مدیریت فایل' },
   { path: 'developers/plugins', title: 'افزونه‌ها' },
   { path: 'developers/documents', title: 'مستندات' },
-  { path: 'predefined-messages', title: 'پیام‌های از پیش تعریف‌شده' },
-  { path: 'predefined-messages/:id', title: 'جزئیات پیام از پیش تعریف‌شده' },
   { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
   { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
   { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },

@@ -8,6 +8,7 @@ import { contactRoutes } from '../features/contacts/routes'
 import { developerRoutes } from '../features/developers/routes'
 import { patternRoutes } from '../features/patterns/routes'
 import { webhookRoutes } from '../features/webhooks/routes'
+import { predefinedRoutes } from '../features/predefined/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -21,6 +22,7 @@ const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage
 const SendMethodsPage = lazyPage(() => import('../features/send/SendMethodsPage'))
 const QuickSendPage = lazyPage(() => import('../features/send/quick/QuickSendPage'))
 const SuccessSendPage = lazyPage(() => import('../features/send/SuccessSendPage'))
+const DraftsPage = lazyPage(() => import('../features/send/drafts/DraftsPage'))
 const FileSendPage = lazyPage(() => import('../features/send/file/FileSendPage'))
 const PeerToPeerSendPage = lazyPage(() => import('../features/send/p2p/PeerToPeerSendPage'))
 const KeywordSendPage = lazyPage(() => import('../features/send/keyword/KeywordSendPage'))
@@ -94,6 +96,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/phonebook', element: <PhonebookSendPage />, handle: { title: 'ارسال از دفترچه تلفن' } },
           { path: 'send-sms/campaigns', element: <CampaignsPage />, handle: { title: 'ارسال‌های زمان‌بندی‌شده و کمپین‌ها' } },
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
+          { path: 'send-sms/drafts', element: <DraftsPage />, handle: { title: 'پیش‌نویس‌ها' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
@@ -105,6 +108,7 @@ export const routes: RouteObject[] = [
           ...developerRoutes,
           ...patternRoutes,
           ...webhookRoutes,
+          ...predefinedRoutes,
           ...placeholders,
         ],
       },

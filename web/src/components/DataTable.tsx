@@ -1,5 +1,7 @@
 import { Box, Card, HStack, Skeleton, Stack, Table, Text } from '@chakra-ui/react'
 import type { KeyboardEvent, ReactNode } from 'react'
+import type { UseQueryResult } from '@tanstack/react-query'
+import type { Paged } from '../lib/api'
 import { useUrlListState, type ListUrlOptions } from '../lib/urlState'
 import { useIsMobile } from './hooks'
 import { Pagination } from './Pagination'
@@ -38,6 +40,11 @@ export interface DataTableProps<T> {
   toolbar?: ReactNode
   /** A custom mobile card; by default each column as «title: value». */
   renderCard?: (row: T, index: number) => ReactNode
+}
+
+/** The rows, total and loading/error/retry props of a DataTable fed by one paged query. */
+export function pagedQueryProps<T>(q: UseQueryResult<Paged<T>>): Pick<DataTableProps<T>, 'rows' | 'total' | 'isLoading' | 'isError' | 'onRetry'> {
+  return { rows: q.data?.rows, total: q.data?.meta.total, isLoading: q.isPending, isError: q.isError, onRetry: () => void q.refetch() }
 }
 
 function cellValue<T>(col: DataTableColumn<T>, row: T, index: number): ReactNode {

@@ -1,8 +1,9 @@
 import { Button, Field, HStack, Stack, Switch, Text, Textarea, Wrap } from '@chakra-ui/react'
-import { useId, useRef, type ClipboardEvent } from 'react'
+import { useId, useRef, useState, type ClipboardEvent } from 'react'
 import { toPersianDigits } from '../lib/digits'
 import { formatNumber } from '../lib/format'
 import { countSegments, MAX_TEXT } from '../lib/segments'
+import { PredefinedPicker } from './PredefinedPicker'
 
 /** A keyword tag of the editor: `keyword` is inserted as `{keyword}`; `col` names the column ex_{col}. */
 export interface EditorKeyword {
@@ -50,15 +51,18 @@ export interface MessageEditorProps {
   rows?: number
   /** How a tag is written into the text: `{keyword}` by default; patterns use `%name%`. */
   formatTag?: (keyword: string) => string
+  /** Shows «درج متن آماده»: a picker of the account's predefined messages that inserts at the caret. */
+  predefined?: boolean
 }
 
 /** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
 export function MessageEditor({
   value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
-  onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6,
+  onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6, predefined,
   formatTag = (k) => `{${k}}`,
 }: MessageEditorProps) {
   const id = useId()
+  const [picking, setPicking] = useState(false)
   const ref = useRef<HTMLTextAreaElement>(null)
   const length = [...value].length
 
@@ -96,6 +100,14 @@ export function MessageEditor({
         />
         {invalid && errorText && <Field.ErrorText>{errorText}</Field.ErrorText>}
       </Field.Root>
+      {predefined && (
+        <>
+          <Button size="xs" variant="outline" alignSelf="flex-start" disabled={disabled} onClick={() => setPicking(true)} data-testid="predefined-open">
+            درج متن آماده
+          </Button>
+          <PredefinedPicker open={picking} onClose={() => setPicking(false)} onPick={(m) => replaceSelection(m.text)} />
+        </>
+      )}
       {keywords.length > 0 && (
         <Wrap gap="1.5" role="group" aria-label="درج برچسب">
           {keywords.map((k) => (

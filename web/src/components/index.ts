@@ -1,4 +1,4 @@
-export { DataTable, type DataTableColumn, type DataTableProps } from './DataTable'
+export { DataTable, pagedQueryProps, type DataTableColumn, type DataTableProps } from './DataTable'
 export { ExportButton, sizeText } from './ExportButton'
 export { maskJalaliInput, parseMaskedJalali, isWithinBounds, effectiveMin, toDateParam, fromDateParam, type DateBounds } from './dateMask'
 export { useCloseOnScroll, useDebouncedValue, useIsMobile, useOutsideClick, MOBILE_QUERY } from './hooks'

@@ -17,6 +17,8 @@ export type Permission =
   | 'file.manage'
   | 'wallet.pay'
   | 'apikey.manage'
+  | 'predefined.view'
+  | 'predefined.manage'
   | 'audit.view'
 
 /** The caller's access list (GET /acl/list, spec §6). */

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react'
 import type { IconProps } from '@chakra-ui/react'
 import {
-  ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
+  ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FileIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
   PatternIcon, SecretaryIcon, SendIcon, ShieldIcon, SupportIcon, WalletIcon,
 } from '../../components/outlineIcons'
 import { allows, type Acl, type Permission } from '../../lib/acl'
@@ -33,11 +33,12 @@ export const MENU: MenuGroup[] = [
   {
     items: [
       { label: 'پیشخوان', to: '/dashboard', icon: HomeIcon },
-      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/campaigns'] },
+      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/campaigns', '/send-sms/drafts'] },
       { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon, perm: 'report.view' },
       { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
       { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon, perm: 'report.view' },
-      { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon, perm: 'send.create' },
+      { label: 'پیش‌نویس‌ها', to: '/send-sms/drafts', icon: FileIcon, perm: 'send.create' },
+      { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon, perm: 'predefined.view' },
       { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon, perm: 'phonebook.view' },
     ],
   },

@@ -1,4 +1,4 @@
-import { api } from '../../lib/api'
+import { api, type Query } from '../../lib/api'
 
 export interface PriceBody {
   text: string
@@ -53,4 +53,38 @@ export interface SendResult {
 export const sendApi = {
   calculatePrice: (body: PriceBody | BulkSendBody) => api.post<PriceQuote>('/send/calculate-price', body),
   send: (body: SendBody | BulkSendBody, idempotencyKey: string) => api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
+}
+
+/** The send methods whose wizards save drafts. */
+export type DraftType = 'quick' | 'file' | 'keyword' | 'peer_to_peer' | 'phonebook'
+
+/** POST /user/draft: a wizard's text, settings and recipients (id replaces that draft). */
+export interface DraftBody {
+  id?: number
+  type: DraftType
+  title: string
+  text: string
+  sender: string
+  cancel11: boolean
+  numbers: string[]
+  file_id: number | null
+  phonebook_ids: number[]
+  send_at: string | null
+}
+
+/** A saved draft; lists leave `numbers` empty and count them in `recipients`. */
+export interface Draft extends Required<Pick<DraftBody, 'id'>>, Omit<DraftBody, 'id'> {
+  recipients: number
+  file_name: string
+  created_by: string
+  updated_at: string
+}
+
+export const DRAFTS_KEY = ['drafts'] as const
+
+export const draftApi = {
+  save: (body: DraftBody) => api.post<Draft>('/user/draft', body),
+  show: (id: number | string, signal?: AbortSignal) => api.get<Draft>(`/user/draft/show/${id}`, undefined, signal),
+  list: (params: Query, signal?: AbortSignal) => api.page<Draft>('/user/draft/list', params, signal),
+  remove: (id: number) => api.post<null>('/user/draft/delete', { id }),
 }

@@ -6,10 +6,10 @@ export const FILE_STEPS = ['بارگذاری فایل و خط ارسال', 'مت
 
 /** /send-sms/file: one text to every valid number of an uploaded xlsx, csv or txt file. */
 export default function FileSendPage() {
-  const { draft, patch, chooseSender } = useBulkDraft()
+  const { draft, patch, chooseSender, resume } = useBulkDraft()
   const file = useUserFile(draft.fileId).data
   return (
-    <BulkWizard kind="file" steps={FILE_STEPS} draft={draft} file={file}>
+    <BulkWizard kind="file" steps={FILE_STEPS} draft={draft} resume={resume} file={file}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="send" sample="send" onSender={chooseSender} onChange={patch} />

@@ -8,11 +8,11 @@ export const KEYWORD_STEPS = ['بارگذاری فایل و خط ارسال', '�
 
 /** /send-sms/keyword: a text whose `{ex_B}` tags take each recipient's cells from the file. */
 export default function KeywordSendPage() {
-  const { draft, patch, chooseSender } = useBulkDraft()
+  const { draft, patch, chooseSender, resume } = useBulkDraft()
   const file = useUserFile(draft.fileId).data
   const columns = file?.columns ?? []
   return (
-    <BulkWizard kind="keyword" steps={KEYWORD_STEPS} draft={draft} file={file}>
+    <BulkWizard kind="keyword" steps={KEYWORD_STEPS} draft={draft} resume={resume} file={file}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="send" sample="keyword" onSender={chooseSender} onChange={patch} />

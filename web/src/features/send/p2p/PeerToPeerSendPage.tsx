@@ -7,10 +7,10 @@ export const P2P_STEPS = ['بارگذاری فایل و خط ارسال', 'تن�
 
 /** /send-sms/peer-to-peer: an xlsx of (message, mobile) rows, each row its own text. */
 export default function PeerToPeerSendPage() {
-  const { draft, patch, chooseSender } = useBulkDraft()
+  const { draft, patch, chooseSender, resume } = useBulkDraft()
   const file = useUserFile(draft.fileId).data
   return (
-    <BulkWizard kind="peer_to_peer" steps={P2P_STEPS} draft={draft} file={file} quoteFrom={1}>
+    <BulkWizard kind="peer_to_peer" steps={P2P_STEPS} draft={draft} resume={resume} file={file} quoteFrom={1}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="peer_to_peer" sample="peer_to_peer" onSender={chooseSender} onChange={patch} />

@@ -5,22 +5,25 @@ import { formatNumber } from '../../../lib/format'
 import { MessageStep, BulkReview } from '../wizard/WizardSteps'
 import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
 import { SenderPicker } from '../../../components/SenderPicker'
-import { phonebookRecipients, usePhonebookCount } from '../../../lib/phonebooks'
+import { phonebookRecipients, usePhonebookCount, usePhonebookOptions } from '../../../lib/phonebooks'
 import { PhonebookPicker } from '../../../components/PhonebookPicker'
 
 export const PHONEBOOK_STEPS = ['دفترچه تلفن و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 
 /** /send-sms/phonebook: one text to the contacts of one or more phonebooks. */
 export default function PhonebookSendPage() {
-  const { draft, patch, chooseSender } = useBulkDraft()
-  const [books, setBooks] = useState<SelectOption<number>[]>([])
+  const { draft, patch, chooseSender, resume } = useBulkDraft()
+  const [picked, setBooks] = useState<SelectOption<number>[] | null>(null)
+  // A resumed draft names its phonebooks by id: their labels come from the options.
+  const options = usePhonebookOptions('')
+  const books = picked ?? (options.data ?? []).filter((o) => draft.phonebookIds.map(Number).includes(Number(o.value)))
   const count = usePhonebookCount(draft.phonebookIds)
   const rows = [
     { label: 'دفترچه‌های تلفن', value: books.map((b) => b.label).join('، ') || '—' },
     { label: 'گیرندگان قابل ارسال', value: formatNumber(phonebookRecipients(count.data)) },
   ]
   return (
-    <BulkWizard kind="phonebook" steps={PHONEBOOK_STEPS} draft={draft}>
+    <BulkWizard kind="phonebook" steps={PHONEBOOK_STEPS} draft={draft} resume={resume}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <Stack gap="6">

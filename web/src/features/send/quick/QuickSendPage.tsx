@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { MessageStep } from '../wizard/WizardSteps'
 import { SendWizard } from '../wizard/SendWizard'
 import { useDefaultSender } from '../wizard/sender'
+import { useResumeDraft } from '../drafts/useDraft'
 import { EMPTY_DRAFT, QUICK_STEPS, sendBody, stepErrors, withSender, type QuickDraft } from './draft'
 import { StepRecipients } from './StepRecipients'
 import { StepReview } from './StepReview'
@@ -11,6 +12,7 @@ export default function QuickSendPage() {
   const [draft, setDraft] = useState<QuickDraft>(EMPTY_DRAFT)
   const patch = (p: Partial<QuickDraft>) => setDraft((d) => ({ ...d, ...p }))
   useDefaultSender(draft.sender, (line) => setDraft((d) => withSender(d, line)))
+  const resume = useResumeDraft(({ fileId: _f, phonebookIds: _p, numbers, ...rest }) => setDraft((d) => ({ ...d, ...rest, numbers: numbers ?? [] })))
 
   return (
     <SendWizard
@@ -20,6 +22,7 @@ export default function QuickSendPage() {
       priceBody={{ text: draft.text, numbers: draft.numbers, cancel11: draft.cancel11, sender: draft.sender }}
       sendBody={() => sendBody(draft)}
       scheduled={draft.schedule === 'later'}
+      draft={{ type: 'quick', state: draft, resume }}
     >
       {({ step, errors, quote }) =>
         step === 0 ? (

@@ -4,20 +4,25 @@ import { bulkBody, bulkStepErrors, EMPTY_BULK, type BulkDraft, type BulkKind } f
 import type { UserFile } from '../../../lib/files'
 import { SendWizard, type WizardContext } from './SendWizard'
 import { useDefaultSender, withSender } from './sender'
+import { useResumeDraft, type ResumeState } from '../drafts/useDraft'
 
-/** A bulk wizard's draft with the default line preselected. */
+/** A bulk wizard's draft with the default line preselected, or the saved draft of `?draft=` resumed. */
 export function useBulkDraft() {
   const [draft, setDraft] = useState<BulkDraft>(EMPTY_BULK)
   const patch = (p: Partial<BulkDraft>) => setDraft((d) => ({ ...d, ...p }))
   const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line))
   useDefaultSender(draft.sender, chooseSender)
-  return { draft, patch, chooseSender }
+  const resume = useResumeDraft(({ numbers: _numbers, fileId, phonebookIds, ...rest }) =>
+    setDraft((d) => ({ ...d, ...rest, fileId: fileId ?? null, phonebookIds: phonebookIds ?? [] })),
+  )
+  return { draft, patch, chooseSender, resume }
 }
 
 interface Props {
   kind: BulkKind
   steps: readonly string[]
   draft: BulkDraft
+  resume: ResumeState
   /** The uploaded file's report (file-based kinds). */
   file?: UserFile
   quoteFrom?: number
@@ -25,7 +30,7 @@ interface Props {
 }
 
 /** The send wizard for one bulk kind: validation and the price/send bodies come from the draft. */
-export function BulkWizard({ kind, steps, draft, file, quoteFrom, children }: Props) {
+export function BulkWizard({ kind, steps, draft, resume, file, quoteFrom, children }: Props) {
   return (
     <SendWizard
       steps={steps}
@@ -35,6 +40,7 @@ export function BulkWizard({ kind, steps, draft, file, quoteFrom, children }: Pr
       sendBody={() => bulkBody(kind, draft)}
       scheduled={draft.schedule === 'later'}
       quoteFrom={quoteFrom}
+      draft={{ type: kind, state: draft, resume }}
     >
       {children}
     </SendWizard>

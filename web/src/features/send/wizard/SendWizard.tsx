@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Flex, Stack } from '@chakra-ui/react'
+import { Alert, Box, Button, Flex, HStack, Stack } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
@@ -9,7 +9,10 @@ import { uuid } from '../../../lib/uuid'
 import { useIsMobile } from '../../../lib/viewport'
 import { SectionCard } from '../../../components/SectionCard'
 import { ServerMessage } from '../../../components/ServerMessage'
-import { sendApi, type BulkSendBody, type PriceBody, type PriceQuote, type SendBody } from '../api'
+import { ErrorState, LoadingState } from '../../../components/States'
+import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody } from '../api'
+import type { WizardState } from '../drafts/model'
+import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
 /** Field errors of one step, by field name. */
 export type StepErrors = Partial<Record<string, string>>
@@ -32,22 +35,25 @@ interface Props {
   scheduled: boolean
   /** First step on which the price is asked (the review step by default). */
   quoteFrom?: number
+  /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`). */
+  draft: { type: DraftType; state: WizardState; resume: ResumeState }
   children: (ctx: WizardContext) => ReactNode
 }
 
 /**
  * The three-step send wizard of every send method: a stepper, the step's content, and a sticky
  * bar with back / next / send. The price comes from POST /send/calculate-price; the send goes
- * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}.
+ * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}. Every step
+ * can save the wizard as a draft; a send from a resumed draft removes the draft.
  */
-export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, children }: Props) {
+export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
-  const isMobile = useIsMobile()
   const queryClient = useQueryClient()
   const last = steps.length - 1
   const [step, setStep] = useState(0)
   const [showErrors, setShowErrors] = useState(false)
   const [idempotencyKey, setIdempotencyKey] = useState('')
+  const drafts = useDraftSaver(draft.type, draft.resume.draftId)
 
   const quote = useQuery({
     queryKey: ['send', 'price', priceBody],
@@ -61,6 +67,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
     onSuccess: (r) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
       void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
+      drafts.discard()
       navigate(`/send-sms/success-send/${r.id}`, { state: r })
     },
   })
@@ -89,7 +96,13 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       </SectionCard>
       <SectionCard data-testid={`${testId}-step-${step}`}>
         <Stack gap="4">
-          {children({ step, errors, quote })}
+          {draft.resume.loading ? (
+            <LoadingState title="در حال بارگذاری پیش‌نویس" />
+          ) : draft.resume.error ? (
+            <ErrorState title="پیش‌نویس بارگذاری نشد" description="ممکن است حذف شده باشد" onRetry={draft.resume.retry} />
+          ) : (
+            children({ step, errors, quote })
+          )}
           {step === last && send.isError && (
             <Alert.Root status="error" rounded="lg">
               <Alert.Indicator />
@@ -103,29 +116,69 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           )}
         </Stack>
       </SectionCard>
-      <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
-        <Flex justify="space-between" gap="3">
-          <Button variant="outline" onClick={back} disabled={send.isPending} data-testid="wizard-back">
-            <ArrowRightIcon /> {step === 0 ? 'روش‌های ارسال' : 'مرحله قبل'}
+      <WizardBar
+        first={step === 0}
+        last={step === last}
+        busy={send.isPending}
+        onBack={back}
+        onNext={next}
+        onSend={() => send.mutate()}
+        canSend={!!quote.data}
+        scheduled={scheduled}
+        onSaveDraft={() => drafts.save(draft.state)}
+        savingDraft={drafts.saving}
+        draftDisabled={draft.resume.loading}
+      />
+    </Stack>
+  )
+}
+
+interface BarProps {
+  first: boolean
+  last: boolean
+  busy: boolean
+  onBack: () => void
+  onNext: () => void
+  onSend: () => void
+  canSend: boolean
+  scheduled: boolean
+  onSaveDraft: () => void
+  savingDraft: boolean
+  draftDisabled: boolean
+}
+
+/** The sticky bar: back, «ذخیره پیش‌نویس» («پیش‌نویس» on mobile) and next or send. */
+function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, draftDisabled }: BarProps) {
+  const isMobile = useIsMobile()
+  return (
+    <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
+      <Flex justify="space-between" gap="3">
+        <Button variant="outline" onClick={onBack} disabled={busy} data-testid="wizard-back">
+          <ArrowRightIcon /> {first && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
+        </Button>
+        <HStack gap={isMobile ? '1' : '2'}>
+          <Button
+            variant="ghost"
+            px={isMobile ? '2' : undefined}
+            aria-label="ذخیره پیش‌نویس"
+            onClick={onSaveDraft}
+            loading={savingDraft}
+            disabled={busy || draftDisabled}
+            data-testid="wizard-save-draft"
+          >
+            {isMobile ? 'پیش‌نویس' : 'ذخیره پیش‌نویس'}
           </Button>
-          {step < last ? (
-            <Button colorPalette="brand" onClick={next} data-testid="wizard-next">
+          {!last ? (
+            <Button colorPalette="brand" onClick={onNext} data-testid="wizard-next">
               مرحله بعد <ArrowLeftIcon />
             </Button>
           ) : (
-            <Button
-              colorPalette="brand"
-              onClick={() => send.mutate()}
-              loading={send.isPending}
-              loadingText="در حال ثبت"
-              disabled={!quote.data}
-              data-testid="wizard-send"
-            >
+            <Button colorPalette="brand" onClick={onSend} loading={busy} loadingText="در حال ثبت" disabled={!canSend} data-testid="wizard-send">
               <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
             </Button>
           )}
-        </Flex>
-      </Box>
-    </Stack>
+        </HStack>
+      </Flex>
+    </Box>
   )
 }

@@ -15,6 +15,7 @@ import { PriceQuoteCard } from './PriceQuoteCard'
 import { MessagePreview, ReviewRow, scheduleText } from './review'
 import { ScheduleField } from './ScheduleField'
 import { SenderPicker } from '../../../components/SenderPicker'
+import { allows, useAcl } from '../../../lib/acl'
 
 interface FileSourceProps {
   draft: BulkDraft
@@ -53,6 +54,8 @@ interface MessageProps<D extends MessageDraft> {
 /** Step 2 of the text wizards: the text with the live counter, cancel-11 and the Jalali schedule. */
 export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, keywords, children }: MessageProps<D>) {
   const set = (p: Partial<MessageDraft>) => onChange(p as Partial<D>)
+  // «درج متن آماده» reads the predefined messages: only for roles that may.
+  const canInsert = allows(useAcl().data, 'predefined.view')
   return (
     <Stack gap="6">
       <Box data-testid="message">
@@ -60,6 +63,7 @@ export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, k
           value={draft.text}
           onChange={(text) => set({ text })}
           keywords={keywords}
+          predefined={canInsert}
           cancel11={draft.cancel11}
           // Advertising lines must carry the footer: the switch stays on and locked.
           onCancel11Change={draft.advertising ? undefined : (cancel11) => set({ cancel11, cancel11Touched: true })}

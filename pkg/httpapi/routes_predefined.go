@@ -1,0 +1,117 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/predefined"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// predefinedRoutes lists the predefined messages, their groups and the send
+// wizards' drafts (spec §7 "Predefined messages", docs/predefined-messages.md).
+// Drafts are part of sending: they take send.create.
+func (s *Server) predefinedRoutes() []Route {
+	svc := predefined.New(s.Pool)
+	return []Route{
+		{http.MethodGet, "/user/predefined/group/list", acl.PredefinedView, predefinedGroupList(svc)},
+		{http.MethodGet, "/user/predefined/group/count", acl.PredefinedView, func(c *gin.Context) {
+			v, err := svc.Count(c.Request.Context(), who(c))
+			reply(c, v, err)
+		}},
+		{http.MethodGet, "/user/predefined/group/show/:id", acl.PredefinedView, byPathID(svc.Group)},
+		{http.MethodPost, "/user/predefined/group", acl.PredefinedManage, byForm(svc.CreateGroup, true)},
+		{http.MethodPost, "/user/predefined/group/update", acl.PredefinedManage, byForm(svc.UpdateGroup, false)},
+		{http.MethodPost, "/user/predefined/group/delete", acl.PredefinedManage, byBodyID(svc.DeleteGroup)},
+		{http.MethodGet, "/user/predefined/list", acl.PredefinedView, predefinedList(svc)},
+		{http.MethodGet, "/user/predefined/show/:id", acl.PredefinedView, byPathID(svc.Message)},
+		{http.MethodPost, "/user/predefined", acl.PredefinedManage, byForm(svc.CreateMessage, true)},
+		{http.MethodPost, "/user/predefined/update", acl.PredefinedManage, byForm(svc.UpdateMessage, false)},
+		{http.MethodPost, "/user/predefined/delete", acl.PredefinedManage, byBodyID(svc.DeleteMessage)},
+		{http.MethodPost, "/user/draft", acl.SendCreate, byForm(svc.SaveDraft, false)},
+		{http.MethodGet, "/user/draft/list", acl.SendCreate, draftList(svc)},
+		{http.MethodGet, "/user/draft/show/:id", acl.SendCreate, byPathID(svc.Draft)},
+		{http.MethodPost, "/user/draft/delete", acl.SendCreate, byBodyID(svc.DeleteDraft)},
+	}
+}
+
+// byForm binds the JSON form, calls the service and answers 201 (created) or 200.
+func byForm[In, Out any](act func(ctx context.Context, id acl.Identity, in In) (Out, error), created bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in In
+		if !bind(c, &in) {
+			return
+		}
+		v, err := act(c.Request.Context(), who(c), in)
+		if created {
+			replyCreated(c, v, err)
+			return
+		}
+		reply(c, v, err)
+	}
+}
+
+// byPathID calls a service with the :id path parameter and answers its result.
+func byPathID[Out any](show func(ctx context.Context, id acl.Identity, target int64) (Out, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, err := pathID(c)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		v, err := show(c.Request.Context(), who(c), id)
+		reply(c, v, err)
+	}
+}
+
+// pagedList reads the paging and answers one page of a service's list.
+func pagedList[T any](c *gin.Context, list func(p validate.Paging) ([]T, int64, error)) {
+	page, limit, ok := pageOf(c)
+	if !ok {
+		return
+	}
+	rows, total, err := list(validate.Paging{Page: page, Limit: limit})
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: page, Limit: limit, Total: total})
+}
+
+func predefinedGroupList(svc *predefined.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		pagedList(c, func(p validate.Paging) ([]predefined.Group, int64, error) {
+			return svc.Groups(c.Request.Context(), who(c), c.Query("search"), p)
+		})
+	}
+}
+
+func predefinedList(svc *predefined.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		f := predefined.MessageFilter{Search: c.Query("search")}
+		if g := validate.ToLatinDigits(c.Query("group_id")); g != "" {
+			n, err := strconv.ParseInt(g, 10, 64)
+			if err != nil || n <= 0 {
+				Fail(c, apperr.Field("group_id", predefined.MsgGroupUnknown))
+				return
+			}
+			f.GroupID = n
+		}
+		pagedList(c, func(p validate.Paging) ([]predefined.Message, int64, error) {
+			return svc.Messages(c.Request.Context(), who(c), f, p)
+		})
+	}
+}
+
+func draftList(svc *predefined.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		pagedList(c, func(p validate.Paging) ([]predefined.Draft, int64, error) {
+			return svc.Drafts(c.Request.Context(), who(c), c.Query("search"), c.Query("type"), p)
+		})
+	}
+}
