@@ -17,6 +17,7 @@ import { useUserFile } from '../../lib/files'
 import { columnKeywords } from '../../lib/keywords'
 import { LINE_KIND } from '../../components/SenderPicker'
 import { useSaveCampaign, type Campaign } from './api'
+import { allows, useAcl } from '../../lib/acl'
 import {
   campaignErrors, campaignInput, EMPTY_CAMPAIGN, formFromCampaign, SCHEDULE_KINDS, SOURCE_KINDS, toggled,
   type CampaignForm,
@@ -78,6 +79,8 @@ const MONTH_DAY_ITEMS = Array.from({ length: 31 }, (_, i) => ({ value: i + 1, la
 
 /** Create or edit a recurring campaign in a side modal. */
 export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | null; onClose: () => void }) {
+  // «درج متن آماده» reads the predefined messages: only for roles that may.
+  const canInsert = allows(useAcl().data, 'predefined.view')
   const id = useId()
   const [form, setForm] = useState<CampaignForm>(() => (campaign ? formFromCampaign(campaign) : EMPTY_CAMPAIGN))
   const [cancel11Touched, setCancel11Touched] = useState(!!campaign)
@@ -170,6 +173,7 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
           value={form.text}
           onChange={(text) => patch({ text })}
           keywords={form.sourceKind === 'file' && file?.status === 'ready' ? columnKeywords(file.columns) : []}
+          predefined={canInsert}
           cancel11={form.cancel11}
           onCancel11Change={
             advertisingLine

@@ -18,10 +18,13 @@ import { EditIcon } from '../../components/actionIcons'
 import { earliestSendAt, sendAtError } from '../../lib/schedule'
 import { useCancelScheduled, useScheduledSends, useUpdateScheduled, type ScheduledSend } from './api'
 import { actionsColumn, PagedTable } from './ui'
+import { allows, useAcl } from '../../lib/acl'
 
 const URL_OPTS = { pageKey: 'page', limitKey: 'limit' }
 
 function EditScheduled({ row, onClose }: { row: ScheduledSend; onClose: () => void }) {
+  // «درج متن آماده» reads the predefined messages: only for roles that may.
+  const canInsert = allows(useAcl().data, 'predefined.view')
   const [sendAt, setSendAt] = useState<Date | null>(new Date(row.send_at))
   const [text, setText] = useState(row.text ?? '')
   const [tried, setTried] = useState(false)
@@ -68,7 +71,7 @@ function EditScheduled({ row, onClose }: { row: ScheduledSend; onClose: () => vo
             {atError ?? 'به وقت تهران؛ دست‌کم ۵ دقیقه بعد از اکنون'}
           </Text>
         </Stack>
-        {!perRowText && <MessageEditor value={text} onChange={setText} invalid={!!textError} errorText={textError} showCancel11={false} rows={4} />}
+        {!perRowText && <MessageEditor value={text} onChange={setText} invalid={!!textError} errorText={textError} showCancel11={false} rows={4} predefined={canInsert} />}
         {update.isError && <ServerMessage error={update.error} color="fg.error" fontSize="sm" />}
       </Stack>
     </Modal>
