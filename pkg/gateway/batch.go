@@ -107,7 +107,8 @@ func (h *batchHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if err := json.Unmarshal(t.Payload(), &b); err != nil {
 		return fmt.Errorf("send batch payload: %w: %w", err, asynq.SkipRetry)
 	}
-	return h.process(ctx, b)
+	q, _ := asynq.GetQueueName(ctx)
+	return h.process(ctx, b, jobs.IsCarrierQueueCritical(q))
 }
 
 func (h *batchHandler) stoppingNow() bool {
@@ -136,9 +137,9 @@ type batchTotals struct {
 	chunks, sent, rejected, stopped, unknown int64
 }
 
-func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr error) {
+func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch, critical bool) (retErr error) {
 	start := time.Now()
-	r := &batchRun{b: b, log: h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)}
+	r := &batchRun{b: b, critical: critical, log: h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)}
 	var err error
 	if r.route, r.ob, err = h.route(b.Operator); err != nil {
 		return err
@@ -180,6 +181,8 @@ type batchRun struct {
 	after  int64 // the batch is claimed in id order
 	grants grantSizer
 	tot    batchTotals
+	// critical: taken from a critical carrier queue (the fast lane).
+	critical bool
 }
 
 // gate reads the send again before a chunk: a stopped send's queued
@@ -240,7 +243,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 			h.rec.abandon(acc)
 		}
 	}()
-	run := h.runChunk(ctx, r.ob, send, acc, c, &r.grants)
+	run := h.runChunk(ctx, r, send, acc, c)
 	t2 := time.Now()
 	fin := <-h.rec.finish(acc, run.revert)
 	finished = true
