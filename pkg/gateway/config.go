@@ -47,7 +47,7 @@ const (
 	DefaultCriticalShare = 0.2
 	// DefaultCriticalConcurrency is the number of critical batch tasks
 	// handled at once, by workers of their own that bulk batches never hold.
-	DefaultCriticalConcurrency = 4
+	DefaultCriticalConcurrency = 8
 	// DefaultCriticalPoll is how often an idle critical worker looks at the
 	// critical queues; it bounds the queueing delay of a one-time code.
 	DefaultCriticalPoll = 20 * time.Millisecond
@@ -291,7 +291,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_INSTANCE_ID        heartbeat name (hostname-pid)
 //	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
 //	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
-//	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (4; 0 shares the bulk ones)
+//	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
 //	GATEWAY_CRITICAL_POLL      idle poll of the critical queues (20ms)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
