@@ -2,8 +2,14 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 func TestLaneSizes(t *testing.T) {
@@ -87,4 +93,59 @@ func TestLaneBulkRate(t *testing.T) {
 	if el := time.Since(start); el < 400*time.Millisecond || el > 2*time.Second {
 		t.Fatalf("51 bulk parts at 100/s took %v", el)
 	}
+}
+
+// On a slow bind (20 submit_sm/s) whose bulk handlers all wait for tokens, a
+// critical part is written at once with the reserve and waits behind the bulk
+// parts without it (the control, which shows the bulk really backs up).
+func TestCriticalPartsTakeTheReserve(t *testing.T) {
+	with := criticalLatency(t, DefaultCriticalShare)
+	without := criticalLatency(t, 0)
+	t.Logf("critical accept → submit_sm, worst of 5: %v with the reserve, %v without", with, without)
+	if with > 250*time.Millisecond {
+		t.Errorf("with the reserve a critical part took %v", with)
+	}
+	if without < with+100*time.Millisecond {
+		t.Errorf("without the reserve a critical part took %v, with it %v: the bulk did not back up", without, with)
+	}
+}
+
+// criticalLatency runs 8 bulk batches on one bind of TPS 20 and returns the
+// worst enqueue → submit_sm time of 5 critical one-recipient batches.
+func criticalLatency(t *testing.T, share float64) time.Duration {
+	e := newEnv(t, smscsim.Config{})
+	e.start(e.config(func(c *Config) {
+		c.Binds[0].TPS, c.Binds[0].Window, c.Binds[0].CriticalShare = 20, 10, share
+		c.Concurrency, c.ShutdownTimeout = 8, 2*time.Second
+	}), nil)
+	bulk := e.createSend("bulk", false, "queued")
+	for b := 1; b <= 8; b++ {
+		e.addRecipients(bulk, b, 200, b*1000, "98912", "mci", 1)
+		e.enqueue(jobs.SendBatch{SendID: bulk, Batch: b, Operator: "mci"}, "")
+	}
+	waitFor(t, 20*time.Second, "bulk submitting", func() bool { return e.sim.Stats().Total.Accepted >= 30 })
+	c := asynq.NewClient(e.asynqOpt())
+	defer c.Close()
+	worst := time.Duration(0)
+	for i := range 5 {
+		id := e.createSend("code", false, "queued")
+		mobile := fmt.Sprintf("98935%07d", i)
+		e.addRecipients(id, 1, 1, i, "98935", "mci", 1)
+		task, _ := jobs.NewSendBatch(jobs.SendBatch{SendID: id, Batch: 1, Operator: "mci"}, true)
+		t0 := time.Now()
+		if _, err := c.Enqueue(task); err != nil {
+			t.Fatal(err)
+		}
+		var at time.Time
+		waitFor(t, 20*time.Second, "the critical part", func() bool {
+			m := e.sim.Messages(mobile)
+			if len(m) > 0 {
+				at = m[0].FirstSubmit
+			}
+			return len(m) > 0
+		})
+		worst = max(worst, at.Sub(t0))
+		time.Sleep(100 * time.Millisecond)
+	}
+	return worst
 }
