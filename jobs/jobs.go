@@ -6,6 +6,7 @@ package jobs
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -79,6 +80,12 @@ const (
 // CarrierQueueCritical is an operator's queue for OTP and pattern messages, served
 // before its bulk queue.
 func CarrierQueueCritical(operator string) string { return "carrier:" + operator + ":critical" }
+
+// IsCarrierQueueCritical reports whether queue is an operator's critical queue
+// (CarrierQueueCritical): its batches take the gateway's fast lane.
+func IsCarrierQueueCritical(queue string) bool {
+	return strings.HasPrefix(queue, "carrier:") && strings.HasSuffix(queue, ":critical")
+}
 
 // SendExpand asks the worker to expand a send into recipients.
 type SendExpand struct {

@@ -51,6 +51,7 @@ RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Ty
 B_T_ACC=$(now)
 B_SEND=$(jq -r .data.id <<<"$RESP")
 [ -n "$B_SEND" ] && [ "$B_SEND" != null ] || { echo "bulk send not accepted: $RESP" >&2; exit 1; }
+[ "$(type -t otp_during_start)" = function ] && otp_during_start # part 5b (scripts/bench-otp.sh)
 deadline=$(( $(date +%s) + BULK_TIMEOUT )); moved=$(date +%s); prev=; B_DONE=; B_T_EXP=; last=0
 while :; do
   S=$(bulk_get "report/bulk_stats?id=$B_SEND" || true)
@@ -87,6 +88,7 @@ say "   whole campaign $B_TOTAL s (target ≤ 150)"
 say "   CPU and peak RSS during the campaign (peak RSS reset at the start; worker target ≤ 300 MB):"
 usage "$STACK_RUN/bulk.before" "$STACK_RUN/bulk.after" "$STACK_RUN/bulk.pg" >>"$REPORT"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -n "${OTP_BG:-}" ] && otp_during_report
 
 log "bulk: the same rows as csv (upload and parse only)"
 C_T0=$(now)

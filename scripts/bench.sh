@@ -18,9 +18,15 @@
 #                    campaign through the API: upload → parse → pre-flight → accept
 #                    → every receipt applied, phase times and peak RSS; then the
 #                    same rows as csv, parsed only (scripts/bench-bulk.sh);
-#   5. webhooks      webhook delivery of 100,000 receipts and the API with the
+#   5. one-time codes (scripts/bench-otp.sh) BENCH_OTP_N (1,000) codes through the
+#                    API at 20/s, API answer → submit_sm: a) before part 2 on the
+#                    idle stack, b) during part 4's campaign.
+#   6. webhooks      webhook delivery of 100,000 receipts and the API with the
 #                    API-call log on vs off (scripts/bench-webhooks.sh, which runs
 #                    alone too: bash scripts/bench-webhooks.sh [webhooks] [calllog]);
+#
+# BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
+# sizes it).
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -72,6 +78,11 @@ go test -c -o "$BIN/loadgen.test" ./pkg/loadgen
 export CHAPAR_PROFILE=bench
 export RATE_SEND_PER_MIN=${RATE_SEND_PER_MIN:-1000000} # the per-account limit (600/min) would answer 429
 export GATEWAY_SHUTDOWN_TIMEOUT=5s
+# Part 5: the simulator stores the system line's codes above its count-only cap,
+# and the API's per-IP and per-number code limits do not answer 429.
+export SIM_KEEP_FROM=${SIM_KEEP_FROM:-2000} RATE_LOGIN_IP_PER_MIN=${RATE_LOGIN_IP_PER_MIN:-1000000}
+export RATE_OTP_SEND_PER_MIN=${RATE_OTP_SEND_PER_MIN:-1000000} RATE_OTP_NUMBER_PER_DAY=${RATE_OTP_NUMBER_PER_DAY:-1000000}
+export RATE_REGISTER_IP_PER_HOUR=${RATE_REGISTER_IP_PER_HOUR:-1000000} RATE_OTP_CONFIRM_PER_MIN=${RATE_OTP_CONFIRM_PER_MIN:-1000000}
 stack_start_redis
 stack_prepare_db
 "$BIN/api" admin credit demo "$CREDIT" >/dev/null
@@ -179,6 +190,7 @@ say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 stack_start smsc-sim "$BIN/smsc-sim"
 for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
+if [ "${BENCH_ONLY:-}" != otp ]; then
 log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
 RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
 LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
@@ -193,6 +205,7 @@ say "   command: $RAW_CMD"
 say "   1 bind (mci):  submit_sm_resp $(printf %.0f "$RAW1S")/s, with every receipt parsed and acked $(printf %.0f "$RAW1")/s"
 say "   3 binds:       submit_sm_resp $(printf %.0f "$RAW3S")/s, with every receipt parsed and acked $(printf %.0f "$RAW3")/s"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
 
 # ---- the rest of the stack ----------------------------------------------------
 stack_start smpp-gateway "$BIN/smpp-gateway"
@@ -203,6 +216,17 @@ API=http://$HTTP_ADDR/v1/api
 TOKEN=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
 [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "demo login failed" >&2; exit 1; }
 sleep 1 # let the binds settle
+
+# ---- 5a. one-time codes on the idle stack (5b runs during part 4) ---------------
+. scripts/bench-otp.sh
+otp_idle
+if [ "${BENCH_ONLY:-}" = otp ]; then
+  . scripts/bench-bulk.sh
+  say ""
+  say "Summary: $OTP_SUMMARY_IDLE; $OTP_SUMMARY_CAMP"
+  cp "$REPORT" "$OUT"; cat "$REPORT"; echo "(saved to $OUT)"
+  exit 0
+fi
 
 # ---- 2. end to end ---------------------------------------------------------------
 log "2 end to end: one quick send of $E2E_N numbers"
@@ -393,6 +417,7 @@ say "Summary"
 say "  end to end, $E2E_N recipients: $E2E_RATE recipients/s, $(printf %.1f "$WALL_E2E") s (target ≥ 10000: $(met "$E2E_RATE" 10000 ge))$([ -n "$E2E_DONE" ] || echo "; INCOMPLETE: receipts never applied")"
 say "  accept p99 (1,000 numbers): $P99_ACC ms with the whole stack running, $P99_ALONE ms API alone (target ≤ 50: $(met "$P99_ACC" 50 le) / $(met "$P99_ALONE" 50 le))"
 say "  $BULK_SUMMARY"
+say "  $OTP_SUMMARY_IDLE; $OTP_SUMMARY_CAMP"
 say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1")/s over 1; end to end is $(awk -v a="$E2E_RATE" -v b="$RAW3" 'BEGIN { printf "%.0f%%", 100 * a / b }') of the 3-bind ceiling"
 say ""
 say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"

@@ -30,8 +30,9 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.Logger) error {
-	// Every concurrent batch holds a connection while it claims or records.
-	pool, err := db.Open(ctx, withPoolSize(cfg.DatabaseURL, gcfg.Concurrency+2))
+	// Every concurrent batch (bulk and critical) holds a connection while it
+	// claims or records; the recorder holds two.
+	pool, err := db.Open(ctx, withPoolSize(cfg.DatabaseURL, gcfg.Concurrency+gcfg.CriticalConcurrency+2))
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@
 //	SIM_RETRY_TIMEOUT     deliver_sm_resp wait before redelivery, 10s (-retry-timeout)
 //	SIM_IDLE_TIMEOUT      close sessions silent that long, 0 = never (-idle-timeout)
 //	SIM_MAX_STORED        messages kept for inspection            (-max-stored)
+//	SIM_KEEP_FROM         sender lines always stored, even above a count-only cap (-keep-from)
 //	SIM_LOG_LEVEL         debug | info | warn | error             (-log-level)
 //	SIM_LOG_FORMAT        text | json                             (-log-format)
 //
@@ -108,7 +109,7 @@ type simFlags struct {
 	profile, operators, host, httpAddr, systemID, password, passwordFile *string
 	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
 	retry, idle, maxStored, logLevel, logFormat                          *string
-	faults, idRestart                                                    *string
+	faults, idRestart, keepFrom                                          *string
 }
 
 func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
@@ -136,6 +137,7 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		retry:        fs.String("retry-timeout", env("SIM_RETRY_TIMEOUT", ""), "wait for deliver_sm_resp before redelivery (default 10s)"),
 		idle:         fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)"),
 		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
+		keepFrom:     fs.String("keep-from", env("SIM_KEEP_FROM", ""), "sender lines whose messages are always stored, comma-separated"),
 		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
@@ -257,6 +259,11 @@ func (f simFlags) applyLimits(cfg *smscsim.Config) (err error) {
 			return fmt.Errorf("max-stored %q: want a positive integer", *f.maxStored)
 		}
 		cfg.MaxStored = n
+	}
+	for from := range strings.SplitSeq(*f.keepFrom, ",") {
+		if from = strings.TrimSpace(from); from != "" {
+			cfg.KeepFrom = append(cfg.KeepFrom, from)
+		}
 	}
 	return nil
 }

@@ -107,7 +107,8 @@ func (h *batchHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	if err := json.Unmarshal(t.Payload(), &b); err != nil {
 		return fmt.Errorf("send batch payload: %w: %w", err, asynq.SkipRetry)
 	}
-	return h.process(ctx, b)
+	q, _ := asynq.GetQueueName(ctx)
+	return h.process(ctx, b, jobs.IsCarrierQueueCritical(q))
 }
 
 func (h *batchHandler) stoppingNow() bool {
@@ -136,9 +137,9 @@ type batchTotals struct {
 	chunks, sent, rejected, stopped, unknown int64
 }
 
-func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch) (retErr error) {
+func (h *batchHandler) process(ctx context.Context, b jobs.SendBatch, critical bool) (retErr error) {
 	start := time.Now()
-	r := &batchRun{b: b, log: h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)}
+	r := &batchRun{b: b, critical: critical, log: h.log.With("send_id", b.SendID, "batch", b.Batch, "operator", b.Operator)}
 	var err error
 	if r.route, r.ob, err = h.route(b.Operator); err != nil {
 		return err
@@ -180,6 +181,8 @@ type batchRun struct {
 	after  int64 // the batch is claimed in id order
 	grants grantSizer
 	tot    batchTotals
+	// critical: taken from a critical carrier queue (the fast lane).
+	critical bool
 }
 
 // gate reads the send again before a chunk: a stopped send's queued
@@ -240,8 +243,13 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 			h.rec.abandon(acc)
 		}
 	}()
-	run := h.runChunk(ctx, r.ob, send, acc, c, &r.grants)
+	run := h.runChunk(ctx, r, send, acc, c)
 	t2 := time.Now()
+	if r.critical && len(run.revert) == 0 && !run.refused {
+		finished = true
+		h.finishLater(ctx, r, acc, run, chunkNo)
+		return len(c.recs) < h.chunk, nil
+	}
 	fin := <-h.rec.finish(acc, run.revert)
 	finished = true
 	if fin.err != nil {
@@ -269,19 +277,49 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 	return len(c.recs) < h.chunk, nil
 }
 
+// finishLater records a critical chunk whose every recipient was handed to
+// the SMSC without holding the task's worker: the next code needs that worker
+// now, and the recorder's next outcome transaction may take a while under a
+// campaign. The outcome is as durable as when waited for: if the transaction
+// fails, the claim stays and the sweeper settles it, exactly as after a
+// failed wait. The gateway's graceful stop waits for it (inflight).
+func (h *batchHandler) finishLater(ctx context.Context, r *batchRun, acc *claimAcc, run chunkRun, chunkNo int) {
+	r.tot.chunks++
+	b, log := r.b, r.log
+	done := h.rec.finish(acc, nil)
+	h.inflight.Add(1)
+	go func() {
+		defer h.inflight.Done()
+		fin := <-done
+		if fin.err != nil {
+			log.Warn("critical chunk not recorded: the sweeper settles its claim", "chunk", chunkNo, "err", fin.err)
+			return
+		}
+		h.countGateway(ctx, b.SendID, fin, run, log)
+		if h.afterChunk != nil {
+			h.afterChunk(b, chunkNo)
+		}
+	}()
+}
+
+// countGateway adds a recorded chunk to the gateway's figures.
+func (h *batchHandler) countGateway(ctx context.Context, sendID int64, fin finishResult, run chunkRun, log *slog.Logger) {
+	h.stats.chunks.Add(1)
+	h.stats.sent.Add(fin.sent)
+	h.stats.rejected.Add(fin.rejected)
+	h.stats.unknown.Add(run.unknown)
+	if fin.sent+fin.rejected > 0 {
+		h.markDirty(ctx, sendID, log)
+	}
+}
+
 // count adds a recorded chunk to the batch's and the gateway's figures.
 func (h *batchHandler) count(ctx context.Context, r *batchRun, fin finishResult, run chunkRun) {
 	r.tot.chunks++
 	r.tot.sent += fin.sent
 	r.tot.rejected += fin.rejected
 	r.tot.unknown += run.unknown
-	h.stats.chunks.Add(1)
-	h.stats.sent.Add(fin.sent)
-	h.stats.rejected.Add(fin.rejected)
-	h.stats.unknown.Add(run.unknown)
-	if fin.sent+fin.rejected > 0 {
-		h.markDirty(ctx, r.b.SendID, r.log)
-	}
+	h.countGateway(ctx, r.b.SendID, fin, run, r.log)
 }
 
 // waitBound waits for a bound bind of the route before anything is claimed,

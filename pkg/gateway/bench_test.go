@@ -198,6 +198,7 @@ func TestBenchGateway(t *testing.T) {
 	parts := envInt(t, "BENCH_TEXT_PARTS", 1)
 	nBinds := envInt(t, "BENCH_BINDS", 1)
 	window := envInt(t, "BENCH_WINDOW", 100)
+	share := float64(envInt(t, "BENCH_CRITICAL_SHARE_PCT", int(DefaultCriticalShare*100))) / 100
 	concurrency := envInt(t, "BENCH_CONCURRENCY", 8)
 	const batchSize = 1000
 
@@ -236,6 +237,7 @@ func TestBenchGateway(t *testing.T) {
 
 	cfg := e.configFor(sim.addrs["mci"], func(c *Config) {
 		c.Binds[0].TPS, c.Binds[0].Window = 0, window
+		c.Binds[0].CriticalShare = share
 		for len(c.Binds) < nBinds {
 			c.Binds = append(c.Binds, c.Binds[0])
 		}
@@ -272,14 +274,14 @@ func TestBenchGateway(t *testing.T) {
 		t.Fatalf("%d recipients sent, want %d", c, n)
 	}
 	report := fmt.Sprintf(
-		"gateway: %d recipients × %d part(s) = %d submit_sm in %d batches, %d bind(s), window %d, concurrency %d\n"+
+		"gateway: %d recipients × %d part(s) = %d submit_sm in %d batches, %d bind(s), window %d, concurrency %d, critical share %.2f\n"+
 			"  all submitted and recorded: %s → %.0f submit_sm/s (%.0f recipients/s)\n"+
 			"    gateway CPU %s = %.1f µs/submit_sm (%.0f%% of a core); simulator CPU %s; PostgreSQL CPU %s = %.1f µs/recipient\n"+
 			"  all %d receipts in the stream: %s → %.0f receipts+submits/s\n"+
 			"    gateway CPU %s = %.1f µs per message incl. its receipt; simulator CPU %s\n"+
 			"  receipts stored %d, parts retried %d; deliver_sm received %d, nacked %d (queue overflow %d)\n"+
 			"  recorder %+v",
-		n, parts, total, batches, nBinds, window, concurrency,
+		n, parts, total, batches, nBinds, window, concurrency, share,
 		tSubmit.Round(time.Millisecond), float64(total)/tSubmit.Seconds(), float64(n)/tSubmit.Seconds(),
 		cpuSubmit.Round(time.Millisecond), float64(cpuSubmit.Microseconds())/float64(total),
 		100*cpuSubmit.Seconds()/tSubmit.Seconds(), simSubmit, pgSubmit, float64(pgSubmit.Microseconds())/float64(n),

@@ -18,6 +18,7 @@ type bind struct {
 	cfg    BindConfig
 	client *smpp.Client
 	pace   *pacer
+	lane   *lane
 }
 
 // operatorBinds are the binds of one operator; submits are spread over them.
@@ -62,7 +63,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 			_ = bs.close(closeCtx)
 			return nil, fmt.Errorf("bind %s to %s: %w", name, bc.Addr(), err)
 		}
-		b := &bind{name: name, cfg: bc, client: c, pace: newPacer(bc.TPS)}
+		b := &bind{name: name, cfg: bc, client: c, pace: newPacer(bc.TPS), lane: newLane(bc)}
 		bs.all = append(bs.all, b)
 		ob := bs.byOp[bc.Operator]
 		if ob == nil {
@@ -159,6 +160,7 @@ type BindStatus struct {
 	Bound    bool       `json:"bound"`
 	Stats    smpp.Stats `json:"stats"`
 	Pacer    PacerStats `json:"pacer"`
+	Lane     LaneStats  `json:"lane"`
 }
 
 func (bs *binds) status() []BindStatus {
@@ -174,6 +176,7 @@ func (bs *binds) status() []BindStatus {
 			Bound:    st.State == smpp.StateBound || st.State == smpp.StateThrottled,
 			Stats:    st,
 			Pacer:    b.pace.stats(),
+			Lane:     b.lane.stats(),
 		})
 	}
 	return out

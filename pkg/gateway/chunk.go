@@ -64,10 +64,9 @@ type chunkRun struct {
 // recipient but completes those it started; once ctx ends it submits nothing
 // more. Parts never submitted count as failed for a recipient that was sent,
 // and a recipient with nothing submitted goes back to the queue.
-func (h *batchHandler) runChunk(ctx context.Context, ob *operatorBinds, send sendRow, acc *claimAcc,
-	c claimed, grants *grantSizer) chunkRun {
-	k := &chunk{h: h, ctx: ctx, ob: ob, acc: acc, grants: grants, granted: c.handed,
-		src: smpp.SenderLine(send.Sender)}
+func (h *batchHandler) runChunk(ctx context.Context, r *batchRun, send sendRow, acc *claimAcc, c claimed) chunkRun {
+	k := &chunk{h: h, ctx: ctx, ob: r.ob, acc: acc, grants: &r.grants, granted: c.handed,
+		src: smpp.SenderLine(send.Sender), critical: r.critical}
 	totalParts := k.prepare(send, c.recs)
 	// Buffered for every part, so a callback (on a session's read loop)
 	// never blocks: each submitted part has at most one outcome pending.
@@ -86,15 +85,18 @@ func (h *batchHandler) runChunk(ctx context.Context, ob *operatorBinds, send sen
 // chunk is one runChunk in progress: the claimed recipients' states, the
 // submit cursor, the outstanding submits and the grant in hand.
 type chunk struct {
-	h       *batchHandler
-	ctx     context.Context
-	ob      *operatorBinds
-	acc     *claimAcc
-	grants  *grantSizer
-	src     smpp.Address
-	states  []recipientState
-	results chan submitResult
-	run     chunkRun
+	h      *batchHandler
+	ctx    context.Context
+	ob     *operatorBinds
+	acc    *claimAcc
+	grants *grantSizer
+	src    smpp.Address
+	// critical: the batch came from a critical queue; its parts take the
+	// bind's fast lane (see lane).
+	critical bool
+	states   []recipientState
+	results  chan submitResult
+	run      chunkRun
 
 	retries     []retryAt
 	tries       map[partRef]int // retries after statuses other than throttling
@@ -218,14 +220,22 @@ func (k *chunk) submit(ref partRef) {
 			m.ShortMessage, m.DataCoding = rec, to
 		}
 	}
-	if err := b.pace.wait(k.ctx); err != nil {
+	release, ok := k.admit(b)
+	if !ok {
 		k.halted = true // this part and the rest stay unsent
 		return
 	}
 	err := b.client.SubmitAsync(k.ctx, m, func(id string, err error) {
+		release()
 		b.pace.observe(err)
 		k.results <- submitResult{ref: ref, id: id, err: err, bind: b}
 	})
+	if k.critical {
+		b.lane.critical.Add(-1)
+	}
+	if err != nil {
+		release() // never written: the callback is not called
+	}
 	switch {
 	case err == nil:
 		k.outstanding++
@@ -244,6 +254,23 @@ func (k *chunk) submit(ref partRef) {
 			k.emit(st)
 		}
 	}
+}
+
+// admit waits until a part may go to bind b: a bulk part for the bind's
+// adaptive pacer and its bulk lane (see lane), a critical part for nothing; it
+// is counted on the bind's lane until SubmitAsync returns, so bulk parts stand
+// aside meanwhile. release gives back the bulk window slot; ok is false when
+// ctx ended first.
+func (k *chunk) admit(b *bind) (release func(), ok bool) {
+	if k.critical {
+		b.lane.critical.Add(1)
+		return noRelease, true
+	}
+	if err := b.pace.wait(k.ctx); err != nil {
+		return nil, false
+	}
+	release, err := b.lane.bulk(k.ctx)
+	return release, err == nil
 }
 
 // handle records the SMSC's answer to one part.

@@ -41,6 +41,18 @@ const (
 	DefaultShutdownTimeout = 30 * time.Second
 	DefaultRetryMax        = 4
 	DefaultRetryBackoff    = 250 * time.Millisecond
+	// DefaultCriticalShare is the share of each bind's window and TPS that
+	// bulk parts may never take: the fast lane of OTP and other critical
+	// traffic (see lane.go).
+	DefaultCriticalShare = 0.2
+	// DefaultCriticalConcurrency is the number of critical batch tasks
+	// handled at once, by workers of their own that bulk batches never hold.
+	DefaultCriticalConcurrency = 8
+	// DefaultCriticalPoll is how often an idle critical worker looks at the
+	// critical queues; it bounds the queueing delay of a one-time code.
+	DefaultCriticalPoll = 20 * time.Millisecond
+	// maxCriticalShare leaves bulk at least a tenth of every bind.
+	maxCriticalShare = 0.9
 )
 
 // DefaultRetryStatuses are the submit_sm_resp statuses answered for transient
@@ -88,6 +100,10 @@ type BindConfig struct {
 	// numbering plan of the addresses (nil: chosen per address, see smpp.SenderLine
 	// and smpp.Mobile).
 	SourceTON, SourceNPI, DestTON, DestNPI *uint8 `json:"-"`
+	// CriticalShare is the share (0 to 0.9) of Window and of TPS kept for
+	// critical parts: bulk parts never have more than Window×(1−share) in
+	// flight nor go faster than TPS×(1−share). 0 reserves nothing.
+	CriticalShare float64 `json:"critical_share"`
 }
 
 // Alphabets a bind may name, with the data_coding of re-coded GSM-7 parts.
@@ -135,6 +151,9 @@ func (b BindConfig) validateBind(i int) []error {
 	if len(b.Password) > maxPassword {
 		errs = append(errs, fmt.Errorf("bind %d (%s): the password is longer than SMPP's %d characters", i, b.Operator, maxPassword))
 	}
+	if b.CriticalShare < 0 || b.CriticalShare > maxCriticalShare {
+		errs = append(errs, fmt.Errorf("bind %d (%s): critical_share %g: want 0 to %g", i, b.Operator, b.CriticalShare, maxCriticalShare))
+	}
 	if _, ok := alphabets[b.Alphabet]; !ok {
 		errs = append(errs, fmt.Errorf("bind %d (%s): alphabet %q: want gsm, ascii or latin1", i, b.Operator, b.Alphabet))
 	}
@@ -162,6 +181,12 @@ type Config struct {
 	// ShutdownTimeout bounds the graceful stop: finishing the batches in
 	// hand, then closing the binds.
 	ShutdownTimeout time.Duration
+	// CriticalConcurrency is the number of critical batch tasks handled at
+	// once by workers of their own; 0 serves the critical queues with the
+	// bulk workers (strict priority only: a code then waits for a free one).
+	CriticalConcurrency int
+	// CriticalPoll is how often an idle critical worker polls its queues.
+	CriticalPoll time.Duration
 }
 
 // fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
@@ -183,6 +208,7 @@ type fileBind struct {
 	RetryMax        *int      `json:"retry_max"`
 	RetryBackoff    *duration `json:"retry_backoff"`
 	Alphabet        string    `json:"alphabet"`
+	CriticalShare   *float64  `json:"critical_share"`
 	SourceTON       *uint8    `json:"source_ton"`
 	SourceNPI       *uint8    `json:"source_npi"`
 	DestTON         *uint8    `json:"dest_ton"`
@@ -208,6 +234,9 @@ func (e fileBind) applyRetry(b *BindConfig) error {
 	}
 	if e.Alphabet != "" {
 		b.Alphabet = strings.ToLower(e.Alphabet)
+	}
+	if e.CriticalShare != nil {
+		b.CriticalShare = *e.CriticalShare
 	}
 	b.SourceTON, b.SourceNPI = cmp.Or(e.SourceTON, b.SourceTON), cmp.Or(e.SourceNPI, b.SourceNPI)
 	b.DestTON, b.DestNPI = cmp.Or(e.DestTON, b.DestTON), cmp.Or(e.DestNPI, b.DestNPI)
@@ -261,6 +290,9 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_DELIVER_WORKERS    deliver_sm handlers per bind (64)
 //	GATEWAY_INSTANCE_ID        heartbeat name (hostname-pid)
 //	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
+//	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
+//	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
+//	GATEWAY_CRITICAL_POLL      idle poll of the critical queues (20ms)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -279,6 +311,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		RetryMax:        e.integer("GATEWAY_RETRY_MAX", DefaultRetryMax),
 		RetryBackoff:    e.duration("GATEWAY_RETRY_BACKOFF", DefaultRetryBackoff),
 		Alphabet:        strings.ToLower(e.str("GATEWAY_ALPHABET", "gsm")),
+		CriticalShare:   e.share("GATEWAY_CRITICAL_SHARE", DefaultCriticalShare),
 	}
 	host, _ := os.Hostname()
 	cfg := Config{
@@ -288,6 +321,9 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		DeliverWorkers:  e.integer("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
 		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
 		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
+
+		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
+		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""
@@ -349,6 +385,20 @@ func (e *envReader) duration(k string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// share reads a fraction from 0 to maxCriticalShare.
+func (e *envReader) share(k string, def float64) float64 {
+	v := e.str(k, "")
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f > maxCriticalShare {
+		e.add(fmt.Errorf("%s=%q: want a fraction from 0 to %g", k, v, maxCriticalShare))
+		return def
+	}
+	return f
 }
 
 // secret reads k, or the file named by k_FILE when that is set.
@@ -531,6 +581,9 @@ func (c Config) Validate() error {
 	}
 	if c.Concurrency < 1 {
 		errs = append(errs, fmt.Errorf("GATEWAY_CONCURRENCY must be at least 1, got %d", c.Concurrency))
+	}
+	if c.CriticalConcurrency < 0 || (c.CriticalConcurrency > 0 && c.CriticalPoll <= 0) {
+		errs = append(errs, fmt.Errorf("GATEWAY_CRITICAL_CONCURRENCY %d with poll %v: want 0, or workers and a positive poll", c.CriticalConcurrency, c.CriticalPoll))
 	}
 	if c.InstanceID == "" {
 		errs = append(errs, errors.New("empty instance id"))

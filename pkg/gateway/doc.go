@@ -52,6 +52,16 @@
 // send's queued recipients of the batch become 6 with error "stopped"; a
 // paused one's stay queued (resume enqueues the batch again).
 //
+// # The fast lane
+//
+// Batches of the critical queues (one-time codes) are served by asynq workers
+// of their own (Config.CriticalConcurrency), so they never wait for a worker
+// busy with a bulk batch, and their chunks are recorded without holding the
+// worker. On every bind, bulk parts never take more than 1 − CriticalShare of
+// the window and of the TPS, and stand aside while a critical part is being
+// handed over; critical parts skip the bulk gates (lane.go). See the fast lane
+// in docs/operations.md.
+//
 // Recipients of operator "other" are submitted through the binds of the
 // operator named by Config.OtherRoute, and their message ids are recorded
 // under that operator, the one whose SMSC issued them and whose bind will

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -116,7 +117,8 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 func (g *Gateway) HTTPAddr() string { return g.ln.Addr().String() }
 
 // Queues returns the asynq queues the gateway consumes with their
-// priorities; critical queues are served strictly first.
+// priorities; critical queues are served strictly first (and, with
+// Config.CriticalConcurrency, by workers of their own as well).
 func (g *Gateway) Queues() map[string]int {
 	q := map[string]int{}
 	for _, op := range g.cfg.QueueOperators() {
@@ -124,6 +126,41 @@ func (g *Gateway) Queues() map[string]int {
 		q[jobs.CarrierQueue(op)] = 1
 	}
 	return q
+}
+
+// servers builds the asynq servers: one for every queue, or, with
+// CriticalConcurrency, one for the bulk queues and one of its own for the
+// critical queues, so that a one-time code never waits for a worker busy with
+// a bulk batch (strict priority alone only orders the tasks waiting for one).
+func (g *Gateway) servers() []*asynq.Server {
+	all := g.Queues()
+	if g.cfg.CriticalConcurrency == 0 {
+		return []*asynq.Server{g.server(all, g.cfg.Concurrency, taskPoll)}
+	}
+	bulk, crit := map[string]int{}, map[string]int{}
+	for q, p := range all {
+		if jobs.IsCarrierQueueCritical(q) {
+			crit[q] = p
+		} else {
+			bulk[q] = p
+		}
+	}
+	return []*asynq.Server{g.server(crit, g.cfg.CriticalConcurrency, g.cfg.CriticalPoll),
+		g.server(bulk, g.cfg.Concurrency, taskPoll)}
+}
+
+func (g *Gateway) server(queues map[string]int, concurrency int, poll time.Duration) *asynq.Server {
+	return asynq.NewServer(g.deps.Asynq, asynq.Config{
+		Concurrency:       concurrency,
+		Queues:            queues,
+		StrictPriority:    true,
+		ShutdownTimeout:   g.cfg.ShutdownTimeout,
+		TaskCheckInterval: poll,
+		RetryDelayFunc:    retryDelay,
+		Logger:            asynqLogger{g.log.With("component", "asynq")},
+		LogLevel:          asynq.WarnLevel,
+		BaseContext:       context.Background,
+	})
 }
 
 // deliverHandler returns the deliver_sm handler of a bind of operator: the
@@ -158,23 +195,18 @@ func (g *Gateway) deliverHandler(operator string) smpp.DeliverHandler {
 func (g *Gateway) Run(ctx context.Context) error {
 	g.started = time.Now()
 	queues := g.Queues()
-	srv := asynq.NewServer(g.deps.Asynq, asynq.Config{
-		Concurrency:       g.cfg.Concurrency,
-		Queues:            queues,
-		StrictPriority:    true,
-		ShutdownTimeout:   g.cfg.ShutdownTimeout,
-		TaskCheckInterval: taskPoll,
-		RetryDelayFunc:    retryDelay,
-		Logger:            asynqLogger{g.log.With("component", "asynq")},
-		LogLevel:          asynq.WarnLevel,
-		BaseContext:       context.Background,
-	})
+	servers := g.servers()
 	mux := asynq.NewServeMux()
 	mux.Handle(jobs.TypeSendBatch, g.handler)
-	if err := srv.Start(mux); err != nil {
-		_ = g.ln.Close()
-		g.closeAll(time.Now().Add(g.cfg.ShutdownTimeout))
-		return fmt.Errorf("gateway: start asynq server: %w", err)
+	for i, srv := range servers {
+		if err := srv.Start(mux); err != nil {
+			for _, started := range servers[:i] {
+				started.Shutdown()
+			}
+			_ = g.ln.Close()
+			g.closeAll(time.Now().Add(g.cfg.ShutdownTimeout))
+			return fmt.Errorf("gateway: start asynq server: %w", err)
+		}
 	}
 	httpSrv := &http.Server{Handler: g.httpHandler(), ReadHeaderTimeout: 5 * time.Second}
 	httpErr := make(chan error, 1)
@@ -186,7 +218,8 @@ func (g *Gateway) Run(ctx context.Context) error {
 		g.heartbeatLoop(hbCtx)
 	}()
 	g.log.Info("smpp gateway running", "status", "http://"+g.HTTPAddr()+"/status",
-		"binds", len(g.binds.all), "queues", queues, "concurrency", g.cfg.Concurrency)
+		"binds", len(g.binds.all), "queues", queues, "concurrency", g.cfg.Concurrency,
+		"critical_concurrency", g.cfg.CriticalConcurrency)
 
 	var runErr error
 	select {
@@ -197,8 +230,14 @@ func (g *Gateway) Run(ctx context.Context) error {
 	deadline := time.Now().Add(g.cfg.ShutdownTimeout)
 	g.log.Info("smpp gateway stopping")
 	close(g.stopping) // batches begin no further recipient
-	srv.Stop()        // no new tasks
-	srv.Shutdown()    // waits for the handlers, up to ShutdownTimeout
+	for _, srv := range servers {
+		srv.Stop() // no new tasks
+	}
+	var wg sync.WaitGroup
+	for _, srv := range servers {
+		wg.Go(srv.Shutdown) // waits for the handlers, up to ShutdownTimeout
+	}
+	wg.Wait()
 	g.closeAll(deadline)
 
 	hbStop()

@@ -88,7 +88,7 @@ func (e *env) configFor(addr string, tweak func(*Config)) Config {
 			Operator: "mci", Host: host, Port: port,
 			SystemID: DefaultSystemID, Password: DefaultPassword,
 			Window: 100, EnquireLink: 5 * time.Second, ReconnectMax: time.Second,
-			ResponseTimeout: 5 * time.Second,
+			ResponseTimeout: 5 * time.Second, CriticalShare: DefaultCriticalShare,
 		}},
 		OtherRoute:      "mci",
 		HTTPAddr:        "127.0.0.1:0",
@@ -96,6 +96,9 @@ func (e *env) configFor(addr string, tweak func(*Config)) Config {
 		DeliverWorkers:  DefaultDeliverWorkers,
 		InstanceID:      fmt.Sprintf("test-%d", time.Now().UnixNano()),
 		ShutdownTimeout: 10 * time.Second,
+
+		CriticalConcurrency: 2,
+		CriticalPoll:        DefaultCriticalPoll,
 	}
 	if tweak != nil {
 		tweak(&cfg)

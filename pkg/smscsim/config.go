@@ -265,6 +265,11 @@ type Config struct {
 	// cap is reached and only counters move.
 	MaxStored         int
 	CountOnlyAboveCap bool
+	// KeepFrom lists source addresses (sender lines) whose messages are
+	// stored even once a count-only store is full, replacing the oldest
+	// stored: a benchmark finds the one-time codes of the system line among
+	// a million-message campaign.
+	KeepFrom []string
 	// MaxPartial caps incomplete concatenated messages kept for reassembly;
 	// default 20000.
 	MaxPartial int

@@ -715,6 +715,22 @@ func TestStoreCaps(t *testing.T) {
 		t.Fatalf("store %+v", st.Store)
 	}
 	waitFor(t, func() bool { return srv.Stats().Total.ReceiptsAcked == 6 }, "bench receipts")
+
+	// KeepFrom: a kept sender line is stored above the count-only cap.
+	cfg.KeepFrom = []string{"1000"}
+	srv = startSim(t, cfg)
+	e = dialESME(t, srv.Addr("mci"), true)
+	e.mustBind(srv)
+	for i := range 5 {
+		e.submit(submitPDU("3000", "989120000001", 0, 0, 0, []byte(fmt.Sprint("m", i))))
+	}
+	e.submit(submitPDU("1000", "989120000002", 0, 0, 0, []byte("code 123456")))
+	if got := srv.Messages("989120000002"); len(got) != 1 || got[0].Text != "code 123456" || got[0].FirstSubmit.IsZero() {
+		t.Fatalf("kept sender line: %v", got)
+	}
+	if st := srv.Stats(); st.Store.CountedOnly != 2 {
+		t.Fatalf("store %+v", st.Store)
+	}
 }
 
 func TestReceiptQueueFullPushesBack(t *testing.T) {

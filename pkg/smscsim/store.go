@@ -83,6 +83,7 @@ type orderEntry struct {
 type store struct {
 	cap        int
 	countOnly  bool
+	keep       map[string]bool // sources stored even when frozen
 	maxPartial int
 	dedupCap   int
 	seed       maphash.Seed
@@ -114,9 +115,13 @@ func newStore(cfg Config) *store {
 	st := &store{
 		cap:        cfg.MaxStored,
 		countOnly:  cfg.CountOnlyAboveCap,
+		keep:       map[string]bool{},
 		maxPartial: cfg.MaxPartial,
 		dedupCap:   cfg.DedupCap,
 		seed:       maphash.MakeSeed(),
+	}
+	for _, from := range cfg.KeepFrom {
+		st.keep[from] = true
 	}
 	st.resetLocked()
 	return st
@@ -182,7 +187,7 @@ func (st *store) add(p *part, sm []byte) (dup bool) {
 		st.seen[fp] = struct{}{}
 	}
 
-	if st.frozen {
+	if st.frozen && !st.keep[p.from] {
 		st.countedOnly++
 		return dup
 	}

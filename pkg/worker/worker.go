@@ -95,6 +95,10 @@ func (w *Worker) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.TypeContactImport, phonebook.New(w.pool, w.queue, w.pub).HandleImport)
 }
 
+// taskPoll is how often an idle worker looks at its queues; it bounds the
+// queueing delay of a one-time code at each of its two worker tasks.
+const taskPoll = 20 * time.Millisecond
+
 // Queues are the worker's asynq queues and their weights.
 func Queues() map[string]int {
 	return map[string]int{jobs.QueueCritical: 6, jobs.QueueDefault: 3, jobs.QueueBulk: 1}
@@ -106,7 +110,10 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 		Concurrency:     concurrency,
 		Queues:          Queues(),
 		ShutdownTimeout: 25 * time.Second,
-		Logger:          config.AsynqLogger(w.log),
+		// An idle worker polls this often (asynq's default is 1 s): a one-time
+		// code passes through the worker twice (verification, then expand).
+		TaskCheckInterval: taskPoll,
+		Logger:            config.AsynqLogger(w.log),
 	})
 	mux := asynq.NewServeMux()
 	w.Register(mux)

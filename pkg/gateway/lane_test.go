@@ -1,0 +1,151 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/smscsim"
+)
+
+func TestLaneSizes(t *testing.T) {
+	for _, c := range []struct {
+		share          float64
+		window         int
+		tps            float64
+		reserved, bulk int
+		bulkTPS        float64
+	}{
+		{0, 100, 200, 0, 0, 0},
+		{0.2, 100, 200, 20, 80, 160},
+		{0.2, 100, 0, 20, 80, 0},
+		{0.01, 10, 0, 1, 9, 0},   // at least one slot
+		{0.75, 2, 10, 1, 1, 2.5}, // bulk always keeps one
+		{0.5, 1, 100, 0, 0, 50},  // a window of one cannot be split
+	} {
+		l := newLane(BindConfig{CriticalShare: c.share, Window: c.window, TPS: c.tps})
+		if l.reserved != c.reserved || cap(l.window) != c.bulk || l.stats().BulkTPS != c.bulkTPS {
+			t.Errorf("share %v window %d tps %v: reserved %d bulk window %d bulk tps %v, want %d %d %v",
+				c.share, c.window, c.tps, l.reserved, cap(l.window), l.stats().BulkTPS, c.reserved, c.bulk, c.bulkTPS)
+		}
+	}
+}
+
+// Bulk parts never hold more than the bulk window, and stand aside while a
+// critical part is being handed over.
+func TestLaneBulkWindowAndYield(t *testing.T) {
+	l := newLane(BindConfig{CriticalShare: 0.2, Window: 10})
+	ctx := context.Background()
+	var rel []func()
+	for range 8 {
+		r, err := l.bulk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = append(rel, r)
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	if _, err := l.bulk(short); err == nil {
+		t.Fatal("a ninth bulk part got a slot of a window of 10 with 2 reserved")
+	}
+	cancel()
+	rel[0]()
+	r, err := l.bulk(ctx)
+	if err != nil {
+		t.Fatal("a released slot was not given again:", err)
+	}
+	r()
+
+	l.critical.Add(1)
+	got := make(chan time.Time, 1)
+	go func() {
+		r, err := l.bulk(ctx)
+		if err == nil {
+			r()
+		}
+		got <- time.Now()
+	}()
+	time.Sleep(20 * time.Millisecond)
+	freed := time.Now()
+	l.critical.Add(-1)
+	if at := <-got; at.Before(freed) {
+		t.Fatal("a bulk part went while a critical part was being handed over")
+	}
+}
+
+// The bulk rate is TPS×(1−share).
+func TestLaneBulkRate(t *testing.T) {
+	l := newLane(BindConfig{CriticalShare: 0.5, Window: 100, TPS: 200})
+	ctx := context.Background()
+	start := time.Now()
+	for range 51 {
+		r, err := l.bulk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r()
+	}
+	// 100/s with a burst of 2: 51 parts take about 0.49 s.
+	if el := time.Since(start); el < 400*time.Millisecond || el > 2*time.Second {
+		t.Fatalf("51 bulk parts at 100/s took %v", el)
+	}
+}
+
+// On a slow bind (20 submit_sm/s) whose bulk handlers all wait for tokens, a
+// critical part is written at once with the reserve and waits behind the bulk
+// parts without it (the control, which shows the bulk really backs up).
+func TestCriticalPartsTakeTheReserve(t *testing.T) {
+	with := criticalLatency(t, DefaultCriticalShare)
+	without := criticalLatency(t, 0)
+	t.Logf("critical accept → submit_sm, worst of 5: %v with the reserve, %v without", with, without)
+	if with > 250*time.Millisecond {
+		t.Errorf("with the reserve a critical part took %v", with)
+	}
+	if without < with+100*time.Millisecond {
+		t.Errorf("without the reserve a critical part took %v, with it %v: the bulk did not back up", without, with)
+	}
+}
+
+// criticalLatency runs 8 bulk batches on one bind of TPS 20 and returns the
+// worst enqueue → submit_sm time of 5 critical one-recipient batches.
+func criticalLatency(t *testing.T, share float64) time.Duration {
+	e := newEnv(t, smscsim.Config{})
+	e.start(e.config(func(c *Config) {
+		c.Binds[0].TPS, c.Binds[0].Window, c.Binds[0].CriticalShare = 20, 10, share
+		c.Concurrency, c.ShutdownTimeout = 8, 2*time.Second
+	}), nil)
+	bulk := e.createSend("bulk", false, "queued")
+	for b := 1; b <= 8; b++ {
+		e.addRecipients(bulk, b, 200, b*1000, "98912", "mci", 1)
+		e.enqueue(jobs.SendBatch{SendID: bulk, Batch: b, Operator: "mci"}, "")
+	}
+	waitFor(t, 20*time.Second, "bulk submitting", func() bool { return e.sim.Stats().Total.Accepted >= 30 })
+	c := asynq.NewClient(e.asynqOpt())
+	defer c.Close()
+	worst := time.Duration(0)
+	for i := range 5 {
+		id := e.createSend("code", false, "queued")
+		mobile := fmt.Sprintf("98935%07d", i)
+		e.addRecipients(id, 1, 1, i, "98935", "mci", 1)
+		task, _ := jobs.NewSendBatch(jobs.SendBatch{SendID: id, Batch: 1, Operator: "mci"}, true)
+		t0 := time.Now()
+		if _, err := c.Enqueue(task); err != nil {
+			t.Fatal(err)
+		}
+		var at time.Time
+		waitFor(t, 20*time.Second, "the critical part", func() bool {
+			m := e.sim.Messages(mobile)
+			if len(m) > 0 {
+				at = m[0].FirstSubmit
+			}
+			return len(m) > 0
+		})
+		worst = max(worst, at.Sub(t0))
+		time.Sleep(100 * time.Millisecond)
+	}
+	return worst
+}
