@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks of webhooks and the API-call log (docs/webhooks.md); part 5 of
+# Benchmarks of webhooks and the API-call log (docs/webhooks.md); part 6 of
 # `make bench`, or run alone: `bash scripts/bench-webhooks.sh [webhooks] [calllog]`
 # (no argument runs both). Each part is a Go test that makes its own database:
 #
