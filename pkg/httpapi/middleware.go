@@ -122,7 +122,13 @@ func bearer(c *gin.Context) string {
 	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
 		return strings.TrimSpace(t)
 	}
-	return strings.TrimSpace(c.GetHeader("apikey"))
+	if k := strings.TrimSpace(c.GetHeader("apikey")); k != "" || c.FullPath() != simplePath {
+		return k
+	}
+	if k := strings.TrimSpace(c.Query("apikey")); apikey.Looks(k) {
+		return k // the HTTP-GET send only, and only an API key (never a session token)
+	}
+	return ""
 }
 
 // keyIdentity checks an API key (allow-list first, then expiry) and counts the

@@ -61,6 +61,10 @@ func write(c *gin.Context, status int, data any, m Meta) {
 	if m.Message == "" && status < 300 {
 		m.Message = "عملیات با موفقیت انجام شد"
 	}
+	if plainText(c) {
+		c.String(status, textLine(data, m))
+		return
+	}
 	c.JSON(status, Envelope{Data: data, Meta: m})
 }
 

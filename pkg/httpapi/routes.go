@@ -7,5 +7,5 @@ import "slices"
 func (s *Server) routes() []Route {
 	return slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(),
 		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.apiKeyRoutes(),
-		s.adminRoutes())
+		s.adminRoutes(), s.developerRoutes())
 }

@@ -103,6 +103,8 @@ type Request struct {
 	PhonebookIDs []int64    `json:"phonebook_ids"`
 	Cancel11     *bool      `json:"cancel11"`
 	SendAt       *time.Time `json:"send_at"`
+	// LocalID is the client's own id of the send (unique per account, localid.go).
+	LocalID string `json:"local_id,omitempty"`
 }
 
 type prepared struct {
@@ -204,6 +206,9 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	p.line = ln
 	if r.SendAt != nil && r.SendAt.Before(s.now().Add(MinLead-time.Minute)) {
 		fields.Add("send_at", MsgSendAtPast)
+	}
+	if msg := checkLocalID(r.LocalID); msg != "" {
+		fields.Add("local_id", msg)
 	}
 	if err := fields.Err(); err != nil {
 		return p, err
@@ -339,15 +344,18 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash)
+			request_hash, local_id)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22)
+			nullif($21, 0), $22, nullif($23, ''))
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash).Scan(&a.ID)
+			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, r.LocalID).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
+		}
+		if localIDTaken(err) {
+			return apperr.New(apperr.Conflict, MsgLocalIDTaken).WithCode(CodeLocalIDTaken)
 		}
 		if err != nil {
 			return fmt.Errorf("insert send: %w", err)

@@ -1,0 +1,167 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/wallet"
+)
+
+// sendKey creates a key of the line owner that may send, read reports, credit and lines.
+func sendKey(t *testing.T, e *apitest.Env, token, mobile string) string {
+	t.Helper()
+	return newKey(t, e, token, mobile, map[string]any{"title": "فروشگاه",
+		"scopes": []acl.Permission{acl.SendCreate, acl.SendCancel, acl.ReportView, acl.WalletView, acl.NumberView}}).Secret
+}
+
+type statusOut struct {
+	report.Stats
+	LocalID string `json:"local_id"`
+}
+
+// A send made with an API key carries the client's local_id: its status is found
+// by our id or by the local_id; a local_id is unique per account (409), checked
+// (422), and another account's is not found.
+func TestSendLocalID(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, acct := lineOwner(t, e, "localid", "09121261001", 1_000_000)
+	key := sendKey(t, e, tok, "09121261001")
+	form := map[string]any{"text": "سفارش شما ثبت شد", "numbers": []string{"09121234001"}, "local_id": "order-77"}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", form, "", "apikey", key).Decode(t, &a)
+	var byID, byLocal statusOut
+	e.Must(200, "GET", "/v1/api/send/status?id="+strconv.FormatInt(a.ID, 10), nil, key).Decode(t, &byID)
+	e.Must(200, "GET", "/v1/api/send/status?local_id=order-77", nil, key).Decode(t, &byLocal)
+	if byID.ID != a.ID || byLocal.ID != a.ID || byLocal.LocalID != "order-77" || byLocal.Requested != 1 {
+		t.Fatalf("by id %+v, by local id %+v", byID, byLocal)
+	}
+	r := e.Do("POST", "/v1/api/send", form, key)
+	if r.Status != 409 || r.Meta.MessageCode != send.CodeLocalIDTaken || r.Meta.Message != send.MsgLocalIDTaken {
+		t.Fatalf("local_id again: %d %s", r.Status, r.Raw)
+	}
+	if n := countSends(t, e, acct); n != 1 {
+		t.Fatalf("%d sends after a refused local_id", n)
+	}
+	form["local_id"] = "سفارش ۷۷"
+	if r := e.Do("POST", "/v1/api/send", form, key); r.Status != 422 || r.Meta.Errors["local_id"][0] != send.MsgLocalIDChars {
+		t.Fatalf("bad local_id: %d %s", r.Status, r.Raw)
+	}
+	e.Must(422, "GET", "/v1/api/send/status", nil, key)
+	e.Must(404, "GET", "/v1/api/send/status?local_id=order-78", nil, key)
+	other, otherAcct := owner(t, e, "localid2", "09121261002")
+	if _, err := e.Deps.Lines.Add(context.Background(), otherAcct, "30004042", line.KindService, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Deps.Wallet.Credit(context.Background(), wallet.Entry{AccountID: otherAcct, Kind: wallet.AdminCredit, Amount: 100_000}); err != nil {
+		t.Fatal(err)
+	}
+	e.Must(404, "GET", "/v1/api/send/status?local_id=order-77", nil, other)
+	e.Must(404, "GET", "/v1/api/send/status?id="+strconv.FormatInt(a.ID, 10), nil, other)
+	// The same local_id in another account is that account's own.
+	delete(form, "local_id")
+	form["local_id"] = "order-77"
+	e.Must(201, "POST", "/v1/api/send", form, other)
+}
+
+// Credit and lines answer an API key, with the rate-limit headers.
+func TestPublicSetWithKey(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, _ := lineOwner(t, e, "pubset", "09121261003", 500_000)
+	key := sendKey(t, e, tok, "09121261003")
+	var credit struct {
+		Credit int64 `json:"credit"`
+	}
+	r := e.Must(200, "GET", "/v1/api/payment/credit/mine", nil, "", "apikey", key)
+	r.Decode(t, &credit)
+	if credit.Credit != 500_000 || r.Header.Get("X-RateLimit-Limit") == "" || r.Header.Get("X-RateLimit-Remaining") == "" {
+		t.Fatalf("credit %d, headers %v", credit.Credit, r.Header)
+	}
+	var lines []line.Line
+	e.Must(200, "GET", "/v1/api/number/numbers", nil, key).Decode(t, &lines)
+	if len(lines) != 2 || lines[0].Number != "30004040" || !lines[0].IsDefault {
+		t.Fatalf("lines %+v", lines)
+	}
+}
+
+// get calls a URL and returns its status and body.
+func get(t *testing.T, u string) (int, string) {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// The HTTP-GET send: the key in the query sends (JSON or plain text), a bad key is
+// 401, a bad number 422, no credit 402; a session token in the query is not taken;
+// the key never reaches the log.
+func TestSimpleSend(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, acct := lineOwner(t, e, "simple", "09121261004", 1_000_000)
+	key := sendKey(t, e, tok, "09121261004")
+	var buf bytes.Buffer
+	deps := httpapi.Wire(e.Config, slog.New(slog.NewTextHandler(&buf, nil)), e.DB.Pool, e.Redis.Client, e.Queue, nil)
+	srv := httptest.NewServer(httpapi.New(deps))
+	defer srv.Close()
+	q := url.Values{"apikey": {key}, "to": {"09121234001,09121234002"}, "text": {"سلام"}, "from": {"30004040"}}
+	simple := func(v url.Values) (int, string) { return get(t, srv.URL+"/v1/api/send/simple?"+v.Encode()) }
+
+	st, body := simple(q)
+	if st != 201 || !strings.Contains(body, `"status":"queued"`) {
+		t.Fatalf("json send: %d %s", st, body)
+	}
+	q.Set("format", "text")
+	st, body = simple(q)
+	id, err := strconv.ParseInt(body, 10, 64)
+	if st != 201 || err != nil || id <= 0 {
+		t.Fatalf("text send: %d %q", st, body)
+	}
+	if n := countSends(t, e, acct); n != 2 {
+		t.Fatalf("%d sends", n)
+	}
+	bad := url.Values{"apikey": {key[:len(key)-2] + "xx"}, "to": {"09121234001"}, "text": {"x"}, "format": {"text"}}
+	if st, body := simple(bad); st != 401 || !strings.HasPrefix(body, "ERROR 401") {
+		t.Fatalf("bad key: %d %s", st, body)
+	}
+	bad.Set("apikey", tok) // a session token is never read from the URL
+	if st, _ := simple(bad); st != 401 {
+		t.Fatalf("session token in the query: %d", st)
+	}
+	q.Set("to", "0912")
+	if st, body := simple(q); st != 422 || !strings.Contains(body, send.MsgBadNumbers) {
+		t.Fatalf("bad number: %d %s", st, body)
+	}
+	poor, poorAcct := owner(t, e, "simplepoor", "09121261005")
+	if _, err := e.Deps.Lines.Add(context.Background(), poorAcct, "30004041", line.KindService, true); err != nil {
+		t.Fatal(err)
+	}
+	pkey := sendKey(t, e, poor, "09121261005")
+	q.Set("apikey", pkey)
+	q.Set("from", "30004041")
+	q.Set("to", "09121234001")
+	q.Del("format")
+	if st, body := simple(q); st != 402 || !strings.Contains(body, "low-credit") {
+		t.Fatalf("no credit: %d %s", st, body)
+	}
+	srv.Close()
+	if out := buf.String(); strings.Contains(out, key[len("chp_live_"):]) || strings.Contains(out, "apikey=") || !strings.Contains(out, "/v1/api/send/simple") {
+		t.Fatalf("access log: %s", out)
+	}
+}
