@@ -165,3 +165,30 @@ func TestSimpleSend(t *testing.T) {
 		t.Fatalf("access log: %s", out)
 	}
 }
+
+// The public POSTs that create take an Idempotency-Key: a retry answers the first
+// result without a second phonebook; the key with another body is refused.
+func TestIdempotencyKeyOnPhonebooks(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, acct := owner(t, e, "idempb", "09121261006")
+	key := newKey(t, e, tok, "09121261006", map[string]any{"title": "crm",
+		"scopes": []acl.Permission{acl.PhonebookManage, acl.PhonebookView}}).Secret
+	var a, b struct {
+		ID int64 `json:"id"`
+	}
+	e.Must(201, "POST", "/v1/api/phonebooks", map[string]any{"name": "مشتریان"}, key, "Idempotency-Key", "pb-1").Decode(t, &a)
+	r := e.Must(201, "POST", "/v1/api/phonebooks", map[string]any{"name": "مشتریان"}, key, "Idempotency-Key", "pb-1")
+	r.Decode(t, &b)
+	if a.ID == 0 || b.ID != a.ID || r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("first %d, retry %d %v", a.ID, b.ID, r.Header)
+	}
+	r = e.Do("POST", "/v1/api/phonebooks", map[string]any{"name": "دیگر"}, key, "Idempotency-Key", "pb-1")
+	if r.Status != 422 || r.Meta.MessageCode != send.CodeIdempotencyReused {
+		t.Fatalf("key reused: %d %s", r.Status, r.Raw)
+	}
+	e.Must(201, "POST", "/v1/api/phonebooks", map[string]any{"name": "دیگر"}, key, "Idempotency-Key", "pb-2")
+	var n int
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND name IN ('مشتریان', 'دیگر')`, acct).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("%d phonebooks (%v)", n, err)
+	}
+}
