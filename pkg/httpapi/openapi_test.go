@@ -112,6 +112,13 @@ func TestOpenAPIValid(t *testing.T) {
 	}
 	e.Must(401, "GET", "/v1/api/panel/api-docs", nil, "")
 	tok, _ := owner(t, e, "docsreader", "09121260001")
+	var inPanel struct {
+		OpenAPI string `json:"openapi"`
+	}
+	e.Must(200, "GET", "/v1/api/panel/api-docs", nil, tok).Decode(t, &inPanel)
+	if inPanel.OpenAPI != "3.1.0" {
+		t.Fatalf("panel document: %+v", inPanel)
+	}
 	var plugins []devdocs.Plugin
 	e.Must(200, "GET", "/v1/api/panel/plugins", nil, tok).Decode(t, &plugins)
 	if len(plugins) < 3 || plugins[0].Status != devdocs.StatusReady {

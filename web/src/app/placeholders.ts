@@ -51,8 +51,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'pattern/create', title: 'ایجاد الگو' },
   { path: 'pattern/update/:id', title: 'ویرایش الگو' },
   { path: 'pattern/:id', title: 'جزئیات الگو' },
-  { path: 'developers/plugins', title: 'افزونه‌ها' },
-  { path: 'developers/documents', title: 'مستندات' },
   { path: 'developers/api-calls', title: 'فراخوانی‌های API' },
   { path: 'developers/api-calls/:id', title: 'جزئیات فراخوانی API' },
   { path: 'predefined-messages', title: 'پیام‌های از پیش تعریف‌شده' },
