@@ -25,7 +25,7 @@ export default function DocumentsPage() {
             <Input
               maxW="sm"
               size="sm"
-              placeholder="جستجوی مسیر، مانند /send"
+              placeholder="جستجوی مسیر یا عنوان (مثلاً send)"
               value={filter}
               onChange={(e) => setFilter(e.target.value)}
               data-testid="docs-filter"
@@ -77,7 +77,7 @@ function OperationCard({ o, lang, base }: { o: Operation; lang: Lang; base: stri
       <Card.Body gap="3">
         <Wrap gap="2" align="center">
           <Badge colorPalette={METHOD_COLOR[o.method] ?? 'gray'} variant="solid" fontFamily="mono">{o.method}</Badge>
-          <Text as="bdi" dir="ltr" fontFamily="mono" fontSize="sm" fontWeight="medium">/v1/api{o.path}</Text>
+          <bdi dir="ltr"><Text as="span" fontFamily="mono" fontSize="sm" fontWeight="medium">/v1/api{o.path}</Text></bdi>
           <Text fontSize="sm">{o.op.summary}</Text>
         </Wrap>
         {o.op.description && <Text fontSize="sm" color="fg.muted">{o.op.description}</Text>}
