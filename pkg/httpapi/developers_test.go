@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/httpapi"
@@ -190,5 +191,60 @@ func TestIdempotencyKeyOnPhonebooks(t *testing.T) {
 	var n int
 	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND name IN ('مشتریان', 'دیگر')`, acct).Scan(&n); err != nil || n != 2 {
 		t.Fatalf("%d phonebooks (%v)", n, err)
+	}
+}
+
+// A sandbox key (one per account) sends without charge and without reaching a
+// carrier: the send is stored done and marked, no ledger row, no recipient, no
+// task; every answer to the key is marked (header and meta), a live key's is not.
+func TestSandboxKey(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, acct := lineOwner(t, e, "sandbox", "09121261007", 1_000_000)
+	scopes := []acl.Permission{acl.SendCreate, acl.ReportView, acl.WalletView}
+	sb := newKey(t, e, tok, "09121261007", map[string]any{"title": "آزمایشی", "scopes": scopes, "sandbox": true})
+	if !sb.Sandbox {
+		t.Fatalf("created %+v", sb.Key)
+	}
+	var otp struct {
+		OTPToken string `json:"otp_token"`
+	}
+	e.Must(200, "POST", "/v1/api/acl/api_key/otp", nil, tok).Decode(t, &otp)
+	again := map[string]any{"title": "دومی", "scopes": scopes, "sandbox": true, "otp_token": otp.OTPToken, "code": e.LastCode("989121261007")}
+	if r := e.Do("POST", "/v1/api/acl/api_key/create", again, tok); r.Status != 409 {
+		t.Fatalf("second sandbox key: %d %s", r.Status, r.Raw)
+	}
+	before, _ := e.Deps.Wallet.Balance(context.Background(), acct)
+	form := map[string]any{"text": "آزمایش", "numbers": []string{"09121234001", "09351234002"}, "local_id": "sb-1"}
+	r := e.Must(201, "POST", "/v1/api/send", form, sb.Secret)
+	var a send.Accepted
+	r.Decode(t, &a)
+	if !a.Sandbox || a.Price != 0 || a.Status != send.StatusDone || !r.Meta.Sandbox || r.Header.Get("X-Chapar-Sandbox") != "1" {
+		t.Fatalf("sandbox send: %s %v", r.Raw, r.Header)
+	}
+	var st statusOut
+	r = e.Must(200, "GET", "/v1/api/send/status?local_id=sb-1", nil, sb.Secret)
+	r.Decode(t, &st)
+	if st.Delivered != 2 || st.Status != send.StatusDone || !r.Meta.Sandbox {
+		t.Fatalf("sandbox status %+v", st)
+	}
+	if after, _ := e.Deps.Wallet.Balance(context.Background(), acct); after != before {
+		t.Fatalf("balance %d -> %d", before, after)
+	}
+	var ledger, rcpts int
+	ctx := context.Background()
+	_ = e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM ledger WHERE send_id = $1`, a.ID).Scan(&ledger)
+	_ = e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1`, a.ID).Scan(&rcpts)
+	if ledger != 0 || rcpts != 0 {
+		t.Fatalf("sandbox send: %d ledger rows, %d recipients", ledger, rcpts)
+	}
+	if task, err := e.Inspector.GetTaskInfo(jobs.QueueDefault, "expand:"+strconv.FormatInt(a.ID, 10)); err == nil {
+		t.Fatalf("an expand task for the sandbox send: %+v", task)
+	}
+	if r := e.Must(401, "GET", "/v1/api/payment/credit/mine", nil, sb.Secret+"x"); r.Meta.Sandbox {
+		t.Fatal("a refused key's answer marked sandbox")
+	}
+	live := sendKey(t, e, tok, "09121261007")
+	if r := e.Must(200, "GET", "/v1/api/payment/credit/mine", nil, live); r.Meta.Sandbox || r.Header.Get("X-Chapar-Sandbox") != "" {
+		t.Fatalf("live key marked: %s", r.Raw)
 	}
 }

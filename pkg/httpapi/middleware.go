@@ -23,6 +23,7 @@ const (
 	ctxRequestID = "request_id"
 	ctxIdentity  = "identity"
 	ctxToken     = "token"
+	ctxSandbox   = "sandbox" // a sandbox API key's request: its answers are marked
 )
 
 // requestID takes X-Request-ID from the client or makes one, and echoes it.
@@ -138,6 +139,7 @@ func keyIdentity(c *gin.Context, keys *apikey.Service, key string) (acl.Identity
 	if err != nil {
 		return id, err
 	}
+	c.Set(ctxSandbox, id.Sandbox)
 	q, err := keys.Allow(c.Request.Context(), id.APIKeyID)
 	if q.Limit > 0 {
 		c.Header("X-RateLimit-Limit", strconv.Itoa(q.Limit))

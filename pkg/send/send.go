@@ -275,6 +275,8 @@ type Accepted struct {
 	ID     int64  `json:"id"`
 	Status string `json:"status"`
 	Price  int64  `json:"price"`
+	// Sandbox marks a send of a sandbox key: never charged, never sent (sandbox.go).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // Create accepts a send: one transaction creates the send and holds its price in
@@ -330,6 +332,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	}
 	if p.quote.Recipients == 0 {
 		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
+	}
+	if id.Sandbox {
+		return s.createSandbox(ctx, id, r, p, idemKey, hash, ip)
 	}
 	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
 	if err != nil {
