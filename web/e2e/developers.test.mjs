@@ -3,7 +3,7 @@
 // an API key's header; the plugins catalogue lists the HTTP-GET send.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { API, DEMO, MOBILE, apiToken, launch, openPage, signInWithToken } from './helpers.mjs'
+import { API, DEMO, MOBILE, apiCall, apiToken, launch, openPage, readOtp, signInWithToken } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -65,4 +65,39 @@ test('plugins: the catalogue with the working HTTP-GET send first', async () => 
   await mobile.page.getByTestId('plugin-http-get').waitFor()
   await snap(mobile.page, 'plugins-mobile')
   await mobile.context.close()
+})
+
+test('sandbox key: created in the panel, marked, its send charges nothing', async () => {
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const { context, page } = await openPage(browser)
+  await signInWithToken(page, token, '/developers/api-keys')
+  await page.getByTestId('apikey-new').click()
+  await page.getByTestId('apikey-title').fill('آزمایشی')
+  await page.getByTestId('apikey-sandbox').click()
+  await page.getByTestId('scope-send.create').click()
+  await page.getByTestId('scope-wallet.view').click()
+  const asked = Date.now() - 2000
+  await page.getByTestId('apikey-send-otp').click()
+  await page.getByTestId('apikey-otp-step').waitFor()
+  await page.getByTestId('apikey-code').fill(await readOtp('989120000000', { after: asked }))
+  await page.getByTestId('apikey-create').click()
+  const secret = await page.getByTestId('apikey-secret').inputValue()
+  await page.getByTestId('apikey-done').click()
+  await page.locator('[data-testid^="apikey-sandbox-"]').first().waitFor()
+  await snap(page, 'apikeys-sandbox')
+  await context.close()
+
+  const before = (await apiCall('GET', '/payment/credit/mine', undefined, token)).credit
+  const res = await fetch(`${API}/send`, {
+    method: 'POST',
+    headers: { apikey: secret, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ text: 'آزمایش', numbers: ['09121234567'] }),
+  })
+  const body = await res.json()
+  assert.equal(res.status, 201)
+  assert.equal(res.headers.get('x-chapar-sandbox'), '1')
+  assert.equal(body.meta.sandbox, true)
+  assert.equal(body.data.sandbox, true)
+  assert.equal(body.data.price, 0)
+  assert.equal((await apiCall('GET', '/payment/credit/mine', undefined, token)).credit, before)
 })

@@ -13,6 +13,8 @@ export interface ApiKey {
   last_used_at: string | null
   created_at: string
   created_by: string
+  /** The sandbox key: never charged, never sent, every answer marked. */
+  sandbox: boolean
 }
 
 /** A new key with its secret, shown this once. */
@@ -40,6 +42,7 @@ export interface CreateKeyInput {
   scopes: string[]
   otp_token: string
   code: string
+  sandbox: boolean
 }
 
 const KEY = ['api-keys'] as const
