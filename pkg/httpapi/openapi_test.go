@@ -13,6 +13,7 @@ import (
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi-validator/schema_validation"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/devdocs"
 	"github.com/chapar/chapar/pkg/httpapi"
@@ -63,6 +64,12 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	documented := docRoutes(t)
 	if !slices.Equal(public, documented) {
 		t.Fatalf("public set and document differ:\npublic:   %v\ndocument: %v", public, documented)
+	}
+	// Every public route is one an API key may call.
+	for _, rt := range httpapi.RoutesOf(e.Deps) {
+		if slices.Contains(public, rt.Method+" /v1/api"+rt.Path) && (rt.Perm == acl.Authenticated || rt.Perm == acl.Staff) {
+			t.Errorf("%s %s is public but declares %q, which refuses API keys", rt.Method, rt.Path, rt.Perm)
+		}
 	}
 	perPath := map[string][]string{}
 	for _, r := range documented {
