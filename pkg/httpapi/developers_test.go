@@ -224,7 +224,7 @@ func TestSandboxKey(t *testing.T) {
 	var st statusOut
 	r = e.Must(200, "GET", "/v1/api/send/status?local_id=sb-1", nil, sb.Secret)
 	r.Decode(t, &st)
-	if st.Delivered != 2 || st.Status != send.StatusDone || !r.Meta.Sandbox {
+	if st.Delivered != 2 || st.Pending != 0 || st.Price != 0 || !st.Sandbox || st.Status != send.StatusDone || !r.Meta.Sandbox {
 		t.Fatalf("sandbox status %+v", st)
 	}
 	if after, _ := e.Deps.Wallet.Balance(context.Background(), acct); after != before {
