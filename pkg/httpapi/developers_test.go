@@ -15,6 +15,7 @@ import (
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/report"
@@ -246,5 +247,28 @@ func TestSandboxKey(t *testing.T) {
 	live := sendKey(t, e, tok, "09121261007")
 	if r := e.Must(200, "GET", "/v1/api/payment/credit/mine", nil, live); r.Meta.Sandbox || r.Header.Get("X-Chapar-Sandbox") != "" {
 		t.Fatalf("live key marked: %s", r.Raw)
+	}
+}
+
+// The HTTP-GET send counts against the key's rate limit like any key call: past it
+// 429 with Retry-After (and the plain-text line when asked).
+func TestSimpleSendRateLimited(t *testing.T) {
+	e := keyEnv(t, func(c *config.Config) { c.APIKeyPerMin = 2 })
+	tok, _ := lineOwner(t, e, "simplerl", "09121261008", 1_000_000)
+	key := sendKey(t, e, tok, "09121261008")
+	q := url.Values{"apikey": {key}, "to": {"09121234001"}, "text": {"سلام"}, "format": {"text"}}
+	for i := range 2 {
+		if st, body := get(t, e.URL+"/v1/api/send/simple?"+q.Encode()); st != 201 {
+			t.Fatalf("call %d: %d %s", i, st, body)
+		}
+	}
+	res, err := http.Get(e.URL + "/v1/api/send/simple?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || res.Header.Get("X-RateLimit-Remaining") != "0" || !strings.HasPrefix(string(b), "ERROR 429") {
+		t.Fatalf("past the limit: %d %v %s", res.StatusCode, res.Header, b)
 	}
 }
