@@ -1,4 +1,2 @@
-DROP INDEX IF EXISTS sends_local_id_idx;
 ALTER TABLE sends DROP COLUMN IF EXISTS pattern_version_id;
-ALTER TABLE sends DROP COLUMN IF EXISTS local_id;
 ALTER TABLE sends DROP COLUMN IF EXISTS texts;

@@ -89,6 +89,9 @@ type Identity struct {
 	Permissions []Permission
 	// Staff marks a back-office staff session.
 	Staff bool
+	// Sandbox marks a sandbox API key: its sends are never charged and never reach
+	// a carrier, and every answer is marked (docs/developers.md).
+	Sandbox bool
 }
 
 // Can reports whether the identity holds p.

@@ -39,6 +39,7 @@ const (
 	MsgIPRefused    = "استفاده از این کلید از این نشانی IP مجاز نیست"
 	MsgKeyExpired   = "این کلید API منقضی شده است"
 	MsgKeyOnly      = "مدیریت کلیدهای API فقط از پنل ممکن است"
+	MsgOneSandbox   = "هر حساب فقط یک کلید آزمایشی (sandbox) فعال می‌تواند داشته باشد؛ برای کلید تازه، کلید آزمایشی پیشین را حذف کنید"
 )
 
 // Prefix starts every live key; the caller tells a key from a session token by it.

@@ -67,11 +67,11 @@ func (s *Service) load(ctx context.Context, prefix string) (entry, error) {
 	var ips, scopes, perms []string
 	var owner bool
 	err := s.pool.QueryRow(ctx, `SELECT k.id, k.account_id, k.created_by, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}'),
-		k.secret_hash, k.allowed_ips, k.scopes, k.expires_at
+		k.secret_hash, k.allowed_ips, k.scopes, k.expires_at, k.sandbox
 		FROM api_keys k JOIN users u ON u.id = k.created_by LEFT JOIN roles r ON r.id = u.role_id
 		WHERE k.prefix = $1 AND k.revoked_at IS NULL AND u.status <> 'disabled' AND u.account_id = k.account_id`, prefix).
 		Scan(&e.id.APIKeyID, &e.id.AccountID, &e.creator, &e.id.Username, &e.id.Name, &owner, &perms,
-			&e.hash, &ips, &scopes, &e.expires)
+			&e.hash, &ips, &scopes, &e.expires, &e.id.Sandbox)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return entry{}, apperr.ErrUnauthorized
 	}

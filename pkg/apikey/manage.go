@@ -31,6 +31,9 @@ type Key struct {
 	LastUsedAt *time.Time `json:"last_used_at"`
 	CreatedAt  time.Time  `json:"created_at"`
 	CreatedBy  string     `json:"created_by"`
+	// Sandbox marks the account's sandbox key: its sends never charge and never
+	// reach a carrier (docs/developers.md).
+	Sandbox bool `json:"sandbox"`
 }
 
 // Created is a new key with its secret, which is shown this once.
@@ -47,6 +50,7 @@ type CreateInput struct {
 	Scopes     []string   `json:"scopes"`
 	OTPToken   string     `json:"otp_token"`
 	Code       string     `json:"code"`
+	Sandbox    bool       `json:"sandbox"`
 }
 
 // panelOnly refuses key management to a caller that is itself an API key.
@@ -82,11 +86,14 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in CreateInput, c
 	if err != nil {
 		return Created{}, err
 	}
-	k.Prefix, k.CreatedBy = prefix, id.Username
+	k.Prefix, k.CreatedBy, k.Sandbox = prefix, id.Username, in.Sandbox
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, allowed_ips, scopes, expires_at)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id, created_at`, id.AccountID, id.UserID, k.Title, prefix, s.hash(secret),
-			k.AllowedIPs, k.Scopes, k.ExpiresAt).Scan(&k.ID, &k.CreatedAt)
+		err := tx.QueryRow(ctx, `INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, allowed_ips, scopes, expires_at, sandbox)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING id, created_at`, id.AccountID, id.UserID, k.Title, prefix, s.hash(secret),
+			k.AllowedIPs, k.Scopes, k.ExpiresAt, k.Sandbox).Scan(&k.ID, &k.CreatedAt)
+		if oneSandbox(err) {
+			return apperr.New(apperr.Conflict, MsgOneSandbox).WithCode("apikey-sandbox-exists")
+		}
 		if err != nil {
 			return fmt.Errorf("insert api key: %w", err)
 		}
@@ -146,11 +153,11 @@ func newKey() (prefix, key string, err error) {
 	return prefix, prefix + "_" + base64.RawURLEncoding.EncodeToString(b[6:]), nil
 }
 
-const keyColumns = `k.id, k.title, k.prefix, k.allowed_ips, k.scopes, k.expires_at, k.last_used_at, k.created_at, u.username`
+const keyColumns = `k.id, k.title, k.prefix, k.allowed_ips, k.scopes, k.expires_at, k.last_used_at, k.created_at, u.username, k.sandbox`
 
 func scanKey(row pgx.Row) (Key, error) {
 	var k Key
-	err := row.Scan(&k.ID, &k.Title, &k.Prefix, &k.AllowedIPs, &k.Scopes, &k.ExpiresAt, &k.LastUsedAt, &k.CreatedAt, &k.CreatedBy)
+	err := row.Scan(&k.ID, &k.Title, &k.Prefix, &k.AllowedIPs, &k.Scopes, &k.ExpiresAt, &k.LastUsedAt, &k.CreatedAt, &k.CreatedBy, &k.Sandbox)
 	return k, err
 }
 

@@ -23,6 +23,7 @@ const (
 	ctxRequestID = "request_id"
 	ctxIdentity  = "identity"
 	ctxToken     = "token"
+	ctxSandbox   = "sandbox" // a sandbox API key's request: its answers are marked
 )
 
 // requestID takes X-Request-ID from the client or makes one, and echoes it.
@@ -122,7 +123,13 @@ func bearer(c *gin.Context) string {
 	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
 		return strings.TrimSpace(t)
 	}
-	return strings.TrimSpace(c.GetHeader("apikey"))
+	if k := strings.TrimSpace(c.GetHeader("apikey")); k != "" || c.FullPath() != simplePath {
+		return k
+	}
+	if k := strings.TrimSpace(c.Query("apikey")); apikey.Looks(k) {
+		return k // the HTTP-GET send only, and only an API key (never a session token)
+	}
+	return ""
 }
 
 // keyIdentity checks an API key (allow-list first, then expiry) and counts the
@@ -132,6 +139,7 @@ func keyIdentity(c *gin.Context, keys *apikey.Service, key string) (acl.Identity
 	if err != nil {
 		return id, err
 	}
+	c.Set(ctxSandbox, id.Sandbox)
 	q, err := keys.Allow(c.Request.Context(), id.APIKeyID)
 	if q.Limit > 0 {
 		c.Header("X-RateLimit-Limit", strconv.Itoa(q.Limit))

@@ -26,6 +26,8 @@ type Meta struct {
 	Page        int                 `json:"page,omitempty"`
 	Limit       int                 `json:"limit,omitempty"`
 	Total       *int64              `json:"total,omitempty"`
+	// Sandbox marks every answer given to a sandbox API key (with X-Chapar-Sandbox: 1).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // Envelope is the shape of every response.
@@ -60,6 +62,14 @@ func write(c *gin.Context, status int, data any, m Meta) {
 	}
 	if m.Message == "" && status < 300 {
 		m.Message = "عملیات با موفقیت انجام شد"
+	}
+	if c.GetBool(ctxSandbox) {
+		c.Header("X-Chapar-Sandbox", "1")
+		m.Sandbox = true
+	}
+	if plainText(c) {
+		c.String(status, textLine(data, m))
+		return
 	}
 	c.JSON(status, Envelope{Data: data, Meta: m})
 }

@@ -5,7 +5,7 @@ import "slices"
 // routes is the route table, one part per domain (routes_*.go): every route
 // declares its permission.
 func (s *Server) routes() []Route {
-	return slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(),
+	return s.replayable(slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(),
 		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.apiKeyRoutes(),
-		s.predefinedRoutes(), s.adminRoutes(), s.patternRoutes(), s.developerRoutes())
+		s.predefinedRoutes(), s.adminRoutes(), s.patternRoutes(), s.webhookRoutes(), s.developerRoutes()))
 }

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,91 +10,103 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apicall"
-	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/devdocs"
+	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/validate"
-	"github.com/chapar/chapar/pkg/webhook"
 )
 
-// developerRoutes lists the webhook and API-call log routes (docs/webhooks.md):
-// like the API keys, the owner's or a colleague's with apikey.manage, never a key's.
+// simplePath is the HTTP-GET send for legacy systems: the one route that takes its
+// API key from the query (?apikey=), never logged (the access log writes the path only).
+const simplePath = "/v1/api/send/simple"
+
+// developerRoutes lists the developers' platform routes (docs/developers.md): the
+// send status lookup, the HTTP-GET send, the OpenAPI document and the plugins.
 func (s *Server) developerRoutes() []Route {
-	calls := apicall.New(s.Pool)
 	return []Route{
-		{http.MethodGet, "/developers/webhooks", acl.APIKeyManage, s.webhookList},
-		{http.MethodPost, "/developers/webhooks", acl.APIKeyManage, s.webhookCreate},
-		{http.MethodPost, "/developers/webhooks/update", acl.APIKeyManage, s.webhookUpdate},
-		{http.MethodPost, "/developers/webhooks/delete", acl.APIKeyManage, byBodyID(s.Webhooks.Delete)},
-		{http.MethodPost, "/developers/webhooks/test", acl.APIKeyManage, byBodyID(s.Webhooks.Test)},
-		{http.MethodGet, "/developers/webhooks/deliveries", acl.APIKeyManage, s.webhookDeliveries},
-		{http.MethodPost, "/developers/webhooks/replay", acl.APIKeyManage, byBodyID(s.Webhooks.Replay)},
-		// ?path=&status=&api_key_id=&date_from=&date_to=&page=&limit=
-		{http.MethodGet, "/developers/api-calls", acl.APIKeyManage, filteredList(apicall.ParseFilter, apicall.Filter.PageOf, calls.List)},
-		{http.MethodGet, "/developers/api-calls/export", acl.APIKeyManage, filteredExport(apicall.ParseFilter, "api-calls.xlsx", calls.WriteXLSX)},
-		{http.MethodGet, "/developers/api-calls/:id", acl.APIKeyManage, apiCallShow(calls)},
+		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
+		{http.MethodGet, "/send/simple", acl.SendCreate, s.simpleSend},
+		{http.MethodGet, "/openapi.json", acl.Public, serveDocument},
+		{http.MethodGet, "/panel/api-docs", acl.Authenticated, func(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI())) }},
+		{http.MethodGet, "/panel/plugins", acl.Authenticated, func(c *gin.Context) { OK(c, devdocs.Plugins()) }},
 	}
 }
 
-func (s *Server) webhookList(c *gin.Context) {
-	rows, err := s.Webhooks.List(c.Request.Context(), who(c))
-	reply(c, gin.H{"endpoints": rows, "events": webhook.Events}, err)
+// publicAPI is the public set: the routes an integration calls with an API key,
+// exactly those the OpenAPI document describes (TestOpenAPIMatchesRouter).
+var publicAPI = []string{
+	"POST /send", "POST /send/calculate-price", "POST /send/cancel", "GET /send/status", "GET /send/simple",
+	"GET /payment/credit/mine", "GET /number/numbers",
+	"GET /report/new_list", "GET /report/bulk_stats", "GET /report/recipients",
+	"POST /phonebooks", "GET /phonebooks/list-new", "POST /phonebooks/numbers/add-list-new",
+	"GET /phonebooks/blacklist", "POST /phonebooks/blacklist",
+	"GET /openapi.json",
 }
 
-func (s *Server) webhookCreate(c *gin.Context) {
-	var in webhook.Input
-	if !bind(c, &in) {
-		return
+// PublicAPI returns the public set as "METHOD /v1/api/path" (gin's :param syntax).
+func PublicAPI() []string {
+	out := make([]string, len(publicAPI))
+	for i, r := range publicAPI {
+		m, p, _ := strings.Cut(r, " ")
+		out[i] = m + " /v1/api" + p
 	}
-	v, err := s.Webhooks.Create(c.Request.Context(), who(c), in)
-	replyCreated(c, v, err)
+	return out
 }
 
-func (s *Server) webhookUpdate(c *gin.Context) {
-	var in webhook.Input
-	if !bind(c, &in) {
-		return
-	}
-	v, err := s.Webhooks.Update(c.Request.Context(), who(c), in)
-	reply(c, v, err)
+// serveDocument answers the document as is (not in the envelope), as OpenAPI tools
+// expect; the panel's /panel/api-docs carries it in the envelope's data.
+func serveDocument(c *gin.Context) {
+	c.Header("Cache-Control", "public, max-age=300")
+	c.Data(http.StatusOK, "application/json; charset=utf-8", devdocs.OpenAPI())
 }
 
-// webhookDeliveries is GET /developers/webhooks/deliveries?endpoint_id=&status=&page=&limit=.
-func (s *Server) webhookDeliveries(c *gin.Context) {
-	q := c.Request.URL.Query()
-	pg, err := validate.ParsePaging(q, 20, 100)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	f := webhook.DeliveryFilter{Paging: pg, Status: strings.TrimSpace(q.Get("status"))}
-	if v := validate.ToLatinDigits(q.Get("endpoint_id")); v != "" {
-		if f.EndpointID, err = strconv.ParseInt(v, 10, 64); err != nil {
-			Fail(c, apperr.ErrNotFound)
-			return
-		}
-	}
-	switch f.Status {
-	case "", webhook.StatusPending, webhook.StatusDelivered, webhook.StatusDead:
-	default:
-		Fail(c, apperr.Field("status", apperr.MsgInvalid))
-		return
-	}
-	rows, total, err := s.Webhooks.Deliveries(c.Request.Context(), who(c), f)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: pg.Page, Limit: pg.Limit, Total: total})
-}
-
-func apiCallShow(svc *apicall.Service) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := pathID(c)
+// sendStatus is GET /send/status?id= or ?local_id=: one send of the account by our
+// id or the client's own, in the bulk_stats shape plus local_id.
+func (s *Server) sendStatus(c *gin.Context) {
+	l := send.Lookup{LocalID: strings.TrimSpace(c.Query("local_id"))}
+	if raw := c.Query("id"); raw != "" {
+		id, err := report.ParseID(raw)
 		if err != nil {
 			Fail(c, err)
 			return
 		}
-		d, err := svc.Get(c.Request.Context(), who(c).AccountID, id)
-		reply(c, d, err)
+		l.ID = id
 	}
+	ctx, acc := c.Request.Context(), who(c).AccountID
+	id, local, err := s.Sends.Resolve(ctx, acc, l)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	st, err := s.Reports.Stats(ctx, acc, id)
+	reply(c, struct {
+		report.Stats
+		LocalID string `json:"local_id"`
+	}{st, local}, err)
+}
+
+// simpleSend is GET /send/simple?apikey=&to=&text=&from=[&local_id=][&format=text]:
+// a quick send for systems that can only open a URL. `to` takes numbers separated
+// by commas; format=text answers one plain-text line instead of the envelope.
+func (s *Server) simpleSend(c *gin.Context) {
+	in := send.Request{Type: send.TypeQuick, Sender: validate.ToLatinDigits(c.Query("from")), Text: c.Query("text"),
+		LocalID: c.Query("local_id")}
+	for _, n := range strings.FieldsFunc(c.Query("to"), func(r rune) bool { return r == ',' || r == '،' || r == ' ' }) {
+		in.Numbers = append(in.Numbers, n)
+	}
+	s.acceptSend(c, in)
+}
+
+// plainText reports a /send/simple call that asked for format=text.
+func plainText(c *gin.Context) bool {
+	return c.FullPath() == simplePath && c.Query("format") == "text"
+}
+
+// textLine is a /send/simple answer in plain text: the send id, or
+// "ERROR <status> <message_code>: <message>".
+func textLine(data any, m Meta) string {
+	if a, ok := data.(send.Accepted); ok && m.Status < 300 {
+		return strconv.FormatInt(a.ID, 10)
+	}
+	return fmt.Sprintf("ERROR %d %s: %s", m.Status, m.MessageCode, m.Message)
 }

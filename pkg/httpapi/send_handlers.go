@@ -61,6 +61,12 @@ func (s *Server) createSend(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
+	s.acceptSend(c, in)
+}
+
+// acceptSend creates a send: 201, or 200 with the first send for a repeated
+// Idempotency-Key.
+func (s *Server) acceptSend(c *gin.Context, in send.Request) {
 	a, created, err := s.Sends.Create(c.Request.Context(), who(c), in, c.GetHeader("Idempotency-Key"), c.ClientIP())
 	replyOnce(c, a, created, err)
 }

@@ -77,7 +77,7 @@ func latest(p pattern.Pattern) int64 { return p.Versions[0].ID }
 // sendTexts reads what a pattern send will deliver.
 func sendTexts(t *testing.T, e *apitest.Env, id int64) (typ string, texts []string, version int64, localID string) {
 	t.Helper()
-	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT type, texts, coalesce(pattern_version_id, 0), local_id
+	if err := e.DB.Pool.QueryRow(context.Background(), `SELECT type, texts, coalesce(pattern_version_id, 0), coalesce(local_id, '')
 		FROM sends WHERE id = $1`, id).Scan(&typ, &texts, &version, &localID); err != nil {
 		t.Fatal(err)
 	}

@@ -78,8 +78,8 @@ func (s *Service) Send(ctx context.Context, id acl.Identity, r SendRequest, idem
 	if err != nil {
 		return Sent{}, false, err
 	}
-	req := send.Request{Type: SendType(v.kind), Sender: r.Sender, Text: v.text,
-		Pattern: &send.PatternInfo{VersionID: v.id, LocalID: r.LocalID, Hash: r.hash()}}
+	req := send.Request{Type: SendType(v.kind), Sender: r.Sender, Text: v.text, LocalID: r.LocalID,
+		Pattern: &send.PatternInfo{VersionID: v.id, Hash: r.hash()}}
 	var held []string
 	seen := make(map[string]bool, len(rcpts))
 	for i, rc := range rcpts {

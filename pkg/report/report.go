@@ -111,6 +111,9 @@ type Stats struct {
 	Controls []send.Control `json:"controls,omitempty"`
 	// ReviewNote is the staff's reason on a send blocked in review.
 	ReviewNote string `json:"review_note,omitempty"`
+	// Sandbox marks a send of a sandbox API key: never charged, never sent, its
+	// recipients counted as delivered (docs/developers.md).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // SendRow is one line of the reports list: the Stats shape with the text cut to its
@@ -227,7 +230,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
 		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
-		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote)
+		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -34,8 +34,6 @@ func IsPattern(typ string) bool {
 type PatternInfo struct {
 	// VersionID is the approved pattern version the texts were rendered from.
 	VersionID int64
-	// LocalID is the caller's own id of the send (stored on the send).
-	LocalID string
 	// Held are the reasons the send waits for review (values with links, sensitive
 	// words, long values); empty: it goes out.
 	Held []string
@@ -63,14 +61,6 @@ func checkPattern(r Request) ([]string, error) {
 		}
 	}
 	return r.Numbers, nil
-}
-
-// localID is the caller's own id of a pattern send (empty otherwise).
-func (r Request) localID() string {
-	if r.Pattern == nil {
-		return ""
-	}
-	return r.Pattern.LocalID
 }
 
 // patternVersion is the pattern version a send renders (0: not a pattern send).

@@ -108,6 +108,8 @@ type Request struct {
 	// Pattern what pkg/pattern adds; neither is read from JSON (pattern.go).
 	Texts   []string     `json:"-"`
 	Pattern *PatternInfo `json:"-"`
+	// LocalID is the client's own id of the send (unique per account, localid.go).
+	LocalID string `json:"local_id,omitempty"`
 }
 
 type prepared struct {
@@ -219,6 +221,9 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	if r.SendAt != nil && r.SendAt.Before(s.now().Add(MinLead-time.Minute)) {
 		fields.Add("send_at", MsgSendAtPast)
 	}
+	if msg := checkLocalID(r.LocalID); msg != "" {
+		fields.Add("local_id", msg)
+	}
 	if err := fields.Err(); err != nil {
 		return p, err
 	}
@@ -284,6 +289,8 @@ type Accepted struct {
 	ID     int64  `json:"id"`
 	Status string `json:"status"`
 	Price  int64  `json:"price"`
+	// Sandbox marks a send of a sandbox key: never charged, never sent (sandbox.go).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // Create accepts a send: one transaction creates the send and holds its price in
@@ -340,6 +347,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if p.quote.Recipients == 0 {
 		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
 	}
+	if id.Sandbox {
+		return s.createSandbox(ctx, id, r, p, idemKey, hash, ip)
+	}
 	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
 	if err != nil {
 		return Accepted{}, false, err
@@ -355,14 +365,17 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
 			request_hash, texts, local_id, pattern_version_id, priority)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, $24, nullif($25, 0), $26)
+			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.localID(), r.patternVersion(),
+			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
 			priorityOf(p.typ)).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
+		}
+		if localIDTaken(err) {
+			return apperr.New(apperr.Conflict, MsgLocalIDTaken).WithCode(CodeLocalIDTaken)
 		}
 		if err != nil {
 			return fmt.Errorf("insert send: %w", err)

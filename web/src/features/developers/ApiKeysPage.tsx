@@ -20,7 +20,16 @@ export default function ApiKeysPage() {
   const [deleting, setDeleting] = useState<ApiKey | null>(null)
   const scopeTitle = (k: string) => scopes.data?.find((s) => s.key === k)?.title ?? k
   const columns: DataTableColumn<ApiKey>[] = [
-    { key: 'title', title: 'عنوان', render: (r) => <Text fontWeight="medium">{toPersianDigits(r.title)}</Text> },
+    {
+      key: 'title',
+      title: 'عنوان',
+      render: (r) => (
+        <HStack gap="2" wrap="wrap">
+          <Text fontWeight="medium">{toPersianDigits(r.title)}</Text>
+          {r.sandbox && <Badge colorPalette="orange" variant="subtle" size="sm" data-testid={`apikey-sandbox-${r.id}`}>آزمایشی (sandbox)</Badge>}
+        </HStack>
+      ),
+    },
     { key: 'prefix', title: 'شناسه کلید', render: (r) => <bdi dir="ltr"><Text as="span" fontFamily="mono" fontSize="xs">{r.prefix}…</Text></bdi> },
     {
       key: 'allowed_ips',

@@ -37,6 +37,7 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
   const [expires, setExpires] = useState<Date | null>(null)
   const [chosen, setChosen] = useState<string[]>([])
   const [code, setCode] = useState('')
+  const [sandbox, setSandbox] = useState(false)
   const [touched, setTouched] = useState(false)
   const titleErr = title.trim() ? null : 'عنوان کلید را وارد کنید'
   const scopeErr = chosen.length ? null : 'دست‌کم یک دسترسی انتخاب کنید'
@@ -55,7 +56,7 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
   const submit = () =>
     create.mutate(
       { title: title.trim(), allowed_ips: parseIPs(ips), expires_at: expires ? endOfDay(expires).toISOString() : null, scopes: chosen,
-        otp_token: otp.data?.otp_token ?? '', code: toLatinDigits(code.trim()) },
+        otp_token: otp.data?.otp_token ?? '', code: toLatinDigits(code.trim()), sandbox },
       { onSuccess: onCreated },
     )
 
@@ -84,6 +85,11 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
       <FormField label="نشانی‌های IP مجاز" helper="هر نشانی یا بازه (CIDR) در یک خط؛ خالی یعنی همه نشانی‌ها" error={fieldError(create.error, 'allowed_ips')}>
         <Textarea value={ips} dir="ltr" rows={3} onChange={(e) => setIPs(e.target.value)} placeholder="192.168.1.10&#10;10.0.0.0/8" data-testid="apikey-ips" />
       </FormField>
+      <Checkbox.Root checked={sandbox} onCheckedChange={(e) => setSandbox(e.checked === true)} data-testid="apikey-sandbox">
+        <Checkbox.HiddenInput />
+        <Checkbox.Control />
+        <Checkbox.Label>کلید آزمایشی (sandbox): ارسال‌ها هزینه‌ای ندارند و به هیچ گوشی نمی‌رسند؛ هر حساب یک کلید آزمایشی</Checkbox.Label>
+      </Checkbox.Root>
       <FormField label="تاریخ انقضا (اختیاری)" error={fieldError(create.error, 'expires_at')}>
         <JalaliDateInput value={expires} onChange={setExpires} disablePast aria-label="تاریخ انقضا" />
       </FormField>

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, type Query } from '../../lib/api'
+import type { OpenAPIDoc } from './docsModel'
 
 /** An API key as listed: never its secret (spec §7 Developers). */
 export interface ApiKey {
@@ -12,6 +13,8 @@ export interface ApiKey {
   last_used_at: string | null
   created_at: string
   created_by: string
+  /** The sandbox key: never charged, never sent, every answer marked. */
+  sandbox: boolean
 }
 
 /** A new key with its secret, shown this once. */
@@ -39,6 +42,7 @@ export interface CreateKeyInput {
   scopes: string[]
   otp_token: string
   code: string
+  sandbox: boolean
 }
 
 const KEY = ['api-keys'] as const
@@ -77,5 +81,41 @@ export function useDeleteKey() {
   return useMutation({
     mutationFn: (id: number) => api.delete<null>('/acl/api_key', { id }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: KEY }),
+  })
+}
+
+/** The OpenAPI document of the public API (GET /panel/api-docs), for the reference page. */
+export function useApiDocs() {
+  return useQuery({
+    queryKey: ['api-docs'],
+    queryFn: ({ signal }) => api.get<OpenAPIDoc>('/panel/api-docs', undefined, signal),
+    staleTime: 5 * 60_000,
+  })
+}
+
+/** One value an integration asks for. */
+export interface PluginSetting {
+  name: string
+  title: string
+  example: string
+}
+
+/** One integration of the catalogue (GET /panel/plugins). */
+export interface Plugin {
+  id: string
+  title: string
+  summary: string
+  status: 'ready' | 'guide'
+  steps: string[]
+  settings: PluginSetting[]
+  example?: string
+  permissions: string[]
+}
+
+export function usePlugins() {
+  return useQuery({
+    queryKey: ['plugins'],
+    queryFn: ({ signal }) => api.get<Plugin[]>('/panel/plugins', undefined, signal),
+    staleTime: 5 * 60_000,
   })
 }

@@ -1,0 +1,5 @@
+DROP INDEX IF EXISTS api_keys_one_sandbox;
+ALTER TABLE api_keys DROP COLUMN IF EXISTS sandbox;
+DROP INDEX IF EXISTS sends_local_id;
+ALTER TABLE sends DROP COLUMN IF EXISTS sandbox;
+ALTER TABLE sends DROP COLUMN IF EXISTS local_id;

@@ -1,0 +1,141 @@
+package httpapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/send"
+)
+
+// replayTTL is how long an Idempotency-Key of a replayed route is remembered.
+const replayTTL = 24 * time.Hour
+
+// MsgReplayBusy answers a request sent again while the first with its key runs.
+const MsgReplayBusy = "درخواستی با همین کلید یکتایی (Idempotency-Key) در حال انجام است؛ کمی بعد دوباره بفرستید"
+
+// replayed is what a replayed route remembers of its first answer.
+type replayed struct {
+	Hash   string `json:"hash"`
+	Status int    `json:"status,omitempty"` // 0 while the first request runs
+	Body   []byte `json:"body,omitempty"`
+}
+
+// replayable gives the public POST routes that create (but POST /send, whose key
+// the send service keeps with the send) the Idempotency-Key: the first answer of a
+// key is kept in Redis for a day and returned to a retry of the same request; the
+// key with another body is refused (422, idempotency-key-reused).
+func (s *Server) replayable(rs []Route) []Route {
+	for i, rt := range rs {
+		if rt.Method == http.MethodPost && rt.Path != "/send" && isPublic(rt) && s.Redis != nil {
+			rs[i].Handle = s.replay(rt.Handle)
+		}
+	}
+	return rs
+}
+
+func isPublic(rt Route) bool {
+	for _, p := range publicAPI {
+		if p == rt.Method+" "+rt.Path {
+			return true
+		}
+	}
+	return false
+}
+
+// replay wraps one handler with the Idempotency-Key store.
+func (s *Server) replay(next gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		key := c.GetHeader("Idempotency-Key")
+		if key == "" {
+			next(c)
+			return
+		}
+		body, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		c.Request.Body = io.NopCloser(bytes.NewReader(body))
+		sum := sha256.Sum256(body)
+		first := replayed{Hash: hex.EncodeToString(sum[:])}
+		k := "idem:" + strconv.FormatInt(who(c).AccountID, 10) + ":" + c.FullPath() + ":" + hexSum(key)
+		ctx := c.Request.Context()
+		pending, _ := json.Marshal(first)
+		ok, err := s.Redis.SetNX(ctx, k, pending, replayTTL).Result()
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		if !ok {
+			s.answerReplay(c, k, first.Hash)
+			return
+		}
+		w := &teeWriter{ResponseWriter: c.Writer}
+		c.Writer = w
+		next(c)
+		if w.Status() >= 500 {
+			s.Redis.Del(ctx, k)
+			return
+		}
+		first.Status, first.Body = w.Status(), w.buf.Bytes()
+		done, _ := json.Marshal(first)
+		if err := s.Redis.Set(ctx, k, done, replayTTL).Err(); err != nil {
+			slog.WarnContext(ctx, "idempotency: answer not kept", "err", err)
+		}
+	}
+}
+
+// answerReplay answers a request whose key was used before.
+func (s *Server) answerReplay(c *gin.Context, k, hash string) {
+	raw, err := s.Redis.Get(c.Request.Context(), k).Bytes()
+	var first replayed
+	if err == nil {
+		err = json.Unmarshal(raw, &first)
+	}
+	switch {
+	case errors.Is(err, redis.Nil):
+		Fail(c, apperr.New(apperr.Conflict, MsgReplayBusy).WithCode("idempotency-key-busy"))
+	case err != nil:
+		Fail(c, err)
+	case first.Hash != hash:
+		Fail(c, apperr.New(apperr.Invalid, send.MsgIdempotencyReused).WithCode(send.CodeIdempotencyReused))
+	case first.Status == 0:
+		Fail(c, apperr.New(apperr.Conflict, MsgReplayBusy).WithCode("idempotency-key-busy"))
+	default:
+		c.Header("Idempotent-Replayed", "true")
+		c.Data(first.Status, "application/json; charset=utf-8", first.Body)
+	}
+}
+
+func hexSum(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:12])
+}
+
+// teeWriter keeps a copy of what the handler writes.
+type teeWriter struct {
+	gin.ResponseWriter
+	buf bytes.Buffer
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	w.buf.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *teeWriter) WriteString(s string) (int, error) {
+	w.buf.WriteString(s)
+	return w.ResponseWriter.WriteString(s)
+}

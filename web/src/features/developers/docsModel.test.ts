@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { example, exampleUrl, groupOperations, type OpenAPIDoc } from './docsModel'
+
+const doc: OpenAPIDoc = {
+  openapi: '3.1.0',
+  info: { title: 'API', version: '1' },
+  tags: [{ name: 'send', description: 'ارسال پیامک' }, { name: 'account', description: 'اعتبار' }],
+  paths: {
+    '/send': {
+      post: {
+        tags: ['send'],
+        operationId: 'createSend',
+        summary: 'ارسال',
+        parameters: [{ $ref: '#/components/parameters/IdempotencyKey', name: '', in: 'header' }],
+        requestBody: { content: { 'application/json': { example: { text: "it's", numbers: ['0912'] } } } },
+      },
+    },
+    '/send/simple': {
+      get: {
+        tags: ['send'],
+        operationId: 'simpleSend',
+        parameters: [
+          { name: 'apikey', in: 'query', example: 'chp_live_…' },
+          { name: 'text', in: 'query', example: 'سلام' },
+        ],
+      },
+    },
+    '/payment/credit/mine': { get: { tags: ['account'], operationId: 'credit', summary: 'اعتبار' } },
+  },
+  components: { parameters: { IdempotencyKey: { name: 'Idempotency-Key', in: 'header' } } },
+}
+
+describe('groupOperations', () => {
+  it('groups by tag in the document order and resolves parameter refs', () => {
+    const g = groupOperations(doc)
+    expect(g.map((x) => x.tag)).toEqual(['send', 'account'])
+    expect(g[0].operations.map((o) => o.id)).toEqual(['createSend', 'simpleSend'])
+    expect(g[0].operations[0].params[0].name).toBe('Idempotency-Key')
+  })
+  it('filters by route', () => {
+    const g = groupOperations(doc, '/credit')
+    expect(g).toHaveLength(1)
+    expect(g[0].operations[0].id).toBe('credit')
+    expect(groupOperations(doc, '/nothing')).toEqual([])
+  })
+})
+
+describe('examples', () => {
+  const [send, simple] = groupOperations(doc)[0].operations
+  it('curl sends the key header, the idempotency key and the body, quoted for the shell', () => {
+    const c = example('curl', 'https://x.ir', send)
+    expect(c).toContain("curl -X POST 'https://x.ir/v1/api/send'")
+    expect(c).toContain("-H 'apikey: YOUR_API_KEY'")
+    expect(c).toContain("-H 'Idempotency-Key: order-5521'")
+    expect(c).toContain(`it'\\''s`)
+  })
+  it('the GET send keeps the key in the query as a placeholder', () => {
+    expect(exampleUrl('https://x.ir', simple)).toBe('https://x.ir/v1/api/send/simple?apikey=YOUR_API_KEY&text=%D8%B3%D9%84%D8%A7%D9%85')
+    expect(example('curl', 'https://x.ir', simple)).not.toContain('-H')
+  })
+  it('every language names the URL', () => {
+    for (const l of ['php', 'python', 'javascript', 'go'] as const) expect(example(l, 'https://x.ir', send)).toContain('https://x.ir/v1/api/send')
+    expect(example('php', 'https://x.ir', send)).toContain('curl_init')
+    expect(example('go', 'https://x.ir', send)).toContain('http.NewRequest("POST"')
+  })
+})
