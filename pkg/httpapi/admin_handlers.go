@@ -25,7 +25,7 @@ func (s *Server) staffLogin(c *gin.Context) {
 
 func (s *Server) staffMe(c *gin.Context) {
 	id := who(c)
-	OK(c, gin.H{"name": id.Name, "user_name": id.Username, "staff": true})
+	OK(c, gin.H{"id": id.UserID, "name": id.Name, "user_name": id.Username, "staff": true})
 }
 
 func (s *Server) reviewQueues(c *gin.Context) {
