@@ -62,6 +62,18 @@ export interface ContentItem {
   ends_at: string | null
 }
 
+export interface StaffUser {
+  id: number
+  username: string
+  name: string
+  mobile: string
+  status: 'active' | 'disabled'
+  last_login: string | null
+  created_at: string
+}
+
+export type StaffUserInput = { username: string; name: string; mobile: string; password: string }
+
 export interface ModerationRules {
   words: string[]
   links: boolean
@@ -74,7 +86,10 @@ export const adminApi = {
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
   resend: (login_token: string) => api.post<unknown>('/admin/auth/send_sms_otp', { login_token, method: 'sms' }),
   logout: () => api.post<unknown>('/admin/auth/logout'),
-  me: () => api.get<{ name: string; user_name: string }>('/admin/me'),
+  me: () => api.get<{ id: number; name: string; user_name: string }>('/admin/me'),
+  staffUsers: (q: { page?: number; limit?: number }) => api.page<StaffUser>('/admin/staff', q),
+  addStaffUser: (body: StaffUserInput) => api.post<StaffUser>('/admin/staff', body),
+  setStaffStatus: (id: number, status: StaffUser['status']) => api.post<StaffUser>(`/admin/staff/${id}/status`, { status }),
   queues: () => api.get<Queue[]>('/admin/reviews'),
   items: (q: { kind?: string; status?: ReviewStatus; page?: number; limit?: number }) =>
     api.page<ReviewItem>('/admin/reviews/items', q),
@@ -111,6 +126,8 @@ export const useContent = (kind: ContentKind) =>
 export const useModeration = (enabled: boolean) =>
   useQuery({ queryKey: ['admin', 'moderation'], queryFn: adminApi.moderation, enabled })
 export const useStaffMe = (enabled: boolean) => useQuery({ queryKey: keys.me, queryFn: adminApi.me, enabled, retry: false })
+export const useStaffUsers = (q: Parameters<typeof adminApi.staffUsers>[0]) =>
+  useQuery({ queryKey: ['admin', 'staff', q], queryFn: () => adminApi.staffUsers(q) })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })

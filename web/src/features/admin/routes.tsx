@@ -5,6 +5,7 @@ import { lazyPage } from '../../lib/chunkReload'
 const ReviewsPage = lazyPage(() => import('./ReviewsPage'))
 const AccountsPage = lazyPage(() => import('./AccountsPage'))
 const ContentPage = lazyPage(() => import('./ContentPage'))
+const StaffPage = lazyPage(() => import('./StaffPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -15,4 +16,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'reviews', element: <ReviewsPage />, handle: { title: 'صف‌های بررسی' } },
   { path: 'accounts', element: <AccountsPage />, handle: { title: 'حساب‌های کاربری' } },
   { path: 'content', element: <ContentPage />, handle: { title: 'محتوای پنل مشتریان' } },
+  { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
 ]
