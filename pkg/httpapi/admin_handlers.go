@@ -214,3 +214,10 @@ func (s *Server) saveModerationRules(c *gin.Context) {
 	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
 	reply(c, in, err)
 }
+
+// dashboardContent is the customer dashboard's banners, news and quick access in one
+// answer, from the content service's short cache.
+func (s *Server) dashboardContent(c *gin.Context) {
+	b, err := s.Content.Board(c.Request.Context())
+	reply(c, b, err)
+}

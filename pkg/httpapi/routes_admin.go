@@ -43,5 +43,6 @@ func (s *Server) adminRoutes() []Route {
 
 		// What customers see of it.
 		{http.MethodGet, "/content/:kind", acl.Authenticated, s.liveContent},
+		{http.MethodGet, "/content/dashboard", acl.Authenticated, s.dashboardContent},
 	}
 }
