@@ -4,34 +4,11 @@
 // queue, and the customer's report shows it going out.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, openPage, randomMobile, readOtp, shot, signInWithToken, waitForPath } from './helpers.mjs'
-
-const STAFF = { username: 'admin', password: 'Admin@12345', mobile: '989120000099' }
+import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, openPage, randomMobile, shot, signInWithToken, staffLogin, waitForPath } from './helpers.mjs'
 
 let browser
-let lastCode = ''
 before(async () => { browser = await launch() })
 after(async () => { await browser?.close() })
-
-async function staffLogin(page) {
-  await page.goto(`${PANEL_URL}/admin/login`)
-  await page.getByTestId('admin-username').fill(STAFF.username)
-  await page.getByTestId('admin-password').fill(STAFF.password)
-  const started = Date.now() - 2000
-  await page.getByTestId('admin-login-submit').click()
-  await page.getByTestId('admin-otp').waitFor()
-  assert.match(page.url(), /\/admin\/login$/) // no session before the second step
-  // Each login texts a new code: never reuse the previous login's (it may be newer than `started`).
-  let code = await readOtp(STAFF.mobile, { after: started })
-  for (let i = 0; code === lastCode && i < 60; i++) {
-    await new Promise((r) => setTimeout(r, 500))
-    code = await readOtp(STAFF.mobile, { after: started })
-  }
-  lastCode = code
-  await page.getByTestId('admin-otp').fill(code)
-  await page.getByTestId('admin-otp-submit').click()
-  await waitForPath(page, /^\/admin\/reviews$/)
-}
 
 test('staff approve a held send and the customer sees it sending', { timeout: 180_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)

@@ -60,6 +60,8 @@ export interface ContentItem {
   active: boolean
   starts_at: string | null
   ends_at: string | null
+  placement: 'strip' | 'carousel'
+  action: 'popup' | 'same_window' | 'new_tab'
 }
 
 export interface StaffUser {
