@@ -16,7 +16,7 @@ const BannerCarousel = lazy(() => blocks().then((m) => ({ default: m.BannerCarou
 const QuickAccess = lazy(() => blocks().then((m) => ({ default: m.QuickAccess })))
 const News = lazy(() => blocks().then((m) => ({ default: m.News })))
 
-/** Renders its children only after the commit that put the credit on screen. */
+/** Renders its children only after the commit that put the credit on screen (the first commit stays light). */
 function AfterCredit({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
   const { isPending } = useCredit()
   const [ready, setReady] = useState(false)
@@ -43,26 +43,30 @@ export default function DashboardPage() {
           <AfterCredit>
             <BannerCarousel />
           </AfterCredit>
-          <SectionCard
-            title="روش‌های ارسال"
-            actions={
-              <Button asChild size="xs" variant="ghost" colorPalette="brand">
-                <RouterLink to="/send-sms">همه روش‌ها</RouterLink>
-              </Button>
-            }
-          >
-            <SimpleGrid columns={{ base: 2, sm: 3 }} gap="2.5">
-              {SEND_METHODS.slice(0, 6).map((m) => (
-                <MethodCard key={m.key} method={m} compact />
-              ))}
-            </SimpleGrid>
-          </SectionCard>
+          <AfterCredit fallback={cardSkeleton}>
+            <SectionCard
+              title="روش‌های ارسال"
+              actions={
+                <Button asChild size="xs" variant="ghost" colorPalette="brand">
+                  <RouterLink to="/send-sms">همه روش‌ها</RouterLink>
+                </Button>
+              }
+            >
+              <SimpleGrid columns={{ base: 2, sm: 3 }} gap="2.5">
+                {SEND_METHODS.slice(0, 6).map((m) => (
+                  <MethodCard key={m.key} method={m} compact />
+                ))}
+              </SimpleGrid>
+            </SectionCard>
+          </AfterCredit>
         </Stack>
         <Stack gap={{ base: '4', md: '6' }}>
           <AfterCredit fallback={cardSkeleton}>
             <QuickAccess />
           </AfterCredit>
-          <RecentSends />
+          <AfterCredit fallback={cardSkeleton}>
+            <RecentSends />
+          </AfterCredit>
           <AfterCredit fallback={cardSkeleton}>
             <News />
           </AfterCredit>
