@@ -11,7 +11,9 @@ let browser
 before(async () => { browser = await launch() })
 after(async () => { await browser?.close() })
 
-const tag = randomDigits(4)
+const latinTag = randomDigits(4)
+// Staff texts show with Persian digits on the dashboard: type them that way.
+const tag = [...latinTag].map((d) => '۰۱۲۳۴۵۶۷۸۹'[d]).join('')
 const T = { strip: `جشنواره پاییزه ${tag}`, slide: `بسته ویژه ${tag}`, news: `خبر سامانه ${tag}`, quick: `شارژ سریع ${tag}` }
 
 /** Adds one content item through the back office's dialog. */
@@ -98,7 +100,7 @@ test('staff add a staff user and deactivate it', { timeout: 120_000 }, async () 
   const { context, page } = await openPage(browser)
   await staffLogin(page)
   await page.goto(`${PANEL_URL}/admin/staff`)
-  const username = `agent${tag}`
+  const username = `agent${latinTag}`
   await page.getByRole('button', { name: 'افزودن کاربر' }).click()
   const dialog = page.getByRole('dialog')
   await dialog.locator('input[name="username"]').fill(username)
