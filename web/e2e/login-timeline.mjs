@@ -27,8 +27,8 @@ async function once(browser) {
   await page.getByTestId('login-submit').click()
   await page.getByTestId('dashboard-credit').waitFor()
   const t = await page.evaluate(() => {
-    const entry = (s) => performance.getEntriesByType('resource').find((e) => e.name.includes(s))
-    const at = entry('/acl/auth/login').responseEnd
+    const entry = (path) => performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(path))
+    const at = entry('/acl/auth/login').responseEnd // not /acl/auth/login_setting
     const rel = (x) => (x ? Math.round(x - at) : null)
     return { layout: rel(window.__probe.layout), loader: rel(window.__probe.loader), creditData: rel(entry('/payment/credit/mine')?.responseEnd), credit: rel(window.__probe.credit) }
   })
