@@ -6,6 +6,7 @@
 package content
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,18 @@ const (
 	MsgLink   = "پیوند باید با https:// یا / شروع شود"
 	MsgAmount = "مبلغ نمی‌تواند منفی باشد"
 	MsgWindow = "زمان پایان باید بعد از زمان شروع باشد"
+	MsgPlace  = "محل نمایش بنر معتبر نیست"
+	MsgAction = "رفتار کلیک بنر معتبر نیست"
+)
+
+// Banner placements and click actions (spec §3 Banner: types 1 and 4 are the strip;
+// action 1 a popup, 2 the same window, anything else a new tab).
+const (
+	PlaceStrip    = "strip"
+	PlaceCarousel = "carousel"
+	ActPopup      = "popup"
+	ActSame       = "same_window"
+	ActNewTab     = "new_tab"
 )
 
 // Item is one piece of content.
@@ -49,19 +62,26 @@ type Item struct {
 	Active   bool       `json:"active"`
 	StartsAt *time.Time `json:"starts_at"`
 	EndsAt   *time.Time `json:"ends_at"`
+	// Placement and Action apply to banners (the others keep the defaults).
+	Placement string `json:"placement"`
+	Action    string `json:"action"`
 }
 
 // Service stores the content.
-type Service struct{ pool *pgxpool.Pool }
+type Service struct {
+	pool  *pgxpool.Pool
+	board boardCache
+}
 
 // New returns the service.
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
-const columns = `id, kind, title, body, link, amount, bonus, position, active, starts_at, ends_at`
+const columns = `id, kind, title, body, link, amount, bonus, position, active, starts_at, ends_at, placement, action`
 
 func scan(r pgx.CollectableRow) (Item, error) {
 	var it Item
-	err := r.Scan(&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Bonus, &it.Position, &it.Active, &it.StartsAt, &it.EndsAt)
+	err := r.Scan(&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Bonus, &it.Position, &it.Active, &it.StartsAt, &it.EndsAt,
+		&it.Placement, &it.Action)
 	return it, err
 }
 
@@ -98,13 +118,15 @@ func (s *Service) Save(ctx context.Context, by acl.Identity, it Item, ip string)
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
 		if it.ID == 0 {
-			err = tx.QueryRow(ctx, `INSERT INTO content_items (kind, title, body, link, amount, position, active, starts_at, ends_at, updated_by, bonus)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0), $11) RETURNING id`, it.Kind, it.Title, it.Body, it.Link, it.Amount,
-				it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID, it.Bonus).Scan(&it.ID)
+			err = tx.QueryRow(ctx, `INSERT INTO content_items (kind, title, body, link, amount, position, active, starts_at, ends_at,
+				updated_by, bonus, placement, action) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0), $11, $12, $13) RETURNING id`,
+				it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID,
+				it.Bonus, it.Placement, it.Action).Scan(&it.ID)
 		} else {
 			err = tx.QueryRow(ctx, `UPDATE content_items SET kind = $2, title = $3, body = $4, link = $5, amount = $6, position = $7,
-				active = $8, starts_at = $9, ends_at = $10, updated_by = nullif($11, 0), updated_at = now(), bonus = $12 WHERE id = $1 RETURNING id`,
-				it.ID, it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID, it.Bonus).Scan(&it.ID)
+				active = $8, starts_at = $9, ends_at = $10, updated_by = nullif($11, 0), updated_at = now(), bonus = $12, placement = $13,
+				action = $14 WHERE id = $1 RETURNING id`, it.ID, it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active,
+				it.StartsAt, it.EndsAt, by.UserID, it.Bonus, it.Placement, it.Action).Scan(&it.ID)
 		}
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
@@ -115,11 +137,13 @@ func (s *Service) Save(ctx context.Context, by acl.Identity, it Item, ip string)
 		return audit.Record(ctx, tx, audit.Entry{UserID: by.UserID, Action: "staff.content_saved",
 			Target: it.Kind + ":" + strconv.FormatInt(it.ID, 10), IP: ip, Details: map[string]any{"staff": by.Username, "title": it.Title}})
 	})
+	s.board.drop()
 	return it, err
 }
 
 // Delete removes an item, audited with the staff member.
 func (s *Service) Delete(ctx context.Context, by acl.Identity, id int64, ip string) error {
+	defer s.board.drop()
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var kind string
 		err := tx.QueryRow(ctx, `DELETE FROM content_items WHERE id = $1 RETURNING kind`, id).Scan(&kind)
@@ -155,6 +179,13 @@ func check(it *Item) error {
 	}
 	if it.StartsAt != nil && it.EndsAt != nil && !it.EndsAt.After(*it.StartsAt) {
 		f.Add("ends_at", MsgWindow)
+	}
+	it.Placement, it.Action = cmp.Or(it.Placement, PlaceCarousel), cmp.Or(it.Action, ActNewTab)
+	if it.Placement != PlaceStrip && it.Placement != PlaceCarousel {
+		f.Add("placement", MsgPlace)
+	}
+	if it.Action != ActPopup && it.Action != ActSame && it.Action != ActNewTab {
+		f.Add("action", MsgAction)
 	}
 	return f.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
@@ -93,5 +94,82 @@ func TestHeldSendBlockedIsRefunded(t *testing.T) {
 	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM recipients WHERE send_id = $1`, a.ID).Scan(&recips)
 	if _, got := e.Sim.Latest("989121234601"); recips != 0 || got {
 		t.Fatalf("blocked send expanded %d recipients, reached the carrier %v", recips, got)
+	}
+}
+
+// A peer-to-peer file with one row carrying a sensitive word is held as a whole
+// (the queue shows that row and how many rows carry a word); approving sends every
+// row, charged like any send.
+func TestPeerToPeerRowWordHeldThenApproved(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("rowtexts", "09121110023", "30008883", "service", 1_000_000)
+	staff := e.Staff("reviewer3", "09120009904")
+	bad := "جایزه ویژه شرط\u200cبندی فوتبال"
+	f := upload(t, e, token, "p2p.xlsx", "peer_to_peer", xlsxOf(t, [][]any{
+		{"متن پیام", "شماره موبایل"},
+		{"سلام علی، سفارش شما رسید", "09121234610"},
+		{bad, "09121234611"},
+		{"Hello Sara", "09351234612"},
+	}))
+	before := credit(t, e, token)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": f.ID, "sender": "30008883"}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld || credit(t, e, token) != before-a.Price {
+		t.Fatalf("accepted %+v, credit %d", a, credit(t, e, token))
+	}
+	it := heldItem(t, e, staff, a.ID)
+	if len(it.Reasons) != 1 || it.Reasons[0] != moderation.RowReason("شرط بندی", 1) || it.Summary != bad {
+		t.Fatalf("item %+v", it)
+	}
+	if _, got := e.Sim.Latest("989121234610"); got {
+		t.Fatal("a held send reached the carrier")
+	}
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/approve", map[string]any{}, staff)
+	e.Wait("the approved send delivered", 30*time.Second, func() bool {
+		s := sendStats(t, e, a.ID)
+		return s.Status == "done" && s.Delivered == 3
+	})
+	if msg, ok := e.Sim.Latest("989121234611"); !ok || msg.Text != bad {
+		t.Fatalf("the approved row got %q", msg.Text)
+	}
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != charged(t, e, a.ID) || taken != a.Price {
+		t.Fatalf("ledger took %d, price %d", taken, a.Price)
+	}
+}
+
+// A keyword send whose cells put a sensitive word into some rendered rows is held;
+// blocking it refunds the hold to the rial and nothing reaches the carrier. A clean
+// peer-to-peer file of the same account goes straight out.
+func TestKeywordRowWordHeldThenBlocked(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, acct := e.Account("kwrows", "09121110024", "30008884", "service", 1_000_000)
+	staff := e.Staff("reviewer4", "09120009905")
+	kw := upload(t, e, token, "keyword.csv", "send", []byte("mobile,name,game\n09121234620,مریم,شطرنج\n09121234621,رضا,قمار\n09121234622,سارا,CASINO\n"))
+	before := credit(t, e, token)
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "keyword", "file_id": kw.ID, "sender": "30008884",
+		"text": "{ex_B} عزیز، مسابقه {ex_C} امشب"}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	it := heldItem(t, e, staff, a.ID)
+	if len(it.Reasons) != 1 || it.Reasons[0] != moderation.RowReason("قمار", 2) || it.Summary != "رضا عزیز، مسابقه قمار امشب" {
+		t.Fatalf("item %+v", it)
+	}
+	e.Must(200, "POST", "/v1/api/admin/reviews/"+itoa(it.ID)+"/reject", map[string]any{"reason": "محتوای قمار"}, staff)
+	if c := credit(t, e, token); c != before {
+		t.Fatalf("credit %d after block, want %d back", c, before)
+	}
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != 0 {
+		t.Fatalf("a blocked send took %d rials", taken)
+	}
+	clean := upload(t, e, token, "clean.xlsx", "peer_to_peer", xlsxOf(t, [][]any{{"متن", "شماره"}, {"کد شما ۱۲۳۴", "09121234623"}}))
+	var c send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": clean.ID, "sender": "30008884"}, token).Decode(t, &c)
+	if c.Status == send.StatusHeld {
+		t.Fatalf("a clean file was held: %+v", c)
+	}
+	if _, got := e.Sim.Latest("989121234621"); got {
+		t.Fatal("a blocked send reached the carrier")
 	}
 }

@@ -66,3 +66,57 @@ func TestStaffEditsCustomerContent(t *testing.T) {
 		t.Fatalf("audited %d content changes", audited)
 	}
 }
+
+// The dashboard's content in one answer: live banners (with placement and click
+// action), news and quick access in display order; a staff change shows at once
+// (the cache is dropped), a banner outside its window does not, and every
+// authenticated customer may read it while visitors may not.
+func TestDashboardContent(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := e.Staff("editor2", "09120009909")
+	e.Register("viewer", pw, "09121239009")
+	ctok := e.Login("viewer", pw)
+	var b content.Board
+	e.Must(200, "GET", "/v1/api/content/dashboard", nil, ctok).Decode(t, &b)
+	if len(b.Banners)+len(b.News)+len(b.QuickAccess) != 0 || b.Banners == nil {
+		t.Fatalf("empty board %+v", b)
+	}
+	e.Must(401, "GET", "/v1/api/content/dashboard", nil, "")
+	r := e.Must(422, "POST", "/v1/api/admin/content", map[string]any{"kind": "banner", "title": "x", "placement": "side", "action": "x"}, stok)
+	if len(r.Meta.Errors["placement"]) == 0 || len(r.Meta.Errors["action"]) == 0 {
+		t.Fatalf("bad banner: %s", r.Raw)
+	}
+	soon, past := time.Now().Add(time.Hour), time.Now().Add(-time.Hour)
+	for _, it := range []map[string]any{
+		{"kind": "banner", "title": "دوم", "position": 2, "active": true, "placement": "carousel", "action": "popup", "body": "جزئیات"},
+		{"kind": "banner", "title": "اول", "position": 1, "active": true, "placement": "strip", "action": "same_window", "link": "/wallet/credit"},
+		{"kind": "banner", "title": "آینده", "active": true, "starts_at": soon},
+		{"kind": "banner", "title": "گذشته", "active": true, "starts_at": past.Add(-time.Hour), "ends_at": past},
+		{"kind": "news", "title": "خبر", "active": true},
+		{"kind": "quick_access", "title": "ارسال سریع", "link": "/send-sms/quick", "active": true},
+		{"kind": "faq", "title": "پرسش", "active": true},
+	} {
+		e.Must(200, "POST", "/v1/api/admin/content", it, stok)
+	}
+	e.Must(200, "GET", "/v1/api/content/dashboard", nil, ctok).Decode(t, &b)
+	if len(b.Banners) != 2 || b.Banners[0].Title != "اول" || b.Banners[0].Placement != content.PlaceStrip ||
+		b.Banners[0].Action != content.ActSame || b.Banners[1].Action != content.ActPopup || b.Banners[1].Placement != content.PlaceCarousel {
+		t.Fatalf("banners %+v", b.Banners)
+	}
+	if len(b.News) != 1 || len(b.QuickAccess) != 1 || b.QuickAccess[0].Link != "/send-sms/quick" {
+		t.Fatalf("board %+v", b)
+	}
+	var news []content.Item
+	e.Must(200, "GET", "/v1/api/admin/content?kind=news", nil, stok).Decode(t, &news)
+	news[0].Title, news[0].Active = "خبر ویرایش‌شده", true
+	e.Must(200, "POST", "/v1/api/admin/content", news[0], stok)
+	e.Must(200, "GET", "/v1/api/content/dashboard", nil, ctok).Decode(t, &b)
+	if len(b.News) != 1 || b.News[0].Title != "خبر ویرایش‌شده" {
+		t.Fatalf("the edit is not shown at once: %+v", b.News)
+	}
+	e.Must(200, "POST", "/v1/api/admin/content/"+strconv.FormatInt(news[0].ID, 10)+"/delete", nil, stok)
+	e.Must(200, "GET", "/v1/api/content/dashboard", nil, ctok).Decode(t, &b)
+	if len(b.News) != 0 {
+		t.Fatalf("deleted news still shown: %+v", b.News)
+	}
+}

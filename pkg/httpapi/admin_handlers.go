@@ -25,7 +25,7 @@ func (s *Server) staffLogin(c *gin.Context) {
 
 func (s *Server) staffMe(c *gin.Context) {
 	id := who(c)
-	OK(c, gin.H{"name": id.Name, "user_name": id.Username, "staff": true})
+	OK(c, gin.H{"id": id.UserID, "name": id.Name, "user_name": id.Username, "staff": true})
 }
 
 func (s *Server) reviewQueues(c *gin.Context) {
@@ -213,4 +213,11 @@ func (s *Server) saveModerationRules(c *gin.Context) {
 	}
 	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
 	reply(c, in, err)
+}
+
+// dashboardContent is the customer dashboard's banners, news and quick access in one
+// answer, from the content service's short cache.
+func (s *Server) dashboardContent(c *gin.Context) {
+	b, err := s.Content.Board(c.Request.Context())
+	reply(c, b, err)
 }

@@ -33,11 +33,16 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodGet, "/admin/accounts/:id/tariffs", acl.Staff, s.accountTariffs},
 		{http.MethodPost, "/admin/accounts/:id/tariffs", acl.Staff, s.setTariff},
 
+		{http.MethodGet, "/admin/staff", acl.Staff, s.staffUsers},
+		{http.MethodPost, "/admin/staff", acl.Staff, s.createStaffUser},
+		{http.MethodPost, "/admin/staff/:id/status", acl.Staff, s.setStaffUserStatus},
+
 		{http.MethodGet, "/admin/content", acl.Staff, s.adminContent},
 		{http.MethodPost, "/admin/content", acl.Staff, s.saveContent},
 		{http.MethodPost, "/admin/content/:id/delete", acl.Staff, s.deleteContent},
 
 		// What customers see of it.
 		{http.MethodGet, "/content/:kind", acl.Authenticated, s.liveContent},
+		{http.MethodGet, "/content/dashboard", acl.Authenticated, s.dashboardContent},
 	}
 }

@@ -197,6 +197,7 @@ var routeTable = map[string]walkRoute{
 	"GET /payment/callback":            {acl.Public, fixed("/payment/callback", nil), public, false},
 	"POST /payment/callback":           {acl.Public, fixed("/payment/callback", map[string]any{}), public, false},
 	"GET /content/:kind":               {acl.Authenticated, fixed("/content/news", nil), "staff-edited content is the same for every account", false},
+	"GET /content/dashboard":           {acl.Authenticated, fixed("/content/dashboard", nil), "staff-edited content is the same for every account", false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 	"GET /acl/api_key/list":            {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
 	"GET /acl/api_key/scopes":          {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},

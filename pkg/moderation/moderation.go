@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -80,7 +81,11 @@ func Normalize(s string) string {
 }
 
 func isWordRune(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 0x0600 && r <= 0x06FF || r >= 0x06F0 && r <= 0x06F9
+	switch r {
+	case '،', '؛', '؟', '٪', '٫', '٬', '۔': // Arabic-script punctuation separates words
+		return false
+	}
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 0x0600 && r <= 0x06FF
 }
 
 // Querier reads the rules (a pool or a transaction).
@@ -106,6 +111,18 @@ func Hold(ctx context.Context, q Querier, accountID int64, text string, recipien
 	if err != nil {
 		return nil, err
 	}
+	return r.Hold(ctx, q, accountID, text, recipients)
+}
+
+// RowReason is the reason of a send whose per-row texts (peer-to-peer, keyword)
+// carry a sensitive word: the first word found and how many rows carry one.
+func RowReason(word string, rows int) string {
+	return ReasonWord + word + " (در " + strconv.Itoa(rows) + " ردیف)"
+}
+
+// Hold returns why the account's send must be held under these rules (none: it goes
+// out).
+func (r Rules) Hold(ctx context.Context, q Querier, accountID int64, text string, recipients int) ([]string, error) {
 	s := Send{Text: text, Recipients: recipients}
 	if r.NewAccountSends > 0 {
 		if err := q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM sends WHERE account_id = $1 LIMIT $2) p`,

@@ -55,7 +55,45 @@ func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) 
 	if p.pattern != nil {
 		return p.pattern.Held, nil
 	}
-	return moderation.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
+	if p.rules == nil {
+		return moderation.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
+	}
+	reasons, err := p.rules.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
+	if err == nil && p.rowWords.rows > 0 {
+		reasons = append(reasons, moderation.RowReason(p.rowWords.word, p.rowWords.rows))
+	}
+	return reasons, err
+}
+
+// loadRowRules loads the moderation rules before an accepted send's walk when its
+// rows carry their own texts (peer-to-peer, keyword), so the walk checks every row
+// text for the sensitive words in the same pass that prices it.
+func (s *Service) loadRowRules(ctx context.Context, p *prepared) error {
+	if p.typ != TypePeerToPeer && p.typ != TypeKeyword {
+		return nil
+	}
+	r, err := moderation.Load(ctx, s.pool)
+	if err != nil {
+		return err
+	}
+	p.rules, p.words = &r, r.Matcher()
+	return nil
+}
+
+// rowWords is what a walk found in the per-row texts: how many rows carry a
+// sensitive word, the first word and the first such row's text.
+type rowWords struct {
+	rows       int
+	word, text string
+}
+
+func (w *rowWords) check(m *moderation.Matcher, text string) {
+	if word, ok := m.Match(text); ok {
+		if w.rows == 0 {
+			w.word, w.text = word, text
+		}
+		w.rows++
+	}
 }
 
 // submitHeld queues a held send for review inside its create transaction.
@@ -147,11 +185,14 @@ func (q heldQueue) block(ctx context.Context, tx pgx.Tx, it review.Item, quote i
 	return func(ctx context.Context) { q.s.moneyChanged(ctx, it.AccountID, bal) }, nil
 }
 
-// heldSummary is the text shown in the queue: the message, or the type for rows
-// that carry their own texts.
+// heldSummary is the text shown in the queue: the first row text carrying a
+// sensitive word, else the message, else the type for rows that carry their own.
 func heldSummary(p prepared) string {
 	if p.pattern != nil && p.pattern.Summary != "" {
 		return p.pattern.Summary
+	}
+	if p.rowWords.text != "" {
+		return p.rowWords.text
 	}
 	if t := strings.TrimSpace(p.text); t != "" {
 		return t

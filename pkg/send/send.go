@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/sms"
@@ -123,6 +124,11 @@ type prepared struct {
 	text     string
 	cancel11 bool
 	tbl      *operator.Table
+	// rules and words are the moderation rules, loaded before an accepted send's
+	// walk when its rows carry their own texts; rowWords is what the walk found.
+	rules    *moderation.Rules
+	words    *moderation.Matcher
+	rowWords rowWords
 }
 
 // prepare validates a request and prices it by walking its recipients exactly as
@@ -240,12 +246,13 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 
 // price walks the recipients of a checked request and fills its quote.
 func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
-	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl}
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl, words: p.words}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
 		return err
 	}
+	p.rowWords = tot.words
 	st := sms.Count(p.text, p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
@@ -339,6 +346,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	}
 	// Only valid requests count, before the expensive walk.
 	if err := s.allow(ctx, "send:acct:", id.AccountID, s.perMin); err != nil {
+		return Accepted{}, false, err
+	}
+	if err := s.loadRowRules(ctx, &p); err != nil {
 		return Accepted{}, false, err
 	}
 	if err := s.price(ctx, id.AccountID, &p); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/sms"
 )
@@ -60,6 +61,7 @@ type planned struct {
 type walkTotals struct {
 	rows, duplicates, invalid, blacklisted int
 	maxParts                               int
+	words                                  rowWords
 }
 
 // srcRow is one row read from a source.
@@ -78,6 +80,7 @@ type walker struct {
 	texts    []string // pattern sends: the text of each number
 	src      Source
 	tbl      *operator.Table
+	words    *moderation.Matcher // checks every per-row text (nil: not checked)
 }
 
 // walk reads the source in chunks through q (a transaction or the pool) and hands
@@ -122,6 +125,9 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 			if dedupe && !seen.add(r.mobile) {
 				tot.duplicates++
 				continue
+			}
+			if text != nil && w.words != nil {
+				tot.words.check(w.words, *text)
 			}
 			p := planned{mobile: r.mobile, op: w.tbl.Classify(r.mobile), parts: st.Parts, text: text}
 			if bl.has(r.mobile) {

@@ -49,6 +49,13 @@ type NewUser struct {
 // AddUser creates a staff user in the platform's own account. The mobile receives
 // the login's second-step codes.
 func AddUser(ctx context.Context, pool *pgxpool.Pool, in NewUser) (int64, error) {
+	return addUser(ctx, pool, in)
+}
+
+// addUser validates and inserts a staff user through q (a pool or a transaction).
+func addUser(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, in NewUser) (int64, error) {
 	fields := apperr.Fields{}
 	if !usernameRE.MatchString(in.Username) {
 		fields.Add("username", MsgUsername)
@@ -68,7 +75,7 @@ func AddUser(ctx context.Context, pool *pgxpool.Pool, in NewUser) (int64, error)
 		return 0, err
 	}
 	var id int64
-	err = pool.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_staff, two_step,
+	err = q.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, is_staff, two_step,
 		mobile_verified) VALUES ((SELECT (value #>> '{}')::bigint FROM settings WHERE key = 'system_account'),
 		$1, $2, $3, $4, true, true, true) ON CONFLICT DO NOTHING RETURNING id`,
 		in.Username, hash, strings.TrimSpace(in.Name), mobile).Scan(&id)

@@ -128,24 +128,24 @@ export async function waitForPath(page, re, timeout = 15_000) {
   await page.waitForFunction((src) => new RegExp(src).test(location.pathname), re.source, { timeout, polling: 100 })
 }
 
-/** The seeded back-office user (cmd/api seeds it in development). */
+/** The seeded staff user (make run / the e2e stack). */
 export const STAFF = { username: 'admin', password: 'Admin@12345', mobile: '989120000099' }
 let lastStaffCode = ''
 
-/** Logs the seeded staff user in at /admin/login with the code texted to its mobile. */
-export async function staffLogin(page) {
+/** Logs a staff user in at /admin/login with the code texted to its mobile (read at the simulator). */
+export async function staffLogin(page, staff = STAFF) {
   await page.goto(`${PANEL_URL}/admin/login`)
-  await page.getByTestId('admin-username').fill(STAFF.username)
-  await page.getByTestId('admin-password').fill(STAFF.password)
+  await page.getByTestId('admin-username').fill(staff.username)
+  await page.getByTestId('admin-password').fill(staff.password)
   const started = Date.now() - 2000
   await page.getByTestId('admin-login-submit').click()
   await page.getByTestId('admin-otp').waitFor()
   if (!/\/admin\/login$/.test(page.url())) throw new Error('a staff session before the second step')
   // Each login texts a new code: never reuse the previous login's (it may be newer than `started`).
-  let code = await readOtp(STAFF.mobile, { after: started })
+  let code = await readOtp(staff.mobile, { after: started })
   for (let i = 0; code === lastStaffCode && i < 60; i++) {
     await new Promise((r) => setTimeout(r, 500))
-    code = await readOtp(STAFF.mobile, { after: started })
+    code = await readOtp(staff.mobile, { after: started })
   }
   lastStaffCode = code
   await page.getByTestId('admin-otp').fill(code)

@@ -40,8 +40,8 @@ const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
 // Signing in lands on the dashboard: its code and data start before the redirect.
 registerWarmer({
   chunks: () => {
-    void import('./layout/AppLayout')
-    void import('../features/dashboard/DashboardPage')
+    void AppLayout.preload()
+    void DashboardPage.preload()
   },
   data: prefetchDashboard,
 })

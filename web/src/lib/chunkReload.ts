@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react'
+import { createElement, lazy, useState, type ComponentType } from 'react'
 
 /** Spec §2/§9: a failed dynamic import reloads the page, up to 3 times. */
 export const CHUNK_RELOAD_KEY = 'chunk-reloads'
@@ -30,7 +30,32 @@ export function importWithReload<T>(factory: () => Promise<T>, deps: Deps = defa
   )
 }
 
-/** React.lazy over a module's default export, with the reload-on-failure rule. */
-export function lazyPage<P extends object>(factory: () => Promise<{ default: ComponentType<P> }>) {
-  return lazy(() => importWithReload(factory))
+/** A lazy page whose code can be loaded ahead (`preload`) and then renders without suspending. */
+export type LazyPage<P extends object> = ComponentType<P> & { preload: () => Promise<unknown> }
+
+/**
+ * React.lazy over a module's default export, with the reload-on-failure rule. A page
+ * whose code is already loaded (preload, or an earlier visit) renders synchronously:
+ * React.lazy alone suspends once on its first render even then, and React reveals a
+ * Suspense boundary's content at most every 300 ms after its fallback showed, which
+ * held the dashboard back that long after sign-in.
+ */
+export function lazyPage<P extends object>(factory: () => Promise<{ default: ComponentType<P> }>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined
+  let loading: Promise<unknown> | undefined
+  const load = () => {
+    loading ??= importWithReload(factory).then((m) => {
+      loaded = m.default
+      return m
+    })
+    return loading as Promise<{ default: ComponentType<P> }>
+  }
+  const Lazy = lazy(load)
+  function Page(props: P) {
+    // Chosen once per mount: switching the type later would remount the page.
+    const [Comp] = useState<ComponentType<P>>(() => loaded ?? (Lazy as unknown as ComponentType<P>))
+    return createElement(Comp, props)
+  }
+  Page.preload = load
+  return Page
 }

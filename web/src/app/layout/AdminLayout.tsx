@@ -14,6 +14,7 @@ export const ADMIN_MENU = [
   { to: '/admin/accounts', label: 'حساب‌های کاربری' },
   { to: '/admin/content', label: 'محتوای پنل' },
   { to: '/admin/patterns', label: 'الگوهای سیستمی' },
+  { to: '/admin/staff', label: 'کاربران پشتیبانی' },
 ]
 
 /** The back office's own layout: a top bar with its menu, theme and logout; RTL like the panel. */

@@ -18,6 +18,33 @@ const KINDS: Array<{ kind: ContentKind; label: string; amount?: boolean }> = [
   { kind: 'today_gift', label: 'هدیه امروز', amount: true },
 ]
 
+const PLACEMENTS = [
+  { value: 'carousel', label: 'اسلایدر' },
+  { value: 'strip', label: 'نوار باریک بالای پیشخوان' },
+] as const
+const ACTIONS = [
+  { value: 'new_tab', label: 'پیوند در زبانه جدید' },
+  { value: 'same_window', label: 'پیوند در همین صفحه' },
+  { value: 'popup', label: 'پنجره بازشو' },
+] as const
+
+/** A row of toggle buttons choosing one value (aria-pressed on the chosen one). */
+function Choice<V extends string>({ label, options, value, onChange }: {
+  label: string; options: ReadonlyArray<{ value: V; label: string }>; value: V; onChange: (v: V) => void
+}) {
+  return (
+    <Field.Root>
+      <Field.Label>{label}</Field.Label>
+      <HStack gap="1.5" wrap="wrap" role="group" aria-label={label}>
+        {options.map((o) => (
+          <Button key={o.value} size="xs" variant={o.value === value ? 'solid' : 'outline'} colorPalette={o.value === value ? 'brand' : undefined}
+            aria-pressed={o.value === value} onClick={() => onChange(o.value)}>{o.label}</Button>
+        ))}
+      </HStack>
+    </Field.Root>
+  )
+}
+
 const window_ = (it: ContentItem) =>
   [it.starts_at && `از ${formatJalaliDateTime(it.starts_at)}`, it.ends_at && `تا ${formatJalaliDateTime(it.ends_at)}`].filter(Boolean).join(' ') || 'همیشه'
 
@@ -34,6 +61,8 @@ export default function ContentPage() {
     { key: 'body', title: 'متن', hideOnMobile: true, render: (it) => <Text lineClamp={2} maxW="320px">{it.body || '—'}</Text> },
     ...(meta.amount ? [{ key: 'amount', title: 'مبلغ', render: (it: ContentItem) => formatRial(it.amount) }] : []),
     ...(kind === 'charge_package' ? [{ key: 'bonus', title: 'هدیه', render: (it: ContentItem) => formatRial(it.bonus ?? 0) }] : []),
+    ...(kind === 'banner' ? [{ key: 'placement', title: 'محل', hideOnMobile: true,
+      render: (it: ContentItem) => PLACEMENTS.find((p) => p.value === it.placement)?.label ?? it.placement }] : []),
     { key: 'window', title: 'نمایش', hideOnMobile: true, render: window_ },
     { key: 'active', title: 'وضعیت', render: (it) => <Badge colorPalette={it.active ? 'green' : 'gray'}>{it.active ? 'فعال' : 'غیرفعال'}</Badge> },
     {
@@ -76,6 +105,7 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
       id: form.id, kind: form.kind ?? 'news', title: form.title ?? '', body: form.body ?? '', link: form.link ?? '',
       amount: Number(toLatinDigits(price)) || 0, bonus: Number(toLatinDigits(bonus)) || 0, position: Number(toLatinDigits(order)) || 0,
       active: !!form.active, starts_at: form.starts_at ?? null, ends_at: form.ends_at ?? null,
+      placement: form.placement ?? 'carousel', action: form.action ?? 'new_tab',
     }, { onSuccess: onClose })
   return (
     <Modal open onClose={onClose} title={item.id ? 'ویرایش محتوا' : 'افزودن محتوا'} closeOnInteractOutside={false}
@@ -101,6 +131,12 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
           <Input value={form.link ?? ''} onChange={(e) => set({ link: e.target.value })} dir="ltr" />
           <Field.ErrorText>{err('link')}</Field.ErrorText>
         </Field.Root>
+        {form.kind === 'banner' && (
+          <>
+            <Choice label="محل نمایش" options={PLACEMENTS} value={form.placement ?? 'carousel'} onChange={(v) => set({ placement: v })} />
+            <Choice label="رفتار کلیک" options={ACTIONS} value={form.action ?? 'new_tab'} onChange={(v) => set({ action: v })} />
+          </>
+        )}
         {amount && (
           <Field.Root invalid={!!err('amount')}>
             <Field.Label>مبلغ (ریال)</Field.Label>

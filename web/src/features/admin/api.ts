@@ -63,6 +63,8 @@ export interface ContentItem {
   active: boolean
   starts_at: string | null
   ends_at: string | null
+  placement: 'strip' | 'carousel'
+  action: 'popup' | 'same_window' | 'new_tab'
 }
 
 /** An offline payment under review (GET /admin/offline-payments/:id). */
@@ -89,6 +91,17 @@ async function offlineReceipt(id: number): Promise<Blob> {
   if (!res.ok) throw new ApiError({ status: res.status })
   return res.blob()
 }
+export interface StaffUser {
+  id: number
+  username: string
+  name: string
+  mobile: string
+  status: 'active' | 'disabled'
+  last_login: string | null
+  created_at: string
+}
+
+export type StaffUserInput = { username: string; name: string; mobile: string; password: string }
 
 export interface ModerationRules {
   words: string[]
@@ -137,7 +150,10 @@ export const adminApi = {
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
   resend: (login_token: string) => api.post<unknown>('/admin/auth/send_sms_otp', { login_token, method: 'sms' }),
   logout: () => api.post<unknown>('/admin/auth/logout'),
-  me: () => api.get<{ name: string; user_name: string }>('/admin/me'),
+  me: () => api.get<{ id: number; name: string; user_name: string }>('/admin/me'),
+  staffUsers: (q: { page?: number; limit?: number }) => api.page<StaffUser>('/admin/staff', q),
+  addStaffUser: (body: StaffUserInput) => api.post<StaffUser>('/admin/staff', body),
+  setStaffStatus: (id: number, status: StaffUser['status']) => api.post<StaffUser>(`/admin/staff/${id}/status`, { status }),
   queues: () => api.get<Queue[]>('/admin/reviews'),
   items: (q: { kind?: string; status?: ReviewStatus; page?: number; limit?: number }) =>
     api.page<ReviewItem>('/admin/reviews/items', q),
@@ -184,6 +200,8 @@ export const useOfflinePayment = (id: number) =>
   useQuery({ queryKey: ['admin', 'offline', id], queryFn: () => adminApi.offlinePayment(id) })
 export const useOfflineReceipt = (id: number) =>
   useQuery({ queryKey: ['admin', 'offline-receipt', id], queryFn: () => adminApi.offlineReceipt(id), staleTime: Infinity })
+export const useStaffUsers = (q: Parameters<typeof adminApi.staffUsers>[0]) =>
+  useQuery({ queryKey: ['admin', 'staff', q], queryFn: () => adminApi.staffUsers(q) })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })

@@ -6,6 +6,7 @@ const ReviewsPage = lazyPage(() => import('./ReviewsPage'))
 const AccountsPage = lazyPage(() => import('./AccountsPage'))
 const ContentPage = lazyPage(() => import('./ContentPage'))
 const SystemicPatternsPage = lazyPage(() => import('./SystemicPatternsPage'))
+const StaffPage = lazyPage(() => import('./StaffPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -17,4 +18,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'accounts', element: <AccountsPage />, handle: { title: 'حساب‌های کاربری' } },
   { path: 'content', element: <ContentPage />, handle: { title: 'محتوای پنل مشتریان' } },
   { path: 'patterns', element: <SystemicPatternsPage />, handle: { title: 'الگوهای سیستمی' } },
+  { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
 ]

@@ -1,0 +1,158 @@
+import { Box, Button, chakra, Heading, HStack, IconButton, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { Link as RouterLink } from 'react-router'
+import { Modal } from '../../components/Overlays'
+import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, GridIcon } from '../../components/outlineIcons'
+import { SectionCard } from '../../components/SectionCard'
+import { EmptyState, ErrorState } from '../../components/States'
+import { toPersianDigits as fa } from '../../lib/digits'
+import { formatJalaliDate } from '../../lib/jalali'
+import { useBoard, type BoardItem } from './api'
+
+/** Spec §9: the carousel advances every 5000 ms. */
+export const CAROUSEL_MS = 5000
+
+/** A link to a panel path (in the panel) or an https URL (same window or a new tab). */
+function ItemLink({ item, newTab, children, ...rest }: { item: BoardItem; newTab: boolean; children: ReactNode } & Record<string, unknown>) {
+  if (item.link.startsWith('/')) {
+    return (
+      <Link asChild {...rest}>
+        <RouterLink to={item.link}>{children}</RouterLink>
+      </Link>
+    )
+  }
+  return (
+    <Link href={item.link} {...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})} {...rest}>
+      {children}
+    </Link>
+  )
+}
+
+/** One banner's face; a click follows its action (popup, same window, new tab). */
+function BannerFace({ item, strip }: { item: BoardItem; strip?: boolean }) {
+  const [open, setOpen] = useState(false)
+  const face = (
+    <Stack gap="1" minW="0" flex="1">
+      <Text fontWeight="bold" fontSize={strip ? { base: 'xs', md: 'sm' } : { base: 'md', md: 'lg' }} truncate>{fa(item.title)}</Text>
+      {!strip && item.body && <Text fontSize="sm" opacity="0.9" lineClamp={3}>{fa(item.body)}</Text>}
+    </Stack>
+  )
+  const common = { display: 'flex', alignItems: 'center', gap: '3', w: 'full', h: 'full', color: 'inherit', textAlign: 'start' as const,
+    _hover: { textDecoration: 'none', opacity: 0.95 }, 'data-testid': `banner-${item.id}` }
+  if (item.action === 'popup') {
+    return (
+      <>
+        <chakra.button type="button" onClick={() => setOpen(true)} cursor="pointer" {...common}>{face}</chakra.button>
+        <Modal open={open} onClose={() => setOpen(false)} title={fa(item.title)}
+          footer={item.link ? <Button asChild colorPalette="brand"><ItemLink item={item} newTab>مشاهده</ItemLink></Button> : undefined}>
+          <Text whiteSpace="pre-line" data-testid="banner-popup-body">{fa(item.body || item.title)}</Text>
+        </Modal>
+      </>
+    )
+  }
+  if (!item.link) return <Box {...common}>{face}</Box>
+  return <ItemLink item={item} newTab={item.action === 'new_tab'} {...common}>{face}{item.action === 'new_tab' && <ExternalIcon boxSize="4" />}</ItemLink>
+}
+
+/** The thin strip above the dashboard: only the first strip banner (spec §3, types 1 and 4). */
+export function BannerStrip() {
+  const { data } = useBoard()
+  const first = data?.banners.find((b) => b.placement === 'strip')
+  if (!first) return null
+  return (
+    <Box bg="brand.subtle" color="brand.fg" rounded="lg" px={{ base: '3', md: '5' }} h={{ base: '8', md: '60px' }} display="flex"
+      alignItems="center" data-testid="banner-strip">
+      <BannerFace item={first} strip />
+    </Box>
+  )
+}
+
+/** The looping carousel of the other banners (192 px, a slide every 5000 ms, paused while hovered or focused). */
+export function BannerCarousel() {
+  const { data } = useBoard()
+  const slides = data?.banners.filter((b) => b.placement === 'carousel') ?? []
+  const [index, setIndex] = useState(0)
+  const [paused, setPaused] = useState(false)
+  const n = slides.length
+  useEffect(() => {
+    if (n < 2 || paused) return
+    const t = window.setInterval(() => setIndex((i) => (i + 1) % n), CAROUSEL_MS)
+    return () => window.clearInterval(t)
+  }, [n, paused])
+  if (!n) return null
+  const at = index % n
+  const step = (d: number) => setIndex((i) => (i + d + n) % n)
+  return (
+    <Box position="relative" h="192px" rounded="card" overflow="hidden" color="white" bgGradient="to-br" gradientFrom="brand.600"
+      gradientTo="brand.900" shadow="card" onMouseEnter={() => setPaused(true)} onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)} onBlur={() => setPaused(false)} aria-roledescription="carousel" data-testid="banner-carousel">
+      <Box px={{ base: '5', md: '7' }} py="6" h="full" key={slides[at].id}>
+        <BannerFace item={slides[at]} />
+      </Box>
+      {n > 1 && (
+        <HStack position="absolute" bottom="2" insetInline="0" justify="center" gap="1">
+          <IconButton aria-label="بنر قبلی" size="2xs" variant="ghost" color="white" onClick={() => step(-1)}><ChevronRightIcon /></IconButton>
+          {slides.map((s, i) => (
+            <chakra.button key={s.id} type="button" aria-label={`بنر ${i + 1}`} aria-current={i === at} onClick={() => setIndex(i)}
+              boxSize="2" rounded="full" bg={i === at ? 'white' : 'whiteAlpha.500'} cursor="pointer" />
+          ))}
+          <IconButton aria-label="بنر بعدی" size="2xs" variant="ghost" color="white" onClick={() => step(1)}><ChevronLeftIcon /></IconButton>
+        </HStack>
+      )}
+    </Box>
+  )
+}
+
+/** Loading, error and empty states of a dashboard list. */
+function ListState({ isPending, isError, onRetry, empty }: { isPending: boolean; isError: boolean; onRetry: () => void; empty: string }) {
+  if (isPending) return <Stack gap="2">{[0, 1].map((i) => <Skeleton key={i} h="10" rounded="lg" />)}</Stack>
+  if (isError) return <ErrorState onRetry={onRetry} py="4" />
+  return <EmptyState title={empty} py="4" />
+}
+
+/** The quick-access links staff chose, as tiles. */
+export function QuickAccess() {
+  const { data, isPending, isError, refetch } = useBoard()
+  return (
+    <SectionCard title="دسترسی سریع" data-testid="quick-access">
+      {data?.quick_access.length ? (
+        <SimpleGrid columns={{ base: 2, sm: 3 }} gap="2.5">
+          {data.quick_access.map((q) => (
+            <ItemLink key={q.id} item={q} newTab display="flex" alignItems="center" gap="2" p="3" rounded="lg" borderWidth="1px"
+              borderColor="app.border" fontSize="sm" fontWeight="medium" color="fg" _hover={{ bg: 'app.raised', borderColor: 'brand.emphasized' }}>
+              <GridIcon boxSize="4" color="brand.fg" flexShrink={0} />
+              <Text truncate>{fa(q.title)}</Text>
+            </ItemLink>
+          ))}
+        </SimpleGrid>
+      ) : (
+        <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="میانبری تعریف نشده است" />
+      )}
+    </SectionCard>
+  )
+}
+
+/** The dashboard news staff publish, newest position first. */
+export function News() {
+  const { data, isPending, isError, refetch } = useBoard()
+  return (
+    <SectionCard title="اخبار و اطلاعیه‌ها" data-testid="dashboard-news">
+      {data?.news.length ? (
+        <Stack gap="3" separator={<Box borderTopWidth="1px" borderColor="app.border" />}>
+          {data.news.map((n) => (
+            <Stack key={n.id} gap="1">
+              <HStack justify="space-between" gap="2" align="start">
+                <Heading as="h3" size="xs">{fa(n.title)}</Heading>
+                {n.starts_at && <Text fontSize="xs" color="app.muted" flexShrink={0}>{formatJalaliDate(n.starts_at)}</Text>}
+              </HStack>
+              {n.body && <Text fontSize="sm" color="app.muted" whiteSpace="pre-line">{fa(n.body)}</Text>}
+              {n.link && <ItemLink item={n} newTab fontSize="sm" color="brand.fg">ادامه</ItemLink>}
+            </Stack>
+          ))}
+        </Stack>
+      ) : (
+        <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="خبر تازه‌ای نیست" />
+      )}
+    </SectionCard>
+  )
+}
