@@ -157,56 +157,8 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 		fields.Add(field, fe.Message)
 		return nil
 	}
-	var file fileInfo
-	switch p.typ {
-	case TypeQuick:
-		nums, dups, err := normalizeNumbers(r.Numbers)
-		if err != nil {
-			if err := addErr("numbers", err); err != nil {
-				return p, err
-			}
-		}
-		p.numbers = nums
-		p.quote.Requested, p.quote.Duplicates = len(r.Numbers), dups
-	case TypeFile, TypePeerToPeer, TypeKeyword:
-		if r.FileID <= 0 {
-			fields.Add("file_id", MsgFileRequired)
-			break
-		}
-		var err error
-		file, err = checkFile(ctx, s.pool.QueryRow(ctx, `SELECT purpose, status, text_col, records, invalid, duplicates, valid
-			FROM files WHERE id = $1 AND account_id = $2`, r.FileID, accountID), p.typ)
-		if err != nil {
-			if err := addErr("file_id", err); err != nil {
-				return p, err
-			}
-		}
-		p.src = Source{FileID: r.FileID, TextCol: file.textCol}
-		p.quote.Requested, p.quote.Duplicates, p.quote.Invalid = file.records, file.duplicates, file.invalid
-	case TypePhonebook:
-		ids := uniqueIDs(r.PhonebookIDs)
-		if len(ids) == 0 {
-			fields.Add("phonebook_ids", MsgPhonebookRequired)
-			break
-		}
-		var n int
-		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND id = ANY($2)`,
-			accountID, ids).Scan(&n); err != nil {
-			return p, fmt.Errorf("check phonebooks: %w", err)
-		}
-		if n != len(ids) {
-			fields.Add("phonebook_ids", MsgPhonebookNotFound)
-		}
-		p.src = Source{PhonebookIDs: ids}
-	case TypePattern, TypePatternOTP, TypePatternTransactional:
-		nums, err := checkPattern(r)
-		if err != nil {
-			return p, err
-		}
-		p.numbers, p.texts, p.pattern = nums, r.Texts, r.Pattern
-		p.quote.Requested = len(nums)
-	default:
-		return p, apperr.Field("type", MsgBadType)
+	if err := s.checkSource(ctx, accountID, r, &p, fields, addErr); err != nil {
+		return p, err
 	}
 	if p.typ == TypePeerToPeer {
 		r.Text = "" // every row carries its own text
@@ -242,6 +194,62 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	}
 	p.tbl, err = s.ops.Load(ctx, s.pool, accountID)
 	return p, err
+}
+
+// checkSource checks where a send's recipients come from (numbers, a file, phonebooks
+// or a pattern's recipients) into p; form errors go to fields through addErr.
+func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p *prepared, fields apperr.Fields,
+	addErr func(string, error) error) error {
+	switch p.typ {
+	case TypeQuick:
+		nums, dups, err := normalizeNumbers(r.Numbers)
+		if err != nil {
+			if err := addErr("numbers", err); err != nil {
+				return err
+			}
+		}
+		p.numbers = nums
+		p.quote.Requested, p.quote.Duplicates = len(r.Numbers), dups
+	case TypeFile, TypePeerToPeer, TypeKeyword:
+		if r.FileID <= 0 {
+			fields.Add("file_id", MsgFileRequired)
+			break
+		}
+		file, err := checkFile(ctx, s.pool.QueryRow(ctx, `SELECT purpose, status, text_col, records, invalid, duplicates, valid
+			FROM files WHERE id = $1 AND account_id = $2`, r.FileID, accountID), p.typ)
+		if err != nil {
+			if err := addErr("file_id", err); err != nil {
+				return err
+			}
+		}
+		p.src = Source{FileID: r.FileID, TextCol: file.textCol}
+		p.quote.Requested, p.quote.Duplicates, p.quote.Invalid = file.records, file.duplicates, file.invalid
+	case TypePhonebook:
+		ids := uniqueIDs(r.PhonebookIDs)
+		if len(ids) == 0 {
+			fields.Add("phonebook_ids", MsgPhonebookRequired)
+			break
+		}
+		var n int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND id = ANY($2)`,
+			accountID, ids).Scan(&n); err != nil {
+			return fmt.Errorf("check phonebooks: %w", err)
+		}
+		if n != len(ids) {
+			fields.Add("phonebook_ids", MsgPhonebookNotFound)
+		}
+		p.src = Source{PhonebookIDs: ids}
+	case TypePattern, TypePatternOTP, TypePatternTransactional:
+		nums, err := checkPattern(r)
+		if err != nil {
+			return err
+		}
+		p.numbers, p.texts, p.pattern = nums, r.Texts, r.Pattern
+		p.quote.Requested = len(nums)
+	default:
+		return apperr.Field("type", MsgBadType)
+	}
+	return nil
 }
 
 // price walks the recipients of a checked request and fills its quote.
