@@ -26,9 +26,6 @@ import (
 const (
 	msgStatus = "وضعیت پاسخ باید یک کد HTTP (مثلاً ۲۰۰) یا دسته‌ای مانند 4xx باشد"
 	msgKey    = "شناسهٔ کلید نامعتبر است"
-	msgFrom   = "تاریخ شروع نامعتبر است"
-	msgTo     = "تاریخ پایان نامعتبر است"
-	msgRange  = "تاریخ شروع باید پیش از تاریخ پایان باشد"
 	msgPath   = "مسیر حداکثر ۲۰۰ نویسه است"
 )
 
@@ -79,17 +76,9 @@ func ParseFilter(q url.Values) (Filter, error) {
 			errs.Add("api_key_id", msgKey)
 		}
 	}
-	if f.From, err = report.ParseTime(q.Get("date_from"), false); err != nil {
-		errs.Add("date_from", msgFrom)
-	}
-	if f.To, err = report.ParseTime(q.Get("date_to"), true); err != nil {
-		errs.Add("date_to", msgTo)
-	}
+	f.From, f.To = report.ParseRange(q.Get("date_from"), q.Get("date_to"), "date_from", "date_to", errs)
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		return Filter{}, apperr.Field("date_from", msgRange)
 	}
 	return f, nil
 }

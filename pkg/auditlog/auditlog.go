@@ -31,9 +31,6 @@ const (
 const (
 	msgUser   = "کاربر انتخاب‌شده معتبر نیست"
 	msgAction = "نوع رویداد معتبر نیست"
-	msgFrom   = "تاریخ شروع معتبر نیست"
-	msgTo     = "تاریخ پایان معتبر نیست"
-	msgRange  = "تاریخ شروع باید پیش از تاریخ پایان باشد"
 )
 
 // Service reads the audit log.
@@ -100,17 +97,9 @@ func ParseFilter(q url.Values) (Filter, error) {
 	if len(f.Action) > 64 {
 		errs.Add("action", msgAction)
 	}
-	if f.From, err = report.ParseTime(first(q, "date_from", "from"), false); err != nil {
-		errs.Add("date_from", msgFrom)
-	}
-	if f.To, err = report.ParseTime(first(q, "date_to", "to"), true); err != nil {
-		errs.Add("date_to", msgTo)
-	}
+	f.From, f.To = report.ParseRange(first(q, "date_from", "from"), first(q, "date_to", "to"), "date_from", "date_to", errs)
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		return Filter{}, apperr.Field("date_from", msgRange)
 	}
 	return f, nil
 }

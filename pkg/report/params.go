@@ -39,12 +39,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 	errs := apperr.Fields{}
 	f.Status = strings.TrimSpace(q.Get("status"))
 	f.Type = strings.TrimSpace(q.Get("type"))
-	if f.From, err = ParseTime(q.Get("from"), false); err != nil {
-		errs.Add("from", msgFrom)
-	}
-	if f.To, err = ParseTime(q.Get("to"), true); err != nil {
-		errs.Add("to", msgTo)
-	}
+	f.From, f.To = ParseRange(q.Get("from"), q.Get("to"), "from", "to", errs)
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
 	}
@@ -132,6 +127,24 @@ func mustTehran() *time.Location {
 }
 
 var wallLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"}
+
+// ParseRange reads a date range as [from, to) (Tehran days, Jalali or Gregorian, as
+// ParseTime): an unreadable bound is added to errs under its key, and a range whose
+// start is not before its end gets the range message under fromKey.
+func ParseRange(rawFrom, rawTo, fromKey, toKey string, errs apperr.Fields) (from, to time.Time) {
+	from, errFrom := ParseTime(rawFrom, false)
+	if errFrom != nil {
+		errs.Add(fromKey, msgFrom)
+	}
+	to, errTo := ParseTime(rawTo, true)
+	if errTo != nil {
+		errs.Add(toKey, msgTo)
+	}
+	if errFrom == nil && errTo == nil && !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		errs.Add(fromKey, msgRange)
+	}
+	return from, to
+}
 
 // ParseTime reads a time bound; empty is the zero time. A bare date is the start
 // of that day in Tehran, or the start of the next day when end is set.

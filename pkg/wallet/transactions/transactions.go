@@ -35,8 +35,6 @@ const (
 // Persian messages of the filters.
 const (
 	msgType        = "نوع تراکنش معتبر نیست"
-	msgFrom        = "تاریخ شروع معتبر نیست"
-	msgTo          = "تاریخ پایان معتبر نیست"
 	msgRange       = "تاریخ شروع باید پیش از تاریخ پایان باشد"
 	msgAmount      = "مبلغ باید عددی صحیح و نامنفی به ریال باشد"
 	msgAmountRange = "حداقل مبلغ نباید از حداکثر آن بیشتر باشد"
@@ -109,12 +107,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 	if f.Type != "" && f.Type != TypeDeposit && f.Type != TypeWithdrawal {
 		errs.Add("type", msgType)
 	}
-	if f.From, err = report.ParseTime(first(q, "date_from", "from"), false); err != nil {
-		errs.Add("date_from", msgFrom)
-	}
-	if f.To, err = report.ParseTime(first(q, "date_to", "to"), true); err != nil {
-		errs.Add("date_to", msgTo)
-	}
+	f.From, f.To = report.ParseRange(first(q, "date_from", "from"), first(q, "date_to", "to"), "date_from", "date_to", errs)
 	var ok bool
 	if f.AmountFrom, ok = amount(q.Get("amount_from")); !ok {
 		errs.Add("amount_from", msgAmount)
