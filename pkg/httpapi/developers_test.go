@@ -229,6 +229,14 @@ func TestSandboxKey(t *testing.T) {
 	if st.Delivered != 2 || st.Pending != 0 || st.Price != 0 || !st.Sandbox || st.Status != send.StatusDone || !r.Meta.Sandbox {
 		t.Fatalf("sandbox status %+v", st)
 	}
+	var one struct {
+		Recipient report.Recipient `json:"recipient"`
+	}
+	e.Must(200, "GET", "/v1/api/send/status?local_id=sb-1&mobile=09351234002", nil, sb.Secret).Decode(t, &one)
+	if one.Recipient.Status != report.StatusDelivered || one.Recipient.Pending || one.Recipient.Mobile != "989351234002" {
+		t.Fatalf("sandbox recipient %+v", one.Recipient)
+	}
+	e.Must(404, "GET", "/v1/api/send/status?local_id=sb-1&mobile=09351234003", nil, sb.Secret)
 	if after, _ := e.Deps.Wallet.Balance(context.Background(), acct); after != before {
 		t.Fatalf("balance %d -> %d", before, after)
 	}
