@@ -35,18 +35,41 @@ func Redact(s string) string {
 
 // secretHints are what a value to redact is named or starts with; a text with
 // none of them is left alone without running the expressions (the common case,
-// and far cheaper).
+// and far cheaper). All are ASCII, lower case.
 var secretHints = []string{"password", "passwd", "token", "secret", "apikey", "api_key", "api-key", "authorization", "otp",
 	"chp_live_", "whsec_"}
 
+// mayHoldSecret reports whether s holds a hint in any ASCII case. It scans s once
+// without copying it (a Persian answer made strings.ToLower map every rune): at
+// each byte that may start a hint, the hints with that first letter are compared.
 func mayHoldSecret(s string) bool {
-	lower := strings.ToLower(s)
-	for _, h := range secretHints {
-		if strings.Contains(lower, h) {
-			return true
+	for i := 0; i < len(s); i++ {
+		b := s[i] | 0x20 // ASCII lower case; other bytes stay off the hints' first letters
+		if b != 'p' && b != 't' && b != 's' && b != 'a' && b != 'o' && b != 'c' && b != 'w' {
+			continue
+		}
+		for _, h := range secretHints {
+			if h[0] == b && len(s)-i >= len(h) && asciiEqualFold(s[i:i+len(h)], h) {
+				return true
+			}
 		}
 	}
-	return false
+	// The Kelvin sign folds to k under (?i): "apiKey" is redacted, so look.
+	return strings.Contains(s, "\u212a")
+}
+
+// asciiEqualFold compares s with the lower-case ASCII hint h, ignoring ASCII case.
+func asciiEqualFold(s, h string) bool {
+	for j := 0; j < len(h); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != h[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // Truncate keeps at most MaxBody bytes of s, on a character boundary.

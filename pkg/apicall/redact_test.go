@@ -33,3 +33,35 @@ func TestTruncate(t *testing.T) {
 		t.Fatal("short body changed")
 	}
 }
+
+// mayHoldSecret finds the hints in any ASCII case, in Persian text too, and misses
+// nothing strings.ToLower found (the Kelvin sign included).
+func TestMayHoldSecret(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"data":{"credit":500000},"meta":{"message":"عملیات با موفقیت انجام شد"}}`: false,
+		`{"PassWord":"x"}`:              true,
+		`سلام OTP_token`:                true,
+		`{"x":"chp_live_abc"}`:          true,
+		`WHSEC_zz`:                      true,
+		`{"api` + "\u212a" + `ey":"v"}`: true,
+		`pas`:                           false,
+		`{"total":3,"sent":2}`:          false,
+	} {
+		if got := mayHoldSecret(in); got != want {
+			t.Errorf("mayHoldSecret(%q) = %v, want %v", in, got, want)
+		}
+		if oldMayHold(in) && !mayHoldSecret(in) {
+			t.Errorf("%q: strings.ToLower found a hint, the scan did not", in)
+		}
+	}
+}
+
+func oldMayHold(s string) bool {
+	lower := strings.ToLower(s)
+	for _, h := range secretHints {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}

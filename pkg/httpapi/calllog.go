@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -27,9 +28,14 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 		if c.Request.Body != nil && c.Request.ContentLength != 0 { // 0: no body; -1: chunked
 			req = peekBody(c.Request)
 		}
-		resp := &capturingWriter{ResponseWriter: c.Writer}
+		resp := writers.Get().(*capturingWriter)
+		resp.ResponseWriter = c.Writer
 		c.Writer = resp
 		c.Next()
+		c.Writer = resp.ResponseWriter
+		head := apicall.Truncate(resp.head.b) // a copy: the buffer goes back to the pool
+		resp.ResponseWriter, resp.head.b = nil, resp.head.b[:0]
+		writers.Put(resp)
 		id, ok := identity(c)
 		if !ok {
 			return // refused before the key was known: no account to log it under
@@ -37,19 +43,20 @@ func callLog(rec *apicall.Recorder) gin.HandlerFunc {
 		rec.Record(apicall.Call{AccountID: id.AccountID, APIKeyID: id.APIKeyID, Method: c.Request.Method,
 			Path: c.Request.URL.Path, Query: c.Request.URL.RawQuery, IP: c.ClientIP(),
 			Status: c.Writer.Status(), Latency: time.Since(start), ReqBody: apicall.Truncate(req),
-			RespBody: apicall.Truncate(resp.head.b), RequestID: c.GetString(ctxRequestID), At: start})
+			RespBody: head, RequestID: c.GetString(ctxRequestID), At: start})
 	}
 }
 
-// headBuffer keeps the first apicall.MaxBody+1 bytes written to it (an answer
-// is usually one write: one allocation of its size).
+// writers recycles the capturing writers and their head buffers: a logged call
+// allocates only the string of its answer's head.
+var writers = sync.Pool{New: func() any { return &capturingWriter{head: headBuffer{b: make([]byte, 0, 512)}} }}
+
+// headBuffer keeps the first apicall.MaxBody+1 bytes written to it (in a
+// pooled buffer that grows to at most that).
 type headBuffer struct{ b []byte }
 
 func (h *headBuffer) keep(p []byte) {
 	if room := apicall.MaxBody + 1 - len(h.b); room > 0 {
-		if h.b == nil {
-			h.b = make([]byte, 0, min(len(p), room))
-		}
 		h.b = append(h.b, p[:min(room, len(p))]...)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
@@ -228,6 +229,14 @@ func TestSandboxKey(t *testing.T) {
 	if st.Delivered != 2 || st.Pending != 0 || st.Price != 0 || !st.Sandbox || st.Status != send.StatusDone || !r.Meta.Sandbox {
 		t.Fatalf("sandbox status %+v", st)
 	}
+	var one struct {
+		Recipient report.Recipient `json:"recipient"`
+	}
+	e.Must(200, "GET", "/v1/api/send/status?local_id=sb-1&mobile=09351234002", nil, sb.Secret).Decode(t, &one)
+	if one.Recipient.Status != report.StatusDelivered || one.Recipient.Pending || one.Recipient.Mobile != "989351234002" {
+		t.Fatalf("sandbox recipient %+v", one.Recipient)
+	}
+	e.Must(404, "GET", "/v1/api/send/status?local_id=sb-1&mobile=09351234003", nil, sb.Secret)
 	if after, _ := e.Deps.Wallet.Balance(context.Background(), acct); after != before {
 		t.Fatalf("balance %d -> %d", before, after)
 	}
@@ -271,4 +280,81 @@ func TestSimpleSendRateLimited(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || res.Header.Get("X-RateLimit-Remaining") != "0" || !strings.HasPrefix(string(b), "ERROR 429") {
 		t.Fatalf("past the limit: %d %v %s", res.StatusCode, res.Header, b)
 	}
+}
+
+// GET /send/status with &mobile= carries that recipient's status (the status of
+// one message); a number the send did not have is not found, a malformed one 422,
+// and another account never sees it.
+func TestSendStatusOneRecipient(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, _ := lineOwner(t, e, "onercpt", "09121261011", 1_000_000)
+	key := sendKey(t, e, tok, "09121261011")
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "سلام", "numbers": []string{"09121234011", "09121234012"},
+		"local_id": "two-1"}, key).Decode(t, &a)
+	var out struct {
+		statusOut
+		Recipient *report.Recipient `json:"recipient"`
+	}
+	e.Must(200, "GET", "/v1/api/send/status?local_id=two-1&mobile=۰۹۱۲۱۲۳۴۰۱۲", nil, key).Decode(t, &out)
+	if out.ID != a.ID || out.Recipient == nil || out.Recipient.Mobile != "989121234012" || out.Recipient.Parts != 1 {
+		t.Fatalf("status %+v recipient %+v", out.statusOut, out.Recipient)
+	}
+	var plain map[string]any
+	e.Must(200, "GET", "/v1/api/send/status?id="+strconv.FormatInt(a.ID, 10), nil, key).Decode(t, &plain)
+	if _, ok := plain["recipient"]; ok {
+		t.Fatalf("recipient without mobile: %v", plain)
+	}
+	e.Must(404, "GET", "/v1/api/send/status?local_id=two-1&mobile=09121234013", nil, key)
+	if r := e.Do("GET", "/v1/api/send/status?local_id=two-1&mobile=123", nil, key); r.Status != 422 || r.Meta.Errors["mobile"] == nil {
+		t.Fatalf("bad mobile: %d %s", r.Status, r.Raw)
+	}
+	other, _ := owner(t, e, "onercpt2", "09121261012")
+	e.Must(404, "GET", "/v1/api/send/status?id="+strconv.FormatInt(a.ID, 10)+"&mobile=09121234012", nil, other)
+}
+
+// GET /inbox/since gives an API key its account's received messages after an id,
+// oldest first and at most limit of them; another account's never show, a bad
+// after_id is 422, and a key without the report scope is refused.
+func TestInboxSince(t *testing.T) {
+	e := keyEnv(t, nil)
+	tok, _ := lineOwner(t, e, "inboxer", "09121261021", 100_000)
+	key := sendKey(t, e, tok, "09121261021")
+	other, otherAcct := owner(t, e, "inboxer2", "09121261022")
+	ctx := context.Background()
+	if _, err := e.Deps.Lines.Add(ctx, otherAcct, "30004043", line.KindService, true); err != nil {
+		t.Fatal(err)
+	}
+	var mos []inbox.MO
+	for i, ln := range []string{"30004040", "30004043", "30004040", "30004040"} {
+		mos = append(mos, inbox.MO{StreamID: "mo-" + strconv.Itoa(i), Operator: "mci", Sender: "0912123450" + strconv.Itoa(i),
+			Line: ln, Text: "پیام " + strconv.Itoa(i)})
+	}
+	if _, err := inbox.New(e.Deps.Pool).Apply(ctx, mos); err != nil {
+		t.Fatal(err)
+	}
+	var page1, page2, page3 []inbox.Message
+	e.Must(200, "GET", "/v1/api/inbox/since?limit=2", nil, key).Decode(t, &page1)
+	if len(page1) != 2 || page1[0].Text != "پیام 0" || page1[1].Text != "پیام 2" || page1[0].Sender != "989121234500" || page1[1].Line != "30004040" {
+		t.Fatalf("page 1 %+v", page1)
+	}
+	e.Must(200, "GET", "/v1/api/inbox/since?after_id="+strconv.FormatInt(page1[1].ID, 10), nil, key).Decode(t, &page2)
+	if len(page2) != 1 || page2[0].Text != "پیام 3" {
+		t.Fatalf("page 2 %+v", page2)
+	}
+	r := e.Must(200, "GET", "/v1/api/inbox/since?after_id="+strconv.FormatInt(page2[0].ID, 10), nil, key)
+	r.Decode(t, &page3)
+	if len(page3) != 0 || !strings.Contains(string(r.Raw), `"data":[]`) {
+		t.Fatalf("page 3 %s", r.Raw)
+	}
+	var theirs []inbox.Message
+	e.Must(200, "GET", "/v1/api/inbox/since", nil, other).Decode(t, &theirs)
+	if len(theirs) != 1 || theirs[0].Text != "پیام 1" {
+		t.Fatalf("other account %+v", theirs)
+	}
+	if r := e.Do("GET", "/v1/api/inbox/since?after_id=-1", nil, key); r.Status != 422 || r.Meta.Errors["after_id"][0] != inbox.MsgAfterID {
+		t.Fatalf("bad after_id: %d %s", r.Status, r.Raw)
+	}
+	wk := newKey(t, e, tok, "09121261021", walletKey()).Secret
+	e.Must(403, "GET", "/v1/api/inbox/since", nil, wk)
 }

@@ -32,13 +32,14 @@ type replayed struct {
 	Body   []byte `json:"body,omitempty"`
 }
 
-// replayable gives the public POST routes that create (but POST /send, whose key
-// the send service keeps with the send) the Idempotency-Key: the first answer of a
-// key is kept in Redis for a day and returned to a retry of the same request; the
-// key with another body is refused (422, idempotency-key-reused).
+// replayable gives the public POST routes that create (but POST /send and POST
+// /patterns/send, whose key the send service keeps with the send) the
+// Idempotency-Key: the first answer of a key is kept in Redis for a day and
+// returned to a retry of the same request; the key with another body is refused
+// (422, idempotency-key-reused).
 func (s *Server) replayable(rs []Route) []Route {
 	for i, rt := range rs {
-		if rt.Method == http.MethodPost && rt.Path != "/send" && isPublic(rt) && s.Redis != nil {
+		if rt.Method == http.MethodPost && rt.Path != "/send" && rt.Path != "/patterns/send" && isPublic(rt) && s.Redis != nil {
 			rs[i].Handle = s.replay(rt.Handle)
 		}
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/devdocs"
+	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/validate"
@@ -21,11 +23,13 @@ import (
 const simplePath = "/v1/api/send/simple"
 
 // developerRoutes lists the developers' platform routes (docs/developers.md): the
-// send status lookup, the HTTP-GET send, the OpenAPI document and the plugins.
+// send status lookup, the HTTP-GET send, the received messages since an id, the
+// OpenAPI document and the plugins.
 func (s *Server) developerRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
 		{http.MethodGet, "/send/simple", acl.SendCreate, s.simpleSend},
+		{http.MethodGet, "/inbox/since", acl.ReportView, inboxSince(inbox.New(s.Pool))},
 		{http.MethodGet, "/openapi.json", acl.Public, serveDocument},
 		{http.MethodGet, "/panel/api-docs", acl.Authenticated, func(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI())) }},
 		{http.MethodGet, "/panel/plugins", acl.Authenticated, func(c *gin.Context) { OK(c, devdocs.Plugins()) }},
@@ -36,6 +40,7 @@ func (s *Server) developerRoutes() []Route {
 // exactly those the OpenAPI document describes (TestOpenAPIMatchesRouter).
 var publicAPI = []string{
 	"POST /send", "POST /send/calculate-price", "POST /send/cancel", "GET /send/status", "GET /send/simple",
+	"GET /patterns", "POST /patterns", "POST /patterns/send", "GET /inbox/since",
 	"GET /payment/credit/mine", "GET /number/numbers",
 	"GET /report/new_list", "GET /report/bulk_stats", "GET /report/recipients",
 	"POST /phonebooks", "GET /phonebooks/list-new", "POST /phonebooks/numbers/add-list-new",
@@ -61,16 +66,13 @@ func serveDocument(c *gin.Context) {
 }
 
 // sendStatus is GET /send/status?id= or ?local_id=: one send of the account by our
-// id or the client's own, in the bulk_stats shape plus local_id.
+// id or the client's own, in the bulk_stats shape plus local_id; with &mobile= it
+// also carries that recipient's status (the status of one message).
 func (s *Server) sendStatus(c *gin.Context) {
-	l := send.Lookup{LocalID: strings.TrimSpace(c.Query("local_id"))}
-	if raw := c.Query("id"); raw != "" {
-		id, err := report.ParseID(raw)
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		l.ID = id
+	l, mobile, err := statusQuery(c)
+	if err != nil {
+		Fail(c, err)
+		return
 	}
 	ctx, acc := c.Request.Context(), who(c).AccountID
 	id, local, err := s.Sends.Resolve(ctx, acc, l)
@@ -78,11 +80,56 @@ func (s *Server) sendStatus(c *gin.Context) {
 		Fail(c, err)
 		return
 	}
-	st, err := s.Reports.Stats(ctx, acc, id)
-	reply(c, struct {
+	out := struct {
 		report.Stats
-		LocalID string `json:"local_id"`
-	}{st, local}, err)
+		LocalID   string            `json:"local_id"`
+		Recipient *report.Recipient `json:"recipient,omitempty"`
+	}{LocalID: local}
+	if mobile != "" {
+		r, err := s.Reports.RecipientOf(ctx, acc, id, mobile)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		out.Recipient = &r
+	}
+	out.Stats, err = s.Reports.Stats(ctx, acc, id)
+	reply(c, out, err)
+}
+
+// statusQuery reads the send (id or local_id) and the optional mobile of GET /send/status.
+func statusQuery(c *gin.Context) (send.Lookup, string, error) {
+	l := send.Lookup{LocalID: strings.TrimSpace(c.Query("local_id"))}
+	if raw := c.Query("id"); raw != "" {
+		id, err := report.ParseID(raw)
+		if err != nil {
+			return l, "", err
+		}
+		l.ID = id
+	}
+	raw := strings.TrimSpace(c.Query("mobile"))
+	if raw == "" {
+		return l, "", nil
+	}
+	mobile, ok := validate.NormalizeMobile(raw)
+	if !ok {
+		return l, "", apperr.Field("mobile", send.MsgBadNumbers)
+	}
+	return l, mobile, nil
+}
+
+// inboxSince is GET /inbox/since?after_id=&limit=: the account's received messages
+// after an id, oldest first (an integration polls with the last id it read).
+func inboxSince(svc *inbox.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		q, err := inbox.ParseSince(c.Request.URL.Query())
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		ms, err := svc.Since(c.Request.Context(), who(c).AccountID, q)
+		reply(c, ms, err)
+	}
 }
 
 // simpleSend is GET /send/simple?apikey=&to=&text=&from=[&local_id=][&format=text]:

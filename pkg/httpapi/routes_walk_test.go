@@ -127,6 +127,7 @@ var routeTable = map[string]walkRoute{
 	"GET /report/recipients":                   {acl.ReportView, withID("/report/recipients?id={id}", (*walk).send, nil), "", false},
 	"GET /send/status":                         {acl.ReportView, withID("/send/status?id={id}", (*walk).send, nil), "", false},
 	"GET /send/simple":                         {acl.SendCreate, fixed("/send/simple?to=09121234567&text=x", nil), listing, false},
+	"GET /inbox/since":                         {acl.ReportView, fixed("/inbox/since", nil), listing, false},
 	"GET /openapi.json":                        {acl.Public, fixed("/openapi.json", nil), public, false},
 	"GET /panel/api-docs":                      {acl.Authenticated, fixed("/panel/api-docs", nil), own, false},
 	"GET /panel/plugins":                       {acl.Authenticated, fixed("/panel/plugins", nil), own, false},

@@ -311,3 +311,46 @@ func TestPatternIsolationSystemicShared(t *testing.T) {
 		t.Fatal("colleague sends an unshared pattern")
 	}
 }
+
+// An integration lists its patterns and sends one with an API key (both are in
+// the public set): the Idempotency-Key retry answers the first send once, and the
+// one message's status is read by local_id and mobile.
+func TestPatternSendWithKey(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := e.Staff("reviewer", "09120009913")
+	a := newShop(t, e, stok, "keyshop", "09121230031")
+	p := create(t, e, a, a.draft("otp", "کد ورود %code%"))
+	decide(t, e, stok, latest(p), true, "")
+	var otp struct {
+		OTPToken string `json:"otp_token"`
+	}
+	e.Must(200, "POST", "/v1/api/acl/api_key/otp", nil, a.tok).Decode(t, &otp)
+	var key struct {
+		Secret string `json:"secret"`
+	}
+	e.Must(201, "POST", "/v1/api/acl/api_key/create", map[string]any{"title": "ورود", "otp_token": otp.OTPToken,
+		"code": e.LastCode("989121230031"), "scopes": []acl.Permission{acl.SendCreate, acl.ReportView}}, a.tok).Decode(t, &key)
+
+	var list []pattern.Pattern
+	e.Must(200, "GET", "/v1/api/patterns?status=approved", nil, key.Secret).Decode(t, &list)
+	if len(list) != 1 || list[0].Code != p.Code || !list[0].Sendable {
+		t.Fatalf("patterns %+v", list)
+	}
+	body := map[string]any{"code": p.Code, "recipient": "09121234631", "values": map[string]string{"code": "482913"}, "local_id": "login-1"}
+	var first, again pattern.Sent
+	e.Must(201, "POST", "/v1/api/patterns/send", body, key.Secret, "Idempotency-Key", "kk1").Decode(t, &first)
+	e.Must(200, "POST", "/v1/api/patterns/send", body, key.Secret, "Idempotency-Key", "kk1").Decode(t, &again)
+	if first.ID == 0 || again.ID != first.ID || first.Type != send.TypePatternOTP || first.LocalID != "login-1" {
+		t.Fatalf("first %+v again %+v", first, again)
+	}
+	var st struct {
+		ID        int64 `json:"id"`
+		Recipient struct {
+			Mobile string `json:"mobile"`
+		} `json:"recipient"`
+	}
+	e.Must(200, "GET", "/v1/api/send/status?local_id=login-1&mobile=09121234631", nil, key.Secret).Decode(t, &st)
+	if st.ID != first.ID || st.Recipient.Mobile != "989121234631" {
+		t.Fatalf("status %+v", st)
+	}
+}

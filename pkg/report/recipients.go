@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -112,6 +113,48 @@ func (s *Service) Recipients(ctx context.Context, accountID, sendID int64, statu
 		return nil, 0, fmt.Errorf("list recipients: %w", err)
 	}
 	return out, total, nil
+}
+
+// RecipientOf returns one recipient of the account's send by its mobile
+// (98XXXXXXXXXX): the status of one message. A number the send did not have is
+// not found.
+func (s *Service) RecipientOf(ctx context.Context, accountID, sendID int64, mobile string) (Recipient, error) {
+	if err := s.owned(ctx, accountID, sendID); err != nil {
+		return Recipient{}, err
+	}
+	rows, err := s.pool.Query(ctx, qRecipientByMobile, sendID, mobile)
+	if err != nil {
+		return Recipient{}, fmt.Errorf("find recipient: %w", err)
+	}
+	r, err := pgx.CollectExactlyOneRow(rows, scanRecipientParts)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s.requested(ctx, sendID, mobile)
+	}
+	if err != nil {
+		return Recipient{}, fmt.Errorf("find recipient: %w", err)
+	}
+	return r, nil
+}
+
+// requested answers a number the request named that has no recipient row: pending
+// while the worker has not listed the send's recipients yet (a moment after the
+// accept), delivered on a sandbox send (which has no rows: every number counts as
+// delivered, as its stats say). Any other number is not found.
+func (s *Service) requested(ctx context.Context, sendID int64, mobile string) (Recipient, error) {
+	r := Recipient{Mobile: mobile, Status: StatusSent}
+	var sandbox bool
+	err := s.pool.QueryRow(ctx, qRequested, sendID, mobile).Scan(&r.Parts, &r.UpdatedAt, &sandbox)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Recipient{}, apperr.ErrNotFound
+	}
+	if err != nil {
+		return Recipient{}, fmt.Errorf("find requested number: %w", err)
+	}
+	r.Pending = !sandbox
+	if sandbox {
+		r.Status = StatusDelivered
+	}
+	return r, nil
 }
 
 // owned answers not found unless the send is the account's.
