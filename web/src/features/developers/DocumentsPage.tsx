@@ -1,5 +1,6 @@
 import { Badge, Box, Button, Card, HStack, Heading, Input, Stack, Table, Text, Wrap } from '@chakra-ui/react'
 import { useMemo, useState } from 'react'
+import { Link as RouterLink } from 'react-router'
 import { EmptyState, ErrorState, LoadingState } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { useApiDocs } from './api'
@@ -50,8 +51,13 @@ export default function DocumentsPage() {
               <a href="/v1/api/openapi.json" target="_blank" rel="noreferrer">دریافت openapi.json</a>
             </Button>
           </Wrap>
-          <Text fontSize="xs" color="fg.muted">
-            امضای وب‌هوک‌ها و راستی‌آزمایی آن در مستندات وب‌هوک (به‌زودی) می‌آید.
+          <Text fontSize="xs" color="fg.muted" data-testid="webhook-signature-note">
+            وب‌هوک‌ها با HMAC-SHA256 روی «timestamp.body» امضا می‌شوند و امضا در سرآیند X-Chapar-Signature (v1=…) کنار
+            X-Chapar-Timestamp می‌آید؛ نشانی‌ها، رویدادها و رمز امضا را در{' '}
+            <Box as="span" color="colorPalette.fg" colorPalette="teal" textDecoration="underline">
+              <RouterLink to="/developers/webhooks">صفحهٔ وب‌هوک‌ها</RouterLink>
+            </Box>{' '}
+            تنظیم کنید.
           </Text>
         </Card.Body>
       </Card.Root>
