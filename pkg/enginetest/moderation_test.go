@@ -173,3 +173,33 @@ func TestKeywordRowWordHeldThenBlocked(t *testing.T) {
 		t.Fatal("a blocked send reached the carrier")
 	}
 }
+
+// A peer-to-peer file with one row carrying a link is held with the link reason
+// (the main text's link rule, applied to every row text in the pricing walk); the
+// queue shows that row, and nothing reaches the carrier. A row whose only dots end
+// Persian sentences or sit between digits is not a link.
+func TestPeerToPeerRowLinkHeld(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, _ := e.Account("rowlinks", "09121110025", "30008885", "service", 1_000_000)
+	staff := e.Staff("reviewer5", "09120009906")
+	bad := "تخفیف ویژه در Shop-Chapar.IR تا پایان هفته"
+	f := upload(t, e, token, "p2p-link.xlsx", "peer_to_peer", xlsxOf(t, [][]any{
+		{"متن پیام", "شماره موبایل"},
+		{"سلام علی. سفارش شما رسید: مبلغ 12.500 تومان", "09121234630"},
+		{bad, "09121234631"},
+		{"کد شما ۱۲۳۴ است.", "09351234632"},
+	}))
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": f.ID, "sender": "30008885"}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	it := heldItem(t, e, staff, a.ID)
+	if len(it.Reasons) != 1 || it.Reasons[0] != moderation.RowLinkReason(1) || it.Summary != bad {
+		t.Fatalf("item %+v", it)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if _, got := e.Sim.Latest("989121234630"); got {
+		t.Fatal("a held send reached the carrier")
+	}
+}
