@@ -26,6 +26,19 @@ func heldItem(t *testing.T, e *enginetest.Engine, staffToken string, sendID int6
 	return review.Item{}
 }
 
+// heldPeerToPeer uploads a peer-to-peer file of rows (text, mobile), sends it and
+// returns the accepted send, which must be held, and its review item.
+func heldPeerToPeer(t *testing.T, e *enginetest.Engine, token, staff, sender string, rows [][]any) (send.Accepted, review.Item) {
+	t.Helper()
+	f := upload(t, e, token, "p2p.xlsx", "peer_to_peer", xlsxOf(t, append([][]any{{"متن پیام", "شماره موبایل"}}, rows...)))
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": f.ID, "sender": sender}, token).Decode(t, &a)
+	if a.Status != send.StatusHeld {
+		t.Fatalf("accepted %+v", a)
+	}
+	return a, heldItem(t, e, staff, a.ID)
+}
+
 // A send with a sensitive word is held with its price on hold and nothing reaches
 // the carrier; once staff approve it, it is expanded, sent and delivered, charged
 // like any send.
@@ -105,19 +118,15 @@ func TestPeerToPeerRowWordHeldThenApproved(t *testing.T) {
 	token, acct := e.Account("rowtexts", "09121110023", "30008883", "service", 1_000_000)
 	staff := e.Staff("reviewer3", "09120009904")
 	bad := "جایزه ویژه شرط\u200cبندی فوتبال"
-	f := upload(t, e, token, "p2p.xlsx", "peer_to_peer", xlsxOf(t, [][]any{
-		{"متن پیام", "شماره موبایل"},
+	before := credit(t, e, token)
+	a, it := heldPeerToPeer(t, e, token, staff, "30008883", [][]any{
 		{"سلام علی، سفارش شما رسید", "09121234610"},
 		{bad, "09121234611"},
 		{"Hello Sara", "09351234612"},
-	}))
-	before := credit(t, e, token)
-	var a send.Accepted
-	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": f.ID, "sender": "30008883"}, token).Decode(t, &a)
-	if a.Status != send.StatusHeld || credit(t, e, token) != before-a.Price {
+	})
+	if credit(t, e, token) != before-a.Price {
 		t.Fatalf("accepted %+v, credit %d", a, credit(t, e, token))
 	}
-	it := heldItem(t, e, staff, a.ID)
 	if len(it.Reasons) != 1 || it.Reasons[0] != moderation.RowReason("شرط بندی", 1) || it.Summary != bad {
 		t.Fatalf("item %+v", it)
 	}
@@ -171,5 +180,28 @@ func TestKeywordRowWordHeldThenBlocked(t *testing.T) {
 	}
 	if _, got := e.Sim.Latest("989121234621"); got {
 		t.Fatal("a blocked send reached the carrier")
+	}
+}
+
+// A peer-to-peer file with one row carrying a link is held with the link reason
+// (the main text's link rule, applied to every row text in the pricing walk); the
+// queue shows that row, and nothing reaches the carrier. A row whose only dots end
+// Persian sentences or sit between digits is not a link.
+func TestPeerToPeerRowLinkHeld(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	token, _ := e.Account("rowlinks", "09121110025", "30008885", "service", 1_000_000)
+	staff := e.Staff("reviewer5", "09120009906")
+	bad := "تخفیف ویژه در Shop-Chapar.IR تا پایان هفته"
+	_, it := heldPeerToPeer(t, e, token, staff, "30008885", [][]any{
+		{"سلام علی. سفارش شما رسید: مبلغ 12.500 تومان", "09121234630"},
+		{bad, "09121234631"},
+		{"کد شما ۱۲۳۴ است.", "09351234632"},
+	})
+	if len(it.Reasons) != 1 || it.Reasons[0] != moderation.RowLinkReason(1) || it.Summary != bad {
+		t.Fatalf("item %+v", it)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if _, got := e.Sim.Latest("989121234630"); got {
+		t.Fatal("a held send reached the carrier")
 	}
 }

@@ -9,17 +9,20 @@ import (
 // Matcher finds the sensitive words in many texts, one per row of a peer-to-peer or
 // keyword file: the words are normalised once, and each text is folded rune by rune
 // into tokens looked up in a set, without building a normalised copy of the text.
-// Multi-word entries fall back to Normalize. A nil Matcher matches nothing.
+// Multi-word entries fall back to Normalize. When the rules hold links, Link applies
+// the link rule to the same texts. A nil Matcher matches nothing.
 type Matcher struct {
 	single  map[string]string
 	phrases []string
 	starts  map[string]bool // the phrases' first words
 	filter  bloom
+	links   bool
 }
 
-// Matcher returns the word matcher of the rules (nil when there are no words).
+// Matcher returns the per-row matcher of the rules (nil when there are no words and
+// links are not held).
 func (r Rules) Matcher() *Matcher {
-	m := &Matcher{single: map[string]string{}, starts: map[string]bool{}}
+	m := &Matcher{single: map[string]string{}, starts: map[string]bool{}, links: r.Links}
 	for _, w := range r.Words {
 		switch w = Normalize(w); {
 		case w == "":
@@ -33,10 +36,16 @@ func (r Rules) Matcher() *Matcher {
 			m.filter.add([]byte(w))
 		}
 	}
-	if len(m.single) == 0 && len(m.phrases) == 0 {
+	if len(m.single) == 0 && len(m.phrases) == 0 && !m.links {
 		return nil
 	}
 	return m
+}
+
+// Link reports whether a text carries a link and the rules hold links (the main
+// text's link rule, applied to one row's text).
+func (m *Matcher) Link(text string) bool {
+	return m != nil && m.links && hasLink(text)
 }
 
 // Match returns the first sensitive word a text carries ("" and false: none).

@@ -51,30 +51,82 @@ func rowTexts(n int) []string {
 	return out
 }
 
-// BenchmarkMatchRows is the per-row word check of a 1,000,000-row file (reported
-// per row), beside BenchmarkCountRows, the per-row length count every walk already
-// does, so the added cost reads as a fraction of the walk's.
+// BenchmarkMatchRows is the per-row word and link check of a 1,000,000-row file
+// (reported per row), beside BenchmarkCountRows, the per-row length count every walk
+// already does, so the added cost reads as a fraction of the walk's.
 func BenchmarkMatchRows(b *testing.B) {
 	words := make([]string, 200)
 	for i := range words {
 		words[i] = fmt.Sprintf("واژه%d", i)
 	}
 	words = append(words, "قمار", "شرط بندی")
-	m := Rules{Words: words}.Matcher()
+	m := Rules{Words: words, Links: true}.Matcher()
+	benchRows(b, func(text string) bool { _, ok := m.Match(text); return ok || m.Link(text) })
+}
+
+// BenchmarkLinkRows is the per-row link check alone; BenchmarkLinkRegexpRows is the
+// link expression alone on the same texts, the cost the byte pre-scan avoids.
+func BenchmarkLinkRows(b *testing.B) { benchRows(b, Rules{Links: true}.Matcher().Link) }
+
+func BenchmarkLinkRegexpRows(b *testing.B) { benchRows(b, linkRE.MatchString) }
+
+// BenchmarkCountRows is the walk's existing per-row cost (sms.Count) for comparison.
+func BenchmarkCountRows(b *testing.B) {
+	benchRows(b, func(text string) bool { return sms.Count(text, true).Parts == 0 })
+}
+
+// benchRows runs check over the row texts, one per iteration; none may match.
+func benchRows(b *testing.B, check func(string) bool) {
 	texts := rowTexts(1024)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, ok := m.Match(texts[i%len(texts)]); ok {
+		if check(texts[i%len(texts)]) {
 			b.Fatal("matched")
 		}
 	}
 }
 
-// BenchmarkCountRows is the walk's existing per-row cost (sms.Count) for comparison.
-func BenchmarkCountRows(b *testing.B) {
-	texts := rowTexts(1024)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		_ = sms.Count(texts[i%len(texts)], true)
+// TestLinkAgreesWithRegexp: the per-row link check (and the main text's, which
+// shares it) finds exactly the links the link expression finds, its byte pre-scan
+// skipping only texts the expression cannot match; without the links rule (and
+// without words) there is no matcher.
+func TestLinkAgreesWithRegexp(t *testing.T) {
+	m := Rules{Links: true}.Matcher()
+	cases := map[string]bool{
+		"سلام. سفارش شما رسید.":         false,
+		"مبلغ 12.500 تومان":             false,
+		"ساعت ۱۰:۳۰ منتظرتان هستیم":     false,
+		"ساعت 10:30 منتظرتان هستیم":     false,
+		"خرید از Shop-Chapar.IR":        true,
+		"http://x":                      true,
+		"HTTPS://chapar":                true,
+		"www.chapar":                    true,
+		"a.comx":                        false,
+		"_x.com":                        false,
+		"-x.com":                        true,
+		"chapar\u212A.com":              true,
+		"shop.\u212Aom":                 false,
+		"http\u017F://chapar":           true,
+		"سایت ما: example.co را ببینید": true,
+		"":     false,
+		".com": false,
+		"پیوند ما: chapar.ir/offer?id=1۲": true,
+	}
+	for text, want := range cases {
+		if re := linkRE.MatchString(text); re != want {
+			t.Fatalf("%q: the case is wrong (the expression says %v)", text, re)
+		}
+		if got := m.Link(text); got != want {
+			t.Errorf("%q: Link %v, want %v", text, got, want)
+		}
+		if byCheck := len(Rules{Links: true}.Check(Send{Text: text})) > 0; byCheck != want {
+			t.Errorf("%q: Check %v, want %v", text, byCheck, want)
+		}
+	}
+	if (Rules{}).Matcher() != nil || (Rules{Words: []string{"قمار"}}).Matcher().Link("www.x.ir") {
+		t.Error("links are checked only when the rules hold them")
+	}
+	if _, ok := m.Match("www.قمار.ir"); ok {
+		t.Error("a links-only matcher matched a word")
 	}
 }

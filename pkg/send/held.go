@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,12 +63,15 @@ func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) 
 	if err == nil && p.rowWords.rows > 0 {
 		reasons = append(reasons, moderation.RowReason(p.rowWords.word, p.rowWords.rows))
 	}
+	if err == nil && p.rowWords.links > 0 && !slices.Contains(reasons, moderation.ReasonLink) {
+		reasons = append(reasons, moderation.RowLinkReason(p.rowWords.links))
+	}
 	return reasons, err
 }
 
 // loadRowRules loads the moderation rules before an accepted send's walk when its
 // rows carry their own texts (peer-to-peer, keyword), so the walk checks every row
-// text for the sensitive words in the same pass that prices it.
+// text for the sensitive words and links in the same pass that prices it.
 func (s *Service) loadRowRules(ctx context.Context, p *prepared) error {
 	if p.typ != TypePeerToPeer && p.typ != TypeKeyword {
 		return nil
@@ -81,18 +85,27 @@ func (s *Service) loadRowRules(ctx context.Context, p *prepared) error {
 }
 
 // rowWords is what a walk found in the per-row texts: how many rows carry a
-// sensitive word, the first word and the first such row's text.
+// sensitive word (and the first word), how many carry a link, and the text of the
+// first row that carries either.
 type rowWords struct {
-	rows       int
-	word, text string
+	rows, links int
+	word, text  string
 }
 
 func (w *rowWords) check(m *moderation.Matcher, text string) {
-	if word, ok := m.Match(text); ok {
+	word, ok := m.Match(text)
+	link := m.Link(text)
+	if (ok || link) && w.rows == 0 && w.links == 0 {
+		w.text = text
+	}
+	if ok {
 		if w.rows == 0 {
-			w.word, w.text = word, text
+			w.word = word
 		}
 		w.rows++
+	}
+	if link {
+		w.links++
 	}
 }
 
@@ -185,7 +198,7 @@ func (q heldQueue) block(ctx context.Context, tx pgx.Tx, it review.Item, quote i
 	return func(ctx context.Context) { q.s.moneyChanged(ctx, it.AccountID, bal) }, nil
 }
 
-// heldSummary is the text shown in the queue: the first row text carrying a
+// heldSummary is the text shown in the queue: the first row text carrying a link or a
 // sensitive word, else the message, else the type for rows that carry their own.
 func heldSummary(p prepared) string {
 	if p.pattern != nil && p.pattern.Summary != "" {

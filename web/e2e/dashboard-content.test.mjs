@@ -14,7 +14,7 @@ after(async () => { await browser?.close() })
 const latinTag = randomDigits(4)
 // Staff texts show with Persian digits on the dashboard: type them that way.
 const tag = [...latinTag].map((d) => '۰۱۲۳۴۵۶۷۸۹'[d]).join('')
-const T = { strip: `جشنواره پاییزه ${tag}`, slide: `بسته ویژه ${tag}`, news: `خبر سامانه ${tag}`, quick: `شارژ سریع ${tag}` }
+const T = { strip: `جشنواره پاییزه ${tag}`, slide: `بسته ویژه ${tag}`, slide2: `پیامک تخفیف‌دار ${tag}`, news: `خبر سامانه ${tag}`, quick: `شارژ سریع ${tag}` }
 
 /** Adds one content item through the back office's dialog. */
 async function addContent(page, tab, { title, body = '', link = '', choices = [] }) {
@@ -39,12 +39,40 @@ async function until(locator, fn, what) {
   assert.fail(what)
 }
 
+/**
+ * Drags the carousel with the mouse (spec §9: a drag starts after 15 px and changes
+ * the slide past a tenth of the width): a short drag keeps the slide, a long one
+ * changes it, and neither follows the slide's link.
+ */
+async function dragCarousel(p) {
+  const carousel = p.getByTestId('banner-carousel')
+  const box = await carousel.boundingBox()
+  const y = box.y + 40
+  const drag = async (dx) => {
+    await p.mouse.move(box.x + box.width / 2, y)
+    await p.mouse.down()
+    await p.mouse.move(box.x + box.width / 2 + dx, y, { steps: 6 })
+    await p.mouse.up()
+  }
+  await p.mouse.move(box.x + box.width / 2, y) // hovering pauses the autoplay
+  const slide = () => p.getByTestId('banner-slide').innerText()
+  const first = await slide()
+  await drag(Math.min(40, box.width * 0.08))
+  assert.equal(await slide(), first, 'a drag under a tenth of the width changed the slide')
+  await drag(box.width * 0.25)
+  await until(p.getByTestId('banner-slide'), (t) => t !== first, 'a long drag did not change the slide')
+  await drag(-box.width * 0.25)
+  await until(p.getByTestId('banner-slide'), (t) => t === first, 'a long drag back did not return')
+  assert.equal(new URL(p.url()).pathname, '/dashboard', 'a drag followed the slide link')
+}
+
 test('staff edit the dashboard content and the customer sees it', { timeout: 180_000 }, async () => {
   const staff = await openPage(browser)
   await staffLogin(staff.page)
   await staff.page.goto(`${PANEL_URL}/admin/content`)
   await addContent(staff.page, 'بنرها', { title: T.strip, body: `جزئیات جشنواره ${tag}`, choices: ['نوار باریک بالای پیشخوان', 'پنجره بازشو'] })
   await addContent(staff.page, 'بنرها', { title: T.slide, body: 'تا پایان هفته', link: '/wallet/credit', choices: ['پیوند در همین صفحه'] })
+  await addContent(staff.page, 'بنرها', { title: T.slide2, body: 'فقط امروز', link: '/wallet/credit', choices: ['پیوند در همین صفحه'] })
   await addContent(staff.page, 'اخبار پیشخوان', { title: T.news, body: 'به‌روزرسانی شبانه ساعت ۲ انجام می‌شود' })
   await addContent(staff.page, 'دسترسی سریع', { title: T.quick, link: '/wallet/credit' })
   await staff.page.screenshot({ path: '/tmp/dashboard-admin-content.png' })
@@ -65,6 +93,7 @@ test('staff edit the dashboard content and the customer sees it', { timeout: 180
   assert.match(await p.getByTestId('banner-popup-body').innerText(), new RegExp(`جزئیات جشنواره ${tag}`))
   await p.keyboard.press('Escape')
   await p.getByTestId('banner-popup-body').waitFor({ state: 'detached' })
+  await dragCarousel(p)
   // The quick-access link goes to its panel path.
   await p.getByTestId('quick-access').getByRole('link', { name: T.quick }).click()
   await waitForPath(p, /^\/wallet\/credit$/)

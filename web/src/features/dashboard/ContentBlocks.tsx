@@ -1,5 +1,5 @@
 import { Box, Button, chakra, Heading, HStack, IconButton, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type DragEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { Modal } from '../../components/Overlays'
 import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, GridIcon } from '../../components/outlineIcons'
@@ -8,6 +8,7 @@ import { EmptyState, ErrorState } from '../../components/States'
 import { toPersianDigits as fa } from '../../lib/digits'
 import { formatJalaliDate } from '../../lib/jalali'
 import { useBoard, type BoardItem } from './api'
+import { dragState, dragStep, type DragState } from './swipe'
 
 /** Spec §9: the carousel advances every 5000 ms. */
 export const CAROUSEL_MS = 5000
@@ -67,26 +68,70 @@ export function BannerStrip() {
   )
 }
 
-/** The looping carousel of the other banners (192 px, a slide every 5000 ms, paused while hovered or focused). */
+/**
+ * Pointer drags on the carousel (spec §9 thresholds, rules in ./swipe): the slide
+ * follows a horizontal drag and changes on release past a tenth of the width; a
+ * vertical move first is left to the page's scroll; a drag does not click the banner.
+ */
+function useCarouselDrag(onStep: (d: number) => void) {
+  const press = useRef<{ x: number; y: number; state: DragState; dragged: boolean } | null>(null)
+  const [dx, setDx] = useState(0)
+  const end = (e: PointerEvent<HTMLElement>) => {
+    const p = press.current
+    if (!p) return
+    const step = dragStep(p.state, e.clientX - p.x, e.currentTarget.clientWidth)
+    if (step) onStep(step)
+    p.dragged = p.state === 'drag'
+    p.state = 'scroll'
+    setDx(0)
+  }
+  return {
+    dx,
+    dragging: dx !== 0,
+    handlers: {
+      onPointerDown: (e: PointerEvent<HTMLElement>) => { press.current = { x: e.clientX, y: e.clientY, state: 'pending', dragged: false } },
+      onPointerMove: (e: PointerEvent<HTMLElement>) => {
+        const p = press.current
+        if (!p || p.state === 'scroll') return
+        p.state = dragState(p.state, e.clientX - p.x, e.clientY - p.y)
+        if (p.state === 'drag') {
+          if (!e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.setPointerCapture(e.pointerId)
+          setDx(e.clientX - p.x)
+        }
+      },
+      onPointerUp: end,
+      onPointerCancel: end,
+      onClickCapture: (e: MouseEvent) => {
+        if (press.current?.dragged) { press.current.dragged = false; e.preventDefault(); e.stopPropagation() }
+      },
+      onDragStart: (e: DragEvent) => e.preventDefault(),
+    },
+  }
+}
+
+/** The looping carousel of the other banners (192 px, a slide every 5000 ms, paused while hovered, focused or dragged). */
 export function BannerCarousel() {
   const { data } = useBoard()
   const slides = data?.banners.filter((b) => b.placement === 'carousel') ?? []
   const [index, setIndex] = useState(0)
   const [paused, setPaused] = useState(false)
   const n = slides.length
+  const step = (d: number) => setIndex((i) => (i + d + n) % n)
+  const drag = useCarouselDrag(step)
   useEffect(() => {
-    if (n < 2 || paused) return
+    if (n < 2 || paused || drag.dragging) return
     const t = window.setInterval(() => setIndex((i) => (i + 1) % n), CAROUSEL_MS)
     return () => window.clearInterval(t)
-  }, [n, paused])
+  }, [n, paused, drag.dragging])
   if (!n) return null
   const at = index % n
-  const step = (d: number) => setIndex((i) => (i + d + n) % n)
   return (
     <Box position="relative" h="192px" rounded="card" overflow="hidden" color="white" bgGradient="to-br" gradientFrom="brand.600"
       gradientTo="brand.900" shadow="card" onMouseEnter={() => setPaused(true)} onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)} onBlur={() => setPaused(false)} aria-roledescription="carousel" data-testid="banner-carousel">
-      <Box px={{ base: '5', md: '7' }} py="6" h="full" key={slides[at].id}>
+      onFocus={() => setPaused(true)} onBlur={() => setPaused(false)} aria-roledescription="carousel" data-testid="banner-carousel"
+      touchAction="pan-y" userSelect="none" {...(n > 1 ? drag.handlers : {})}>
+      <Box px={{ base: '5', md: '7' }} py="6" h="full" key={slides[at].id} data-testid="banner-slide"
+        style={drag.dx ? { transform: `translateX(${drag.dx}px)` } : undefined}>
         <BannerFace item={slides[at]} />
       </Box>
       {n > 1 && (
