@@ -80,8 +80,9 @@ export CHAPAR_PROFILE=bench
 export RATE_SEND_PER_MIN=${RATE_SEND_PER_MIN:-1000000} # the per-account limit (600/min) would answer 429
 export GATEWAY_SHUTDOWN_TIMEOUT=5s
 # Part 5: the simulator stores the system line's codes above its count-only cap,
-# and the API's per-IP and per-number code limits do not answer 429.
+# and the API's per-IP, per-number and per-key (20/s of pattern sends) limits do not answer 429.
 export SIM_KEEP_FROM=${SIM_KEEP_FROM:-2000,300012345} RATE_LOGIN_IP_PER_MIN=${RATE_LOGIN_IP_PER_MIN:-1000000}
+export RATE_API_KEY_PER_MIN=${RATE_API_KEY_PER_MIN:-1000000}
 export RATE_OTP_SEND_PER_MIN=${RATE_OTP_SEND_PER_MIN:-1000000} RATE_OTP_NUMBER_PER_DAY=${RATE_OTP_NUMBER_PER_DAY:-1000000}
 export RATE_REGISTER_IP_PER_HOUR=${RATE_REGISTER_IP_PER_HOUR:-1000000} RATE_OTP_CONFIRM_PER_MIN=${RATE_OTP_CONFIRM_PER_MIN:-1000000}
 stack_start_redis

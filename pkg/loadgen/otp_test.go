@@ -94,6 +94,7 @@ type otpRun struct {
 	accepted map[string][]time.Time // per mobile (98…), in the order answered
 	start    time.Time
 	failures int
+	firstErr error
 }
 
 func otpUser(i int) string   { return fmt.Sprintf("otpbench%03d", i) }
@@ -231,7 +232,9 @@ func (o *otpRun) measure() ([]time.Duration, int, error) {
 			o.mu.Lock()
 			defer o.mu.Unlock()
 			if err != nil {
-				o.failures++
+				if o.failures++; o.failures == 1 {
+					o.firstErr = err
+				}
 				return
 			}
 			o.accepted[o.mobile(u)] = append(o.accepted[o.mobile(u)], at)
@@ -240,7 +243,7 @@ func (o *otpRun) measure() ([]time.Duration, int, error) {
 	tick.Stop()
 	wg.Wait()
 	if o.failures > 0 {
-		return nil, 0, fmt.Errorf("%d of %d code requests failed", o.failures, o.n)
+		return nil, 0, fmt.Errorf("%d of %d code requests failed, the first: %w", o.failures, o.n, o.firstErr)
 	}
 	return o.match()
 }
