@@ -19,8 +19,9 @@
 #                    → every receipt applied, phase times and peak RSS; then the
 #                    same rows as csv, parsed only (scripts/bench-bulk.sh);
 #   5. one-time codes (scripts/bench-otp.sh) BENCH_OTP_N (1,000) codes through the
-#                    API at 20/s, API answer → submit_sm: a) before part 2 on the
-#                    idle stack, b) during part 4's campaign.
+#                    API at 20/s, API answer → submit_sm, password-reset codes and
+#                    OTP-pattern sends by API key (BENCH_OTP_KINDS): a) before part
+#                    2 on the idle stack, b) during part 4's campaign.
 #   6. webhooks      webhook delivery of 100,000 receipts and the API with the
 #                    API-call log on vs off (scripts/bench-webhooks.sh, which runs
 #                    alone too: bash scripts/bench-webhooks.sh [webhooks] [calllog]);
@@ -79,8 +80,9 @@ export CHAPAR_PROFILE=bench
 export RATE_SEND_PER_MIN=${RATE_SEND_PER_MIN:-1000000} # the per-account limit (600/min) would answer 429
 export GATEWAY_SHUTDOWN_TIMEOUT=5s
 # Part 5: the simulator stores the system line's codes above its count-only cap,
-# and the API's per-IP and per-number code limits do not answer 429.
-export SIM_KEEP_FROM=${SIM_KEEP_FROM:-2000} RATE_LOGIN_IP_PER_MIN=${RATE_LOGIN_IP_PER_MIN:-1000000}
+# and the API's per-IP, per-number and per-key (20/s of pattern sends) limits do not answer 429.
+export SIM_KEEP_FROM=${SIM_KEEP_FROM:-2000,300012345} RATE_LOGIN_IP_PER_MIN=${RATE_LOGIN_IP_PER_MIN:-1000000}
+export RATE_API_KEY_PER_MIN=${RATE_API_KEY_PER_MIN:-1000000}
 export RATE_OTP_SEND_PER_MIN=${RATE_OTP_SEND_PER_MIN:-1000000} RATE_OTP_NUMBER_PER_DAY=${RATE_OTP_NUMBER_PER_DAY:-1000000}
 export RATE_REGISTER_IP_PER_HOUR=${RATE_REGISTER_IP_PER_HOUR:-1000000} RATE_OTP_CONFIRM_PER_MIN=${RATE_OTP_CONFIRM_PER_MIN:-1000000}
 stack_start_redis

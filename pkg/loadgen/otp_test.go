@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,29 +18,46 @@ import (
 // TestOTPLatency measures one-time codes from the API to the carrier when
 // LOADGEN_OTP_API names a running API (http://host:port/v1/api) and
 // LOADGEN_OTP_SIM the simulator's HTTP address (host:port; its store must keep
-// the system line's messages: SIM_KEEP_FROM). With LOADGEN_OTP_SETUP=1 it
-// first signs up LOADGEN_OTP_USERS (50) users through the API, proving each
-// mobile with the code the simulator received. Then it asks for
-// LOADGEN_OTP_N (1,000) password-reset codes (POST /acl/auth/forgot_password),
-// LOADGEN_OTP_RATE (20) a second, open loop, round-robin over the users, and
-// matches each to its message at the handset (the k-th code asked for a mobile
-// is the k-th message from the system line to it). The latency is from the
-// API's answer to the simulator's first submit_sm; it prints
+// the measured line's messages: SIM_KEEP_FROM). LOADGEN_OTP_KIND chooses the codes:
 //
-//	otp n=1000 rate=20 p50_ms=… p99_ms=… max_ms=… lost=0
+//   - reset (the default): password-reset codes (POST /acl/auth/forgot_password)
+//     from the system line, round-robin over LOADGEN_OTP_USERS (50) users; with
+//     LOADGEN_OTP_SETUP=1 it first signs them up through the API, proving each
+//     mobile with the code the simulator received;
+//   - pattern: a customer's OTP pattern sent by API key (POST /patterns/send) from
+//     the demo account's line LOADGEN_OTP_LINE (300012345), round-robin over
+//     LOADGEN_OTP_USERS recipients; with LOADGEN_OTP_SETUP=1 it first creates the
+//     pattern, has the seeded staff user approve it and creates the key (see
+//     patternSetup), keeping both in the file LOADGEN_OTP_STATE for later runs.
+//
+// It sends LOADGEN_OTP_N (1,000) at LOADGEN_OTP_RATE (20) a second, open loop,
+// and matches each to its message at the handset (the k-th code asked for a
+// mobile is the k-th message from the line to it). The latency is from the API's
+// answer to the simulator's first submit_sm; it prints
+//
+//	otp kind=reset n=1000 rate=20 p50_ms=… p99_ms=… max_ms=… lost=0
 func TestOTPLatency(t *testing.T) {
 	api, sim := os.Getenv("LOADGEN_OTP_API"), os.Getenv("LOADGEN_OTP_SIM")
 	if api == "" || sim == "" {
 		t.Skip("LOADGEN_OTP_API and LOADGEN_OTP_SIM not set")
 	}
-	o := otpRun{api: api, sim: "http://" + sim, users: envN("LOADGEN_OTP_USERS", 50),
-		n: envN("LOADGEN_OTP_N", 1000), rate: envN("LOADGEN_OTP_RATE", 20), from: "2000"}
-	if os.Getenv("LOADGEN_OTP_SETUP") == "1" {
-		for i := range o.users {
-			if err := o.signUp(i); err != nil {
-				t.Fatal(err)
-			}
+	o := &otpRun{api: api, sim: "http://" + sim, users: envN("LOADGEN_OTP_USERS", 50),
+		n: envN("LOADGEN_OTP_N", 1000), rate: envN("LOADGEN_OTP_RATE", 20), kind: os.Getenv("LOADGEN_OTP_KIND")}
+	setup := os.Getenv("LOADGEN_OTP_SETUP") == "1"
+	var err error
+	switch o.kind {
+	case "", "reset":
+		o.kind, o.from, o.mobile, o.ask = "reset", "2000", otpMobile, o.askReset
+		if setup {
+			err = o.signUps()
 		}
+	case "pattern":
+		err = o.usePattern(setup, os.Getenv("LOADGEN_OTP_STATE"), envOr("LOADGEN_OTP_LINE", "300012345"))
+	default:
+		t.Fatalf("LOADGEN_OTP_KIND %q: reset or pattern", o.kind)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	lat, lost, err := o.measure()
 	if err != nil {
@@ -53,7 +71,7 @@ func TestOTPLatency(t *testing.T) {
 		}
 		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
 	}
-	fmt.Printf("otp n=%d rate=%d p50_ms=%s p99_ms=%s max_ms=%s lost=%d\n", o.n, o.rate, ms(q(0.5)), ms(q(0.99)), ms(q(1)), lost)
+	fmt.Printf("otp kind=%s n=%d rate=%d p50_ms=%s p99_ms=%s max_ms=%s lost=%d\n", o.kind, o.n, o.rate, ms(q(0.5)), ms(q(0.99)), ms(q(1)), lost)
 }
 
 func envN(k string, def int) int {
@@ -65,22 +83,45 @@ func envN(k string, def int) int {
 
 // otpRun is one measurement: the API, the simulator and the load.
 type otpRun struct {
-	api, sim, from string
-	users, n, rate int
-	client         http.Client
-	mu             sync.Mutex
-	accepted       map[string][]time.Time // per mobile (98…), in the order answered
-	start          time.Time
-	failures       int
+	api, sim, from, kind string
+	users, n, rate       int
+	// ask requests the i-th code, for recipient u; mobile is recipient u's
+	// number as the simulator sees it (98…).
+	ask      func(i, u int) error
+	mobile   func(u int) string
+	client   http.Client
+	mu       sync.Mutex
+	accepted map[string][]time.Time // per mobile (98…), in the order answered
+	start    time.Time
+	failures int
+	firstErr error
 }
 
 func otpUser(i int) string   { return fmt.Sprintf("otpbench%03d", i) }
 func otpMobile(i int) string { return fmt.Sprintf("98912888%04d", i) }
 
-// post sends a JSON body and decodes the envelope's data into out.
+// post sends a JSON body without credentials and decodes the envelope's data into out.
 func (o *otpRun) post(path string, body, out any) error {
-	b, _ := json.Marshal(body)
-	res, err := o.client.Post(o.api+path, "application/json", bytes.NewReader(b))
+	return o.call(http.MethodPost, path, "", body, out)
+}
+
+// call sends a JSON body (nil: none) with a bearer token (a session or an API
+// key; "": none) and decodes the envelope's data into out.
+func (o *otpRun) call(method, path, token string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, o.api+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := o.client.Do(req)
 	if err != nil {
 		return err
 	}
@@ -90,7 +131,7 @@ func (o *otpRun) post(path string, body, out any) error {
 		Meta any             `json:"meta"`
 	}
 	if err := json.NewDecoder(res.Body).Decode(&env); err != nil || res.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: %d %v %v", path, res.StatusCode, env.Meta, err)
+		return fmt.Errorf("%s %s: %d %v %v", method, path, res.StatusCode, env.Meta, err)
 	}
 	if out != nil {
 		return json.Unmarshal(env.Data, out)
@@ -105,9 +146,14 @@ type simMessage struct {
 	FirstSubmit time.Time `json:"first_submit"`
 }
 
-// messages returns the system line's messages to mobile since t, oldest first.
+// messages returns the measured line's messages to mobile since t, oldest first.
 func (o *otpRun) messages(mobile string, since time.Time) ([]simMessage, error) {
-	q := url.Values{"to": {mobile}, "from": {o.from}, "since": {since.UTC().Format(time.RFC3339Nano)}, "limit": {"100000"}}
+	return o.messagesFrom(o.from, mobile, since)
+}
+
+// messagesFrom returns line from's messages to mobile since t, oldest first.
+func (o *otpRun) messagesFrom(from, mobile string, since time.Time) ([]simMessage, error) {
+	q := url.Values{"to": {mobile}, "from": {from}, "since": {since.UTC().Format(time.RFC3339Nano)}, "limit": {"100000"}}
 	res, err := o.client.Get(o.sim + "/messages?" + q.Encode())
 	if err != nil {
 		return nil, err
@@ -121,6 +167,21 @@ func (o *otpRun) messages(mobile string, since time.Time) ([]simMessage, error) 
 	return out.Messages, nil
 }
 
+// signUps registers the users.
+func (o *otpRun) signUps() error {
+	for i := range o.users {
+		if err := o.signUp(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// askReset asks for a password-reset code for user u.
+func (o *otpRun) askReset(_, u int) error {
+	return o.post("/acl/auth/forgot_password", map[string]string{"username": otpUser(u)}, nil)
+}
+
 // signUp registers user i and proves its mobile with the texted code.
 func (o *otpRun) signUp(i int) error {
 	since := time.Now().Add(-time.Second)
@@ -132,15 +193,11 @@ func (o *otpRun) signUp(i int) error {
 	if err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		msgs, err := o.messages(otpMobile(i), since)
-		if err != nil || len(msgs) == 0 {
-			continue
-		}
-		code := codeIn(msgs[len(msgs)-1].Text)
-		return o.post("/user/register/verify", map[string]string{"verify_token": reg.VerifyToken, "code": code}, nil)
+	code, err := o.codeAt(otpMobile(i), since)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("no sign-up code reached %s", otpMobile(i))
+	return o.post("/user/register/verify", map[string]string{"verify_token": reg.VerifyToken, "code": code}, nil)
 }
 
 // codeIn is the first run of 6 digits in a text.
@@ -170,21 +227,23 @@ func (o *otpRun) measure() ([]time.Duration, int, error) {
 		<-tick.C
 		u := i % o.users
 		wg.Go(func() {
-			err := o.post("/acl/auth/forgot_password", map[string]string{"username": otpUser(u)}, nil)
+			err := o.ask(i, u)
 			at := time.Now()
 			o.mu.Lock()
 			defer o.mu.Unlock()
 			if err != nil {
-				o.failures++
+				if o.failures++; o.failures == 1 {
+					o.firstErr = err
+				}
 				return
 			}
-			o.accepted[otpMobile(u)] = append(o.accepted[otpMobile(u)], at)
+			o.accepted[o.mobile(u)] = append(o.accepted[o.mobile(u)], at)
 		})
 	}
 	tick.Stop()
 	wg.Wait()
 	if o.failures > 0 {
-		return nil, 0, fmt.Errorf("%d of %d code requests failed", o.failures, o.n)
+		return nil, 0, fmt.Errorf("%d of %d code requests failed, the first: %w", o.failures, o.n, o.firstErr)
 	}
 	return o.match()
 }
