@@ -1,6 +1,6 @@
 import { Button, Card, HStack, Heading, Stack, Tabs, Text } from '@chakra-ui/react'
 import { useNavigate } from 'react-router'
-import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { DataTable, type DataTableColumn, pagedQueryProps } from '../../components/DataTable'
 import { PlusIcon } from '../../components/icons'
 import { toPersianDigits } from '../../lib/digits'
 import { formatNumber } from '../../lib/format'
@@ -71,11 +71,7 @@ function ColleagueList() {
     <DataTable
       caption="همکاران"
       columns={columns}
-      rows={q.data?.rows}
-      total={q.data?.meta.total}
-      isLoading={q.isPending}
-      isError={q.isError}
-      onRetry={() => void q.refetch()}
+      {...pagedQueryProps(q)}
       rowKey={(r) => r.id}
       emptyText="هنوز همکاری اضافه نکرده‌اید"
       onRowClick={(r) => navigate(`/colleagues/${r.id}`)}
@@ -116,11 +112,7 @@ function RoleList() {
     <DataTable
       caption="نقش‌های دسترسی"
       columns={columns}
-      rows={q.data?.rows}
-      total={q.data?.meta.total}
-      isLoading={q.isPending}
-      isError={q.isError}
-      onRetry={() => void q.refetch()}
+      {...pagedQueryProps(q)}
       rowKey={(r) => r.id}
       emptyText="هنوز نقشی نساخته‌اید"
       onRowClick={(r) => navigate(`/colleagues/update-access/${r.id}`)}

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, HStack, Heading, Stack, Text, Wrap } from '@chakra-ui/react'
 import { useState } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { DataTable, type DataTableColumn, pagedQueryProps } from '../../components/DataTable'
 import { PlusIcon } from '../../components/icons'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDate } from '../../lib/jalali'
@@ -98,11 +98,7 @@ export default function ApiKeysPage() {
         <DataTable
           caption="کلیدهای API"
           columns={columns}
-          rows={q.data?.rows}
-          total={q.data?.meta.total}
-          isLoading={q.isPending}
-          isError={q.isError}
-          onRetry={() => void q.refetch()}
+          {...pagedQueryProps(q)}
           rowKey={(r) => r.id}
           emptyText="هنوز کلید API نساخته‌اید"
         />

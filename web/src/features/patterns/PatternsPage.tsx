@@ -1,6 +1,6 @@
 import { Badge, Button, HStack, Text } from '@chakra-ui/react'
 import { Link as RouterLink, useNavigate } from 'react-router'
-import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { DataTable, type DataTableColumn, pagedQueryProps } from '../../components/DataTable'
 import { PlusIcon } from '../../components/icons'
 import { SectionCard } from '../../components/SectionCard'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
@@ -68,11 +68,7 @@ export default function PatternsPage({ systemic = false }: { systemic?: boolean 
       <DataTable
         caption={systemic ? 'الگوهای سیستمی' : 'الگوها'}
         columns={columns(systemic)}
-        rows={q.data?.rows}
-        total={q.data?.meta.total}
-        isLoading={q.isPending}
-        isError={q.isError}
-        onRetry={() => void q.refetch()}
+        {...pagedQueryProps(q)}
         rowKey={(r) => r.id}
         filters={filters}
         emptyText={systemic ? 'الگوی سیستمی تعریف نشده است' : 'هنوز الگویی نساخته‌اید'}

@@ -1,7 +1,7 @@
 import { Badge, Stack, Text } from '@chakra-ui/react'
 import { useMemo } from 'react'
 import { useNavigate } from 'react-router'
-import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { DataTable, type DataTableColumn, pagedQueryProps } from '../../components/DataTable'
 import { ExportButton } from '../../components/ExportButton'
 import { SectionCard } from '../../components/SectionCard'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
@@ -64,11 +64,7 @@ export default function ApiCallsPage() {
         <DataTable
           caption="فراخوانی‌های API"
           columns={COLUMNS}
-          rows={q.data?.rows}
-          total={q.data?.meta.total}
-          isLoading={q.isPending}
-          isError={q.isError}
-          onRetry={() => void q.refetch()}
+          {...pagedQueryProps(q)}
           rowKey={(r) => r.id}
           filters={defs}
           toolbar={<ExportButton testId="apicalls-export" download={(onProgress) => exportApiCalls(filters, onProgress)} />}

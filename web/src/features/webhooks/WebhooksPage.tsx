@@ -1,7 +1,7 @@
 import { Badge, Box, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react'
 import { useState } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { DataTable, type DataTableColumn } from '../../components/DataTable'
+import { DataTable, type DataTableColumn, pagedQueryProps } from '../../components/DataTable'
 import { PlusIcon } from '../../components/icons'
 import { SectionCard } from '../../components/SectionCard'
 import type { TableFilter } from '../../components/TableFilters'
@@ -180,11 +180,7 @@ function Deliveries() {
       <DataTable
         caption="ارسال‌های وب‌هوک"
         columns={columns}
-        rows={q.data?.rows}
-        total={q.data?.meta.total}
-        isLoading={q.isPending}
-        isError={q.isError}
-        onRetry={() => void q.refetch()}
+        {...pagedQueryProps(q)}
         rowKey={(r) => r.id}
         filters={DELIVERY_FILTERS}
         url={{ prefix: 'd_' }}
