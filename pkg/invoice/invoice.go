@@ -103,10 +103,13 @@ func (s *Service) PDF(ctx context.Context, accountID, paymentID int64) ([]byte, 
 		return nil, err
 	}
 	// Two first downloads at once both print; the first kept copy is the one served.
-	err = s.pool.QueryRow(ctx, `WITH ins AS (INSERT INTO invoices (payment_id, account_id, pdf) VALUES ($1, $2, $3)
-			ON CONFLICT (payment_id) DO NOTHING RETURNING pdf)
-		SELECT pdf FROM ins UNION ALL SELECT pdf FROM invoices WHERE payment_id = $1 LIMIT 1`,
-		paymentID, accountID, pdf).Scan(&pdf)
+	// The read is its own statement: an INSERT that lost the race waited for the
+	// winner's commit, which only a later statement's snapshot sees.
+	if _, err = s.pool.Exec(ctx, `INSERT INTO invoices (payment_id, account_id, pdf) VALUES ($1, $2, $3)
+		ON CONFLICT (payment_id) DO NOTHING`, paymentID, accountID, pdf); err != nil {
+		return nil, fmt.Errorf("keep invoice: %w", err)
+	}
+	err = s.pool.QueryRow(ctx, `SELECT pdf FROM invoices WHERE payment_id = $1`, paymentID).Scan(&pdf)
 	if err != nil {
 		return nil, fmt.Errorf("keep invoice: %w", err)
 	}
