@@ -45,13 +45,13 @@ stack_init() { # NAME
   STACK_RUN=$(mktemp -d "/tmp/chapar-$name.XXXXXX")
   STACK_DB=chapar_${name}_$(date +%s)_$$
   STACK_ADMIN_URL=${TEST_DATABASE_URL:?TEST_DATABASE_URL is not set: run make services}
-  local api sim_http gw_http p1 p2 p3
-  read -r STACK_REDIS_PORT api sim_http gw_http p1 p2 p3 <<<"$(stack_free_ports 7)"
+  local api sim_http gw_http p1 p2 p3 p4
+  read -r STACK_REDIS_PORT api sim_http gw_http p1 p2 p3 p4 <<<"$(stack_free_ports 8)"
   STACK_SMPP_MCI=127.0.0.1:$p1 STACK_SMPP_IRANCELL=127.0.0.1:$p2 STACK_SMPP_RIGHTEL=127.0.0.1:$p3
   export DATABASE_URL="${STACK_ADMIN_URL%/*}/$STACK_DB?sslmode=disable"
   export REDIS_ADDR=127.0.0.1:$STACK_REDIS_PORT REDIS_DB=0 HTTP_ADDR=127.0.0.1:$api
-  export SIM_HTTP_ADDR=127.0.0.1:$sim_http SIM_OPERATORS="mci:$p1,irancell:$p2,rightel:$p3"
-  export GATEWAY_BINDS="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL"
+  export SIM_HTTP_ADDR=127.0.0.1:$sim_http SIM_OPERATORS="mci:$p1,irancell:$p2,rightel:$p3,sandbox:$p4"
+  export GATEWAY_BINDS="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL,sandbox=127.0.0.1:$p4"
   export GATEWAY_HTTP_ADDR=127.0.0.1:$gw_http
 }
 

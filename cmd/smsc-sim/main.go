@@ -5,7 +5,7 @@
 // Configuration comes from the environment, overridden by flags:
 //
 //	CHAPAR_PROFILE        default | bench | test                  (-profile)
-//	SIM_OPERATORS         mci:2775,irancell:2776,rightel:2777     (-operators)
+//	SIM_OPERATORS         mci:2775,irancell:2776,rightel:2777,sandbox:2778     (-operators)
 //	SIM_HOST              listen host for name:port entries, 127.0.0.1 (-host)
 //	SIM_HTTP_ADDR         127.0.0.1:2780                          (-http)
 //	SIM_SYSTEM_ID         chapar                                  (-system-id)
@@ -121,7 +121,7 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 	}
 	return simFlags{
 		profile:      fs.String("profile", env("CHAPAR_PROFILE", "default"), "profile: default, bench or test"),
-		operators:    fs.String("operators", env("SIM_OPERATORS", "mci:2775,irancell:2776,rightel:2777"), "operators as name:port[,name:port...] (port 0 = random)"),
+		operators:    fs.String("operators", env("SIM_OPERATORS", "mci:2775,irancell:2776,rightel:2777,sandbox:2778"), "operators as name:port[,name:port...] (port 0 = random)"),
 		host:         fs.String("host", env("SIM_HOST", "127.0.0.1"), "listen host for name:port operator entries"),
 		httpAddr:     fs.String("http", env("SIM_HTTP_ADDR", "127.0.0.1:2780"), "HTTP control API address (\"off\" disables it)"),
 		systemID:     fs.String("system-id", env("SIM_SYSTEM_ID", "chapar"), "system_id ESMEs must bind with"),

@@ -78,14 +78,11 @@ func Start(t testing.TB, o Options) *Engine {
 	go func() { _ = e.Worker.Run(wctx, "test-worker", 4); close(wdone) }()
 	t.Cleanup(func() { wstop(); <-wdone })
 
-	binds := ""
-	for i, op := range []string{"mci", "irancell", "rightel"} {
-		if i > 0 {
-			binds += ","
-		}
-		binds += op + "=" + sim.Addr(op)
+	var binds []string // every port of the simulator, the sandbox route's too
+	for _, op := range sim.Operators() {
+		binds = append(binds, op+"="+sim.Addr(op))
 	}
-	env := map[string]string{"GATEWAY_BINDS": binds, "GATEWAY_TPS": "0", "GATEWAY_HTTP_ADDR": "127.0.0.1:0",
+	env := map[string]string{"GATEWAY_BINDS": strings.Join(binds, ","), "GATEWAY_TPS": "0", "GATEWAY_HTTP_ADDR": "127.0.0.1:0",
 		"SMPP_SYSTEM_ID": sim.SystemID(), "SMPP_PASSWORD": sim.Password(), "GATEWAY_CONCURRENCY": "4"}
 	for k, v := range o.Gateway {
 		env[k] = v

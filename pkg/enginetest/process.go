@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,13 +59,11 @@ type Process struct {
 func (e *Engine) StartGatewayProcess(t testing.TB) *Process {
 	t.Helper()
 	e.StopGateway()
-	binds := ""
-	for i, op := range []string{"mci", "irancell", "rightel"} {
-		if i > 0 {
-			binds += ","
-		}
-		binds += op + "=" + e.Sim.Addr(op)
+	var list []string
+	for _, op := range e.Sim.Operators() {
+		list = append(list, op+"="+e.Sim.Addr(op))
 	}
+	binds := strings.Join(list, ",")
 	cmd := exec.Command(binary(t, "smpp-gateway"))
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.DB.URL, "REDIS_ADDR="+e.Redis.Addr,
 		"REDIS_DB="+strconv.Itoa(e.Redis.DB), "GATEWAY_BINDS="+binds, "GATEWAY_TPS=0", "GATEWAY_HTTP_ADDR=127.0.0.1:0",

@@ -42,7 +42,12 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 	for _, bc := range cfg.Binds {
 		counts[bc.Operator]++
 		name := fmt.Sprintf("%s#%d", bc.Operator, counts[bc.Operator])
+		peer := ""
+		if bc.Operator == OperatorSandbox {
+			peer = cfg.SandboxPeer
+		}
 		c, err := smpp.NewClient(smpp.Config{
+			PeerSystemID:    peer,
 			Addr:            bc.Addr(),
 			SystemID:        bc.SystemID,
 			Password:        bc.Password,

@@ -20,12 +20,23 @@ import (
 // out through the binds of Config.OtherRoute.
 var Operators = []string{"mci", "irancell", "rightel"}
 
+// OperatorSandbox is the route of sandbox API keys' sends (docs/developers.md):
+// never a carrier. A sandbox bind binds only to an SMSC whose bind response
+// names Config.SandboxPeer, which the simulator does on its "sandbox" port.
+const OperatorSandbox = "sandbox"
+
+// DefaultSandboxPeer is the system_id the simulator names on its sandbox port.
+const DefaultSandboxPeer = "sandbox"
+
+// bindable are the operators a bind may name: the carriers and the sandbox.
+var bindable = append(slices.Clone(Operators), OperatorSandbox)
+
 // OperatorOther is the operator of numbers matching no known prefix.
 const OperatorOther = "other"
 
 // Defaults of the configuration.
 const (
-	DefaultBinds           = "mci=127.0.0.1:2775,irancell=127.0.0.1:2776,rightel=127.0.0.1:2777"
+	DefaultBinds           = "mci=127.0.0.1:2775,irancell=127.0.0.1:2776,rightel=127.0.0.1:2777,sandbox=127.0.0.1:2778"
 	DefaultSystemID        = "chapar"
 	DefaultPassword        = "secret"
 	DefaultTPS             = 200
@@ -187,6 +198,9 @@ type Config struct {
 	CriticalConcurrency int
 	// CriticalPoll is how often an idle critical worker polls its queues.
 	CriticalPoll time.Duration
+	// SandboxPeer is the system_id a sandbox bind's SMSC must name in its bind
+	// response (GATEWAY_SANDBOX_PEER); any other peer is refused.
+	SandboxPeer string
 }
 
 // fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
@@ -324,6 +338,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),
+		SandboxPeer:         e.str("GATEWAY_SANDBOX_PEER", DefaultSandboxPeer),
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""
@@ -563,8 +578,8 @@ func (c Config) Validate() error {
 	}
 	bound := map[string]bool{}
 	for i, b := range c.Binds {
-		if !knownOperator(b.Operator) {
-			errs = append(errs, fmt.Errorf("bind %d: unknown operator %q (want one of %s)", i, b.Operator, strings.Join(Operators, ", ")))
+		if !slices.Contains(bindable, b.Operator) {
+			errs = append(errs, fmt.Errorf("bind %d: unknown operator %q (want one of %s)", i, b.Operator, strings.Join(bindable, ", ")))
 		}
 		if b.Host == "" || b.Port <= 0 || b.Port > 65535 {
 			errs = append(errs, fmt.Errorf("bind %d (%s): invalid address %q", i, b.Operator, b.Addr()))
@@ -578,6 +593,9 @@ func (c Config) Validate() error {
 	}
 	if c.OtherRoute != "" && !knownOperator(c.OtherRoute) {
 		errs = append(errs, fmt.Errorf("GATEWAY_OTHER_ROUTE %q: unknown operator", c.OtherRoute))
+	}
+	if c.SandboxPeer == "" && bound[OperatorSandbox] {
+		errs = append(errs, errors.New("GATEWAY_SANDBOX_PEER is empty: a sandbox bind needs the simulator's system_id"))
 	}
 	if c.Concurrency < 1 {
 		errs = append(errs, fmt.Errorf("GATEWAY_CONCURRENCY must be at least 1, got %d", c.Concurrency))
@@ -595,10 +613,10 @@ func (c Config) Validate() error {
 }
 
 // boundOperators returns the operators this configuration has binds for, in
-// the order of Operators.
+// the order of Operators, then the sandbox.
 func (c Config) boundOperators() []string {
 	var out []string
-	for _, op := range Operators {
+	for _, op := range bindable {
 		for _, b := range c.Binds {
 			if b.Operator == op {
 				out = append(out, op)

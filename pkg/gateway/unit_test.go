@@ -21,8 +21,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Binds) != 3 || cfg.Binds[0].Addr() != "127.0.0.1:2775" || cfg.Binds[1].Operator != "irancell" ||
-		cfg.Binds[2].Addr() != "127.0.0.1:2777" {
+	if len(cfg.Binds) != 4 || cfg.Binds[0].Addr() != "127.0.0.1:2775" || cfg.Binds[1].Operator != "irancell" ||
+		cfg.Binds[2].Addr() != "127.0.0.1:2777" || cfg.Binds[3].Operator != OperatorSandbox || cfg.SandboxPeer != "sandbox" {
 		t.Fatalf("binds %+v", cfg.Binds)
 	}
 	b := cfg.Binds[0]
@@ -33,8 +33,12 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if cfg.OtherRoute != "mci" || cfg.HTTPAddr != "127.0.0.1:2790" || cfg.Concurrency != 8 || cfg.InstanceID == "" {
 		t.Fatalf("config %+v", cfg)
 	}
-	if q := cfg.QueueOperators(); !reflect.DeepEqual(q, []string{"mci", "irancell", "rightel", "other"}) {
+	if q := cfg.QueueOperators(); !reflect.DeepEqual(q, []string{"mci", "irancell", "rightel", "sandbox", "other"}) {
 		t.Fatalf("queue operators %v", q)
+	}
+	// The sandbox route never carries "other" numbers.
+	if _, err := LoadConfig("default", envOf(map[string]string{"GATEWAY_OTHER_ROUTE": "sandbox"})); err == nil {
+		t.Fatal("other numbers routed to the sandbox")
 	}
 
 	bench, err := LoadConfig("bench", envOf(nil))

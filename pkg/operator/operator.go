@@ -22,8 +22,16 @@ const (
 	Other    = numbering.Other
 )
 
+// Sandbox is the route of sandbox API keys' sends: every recipient of such a send
+// has it as operator, costs 0 and goes only to the simulator. It is not a carrier,
+// so not among Codes.
+const Sandbox = "sandbox"
+
 // Codes lists the operators in display order.
 var Codes = []string{MCI, Irancell, Rightel, Other}
+
+// Routes lists every operator a recipient may have: Codes, then Sandbox.
+var Routes = []string{MCI, Irancell, Rightel, Other, Sandbox}
 
 // Tariff prices one operator's messages.
 type Tariff struct {

@@ -71,10 +71,9 @@ WHERE r.send_id = $1 AND r.mobile = $2
 ORDER BY r.batch, r.id
 LIMIT 1`
 
-	// qRequested finds a number among a send's requested numbers before expansion,
-	// or on a sandbox send (which never has recipient rows).
-	qRequested = `SELECT s.parts, coalesce(s.finished_at, s.created_at), s.sandbox FROM sends s
-WHERE s.id = $1 AND (s.expanded_at IS NULL OR s.sandbox) AND $2 = ANY(s.numbers)`
+	// qRequested finds a number among a send's requested numbers before expansion.
+	qRequested = `SELECT s.parts, s.created_at FROM sends s
+WHERE s.id = $1 AND s.expanded_at IS NULL AND $2 = ANY(s.numbers)`
 
 	qRecipientsCount         = `SELECT count(*) FROM recipients WHERE send_id = $1`
 	qRecipientsCountByStatus = `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = ANY($2::smallint[])`

@@ -138,21 +138,15 @@ func (s *Service) RecipientOf(ctx context.Context, accountID, sendID int64, mobi
 
 // requested answers a number the request named that has no recipient row: pending
 // while the worker has not listed the send's recipients yet (a moment after the
-// accept), delivered on a sandbox send (which has no rows: every number counts as
-// delivered, as its stats say). Any other number is not found.
+// accept). Any other number is not found.
 func (s *Service) requested(ctx context.Context, sendID int64, mobile string) (Recipient, error) {
-	r := Recipient{Mobile: mobile, Status: StatusSent}
-	var sandbox bool
-	err := s.pool.QueryRow(ctx, qRequested, sendID, mobile).Scan(&r.Parts, &r.UpdatedAt, &sandbox)
+	r := Recipient{Mobile: mobile, Status: StatusSent, Pending: true}
+	err := s.pool.QueryRow(ctx, qRequested, sendID, mobile).Scan(&r.Parts, &r.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Recipient{}, apperr.ErrNotFound
 	}
 	if err != nil {
 		return Recipient{}, fmt.Errorf("find requested number: %w", err)
-	}
-	r.Pending = !sandbox
-	if sandbox {
-		r.Status = StatusDelivered
 	}
 	return r, nil
 }

@@ -111,8 +111,8 @@ type Stats struct {
 	Controls []send.Control `json:"controls,omitempty"`
 	// ReviewNote is the staff's reason on a send blocked in review.
 	ReviewNote string `json:"review_note,omitempty"`
-	// Sandbox marks a send of a sandbox API key: never charged, never sent, its
-	// recipients counted as delivered (docs/developers.md).
+	// Sandbox marks a send of a sandbox API key: never charged, sent only to the
+	// simulator's sandbox route (docs/developers.md).
 	Sandbox bool `json:"sandbox,omitempty"`
 }
 

@@ -53,10 +53,10 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		var numbers, texts []string
 		var src Source
 		var quote int64
-		var expanded bool
+		var expanded, sandbox bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
-			expanded_at IS NOT NULL, coalesce(texts, '{}') FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
-			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts)
+			expanded_at IS NOT NULL, coalesce(texts, '{}'), sandbox FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts, &sandbox)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
 		}
@@ -82,6 +82,7 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 			return err
 		}
 		x := newExpansion(sendID, quote+free)
+		x.sandbox = sandbox
 		w := walker{typ: typ, text: text, cancel11: cancel11, numbers: numbers, texts: texts, src: src, tbl: tbl}
 		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
 		if err != nil {
@@ -113,6 +114,8 @@ type expansion struct {
 	counters map[string]int
 	acc      *quoteAcc
 	buf      [][]any
+	// sandbox: every recipient is free and on the sandbox route (sandbox.go).
+	sandbox bool
 }
 
 var recipientCols = []string{"send_id", "batch", "mobile", "operator", "parts", "cost", "status", "text", "error"}
@@ -124,6 +127,9 @@ func newExpansion(sendID, budget int64) *expansion {
 
 // row is the recipients row of one planned recipient.
 func (x *expansion) row(r planned) []any {
+	if x.sandbox {
+		r = sandboxCost(r)
+	}
 	switch {
 	case r.blocked:
 		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text, ""}
@@ -153,7 +159,7 @@ func (x *expansion) copy(ctx context.Context, tx pgx.Tx, rows []planned) error {
 // batches lists the per-operator batches of the queued recipients.
 func (x *expansion) batches() []batchKey {
 	var out []batchKey
-	for _, op := range operator.Codes {
+	for _, op := range operator.Routes {
 		for i := 0; i*BatchSize < x.counters[op]; i++ {
 			out = append(out, batchKey{operator: op, batch: batchNumber(op, i)})
 		}

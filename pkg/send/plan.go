@@ -131,7 +131,7 @@ func (a *quoteAcc) addOne(r planned) {
 func (a *quoteAcc) fill(q *Quote) {
 	q.PerOperator = []OperatorPrice{}
 	q.Recipients, q.Price, q.TotalParts = 0, 0, 0
-	for _, op := range operator.Codes {
+	for _, op := range operator.Routes {
 		if p := a.per[op]; p != nil {
 			q.PerOperator = append(q.PerOperator, *p)
 			q.Recipients += p.Recipients

@@ -304,7 +304,8 @@ type Accepted struct {
 	ID     int64  `json:"id"`
 	Status string `json:"status"`
 	Price  int64  `json:"price"`
-	// Sandbox marks a send of a sandbox key: never charged, never sent (sandbox.go).
+	// Sandbox marks a send of a sandbox key: never charged, sent only to the
+	// simulator (sandbox.go).
 	Sandbox bool `json:"sandbox,omitempty"`
 }
 
@@ -366,13 +367,13 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
 	}
 	if id.Sandbox {
-		return s.createSandbox(ctx, id, r, p, idemKey, hash, ip)
+		p.quote.Price = 0 // see sandboxCost
 	}
 	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	a := Accepted{Status: status, Price: p.quote.Price}
+	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var key, keyHash *string
@@ -381,14 +382,14 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash, texts, local_id, pattern_version_id, priority)
+			request_hash, texts, local_id, pattern_version_id, priority, sandbox)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26)
+			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
 			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
-			priorityOf(p.typ)).Scan(&a.ID)
+			priorityOf(p.typ), id.Sandbox).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}
@@ -410,7 +411,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
 			Action: audit.SendCreate, TargetType: "send", Target: strconv.FormatInt(a.ID, 10), IP: ip,
-			Details: map[string]any{"recipients": p.quote.Recipients, "price": p.quote.Price, "status": status}})
+			Details: auditDetails(p.quote.Recipients, p.quote.Price, status, id.Sandbox)})
 	})
 	if errors.Is(err, errDuplicateKey) {
 		a, _, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey, hash)
@@ -440,8 +441,8 @@ func holdRef(sendID int64) string { return "send:" + strconv.FormatInt(sendID, 1
 func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key, hash string) (Accepted, bool, error) {
 	var a Accepted
 	var first *string
-	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash
-		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price, &first)
+	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash, sandbox
+		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price, &first, &a.Sandbox)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, false, nil
 	}

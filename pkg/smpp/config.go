@@ -52,6 +52,10 @@ type Config struct {
 	AddrTON      uint8
 	AddrNPI      uint8
 	AddressRange string
+	// PeerSystemID, when set, is the system_id the SMSC must name in its bind
+	// response: any other peer is unbound at once and the bind fails with
+	// ErrWrongPeer (the sandbox route binds only to a simulator this way).
+	PeerSystemID string
 
 	// EnquireLink is the interval of our enquire_link requests (default 15 s).
 	// An enquire_link left unanswered for ResponseTimeout drops the connection.

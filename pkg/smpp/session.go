@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -204,6 +205,9 @@ func (s *Session) bind(ctx context.Context) error {
 			if fr.status != StatusOK || fr.id == pdu.GenericNACKID {
 				return &StatusError{Command: s.cfg.BindType.String(), Status: fr.status}
 			}
+			if err := s.checkPeer(fr); err != nil {
+				return err
+			}
 			_ = s.conn.SetDeadline(time.Time{})
 			return nil
 		case fr.id == pdu.EnquireLinkID:
@@ -218,6 +222,27 @@ func (s *Session) bind(ctx context.Context) error {
 			s.log.Warn("smpp: unexpected PDU while binding", "command", fr.id.String(), "seq", fr.seq)
 		}
 	}
+}
+
+// checkPeer refuses a bind response that does not name Config.PeerSystemID.
+func (s *Session) checkPeer(fr frame) error {
+	if s.cfg.PeerSystemID == "" {
+		return nil
+	}
+	got := ""
+	if len(fr.raw) > pdu.HeaderLen {
+		p, err := fr.decode()
+		if err != nil {
+			return fmt.Errorf("decode %s: %w", fr.id, err)
+		}
+		if f := p.Fields()[pdufield.SystemID]; f != nil {
+			got = strings.TrimRight(f.String(), "\x00")
+		}
+	}
+	if got != s.cfg.PeerSystemID {
+		return fmt.Errorf("%w: the SMSC named %q, want %q", ErrWrongPeer, got, s.cfg.PeerSystemID)
+	}
+	return nil
 }
 
 func (s *Session) start() {

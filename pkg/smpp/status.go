@@ -59,6 +59,10 @@ var (
 	// It always comes together with ErrNotSent.
 	ErrNotBound = errors.New("smpp: session not bound")
 
+	// ErrWrongPeer is matched by a bind whose SMSC is not the one
+	// Config.PeerSystemID names; the client keeps retrying with back-off.
+	ErrWrongPeer = errors.New("smpp: bound to the wrong SMSC")
+
 	// ErrClosed is matched when the client or session is closing or closed.
 	ErrClosed = errors.New("smpp: closed")
 )

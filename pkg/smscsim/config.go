@@ -196,8 +196,8 @@ func (f IDFormat) format(n uint64) string {
 // port, credentials chapar/secret, no throttling, immediate receipts, every
 // message DELIVRD. Profile returns the presets of CHAPAR_PROFILE.
 type Config struct {
-	// Operators to listen for; empty means mci, irancell and rightel on
-	// 127.0.0.1:0.
+	// Operators to listen for; empty means mci, irancell, rightel and the
+	// sandbox route of sandbox API keys, each on 127.0.0.1:0.
 	Operators []OperatorConfig
 	// HTTPAddr of the control and inspection API; "" means 127.0.0.1:0.
 	HTTPAddr string
@@ -328,6 +328,7 @@ func (c *Config) withDefaults() (Config, error) {
 			{Name: "mci", Addr: "127.0.0.1:0"},
 			{Name: "irancell", Addr: "127.0.0.1:0"},
 			{Name: "rightel", Addr: "127.0.0.1:0"},
+			{Name: "sandbox", Addr: "127.0.0.1:0"},
 		}
 	}
 	seen := map[string]bool{}

@@ -99,7 +99,7 @@ func (s *Service) SetTariff(ctx context.Context, by acl.Identity, accountID int6
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO tariffs (account_id, operator, part_price, surcharge_pct, send_fee)
-			SELECT $1, code, $3, $4, $5 FROM operators WHERE code = $2
+			SELECT $1, code, $3, $4, $5 FROM operators WHERE code = $2 AND code <> 'sandbox'
 			ON CONFLICT (account_id, operator) DO UPDATE SET part_price = $3, surcharge_pct = $4, send_fee = $5`,
 			accountID, t.Operator, t.PartPrice, t.SurchargePct, t.SendFee)
 		if err != nil {

@@ -3,7 +3,7 @@
 // an API key's header; the plugins catalogue lists the HTTP-GET send.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { API, DEMO, MOBILE, apiCall, apiToken, launch, openPage, readOtp, signInWithToken } from './helpers.mjs'
+import { API, DEMO, MOBILE, apiCall, apiToken, launch, openPage, readOtp, SIM_URL, signInWithToken } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -91,7 +91,7 @@ test('sandbox key: created in the panel, marked, its send charges nothing', asyn
   const res = await fetch(`${API}/send`, {
     method: 'POST',
     headers: { apikey: secret, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ text: 'آزمایش', numbers: ['09121234567'] }),
+    body: JSON.stringify({ text: 'آزمایش کلید sandbox', numbers: ['09121234568'] }),
   })
   const body = await res.json()
   assert.equal(res.status, 201)
@@ -99,5 +99,15 @@ test('sandbox key: created in the panel, marked, its send charges nothing', asyn
   assert.equal(body.meta.sandbox, true)
   assert.equal(body.data.sandbox, true)
   assert.equal(body.data.price, 0)
+  assert.equal((await apiCall('GET', '/payment/credit/mine', undefined, token)).credit, before)
+  // It travels the pipeline to the simulator's sandbox port, never a carrier's.
+  let msg = null
+  for (let i = 0; i < 60 && !msg; i++) {
+    const r = await fetch(`${SIM_URL}/messages/latest?to=989121234568`).catch(() => null)
+    const m = r?.ok ? await r.json().catch(() => null) : null
+    if ((m?.data ?? m)?.text === 'آزمایش کلید sandbox') msg = m?.data ?? m
+    else await new Promise((done) => setTimeout(done, 500))
+  }
+  assert.equal(msg?.operator, 'sandbox')
   assert.equal((await apiCall('GET', '/payment/credit/mine', undefined, token)).credit, before)
 })

@@ -70,7 +70,14 @@ export function sendTypeLabel(type: string | undefined): string {
   return (type && SEND_TYPES[type]) || type || '—'
 }
 
-export const OPERATORS: Record<string, string> = { mci: 'همراه اول', irancell: 'ایرانسل', mtn: 'ایرانسل', rightel: 'رایتل' }
+export const OPERATORS: Record<string, string> = {
+  mci: 'همراه اول',
+  irancell: 'ایرانسل',
+  mtn: 'ایرانسل',
+  rightel: 'رایتل',
+  other: 'سایر',
+  sandbox: 'آزمایشی (sandbox)',
+}
 
 export function operatorLabel(op: string | undefined): string {
   return (op && OPERATORS[op.toLowerCase()]) || op || '—'

@@ -88,7 +88,7 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
       <Checkbox.Root checked={sandbox} onCheckedChange={(e) => setSandbox(e.checked === true)} data-testid="apikey-sandbox">
         <Checkbox.HiddenInput />
         <Checkbox.Control />
-        <Checkbox.Label>کلید آزمایشی (sandbox): ارسال‌ها هزینه‌ای ندارند و به هیچ گوشی نمی‌رسند؛ هر حساب یک کلید آزمایشی</Checkbox.Label>
+        <Checkbox.Label>کلید آزمایشی (sandbox): ارسال‌ها هزینه‌ای ندارند و فقط به شبیه‌ساز اپراتور می‌رسند، نه به گوشی واقعی؛ هر حساب یک کلید آزمایشی</Checkbox.Label>
       </Checkbox.Root>
       <FormField label="تاریخ انقضا (اختیاری)" error={fieldError(create.error, 'expires_at')}>
         <JalaliDateInput value={expires} onChange={setExpires} disablePast aria-label="تاریخ انقضا" />

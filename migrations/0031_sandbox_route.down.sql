@@ -1,0 +1,1 @@
+DELETE FROM operators WHERE code = 'sandbox';
