@@ -12,7 +12,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
@@ -37,7 +36,7 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 		return err
 	}
 	defer pool.Close()
-	rdb := redis.NewClient(cfg.RedisOptions())
+	rdb := cfg.RedisClient()
 	defer rdb.Close()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis %s: %w", cfg.RedisAddr, err)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
@@ -29,7 +28,7 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer pool.Close()
-	rdb := redis.NewClient(cfg.RedisOptions())
+	rdb := cfg.RedisClient()
 	defer rdb.Close()
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()

@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/hibiken/asynq"
-	"github.com/redis/go-redis/v9"
 	"os"
 	"strconv"
 	"strings"
@@ -28,8 +27,10 @@ type Config struct {
 	RedisAddr   string
 	RedisDB     int
 	RedisPass   string
-	LogLevel    string
-	LogFormat   string // "text" or "json"
+	// Redis is the deployment beyond one server: Sentinel or Cluster (redis.go).
+	Redis     RedisHA
+	LogLevel  string
+	LogFormat string // "text" or "json"
 
 	// TokenSecret keys the HMAC that hashes OTP codes (a pepper).
 	TokenSecret string
@@ -213,6 +214,9 @@ func Load() (Config, error) {
 			return c, err
 		}
 	}
+	if c.Redis, err = loadRedisHA(c.RedisDB); err != nil {
+		return c, err
+	}
 	return c, c.check()
 }
 
@@ -306,16 +310,6 @@ func (c Config) Logger() *slog.Logger {
 		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
-}
-
-// RedisOptions are the go-redis options of the configured server.
-func (c Config) RedisOptions() *redis.Options {
-	return &redis.Options{Addr: c.RedisAddr, Password: c.RedisPass, DB: c.RedisDB}
-}
-
-// AsynqRedis is the same server for asynq.
-func (c Config) AsynqRedis() asynq.RedisClientOpt {
-	return asynq.RedisClientOpt{Addr: c.RedisAddr, Password: c.RedisPass, DB: c.RedisDB}
 }
 
 // AsynqLogger routes asynq's own log lines to slog.
