@@ -12,7 +12,6 @@ import (
 	"os"
 	"strings"
 
-
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/gateway"
