@@ -7,7 +7,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e bench migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ test: services web-deps ## Run every test: Go unit + integration, vitest, Playwr
 
 bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by hand)
 	@bash scripts/bench.sh
+
+testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespaces, a 10,000-recipient smoke send, then down
+	@trap 'bash scripts/testbed.sh down' EXIT; bash scripts/testbed.sh up 2 && bash scripts/testbed.sh smoke 10000
 
 lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
 	@$(TC) test -z "$$(gofmt -l $$(bash scripts/gofiles.sh))" || { echo "gofmt needed:"; gofmt -l $$(bash scripts/gofiles.sh); exit 1; }

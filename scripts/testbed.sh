@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# The multi-host test bed (docs/testbed.md): Chapar's processes on separate "hosts" —
+# Linux network namespaces on this machine, joined by veth pairs to a private bridge
+# that carries 10.213.7.0/24 and nothing else (no namespace has a default route, so no
+# packet can leave the bridge).
+#
+#   db     10.213.7.10   PostgreSQL (its own cluster, under $TESTBED_DIR) and Redis
+#   sim    10.213.7.20   the carrier simulator (cmd/smsc-sim)
+#   appN   10.213.7.3N   api + worker + smpp-gateway, N = 1..PAIRS
+#
+#   bash scripts/testbed.sh up [PAIRS]      build, create the hosts, start everything (PAIRS = 2)
+#   bash scripts/testbed.sh smoke [N]       send N recipients (10,000) through app2's API (app1's
+#                                           when only one), wait for every receipt, and check the
+#                                           simulator saw each exactly once and every gateway worked
+#   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
+#   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
+#
+# Needs root (ip netns), iproute2, PostgreSQL 15+ binaries, redis-server, curl and jq.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+. scripts/apt.sh
+
+NET=10.213.7
+BRIDGE=chbr-chapar
+TESTBED_DIR=${TESTBED_DIR:-/var/tmp/chapar-testbed}
+PG_DB=chapar
+log() { printf '[testbed] %s\n' "$*" >&2; }
+
+host_ip() { # HOST
+  case $1 in
+    db) echo "$NET.10" ;;
+    sim) echo "$NET.20" ;;
+    app*) echo "$NET.3${1#app}" ;;
+    *) echo "unknown host $1" >&2; return 1 ;;
+  esac
+}
+on() { local h=$1; shift; ip netns exec "chapar-$h" "$@"; }
+
+pg_bin() {
+  local d
+  for d in /usr/lib/postgresql/*/bin; do [ -x "$d/$1" ] && { echo "$d/$1"; return; }; done
+  command -v "$1"
+}
+
+need_tools() {
+  [ "$(id -u)" = 0 ] || { echo "the test bed needs root (network namespaces)" >&2; exit 1; }
+  command -v ip >/dev/null || apt_install iproute2
+  command -v jq >/dev/null || apt_install jq
+  command -v curl >/dev/null || apt_install curl
+  command -v redis-server >/dev/null || apt_install redis-server
+  [ -n "$(pg_bin initdb 2>/dev/null)" ] || apt_install postgresql
+}
+
+add_host() { # HOST
+  local h=$1 ip; ip=$(host_ip "$h")
+  ip netns add "chapar-$h"
+  ip link add "chv-$h" type veth peer name eth0 netns "chapar-$h"
+  ip link set "chv-$h" master "$BRIDGE" up
+  on "$h" ip addr add "$ip/24" dev eth0
+  on "$h" ip link set eth0 up
+  on "$h" ip link set lo up
+}
+
+make_network() { # PAIRS
+  ip link add "$BRIDGE" type bridge
+  ip addr add "$NET.1/24" dev "$BRIDGE"
+  ip link set "$BRIDGE" up
+  local h
+  for h in db sim $(seq -f 'app%g' 1 "$1"); do add_host "$h"; done
+}
+
+# start NAME HOST CMD… runs a process on a host in the background, logging to its file.
+start() {
+  local name=$1 h=$2; shift 2
+  ip netns exec "chapar-$h" "$@" >"$TESTBED_DIR/$name.log" 2>&1 &
+  echo $! >"$TESTBED_DIR/$name.pid"
+}
+
+start_db() {
+  local ip; ip=$(host_ip db)
+  local pgdata=$TESTBED_DIR/pg
+  id postgres >/dev/null 2>&1 || useradd --system --home /var/lib/postgresql postgres
+  mkdir -p "$pgdata" && chown postgres "$pgdata"
+  runuser -u postgres -- "$(pg_bin initdb)" -D "$pgdata" -A trust -U postgres >/dev/null
+  echo "host all all $NET.0/24 trust" >>"$pgdata/pg_hba.conf"
+  on db runuser -u postgres -- "$(pg_bin pg_ctl)" -D "$pgdata" -l "$pgdata/postgres.log" -w \
+    -o "-c listen_addresses=$ip -c port=5432 -c unix_socket_directories=$pgdata -c max_connections=300" start >/dev/null
+  on db redis-server --bind "$ip" --port 6379 --save '' --appendonly no --protected-mode no --daemonize yes \
+    --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" --pidfile "$TESTBED_DIR/redis.pid"
+  psql "host=$ip user=postgres dbname=postgres" -qc "CREATE DATABASE $PG_DB" >/dev/null
+}
+
+app_env() { # N: the environment of app host N
+  local n=$1 db sim ip
+  db=$(host_ip db); sim=$(host_ip sim); ip=$(host_ip "app$n")
+  echo "DATABASE_URL=postgres://postgres@$db:5432/$PG_DB?sslmode=disable" "REDIS_ADDR=$db:6379" \
+    "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
+    "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" \
+    "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files"
+}
+
+up() {
+  local pairs=${1:-2} n
+  need_tools
+  [ ! -e /run/netns/chapar-db ] || { echo "the test bed is up already (down first)" >&2; exit 1; }
+  . scripts/toolchain.sh
+  (cd web && { [ -f dist/index.html ] || npm run build >/dev/null; })
+  go build -o bin/ ./cmd/...
+  rm -rf "$TESTBED_DIR"; mkdir -p "$TESTBED_DIR/files"; chmod 755 "$TESTBED_DIR"
+  echo "$pairs" >"$TESTBED_DIR/pairs"
+  make_network "$pairs"
+  start_db
+  log "db host $(host_ip db): PostgreSQL and Redis"
+  start sim sim env CHAPAR_PROFILE="${CHAPAR_PROFILE:-bench}" SIM_HOST="$(host_ip sim)" \
+    SIM_HTTP_ADDR="$(host_ip sim):2780" "$ROOT/bin/smsc-sim"
+  # shellcheck disable=SC2046
+  on app1 env $(app_env 1) "$ROOT/bin/api" migrate up >/dev/null
+  # shellcheck disable=SC2046
+  on app1 env $(app_env 1) "$ROOT/bin/api" seed-demo >/dev/null
+  for n in $(seq 1 "$pairs"); do
+    # shellcheck disable=SC2046
+    start "api$n" "app$n" env $(app_env "$n") "$ROOT/bin/api" serve
+    # shellcheck disable=SC2046
+    start "worker$n" "app$n" env $(app_env "$n") "$ROOT/bin/worker"
+    # shellcheck disable=SC2046
+    start "gateway$n" "app$n" env $(app_env "$n") "$ROOT/bin/smpp-gateway"
+  done
+  for n in $(seq 1 "$pairs"); do wait_ready "$n"; done
+  log "up: $pairs api/worker/gateway pairs; panel at http://$(host_ip app1):8080 (demo / Demo@12345); logs in $TESTBED_DIR"
+}
+
+wait_ready() { # N
+  local url="http://$(host_ip "app$1"):8080/readyz" _
+  for _ in $(seq 150); do curl -fsS --max-time 2 "$url" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "app$1 not ready; its logs:" >&2; tail -n 20 "$TESTBED_DIR"/*"$1".log >&2; return 1
+}
+
+smoke() {
+  local n=${1:-10000} pairs api token send sim stats t0
+  pairs=$(cat "$TESTBED_DIR/pairs")
+  api="http://$(host_ip "app$(( pairs > 1 ? 2 : 1 ))"):8080/v1/api"
+  sim="http://$(host_ip sim):2780"
+  token=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' \
+    -d '{"username":"demo","password":"Demo@12345"}' "$api/acl/auth/login" | jq -r .data.token)
+  [ -n "$token" ] && [ "$token" != null ] || { echo "demo login failed" >&2; return 1; }
+  curl -fsS -X DELETE "$sim/messages" >/dev/null
+  local before; before=$(curl -fsS "$sim/stats" | jq .total.accepted)
+  t0=$(date +%s.%N)
+  local sent=0 ids=() chunk
+  while [ "$sent" -lt "$n" ]; do
+    chunk=$(( n - sent < 1000 ? n - sent : 1000 ))
+    send=$(jq -cn --argjson from "$sent" --argjson k "$chunk" \
+      '{text: "آزمون بستر چند میزبانی", numbers: [range($from; $from + $k) | "0912" + ("0000000" + tostring)[-7:]]}' |
+      curl -fsS --max-time 60 -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d @- "$api/send" | jq -r .data.id)
+    ids+=("$send"); sent=$(( sent + chunk ))
+  done
+  local id delivered=0 _
+  for _ in $(seq 600); do
+    delivered=0
+    for id in "${ids[@]}"; do
+      stats=$(curl -fsS --max-time 10 -H "Authorization: Bearer $token" "$api/report/bulk_stats?id=$id" | jq -c .data)
+      delivered=$(( delivered + $(jq '.delivered // 0' <<<"$stats") ))
+    done
+    [ "$delivered" -ge "$n" ] && break
+    sleep 0.5
+  done
+  local secs; secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  local accepted dups; accepted=$(( $(curl -fsS "$sim/stats" | jq .total.accepted) - before ))
+  dups=$(curl -fsS "$sim/stats" | jq .duplicates)
+  log "$n recipients in ${#ids[@]} sends: $delivered delivered in $secs s; the simulator accepted $accepted submit_sm, $dups duplicates"
+  local ok=1 g sentby
+  for g in $(seq 1 "$pairs"); do
+    sentby=$(curl -fsS "http://$(host_ip "app$g"):2790/status" | jq '.batches.recipients_sent')
+    log "gateway on app$g sent $sentby recipients"
+    [ "$sentby" -gt 0 ] || ok=0
+  done
+  [ "$delivered" -eq "$n" ] && [ "$accepted" -eq "$n" ] && [ "$dups" -eq 0 ] && [ "$ok" = 1 ] ||
+    { echo "smoke: FAILED" >&2; return 1; }
+  log "smoke: passed"
+}
+
+down() {
+  local f
+  for f in "$TESTBED_DIR"/*.pid; do
+    [ -e "$f" ] || continue
+    kill "$(cat "$f")" 2>/dev/null || true
+  done
+  sleep 1
+  for f in "$TESTBED_DIR"/*.pid; do [ -e "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true; done
+  if [ -d "$TESTBED_DIR/pg" ]; then
+    runuser -u postgres -- "$(pg_bin pg_ctl)" -D "$TESTBED_DIR/pg" -m immediate stop >/dev/null 2>&1 || true
+  fi
+  local ns
+  for ns in $(ip netns list | awk '/^chapar-/ {print $1}'); do ip netns delete "$ns"; done
+  ip link delete "$BRIDGE" 2>/dev/null || true
+  log "down"
+}
+
+case ${1:-} in
+  up) up "${2:-2}" ;;
+  smoke) smoke "${2:-10000}" ;;
+  down) down ;;
+  exec) shift; h=$1; shift; on "$h" "$@" ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
+esac
