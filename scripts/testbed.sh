@@ -12,6 +12,8 @@
 #   bash scripts/testbed.sh smoke [N]       send N recipients (10,000) through app2's API (app1's
 #                                           when only one), wait for every receipt, and check the
 #                                           simulator saw each exactly once and every gateway worked
+#   bash scripts/testbed.sh measure [N]     per-recipient CPU of each host, WAL, table growth and
+#                                           Redis memory for N recipients (100,000)
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
@@ -136,48 +138,91 @@ wait_ready() { # N
   echo "app$1 not ready; its logs:" >&2; tail -n 20 "$TESTBED_DIR"/*"$1".log >&2; return 1
 }
 
-smoke() {
-  local n=${1:-10000} pairs api token send sim stats t0
+psql_db() { psql "host=$(host_ip db) user=postgres dbname=$PG_DB" -Atc "$1"; }
+
+# send_n N: N recipients in sends of 1,000 through app2's API (app1's when alone),
+# as the demo account; waits until every one has its receipt. Prints the seconds.
+send_n() {
+  local n=$1 pairs api token t0 sent=0 chunk base
   pairs=$(cat "$TESTBED_DIR/pairs")
   api="http://$(host_ip "app$(( pairs > 1 ? 2 : 1 ))"):8080/v1/api"
-  sim="http://$(host_ip sim):2780"
   token=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' \
     -d '{"username":"demo","password":"Demo@12345"}' "$api/acl/auth/login" | jq -r .data.token)
   [ -n "$token" ] && [ "$token" != null ] || { echo "demo login failed" >&2; return 1; }
-  curl -fsS -X DELETE "$sim/messages" >/dev/null
-  local before; before=$(curl -fsS "$sim/stats" | jq .total.accepted)
+  base=$(psql_db "SELECT coalesce(sum(delivered), 0) FROM sends")
   t0=$(date +%s.%N)
-  local sent=0 ids=() chunk
   while [ "$sent" -lt "$n" ]; do
     chunk=$(( n - sent < 1000 ? n - sent : 1000 ))
-    send=$(jq -cn --argjson from "$sent" --argjson k "$chunk" \
+    jq -cn --argjson from "$sent" --argjson k "$chunk" \
       '{text: "آزمون بستر چند میزبانی", numbers: [range($from; $from + $k) | "0912" + ("0000000" + tostring)[-7:]]}' |
-      curl -fsS --max-time 60 -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d @- "$api/send" | jq -r .data.id)
-    ids+=("$send"); sent=$(( sent + chunk ))
+      curl -fsS --max-time 60 -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d @- "$api/send" >/dev/null
+    sent=$(( sent + chunk ))
   done
-  local id delivered=0 _
-  for _ in $(seq 600); do
-    delivered=0
-    for id in "${ids[@]}"; do
-      stats=$(curl -fsS --max-time 10 -H "Authorization: Bearer $token" "$api/report/bulk_stats?id=$id" | jq -c .data)
-      delivered=$(( delivered + $(jq '.delivered // 0' <<<"$stats") ))
-    done
-    [ "$delivered" -ge "$n" ] && break
+  local _ got=0
+  for _ in $(seq 1200); do
+    got=$(( $(psql_db "SELECT coalesce(sum(delivered), 0) FROM sends") - base ))
+    [ "$got" -ge "$n" ] && break
     sleep 0.5
   done
-  local secs; secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-  local accepted dups; accepted=$(( $(curl -fsS "$sim/stats" | jq .total.accepted) - before ))
+  [ "$got" -ge "$n" ] || { echo "only $got of $n delivered" >&2; return 1; }
+  awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }'
+}
+
+# cpu_of HOST: CPU seconds used so far by every process on the host (reaped
+# children included, so PostgreSQL's ended backends count).
+cpu_of() {
+  local pid total=0 hz; hz=$(getconf CLK_TCK)
+  for pid in $(ip netns pids "chapar-$1"); do
+    total=$(( total + $(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+  done
+  awk -v t="$total" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }'
+}
+
+smoke() {
+  local n=${1:-10000} pairs sim secs accepted dups before ok=1 g sentby
+  pairs=$(cat "$TESTBED_DIR/pairs")
+  sim="http://$(host_ip sim):2780"
+  before=$(curl -fsS "$sim/stats" | jq .total.accepted)
+  secs=$(send_n "$n")
+  accepted=$(( $(curl -fsS "$sim/stats" | jq .total.accepted) - before ))
   dups=$(curl -fsS "$sim/stats" | jq .duplicates)
-  log "$n recipients in ${#ids[@]} sends: $delivered delivered in $secs s; the simulator accepted $accepted submit_sm, $dups duplicates"
-  local ok=1 g sentby
+  log "$n recipients delivered in $secs s; the simulator accepted $accepted submit_sm, $dups duplicates"
   for g in $(seq 1 "$pairs"); do
     sentby=$(curl -fsS "http://$(host_ip "app$g"):2790/status" | jq '.batches.recipients_sent')
     log "gateway on app$g sent $sentby recipients"
     [ "$sentby" -gt 0 ] || ok=0
   done
-  [ "$delivered" -eq "$n" ] && [ "$accepted" -eq "$n" ] && [ "$dups" -eq 0 ] && [ "$ok" = 1 ] ||
-    { echo "smoke: FAILED" >&2; return 1; }
+  [ "$accepted" -eq "$n" ] && [ "$dups" -eq 0 ] && [ "$ok" = 1 ] || { echo "smoke: FAILED" >&2; return 1; }
   log "smoke: passed"
+}
+
+# measure N: the per-recipient costs of N recipients: CPU per host, WAL, the tables'
+# growth and Redis memory (the figures of docs/scaling.md).
+measure() {
+  local n=${1:-100000} pairs h wal0 wal1 secs redis0 redis1
+  pairs=$(cat "$TESTBED_DIR/pairs")
+  local hosts=(db sim); for h in $(seq 1 "$pairs"); do hosts+=("app$h"); done
+  declare -A cpu0
+  for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
+  wal0=$(psql_db "SELECT pg_current_wal_lsn()")
+  local sizes="SELECT string_agg(relname || '=' || pg_total_relation_size(oid), ' ' ORDER BY relname) FROM pg_class
+    WHERE relname IN ('recipients', 'message_ids', 'sends', 'recipient_claims', 'ledger') AND relkind = 'r'"
+  local size0; size0=$(psql_db "$sizes")
+  redis0=$(redis-cli -h "$(host_ip db)" info memory | awk -F: '/^used_memory:/ {print $2+0}')
+  secs=$(send_n "$n")
+  wal1=$(psql_db "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0')")
+  redis1=$(redis-cli -h "$(host_ip db)" info memory | awk -F: '/^used_memory:/ {print $2+0}')
+  local line="pairs=$pairs recipients=$n seconds=$secs rate=$(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')/s"
+  local total=0 us
+  for h in "${hosts[@]}"; do
+    us=$(awk -v a="${cpu0[$h]}" -v b="$(cpu_of "$h")" -v n="$n" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')
+    line+=" cpu_us_${h}=$us"; total=$(awk -v t="$total" -v u="$us" 'BEGIN { print t + u }')
+  done
+  line+=" cpu_us_total=$total wal_bytes_per_recipient=$(awk -v w="$wal1" -v n="$n" 'BEGIN { printf "%.0f", w / n }')"
+  line+=" redis_delta_bytes=$(( redis1 - redis0 ))"
+  log "$line"
+  log "tables before: $size0"
+  log "tables after:  $(psql_db "$sizes")"
 }
 
 down() {
@@ -200,6 +245,7 @@ down() {
 case ${1:-} in
   up) up "${2:-2}" ;;
   smoke) smoke "${2:-10000}" ;;
+  measure) measure "${2:-100000}" ;;
   down) down ;;
   exec) shift; h=$1; shift; on "$h" "$@" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
