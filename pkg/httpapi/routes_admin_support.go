@@ -25,6 +25,7 @@ func (s *Server) adminSupportRoutes() []Route {
 		{http.MethodPost, "/admin/support/tickets/:id/state", acl.Staff, s.adminTicketState},
 		{http.MethodPost, "/admin/support/tickets/:id/assign", acl.Staff, s.adminTicketAssign},
 		{http.MethodGet, "/admin/support/attachments/:id", acl.Staff, s.ticketAttachment},
+		{http.MethodGet, "/admin/support/categories", acl.Staff, s.ticketCategories("")},
 		{http.MethodGet, "/admin/support/canned", acl.Staff, func(c *gin.Context) {
 			v, err := svc.CannedAnswers(c.Request.Context())
 			reply(c, v, err)
