@@ -67,7 +67,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}
 	return Deps{
 		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
-		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue),
+		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter),
 		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,

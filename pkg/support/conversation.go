@@ -78,6 +78,9 @@ func (s *Service) converse(ctx context.Context, id acl.Identity, m Message, acti
 		_, err = Next(from, m.Action)
 		return err
 	})
+	if err == nil {
+		err = s.allow(ctx, id)
+	}
 	if err != nil {
 		return Detail{}, 0, err
 	}

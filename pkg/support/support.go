@@ -12,7 +12,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hibiken/asynq"
@@ -78,18 +80,45 @@ type Enqueuer interface {
 	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
 }
 
+// DefaultPerHour is how many requests and replies one account may send in an hour.
+const DefaultPerHour = 60
+
+// Limiter counts calls in a window (pkg/ratelimit).
+type Limiter interface {
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (bool, time.Duration, error)
+}
+
 // Service stores the requests, their conversation and the FAQ.
 type Service struct {
 	pool  *pgxpool.Pool
 	store upload.Storage
 	queue Enqueuer
+	limit Limiter
+	// PerHour bounds an account's new requests and replies (0: no bound).
+	PerHour int
 	// Live hears ticket.updated events; nil sends none.
 	Live Publisher
 }
 
-// New returns the service, keeping attachments in store and queueing SMS on queue.
-func New(pool *pgxpool.Pool, store upload.Storage, queue Enqueuer) *Service {
-	return &Service{pool: pool, store: store, queue: queue}
+// New returns the service, keeping attachments in store, queueing SMS on queue and
+// bounding customers' messages with limit (nil: unbounded).
+func New(pool *pgxpool.Pool, store upload.Storage, queue Enqueuer, limit Limiter) *Service {
+	return &Service{pool: pool, store: store, queue: queue, limit: limit, PerHour: DefaultPerHour}
+}
+
+// allow applies the per-account bound on customers' messages (staff are not bound).
+func (s *Service) allow(ctx context.Context, id acl.Identity) error {
+	if s.limit == nil || id.Staff {
+		return nil
+	}
+	ok, retry, err := s.limit.Allow(ctx, "support:acct:"+strconv.FormatInt(id.AccountID, 10), s.PerHour, time.Hour)
+	if err != nil {
+		return fmt.Errorf("support rate: %w", err)
+	}
+	if !ok {
+		return apperr.RateLimit(int(retry.Seconds()) + 1)
+	}
+	return nil
 }
 
 // cleanText trims s and checks it against required and max, adding msgs to f.

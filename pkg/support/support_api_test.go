@@ -355,3 +355,22 @@ func TestStaffQueueAndCanned(t *testing.T) {
 	e.Must(404, "POST", fmt.Sprintf("/v1/api/admin/support/canned/%d/delete", c.ID), nil, staff)
 	e.Must(404, "GET", "/v1/api/admin/support/canned", nil, a)
 }
+
+// TestMessageRate: an account's new requests and replies are bounded per hour (429
+// with Retry-After); another account is not affected.
+func TestMessageRate(t *testing.T) {
+	e := apitest.Start(t, nil)
+	e.Deps.Support.PerHour = 3
+	tok := user(e, "hasty", "09120000110")
+	d := open(e, tok)
+	for i := 0; i < 2; i++ {
+		if r := form(e, "/v1/api/ticket/interaction", tok, map[string]string{"ticket_id": fmt.Sprint(d.ID), "text": "باز هم"}); r.Status != 200 {
+			t.Fatalf("reply %d: %d", i, r.Status)
+		}
+	}
+	r := form(e, "/v1/api/ticket/interaction", tok, map[string]string{"ticket_id": fmt.Sprint(d.ID), "text": "یک بار دیگر"})
+	if r.Status != 429 {
+		t.Fatalf("fourth message: %d %s", r.Status, r.Raw)
+	}
+	open(e, user(e, "calm", "09120000111"))
+}

@@ -164,6 +164,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in NewRequest) (D
 	if err != nil {
 		return Detail{}, err
 	}
+	if err := s.allow(ctx, id); err != nil {
+		return Detail{}, err
+	}
 	files, err := s.storeFiles(ctx, id.AccountID, in.Files)
 	if err != nil {
 		return Detail{}, err
