@@ -23,7 +23,7 @@ export const supportRoutes: RouteObject[] = [
 
 /** The back office's support pages, mounted under /admin. */
 export const supportAdminRoutes: RouteObject[] = [
-  { path: 'support', element: <AdminTicketsPage />, handle: { title: 'صف پشتیبانی' } },
+  { path: 'support/tickets', element: <AdminTicketsPage />, handle: { title: 'صف پشتیبانی' } },
   { path: 'support/tickets/:id', element: <AdminTicketPage />, handle: { title: 'درخواست پشتیبانی' } },
   { path: 'support/content', element: <AdminSupportContentPage />, handle: { title: 'پرسش‌های متداول و پاسخ‌های آماده' } },
 ]

@@ -25,7 +25,7 @@ export default function AdminTicketPage() {
         <SectionCard
           title={<HStack gap="2" wrap="wrap"><Text as="span">{t.title}</Text><StateBadge state={t.state} /></HStack>}
           description={`شماره ${toPersianDigits(t.number)} · ${t.account_name} (حساب ${toPersianDigits(t.account_id)}) · ${formatJalaliDateTime(t.created_at)}`}
-          actions={<Button asChild size="sm" variant="outline"><RouterLink to="/admin/support">بازگشت به صف</RouterLink></Button>}
+          actions={<Button asChild size="sm" variant="outline"><RouterLink to="/admin/support/tickets">بازگشت به صف</RouterLink></Button>}
         >
           <Conversation items={t.interactions} staffView />
         </SectionCard>

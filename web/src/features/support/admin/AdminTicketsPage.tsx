@@ -21,7 +21,7 @@ const COLUMNS: DataTableColumn<Ticket>[] = [
   { key: 'updated_at', title: 'آخرین به‌روزرسانی', hideOnMobile: true, render: (t) => formatJalaliDateTime(t.updated_at) },
 ]
 
-/** /admin/support: every account's requests, filtered by state, kind, category, account, staff and date. */
+/** /admin/support/tickets: every account's requests, filtered by state, kind, category, account, staff and date. */
 export default function AdminTicketsPage() {
   const navigate = useNavigate()
   const list = useUrlListState()
