@@ -44,6 +44,8 @@ const (
 	// PredefinedManage creates, edits and deletes them and their groups.
 	PredefinedView   Permission = "predefined.view"
 	PredefinedManage Permission = "predefined.manage"
+	// SupportManage opens, follows, answers and rates the account's support requests.
+	SupportManage Permission = "support.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -70,12 +72,13 @@ var Titles = map[Permission]string{
 	PatternManage:    "ایجاد و ویرایش الگوها",
 	PredefinedView:   "مشاهده پیام‌های از پیش تعریف‌شده",
 	PredefinedManage: "مدیریت پیام‌های از پیش تعریف‌شده",
+	SupportManage:    "ثبت و پیگیری درخواست‌های پشتیبانی",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
 	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage,
-	PredefinedView, PredefinedManage}
+	PredefinedView, PredefinedManage, SupportManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -131,6 +134,7 @@ var Groups = []Group{
 	{"developers", "برنامه‌نویسان", []Permission{APIKeyManage}},
 	{"profile", "حساب کاربری", []Permission{ProfileManage}},
 	{"partner", "همکاران", []Permission{PartnerManage}},
+	{"support", "پشتیبانی", []Permission{SupportManage}},
 }
 
 // GroupOf returns the feature group that holds p.

@@ -37,6 +37,7 @@ import (
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
+	"github.com/chapar/chapar/pkg/support"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/pkg/webhook"
@@ -88,6 +89,8 @@ type Deps struct {
 	Webhooks *webhook.Service
 	// CallLog records the API-key calls (nil: off); its Run must be running.
 	CallLog *apicall.Recorder
+	// Support owns the tickets, suggestions, feedback and FAQ.
+	Support *support.Service
 }
 
 // Server holds the dependencies of the handlers.

@@ -27,6 +27,7 @@ import (
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
+	"github.com/chapar/chapar/pkg/support"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/wallet"
 	"github.com/chapar/chapar/pkg/webhook"
@@ -66,6 +67,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}
 	return Deps{
 		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
+		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter),
 		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,

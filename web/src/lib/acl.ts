@@ -19,6 +19,7 @@ export type Permission =
   | 'apikey.manage'
   | 'predefined.view'
   | 'predefined.manage'
+  | 'support.manage'
   | 'audit.view'
 
 /** The caller's access list (GET /acl/list, spec §6). */

@@ -15,6 +15,8 @@ export const ADMIN_MENU = [
   { to: '/admin/content', label: 'محتوای پنل' },
   { to: '/admin/patterns', label: 'الگوهای سیستمی' },
   { to: '/admin/staff', label: 'کاربران پشتیبانی' },
+  { to: '/admin/support/tickets', label: 'تیکت‌ها' },
+  { to: '/admin/support/content', label: 'پرسش‌های متداول' },
 ]
 
 /** The back office's own layout: a top bar with its menu, theme and logout; RTL like the panel. */

@@ -90,7 +90,8 @@ export const MENU: MenuGroup[] = [
         label: 'پشتیبانی',
         icon: SupportIcon,
         children: [
-          { label: 'تیکت‌ها', to: '/support/tickets', match: ['/support/create-ticket'] },
+          { label: 'مرکز پشتیبانی', to: '/support' },
+          { label: 'تیکت‌ها', to: '/support/tickets', match: ['/support/create-ticket', '/support/create-suggestion-request', '/support/suggestion-request'], perm: 'support.manage' },
           { label: 'اطلاعات تماس', to: '/support/contact-info' },
         ],
       },

@@ -1,0 +1,11 @@
+DELETE FROM content_items WHERE kind = 'contact' AND title IN ('تلفن پشتیبانی', 'ساعات پاسخ‌گویی', 'ایمیل', 'نشانی');
+DROP TABLE IF EXISTS faqs;
+DROP TABLE IF EXISTS faq_categories;
+DROP TABLE IF EXISTS panel_feedback;
+DROP TABLE IF EXISTS canned_answers;
+DROP TABLE IF EXISTS ticket_settings;
+DROP TABLE IF EXISTS ticket_attachments;
+DROP TABLE IF EXISTS ticket_interactions;
+DROP TABLE IF EXISTS tickets;
+DROP SEQUENCE IF EXISTS ticket_number_seq;
+DROP TABLE IF EXISTS ticket_categories;
