@@ -12,7 +12,6 @@ const KINDS: Array<{ kind: ContentKind; label: string; amount?: boolean }> = [
   { kind: 'news', label: 'اخبار پیشخوان' },
   { kind: 'banner', label: 'بنرها' },
   { kind: 'quick_access', label: 'دسترسی سریع' },
-  { kind: 'faq', label: 'پرسش‌های متداول' },
   { kind: 'contact', label: 'اطلاعات تماس' },
   { kind: 'charge_package', label: 'بسته‌های شارژ', amount: true },
   { kind: 'today_gift', label: 'هدیه امروز', amount: true },
