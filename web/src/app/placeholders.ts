@@ -44,7 +44,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'support/contact-info', title: 'اطلاعات تماس' },
   { path: 'support/create-suggestion-request', title: 'ثبت درخواست پیشنهاد' },
   { path: 'support/suggestion-request/:id', title: 'جزئیات درخواست پیشنهاد' },
-  { path: 'file-management', title: 'مدیریت فایل' },
   { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
   { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
   { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },

@@ -9,6 +9,8 @@ import { developerRoutes } from '../features/developers/routes'
 import { patternRoutes } from '../features/patterns/routes'
 import { webhookRoutes } from '../features/webhooks/routes'
 import { predefinedRoutes } from '../features/predefined/routes'
+import { linkRoutes } from '../features/links/routes'
+import { fileRoutes } from '../features/files/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -109,6 +111,8 @@ export const routes: RouteObject[] = [
           ...patternRoutes,
           ...webhookRoutes,
           ...predefinedRoutes,
+          ...linkRoutes,
+          ...fileRoutes,
           ...placeholders,
         ],
       },
