@@ -47,7 +47,8 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
   await page.getByTestId('link-title').fill(title)
   await page.getByTestId('link-url').fill('https://shop.example/offer?ref=e2e')
   await page.getByTestId('link-save').click()
-  const row = page.locator('tr', { hasText: title })
+  const shown = title.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d])
+  const row = page.locator('tr', { hasText: shown })
   await row.waitFor()
   const clicksCell = row.locator('[data-testid^="link-clicks-"]')
   const linkId = (await clicksCell.getAttribute('data-testid')).replace('link-clicks-', '')
@@ -110,7 +111,7 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
     await v.context.close()
   }
   const m = await open('/links', { viewport: MOBILE })
-  await m.page.locator('text=' + title).first().waitFor()
+  await m.page.getByText(shown).first().waitFor()
   await shot(m.page, 'links-list-mobile')
   await m.context.close()
 })

@@ -1,6 +1,6 @@
 import { Box, Button, Code, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink, useParams } from 'react-router'
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { Fact } from '../../components/Fact'
 import { SectionCard } from '../../components/SectionCard'
@@ -67,16 +67,16 @@ function DayChart({ data }: { data: LinkStats['per_day'] }) {
   return (
     <Box h="64" dir="ltr" data-testid="link-day-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--chakra-colors-border)" />
           <XAxis dataKey="day" reversed tickFormatter={jalaliDay} tick={{ fontSize: 11, fill: 'var(--chakra-colors-fg-muted)' }} minTickGap={24} />
           <YAxis orientation="right" allowDecimals={false} tickFormatter={num} tick={{ fontSize: 11, fill: 'var(--chakra-colors-fg-muted)' }} width={40} />
-          <Tooltip labelFormatter={(d) => jalaliDay(String(d))} formatter={(v, name) => [num(v), name]}
+          <Tooltip labelFormatter={(d) => jalaliDay(String(d))} formatter={(v, name) => [num(v), name]} cursor={{ fill: 'var(--chakra-colors-bg-muted)' }}
             contentStyle={{ background: 'var(--chakra-colors-bg-panel)', borderColor: 'var(--chakra-colors-border)', direction: 'rtl' }} />
           <Legend />
-          <Line type="monotone" dataKey="clicks" name="کلیک" stroke={CLICKS} strokeWidth={2} dot={false} />
-          <Line type="monotone" dataKey="unique" name="کلیک یکتا" stroke={UNIQUE} strokeWidth={2} dot={false} />
-        </LineChart>
+          <Bar dataKey="clicks" name="کلیک" fill={CLICKS} radius={[3, 3, 0, 0]} />
+          <Bar dataKey="unique" name="کلیک یکتا" fill={UNIQUE} radius={[3, 3, 0, 0]} />
+        </BarChart>
       </ResponsiveContainer>
     </Box>
   )
