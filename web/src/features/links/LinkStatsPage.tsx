@@ -18,7 +18,7 @@ type SendRow = LinkStats['per_send'][number]
 export const jalaliDay = (day: string) => formatJalaliDate(new Date(`${day}T12:00:00+03:30`))
 const num = (v: unknown) => formatNumber(Number(v) || 0)
 const CLICKS = 'var(--chakra-colors-brand-solid)'
-const UNIQUE = 'var(--chakra-colors-teal-500)'
+const UNIQUE = 'var(--chakra-colors-orange-400)'
 
 /** /links/{id}: a tracked link's clicks — totals, per day, per operator and per send. */
 export default function LinkStatsPage() {
