@@ -25,6 +25,9 @@
 #   6. webhooks      webhook delivery of 100,000 receipts and the API with the
 #                    API-call log on vs off (scripts/bench-webhooks.sh, which runs
 #                    alone too: bash scripts/bench-webhooks.sh [webhooks] [calllog]);
+#   7. short links   the tracked-link redirect at about 1,000 requests/s under wrk,
+#                    p50/p99 and API CPU per redirect (scripts/bench-links.sh, which
+#                    runs alone too, on its own private stack);
 #
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
 # sizes it).
@@ -426,6 +429,9 @@ say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build
 
 say ""
 bash scripts/bench-webhooks.sh >>"$REPORT"
+say ""
+say "7. Short-link redirect (scripts/bench-links.sh)"
+bash scripts/bench-links.sh >>"$REPORT"
 
 cp "$REPORT" "$OUT"
 echo

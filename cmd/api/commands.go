@@ -101,6 +101,9 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	if err != nil {
 		return fmt.Errorf("seed demo credit: %w", err)
 	}
+	if err := seedLinks(ctx, pool, u.AccountID); err != nil {
+		return err
+	}
 	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)
 	fmt.Printf("demo account ready: user %s, lines %s and %s, credit %d rials\n", u.Username, demoLine, demoServiceLine, bal)
 	return seedStaff(ctx, pool)

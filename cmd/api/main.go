@@ -59,6 +59,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	})
 	go func() { _ = deps.Live.Run(ctx) }() // closes the sockets when ctx ends
 	go func() { _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
+	go deps.Links.Run(ctx) // the short links' click recorder
 	if deps.CallLog != nil {
 		go deps.CallLog.Run(ctx) // the API-call log's batch writer
 	}

@@ -110,6 +110,10 @@ type Config struct {
 	// _ACCOUNT_OWNER; an empty card or Sheba number turns that method off).
 	OfflineCardNumber, OfflineCardOwner, OfflineBankName    string
 	OfflineSheba, OfflineAccountNumber, OfflineAccountOwner string
+	// ShortLinkBase starts every tracked short link (SHORTLINK_BASE; default the
+	// API's own address + "/l/"). Every binary must read the same value: the length
+	// of a short link is part of a message's price.
+	ShortLinkBase string
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -157,6 +161,7 @@ func Load() (Config, error) {
 	c.OfflineCardNumber, c.OfflineCardOwner = env("OFFLINE_CARD_NUMBER", "6037991234567893"), env("OFFLINE_CARD_OWNER", "شرکت پیام‌رسان چاپار")
 	c.OfflineBankName, c.OfflineSheba = env("OFFLINE_BANK_NAME", "بانک ملی ایران"), env("OFFLINE_SHEBA", "IR050170000000123456789012")
 	c.OfflineAccountNumber, c.OfflineAccountOwner = env("OFFLINE_ACCOUNT_NUMBER", "0170000000123"), env("OFFLINE_ACCOUNT_OWNER", "شرکت پیام‌رسان چاپار")
+	c.ShortLinkBase = env("SHORTLINK_BASE", "http://"+c.HTTPAddr+"/l/")
 	var err error
 	ints := []struct {
 		key string

@@ -21,6 +21,7 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/gateway"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/worker"
 )
@@ -100,7 +101,8 @@ func Start(t testing.TB, o Options) *Engine {
 func (e *Engine) StartGateway(t testing.TB) {
 	t.Helper()
 	g, err := gateway.New(e.gwCfg, gateway.Deps{Pool: e.DB.Pool, Redis: e.Redis.Client,
-		Asynq: asynq.RedisClientOpt{Addr: e.Redis.Addr, DB: e.Redis.DB}, Log: e.log})
+		Asynq: asynq.RedisClientOpt{Addr: e.Redis.Addr, DB: e.Redis.DB}, Log: e.log,
+		Links: shortlink.New(e.Config.ShortLinkBase, e.Config.TokenSecret)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/sms"
 )
 
@@ -88,6 +89,7 @@ type batchHandler struct {
 	gatewayID  string // recipient_claims.gateway
 	log        *slog.Logger
 	texts      *textCache
+	links      *shortlink.Codec
 	stopping   <-chan struct{} // closed when the gateway starts to stop
 	chunk      int
 	grantMin   int
@@ -474,6 +476,27 @@ type textEntry struct {
 }
 
 func newTextCache() *textCache { return &textCache{m: map[textKey]textEntry{}} }
+
+// recipientParts returns the parts of one recipient's text: the send's (or the
+// recipient's own) text, with its tracked links rendered for the recipient. A text
+// with links is the recipient's alone, so it is split without the cache.
+func (h *batchHandler) recipientParts(send sendRow, rc claimedRecipient, sendParts []sms.Part, sendErr error) ([]sms.Part, error) {
+	text := send.Text
+	if rc.Text != nil {
+		text = *rc.Text
+	}
+	if shortlink.Has(text) {
+		parts, err := sms.Split(sms.Compose(h.links.Render(text, rc.ID), send.Cancel11), 0)
+		if err != nil {
+			err = fmt.Errorf("split text of send %d: %w", send.ID, err)
+		}
+		return parts, err
+	}
+	if rc.Text != nil {
+		return h.texts.parts(send.ID, *rc.Text, send.Cancel11)
+	}
+	return sendParts, sendErr
+}
 
 // parts returns the parts of text as sent (with the cancel-11 footer when
 // asked). The parts and their payloads are shared: never modify them.

@@ -117,10 +117,7 @@ func (k *chunk) prepare(send sendRow, recs []claimedRecipient) int {
 	for i, rc := range recs {
 		st := &k.states[i]
 		st.id, st.mobile = rc.ID, rc.Mobile
-		parts, err := sendParts, sendErr
-		if rc.Text != nil {
-			parts, err = k.h.texts.parts(send.ID, *rc.Text, send.Cancel11)
-		}
+		parts, err := k.h.recipientParts(send, rc, sendParts, sendErr)
 		switch {
 		case err != nil:
 			st.errText = "text:too_many_parts"

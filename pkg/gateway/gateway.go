@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smpp"
 )
 
@@ -28,6 +29,9 @@ type Deps struct {
 	// Asynq is the Redis connection of the task queues.
 	Asynq asynq.RedisConnOpt
 	Log   *slog.Logger
+	// Links renders tracked short links into each recipient's text (nil: the
+	// default base, as pkg/send assumes when not told; set it from SHORTLINK_BASE).
+	Links *shortlink.Codec
 }
 
 // Gateway is a running SMPP gateway: its binds connect as soon as New
@@ -97,6 +101,9 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		g.stream.Close()
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
+	if d.Links == nil {
+		d.Links = shortlink.New(shortlink.DefaultBase, "")
+	}
 	g.handler = &batchHandler{
 		store:      &store{pool: d.Pool},
 		rec:        newRecorder(d.Pool, log),
@@ -106,6 +113,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		gatewayID:  cfg.InstanceID,
 		log:        log,
 		texts:      newTextCache(),
+		links:      d.Links,
 		stopping:   g.stopping,
 		chunk:      ChunkSize,
 		grantMin:   GrantMin,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/upload"
 )
@@ -28,14 +29,15 @@ func (s *Server) uploadFile(c *gin.Context) {
 	Created(c, out)
 }
 
-// listFiles is GET /user/files?page=&limit=&purpose=.
+// listFiles is GET /user/files?page=&limit=&category=: every file of the account
+// (uploads, receipts and any registered category), newest first.
 func (s *Server) listFiles(c *gin.Context) {
-	q, err := upload.ParseListQuery(c.Request.URL.Query())
+	q, err := upload.ParseEntryQuery(c.Request.URL.Query())
 	if err != nil {
 		Fail(c, err)
 		return
 	}
-	rows, total, err := s.Files.List(c.Request.Context(), who(c).AccountID, q)
+	rows, total, err := s.Files.Entries(c.Request.Context(), who(c).AccountID, q)
 	if err != nil {
 		Fail(c, err)
 		return
@@ -61,12 +63,18 @@ func (s *Server) getFile(c *gin.Context) {
 	OK(c, f)
 }
 
-// deleteFile is POST /user/files/delete {"id"}.
+// deleteFile is POST /user/files/delete {"id", "category"}: only uploads are
+// deleted; a receipt is a transaction's record.
 func (s *Server) deleteFile(c *gin.Context) {
 	var in struct {
-		ID flexID `json:"id"`
+		ID       flexID `json:"id"`
+		Category string `json:"category"`
 	}
 	if !bind(c, &in) {
+		return
+	}
+	if in.Category == upload.CategoryReceipt {
+		Fail(c, apperr.New(apperr.Conflict, upload.MsgNotDeletable).WithCode("file-not-deletable"))
 		return
 	}
 	if err := s.Files.Delete(c.Request.Context(), who(c), int64(in.ID), c.ClientIP()); err != nil {
@@ -76,14 +84,15 @@ func (s *Server) deleteFile(c *gin.Context) {
 	OK(c, gin.H{"id": int64(in.ID)})
 }
 
-// downloadFile is GET /user/files/{id}/download: the original as uploaded.
+// downloadFile is GET /user/files/{id}/download[?category=receipt]: the original
+// as uploaded.
 func (s *Server) downloadFile(c *gin.Context) {
 	id, err := upload.ParseID(c.Param("id"))
 	if err != nil {
 		Fail(c, err)
 		return
 	}
-	rc, name, err := s.Files.Original(c.Request.Context(), who(c).AccountID, id)
+	rc, name, err := s.openFile(c, id, c.Query("category"))
 	if err != nil {
 		Fail(c, err)
 		return
@@ -100,6 +109,26 @@ func (s *Server) downloadFile(c *gin.Context) {
 	if _, err := io.Copy(c.Writer, rc); err != nil {
 		slog.WarnContext(c.Request.Context(), "file download broke off", "file", id, "err", err)
 	}
+}
+
+// openFile opens one of the caller's files of a category (default: uploads).
+func (s *Server) openFile(c *gin.Context, id int64, category string) (io.ReadCloser, string, error) {
+	if category != upload.CategoryReceipt {
+		return s.Files.Original(c.Request.Context(), who(c).AccountID, id)
+	}
+	p, rc, err := s.Offline.Receipt(c.Request.Context(), id)
+	if err != nil {
+		return nil, "", err
+	}
+	if p.AccountID != who(c).AccountID {
+		rc.Close()
+		return nil, "", apperr.ErrNotFound
+	}
+	name := p.ReceiptName
+	if name == "" {
+		name = fmt.Sprintf("receipt-%d", id)
+	}
+	return rc, name, nil
 }
 
 // downloadFileErrors is GET /user/files/{id}/errors/download: the row errors as xlsx.

@@ -26,6 +26,7 @@ import (
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/upload"
+	"github.com/chapar/chapar/pkg/validate"
 	"github.com/chapar/chapar/pkg/worker"
 )
 
@@ -244,7 +245,7 @@ func TestFileUpload(t *testing.T) {
 	r := e.Must(200, "GET", "/v1/api/user/files?page=1&limit=10", nil, f.tokA)
 	var list []map[string]any
 	r.Decode(t, &list)
-	if len(list) != 1 || list[0]["id"] != float64(id) || list[0]["valid"] != float64(4) || r.Meta.Total == nil || *r.Meta.Total != 1 {
+	if len(list) != 1 || list[0]["id"] != float64(id) || list[0]["category"] != "send" || list[0]["download"] != fmt.Sprintf("/user/files/%d/download", id) || r.Meta.Total == nil || *r.Meta.Total != 1 {
 		t.Fatalf("list %s", r.Raw)
 	}
 	if _, ok := list[0]["errors_sample"]; ok {
@@ -256,7 +257,7 @@ func TestFileUpload(t *testing.T) {
 	}
 	e.Must(422, "GET", "/v1/api/user/files?purpose=nope", nil, f.tokA)
 	r = e.Must(200, "GET", "/v1/api/user/files/categories", nil, f.tokA)
-	if string(r.Data) != `[{"value":"send","label":"ارسال از فایل"},{"value":"peer_to_peer","label":"ارسال نظیر به نظیر"},{"value":"contacts","label":"ورود مخاطبین"}]` {
+	if string(r.Data) != `[{"value":"send","label":"ارسال از فایل"},{"value":"peer_to_peer","label":"ارسال نظیر به نظیر"},{"value":"contacts","label":"ورود مخاطبین"},{"value":"receipt","label":"رسید پرداخت"}]` {
 		t.Fatalf("categories %s", r.Data)
 	}
 
@@ -310,7 +311,8 @@ func TestFileUpload(t *testing.T) {
 		f.accA, id).Scan(&sendID); err != nil {
 		t.Fatal(err)
 	}
-	if r := e.Must(409, "POST", "/v1/api/user/files/delete", map[string]any{"id": id}, f.tokA); r.Meta.Message != upload.MsgInUse {
+	if r := e.Must(409, "POST", "/v1/api/user/files/delete", map[string]any{"id": id}, f.tokA); !strings.Contains(r.Meta.Message,
+		"ارسال زمان‌بندی‌شده شماره "+validate.ToPersianDigits(strconv.FormatInt(sendID, 10))) {
 		t.Fatalf("delete in use: %s", r.Raw)
 	}
 	// Nor while the send waits for staff review (it goes out once approved).

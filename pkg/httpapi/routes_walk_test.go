@@ -247,11 +247,16 @@ var routeTable = map[string]walkRoute{
 	"POST /user/predefined/update": {acl.PredefinedManage, withID("/user/predefined/update", (*walk).predefinedMessage, func(id int64) any {
 		return map[string]any{"id": id, "group_id": 1, "title": "پیام", "text": "سلام"}
 	}), "", false},
-	"POST /user/predefined/delete": {acl.PredefinedManage, withID("/user/predefined/delete", (*walk).predefinedMessage, idBody), "", false},
-	"POST /user/draft":             {acl.SendCreate, withID("/user/draft", (*walk).draft, func(id int64) any { return map[string]any{"id": id, "type": "quick", "text": "سلام"} }), "", false},
-	"GET /user/draft/list":         {acl.SendCreate, fixed("/user/draft/list", nil), listing, false},
-	"GET /user/draft/show/:id":     {acl.SendCreate, withID("/user/draft/show/{id}", (*walk).draft, nil), "", false},
-	"POST /user/draft/delete":      {acl.SendCreate, withID("/user/draft/delete", (*walk).draft, idBody), "", false},
+	"POST /user/predefined/delete":      {acl.PredefinedManage, withID("/user/predefined/delete", (*walk).predefinedMessage, idBody), "", false},
+	"POST /user/draft":                  {acl.SendCreate, withID("/user/draft", (*walk).draft, func(id int64) any { return map[string]any{"id": id, "type": "quick", "text": "سلام"} }), "", false},
+	"GET /user/draft/list":              {acl.SendCreate, fixed("/user/draft/list", nil), listing, false},
+	"GET /user/draft/show/:id":          {acl.SendCreate, withID("/user/draft/show/{id}", (*walk).draft, nil), "", false},
+	"POST /user/draft/delete":           {acl.SendCreate, withID("/user/draft/delete", (*walk).draft, idBody), "", false},
+	"GET /panel/link_tracker":           {acl.SendCreate, fixed("/panel/link_tracker", nil), listing, false},
+	"GET /panel/link_tracker/settings":  {acl.SendCreate, fixed("/panel/link_tracker/settings", nil), listing, false},
+	"POST /panel/link_tracker":          {acl.SendCreate, withID("/panel/link_tracker", (*walk).trackedLink, func(int64) any { return map[string]any{"title": "لینک", "url": "https://example.com/a"} }), listing, false},
+	"POST /panel/link_tracker/delete":   {acl.SendCreate, withID("/panel/link_tracker/delete", (*walk).trackedLink, idBody), "", false},
+	"GET /panel/link_tracker/:id/stats": {acl.ReportView, withID("/panel/link_tracker/{id}/stats", (*walk).trackedLink, nil), "", false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
@@ -423,6 +428,12 @@ func (w *walk) predefinedGroup() int64 {
 func (w *walk) predefinedMessage() int64 {
 	return w.sql(`INSERT INTO predefined_messages (account_id, group_id, title, text) VALUES ($1, $2, 'پیام', 'سلام') RETURNING id`,
 		w.accA, w.predefinedGroup())
+}
+
+// trackedLink is owner A's (whose plan allows link tracking).
+func (w *walk) trackedLink() int64 {
+	w.sql(`UPDATE accounts SET link_tracking = true WHERE id = $1 RETURNING id`, w.accA)
+	return w.sql(`INSERT INTO tracked_links (account_id, title, url) VALUES ($1, 'لینک', 'https://example.com') RETURNING id`, w.accA)
 }
 
 func (w *walk) draft() int64 {

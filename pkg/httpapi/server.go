@@ -28,6 +28,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
@@ -91,6 +92,9 @@ type Deps struct {
 	CallLog *apicall.Recorder
 	// Support owns the tickets, suggestions, feedback and FAQ.
 	Support *support.Service
+	// Links keeps tracked links and serves their redirect; its Run (the click
+	// recorder) must be running.
+	Links *links.Service
 }
 
 // Server holds the dependencies of the handlers.
@@ -108,6 +112,9 @@ func New(d Deps) *gin.Engine {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
+	// The short-link redirect is registered before the middleware: it must answer
+	// in well under a millisecond of our own time at a thousand requests a second.
+	r.GET("/l/:code", recovery(), s.shortLink)
 	r.Use(securityHeaders(d.Config.TrustedProxies))
 	r.Use(requestID(), accessLog(d.Log), recovery())
 	r.Use(limitBody(), streamDeadlines(d.Config.HTTPStreamTimeout), cleanInput())

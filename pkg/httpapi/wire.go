@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
@@ -26,6 +27,7 @@ import (
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/support"
 	"github.com/chapar/chapar/pkg/upload"
@@ -43,6 +45,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	alerts := wallet.NewAlerts(pool, queue)
 	sends := send.New(pool, queue, lines, limiter, cfg.SendPerMin, alerts.Watch(onMoney))
 	sends.SetQuoteOptions(send.QuoteOptions{PerMin: cfg.QuotePerMin, Cache: rdb})
+	shortLinks := shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret)
+	sends.SetShortLinks(shortLinks)
 	sessions := auth.New(pool, cfg, accounts, queue, limiter)
 	// Pub/sub channels are shared by every database of the Redis server: one per database.
 	sessions.UseRedis(rdb, auth.DefaultRevokedChannel+":"+strconv.Itoa(cfg.RedisDB))
@@ -68,6 +72,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	return Deps{
 		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter),
+		Links:   links.New(pool, shortLinks),
 		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,

@@ -83,7 +83,7 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		}
 		x := newExpansion(sendID, quote+free)
 		x.sandbox = sandbox
-		w := walker{typ: typ, text: text, cancel11: cancel11, numbers: numbers, texts: texts, src: src, tbl: tbl}
+		w := walker{typ: typ, text: text, cancel11: cancel11, numbers: numbers, texts: texts, src: src, tbl: tbl, sized: s.links.Sized}
 		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
 		if err != nil {
 			return err

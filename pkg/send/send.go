@@ -25,9 +25,11 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -78,8 +80,9 @@ type Service struct {
 	perMin  int
 	now     func() time.Time
 	onMoney func(ctx context.Context, accountID, balance int64)
-	ops     *operator.Cache // prefixes and tariffs for pricing at accept
-	quotes  QuoteOptions    // calculate-price: its limit and cache (quote.go)
+	ops     *operator.Cache  // prefixes and tariffs for pricing at accept
+	quotes  QuoteOptions     // calculate-price: its limit and cache (quote.go)
+	links   *shortlink.Codec // sizes tracked short links when counting parts
 
 	// IDRetention is how long a message id matches receipts (0: DefaultIDRetention).
 	IDRetention time.Duration
@@ -90,8 +93,12 @@ type Service struct {
 func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelimit.Limiter, perMin int,
 	onMoney func(ctx context.Context, accountID, balance int64)) *Service {
 	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney,
-		ops: operator.NewCache(0)}
+		ops: operator.NewCache(0), links: shortlink.New(shortlink.DefaultBase, "")}
 }
+
+// SetShortLinks sets the codec of tracked short links: the API, the worker and
+// the gateway must share its base, whose length is part of every price.
+func (s *Service) SetShortLinks(c *shortlink.Codec) { s.links = c }
 
 // Request is a calculate-price or send request (api-contract.md "Sending" and
 // "Files and bulk sources").
@@ -162,12 +169,16 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	}
 	if p.typ == TypePeerToPeer {
 		r.Text = "" // every row carries its own text
-	} else if err := checkText(r.Text); err != nil {
+	} else if err := checkText(s.links.Sized(r.Text)); err != nil {
 		if err := addErr("text", err); err != nil {
 			return p, err
 		}
 	} else if p.typ == TypeKeyword && len(parseTemplate(r.Text).cols) == 0 {
 		fields.Add("text", MsgKeywordNoTag)
+	} else if err := links.CheckText(ctx, s.pool, accountID, r.Text); err != nil {
+		if err := addErr("text", err); err != nil {
+			return p, err
+		}
 	}
 	ln, err := s.lines.Resolve(ctx, accountID, r.Sender)
 	if err != nil {
@@ -254,14 +265,15 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 
 // price walks the recipients of a checked request and fills its quote.
 func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
-	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl, words: p.words}
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl,
+		words: p.words, sized: s.links.Sized}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
 		return err
 	}
 	p.rowWords = tot.words
-	st := sms.Count(p.text, p.cancel11)
+	st := sms.Count(s.links.Sized(p.text), p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
 	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || IsPattern(p.typ) {

@@ -81,6 +81,17 @@ type walker struct {
 	src      Source
 	tbl      *operator.Table
 	words    *moderation.Matcher // checks every per-row text (nil: not checked)
+	// sized replaces tracked-link placeholders by links of their sent length
+	// (nil: texts are counted as they are).
+	sized func(string) string
+}
+
+// size is text as counted: with its short links at their sent length.
+func (w walker) size(text string) string {
+	if w.sized == nil {
+		return text
+	}
+	return w.sized(text)
 }
 
 // walk reads the source in chunks through q (a transaction or the pool) and hands
@@ -99,7 +110,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	}
 	var fixed sms.Stats
 	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !IsPattern(w.typ) {
-		fixed = sms.Count(w.text, w.cancel11)
+		fixed = sms.Count(w.size(w.text), w.cancel11)
 	}
 	tmpl := parseTemplate(w.text)
 	dedupe := w.typ == TypePhonebook
@@ -116,11 +127,12 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 				text = &t
 			}
 			if text != nil {
-				if strings.TrimSpace(*text) == "" || sms.CheckLength(*text) != nil {
+				sized := w.size(*text)
+				if strings.TrimSpace(sized) == "" || sms.CheckLength(sized) != nil {
 					tot.invalid++
 					continue
 				}
-				st = sms.Count(*text, w.cancel11)
+				st = sms.Count(sized, w.cancel11)
 			}
 			if dedupe && !seen.add(r.mobile) {
 				tot.duplicates++

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -120,47 +119,6 @@ func (s *Service) Get(ctx context.Context, accountID, fileID int64) (Detail, err
 	return d, nil
 }
 
-// ListQuery is a page of the file list, optionally of one purpose.
-type ListQuery struct {
-	Page, Limit int
-	Purpose     string
-}
-
-// ParseListQuery reads page, limit (at most 100, default 20) and purpose.
-func ParseListQuery(q url.Values) (ListQuery, error) {
-	pg, err := validate.ParsePaging(q, 20, 100)
-	if err != nil {
-		return ListQuery{}, err
-	}
-	lq := ListQuery{Page: pg.Page, Limit: pg.Limit, Purpose: strings.TrimSpace(q.Get("purpose"))}
-	if lq.Purpose != "" && !validPurpose(lq.Purpose) {
-		return ListQuery{}, apperr.Field("purpose", MsgPurpose)
-	}
-	return lq, nil
-}
-
-// List returns a page of the account's files, newest first, and their total.
-func (s *Service) List(ctx context.Context, accountID int64, q ListQuery) ([]File, int64, error) {
-	var total int64
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM files WHERE account_id = $1 AND ($2 = '' OR purpose = $2)`,
-		accountID, q.Purpose).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count files: %w", err)
-	}
-	rows, err := s.pool.Query(ctx, `SELECT `+fileColumns+` FROM files WHERE account_id = $1 AND ($2 = '' OR purpose = $2)
-		ORDER BY id DESC LIMIT $3 OFFSET $4`, accountID, q.Purpose, q.Limit, (q.Page-1)*q.Limit)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list files: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (File, error) { return scanFile(r) })
-	if err != nil {
-		return nil, 0, fmt.Errorf("list files: %w", err)
-	}
-	if out == nil {
-		out = []File{}
-	}
-	return out, total, nil
-}
-
 // ParseID reads a file id from a path or body; anything but a positive integer is a
 // 422 on "id".
 func ParseID(s string) (int64, error) {
@@ -195,22 +153,20 @@ func (s *Service) Original(ctx context.Context, accountID, fileID int64) (io.Rea
 }
 
 // Delete removes one of the account's files, its rows and its stored original. A
-// file whose parse holds its rows, or that a send not yet expanded will read, answers
-// 409.
+// file whose parse holds its rows, that a send not yet expanded will read or that
+// a recurring campaign reads answers 409, naming that send or campaign.
 func (s *Service) Delete(ctx context.Context, id acl.Identity, fileID int64, ip string) error {
 	var key string
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SET LOCAL lock_timeout = '2s'`); err != nil {
 			return fmt.Errorf("delete file: %w", err)
 		}
-		var inUse bool
-		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sends WHERE account_id = $2 AND expanded_at IS NULL
-			AND status IN ('scheduled', 'queued', 'expanding', 'held') AND source @> jsonb_build_object('file_id', $1::bigint))`, fileID, id.AccountID).Scan(&inUse)
+		msg, err := inUse(ctx, tx, id.AccountID, fileID)
 		if err != nil {
-			return fmt.Errorf("file %d in use: %w", fileID, err)
+			return err
 		}
-		if inUse {
-			return apperr.New(apperr.Conflict, MsgInUse).WithCode("file-in-use")
+		if msg != "" {
+			return apperr.New(apperr.Conflict, msg).WithCode("file-in-use")
 		}
 		err = tx.QueryRow(ctx, `DELETE FROM files WHERE id = $1 AND account_id = $2 RETURNING coalesce(storage_key, '')`,
 			fileID, id.AccountID).Scan(&key)

@@ -67,7 +67,6 @@ const (
 	MsgNotMultipart  = "فایل باید به صورت multipart/form-data ارسال شود"
 	MsgID            = "شناسه فایل معتبر نیست"
 	MsgBusy          = "فایل در حال پردازش است؛ لطفا کمی بعد دوباره تلاش کنید"
-	MsgInUse         = "این فایل در ارسالی که هنوز انجام نشده استفاده شده است و حذف نمی‌شود"
 	MsgRowEmpty      = "خانه خالی است"
 	MsgRowFormat     = "قالب شماره اشتباه است"
 	MsgRowOther      = "خطای دیگر"
@@ -145,15 +144,6 @@ func New(pool *pgxpool.Pool, store Storage, queue Enqueuer, limit *ratelimit.Lim
 type Category struct {
 	Value string `json:"value"`
 	Label string `json:"label"`
-}
-
-// Categories are the purposes of uploads with their Persian names.
-func Categories() []Category {
-	return []Category{
-		{PurposeSend, "ارسال از فایل"},
-		{PurposePeerToPeer, "ارسال نظیر به نظیر"},
-		{PurposeContacts, "ورود مخاطبین"},
-	}
 }
 
 func validPurpose(p string) bool {

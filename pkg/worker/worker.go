@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/voice"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -68,6 +69,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	alerts := wallet.NewAlerts(pool, queue)
 	alerts.Live = pub
 	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, alerts.Watch(w.onMoney))
+	w.Sends.SetShortLinks(shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret))
 	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub

@@ -37,7 +37,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'plans', title: 'طرح‌ها' },
   { path: 'profile', title: 'پروفایل' },
   ...PROFILE.map(([p, title]) => ({ path: `profile/${p}`, title })),
-  { path: 'file-management', title: 'مدیریت فایل' },
   { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
   { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
   { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },

@@ -10,6 +10,8 @@ import { patternRoutes } from '../features/patterns/routes'
 import { webhookRoutes } from '../features/webhooks/routes'
 import { predefinedRoutes } from '../features/predefined/routes'
 import { supportAdminRoutes, supportRoutes } from '../features/support/routes'
+import { linkRoutes } from '../features/links/routes'
+import { fileRoutes } from '../features/files/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -111,6 +113,8 @@ export const routes: RouteObject[] = [
           ...webhookRoutes,
           ...predefinedRoutes,
           ...supportRoutes,
+          ...linkRoutes,
+          ...fileRoutes,
           ...placeholders,
         ],
       },

@@ -3,7 +3,9 @@ import { useId, useRef, useState, type ClipboardEvent } from 'react'
 import { toPersianDigits } from '../lib/digits'
 import { formatNumber } from '../lib/format'
 import { countSegments, MAX_TEXT } from '../lib/segments'
+import { sizeLinks, useLinkSettings } from '../lib/links'
 import { PredefinedPicker } from './PredefinedPicker'
+import { TrackedLinkPicker } from './TrackedLinkPicker'
 
 /** A keyword tag of the editor: `keyword` is inserted as `{keyword}`; `col` names the column ex_{col}. */
 export interface EditorKeyword {
@@ -53,16 +55,21 @@ export interface MessageEditorProps {
   formatTag?: (keyword: string) => string
   /** Shows «درج متن آماده»: a picker of the account's predefined messages that inserts at the caret. */
   predefined?: boolean
+  /** Shows «درج لینک ردیابی»: inserts a tracked link ({link:ID}); the counter counts it at its sent length. */
+  trackedLinks?: boolean
 }
 
 /** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
 export function MessageEditor({
   value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
   onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6, predefined,
-  formatTag = (k) => `{${k}}`,
+  trackedLinks, formatTag = (k) => `{${k}}`,
 }: MessageEditorProps) {
   const id = useId()
   const [picking, setPicking] = useState(false)
+  const [linking, setLinking] = useState(false)
+  const linkSettings = useLinkSettings(!!trackedLinks && value.includes('{link:'))
+  const counted = sizeLinks(value, linkSettings.data?.link_length ?? 0)
   const ref = useRef<HTMLTextAreaElement>(null)
   const length = [...value].length
 
@@ -108,6 +115,14 @@ export function MessageEditor({
           <PredefinedPicker open={picking} onClose={() => setPicking(false)} onPick={(m) => replaceSelection(m.text)} />
         </>
       )}
+      {trackedLinks && (
+        <>
+          <Button size="xs" variant="outline" alignSelf="flex-start" disabled={disabled} onClick={() => setLinking(true)} data-testid="tracked-link-open">
+            درج لینک ردیابی
+          </Button>
+          <TrackedLinkPicker open={linking} onClose={() => setLinking(false)} onPick={(l) => replaceSelection(l.placeholder)} />
+        </>
+      )}
       {keywords.length > 0 && (
         <Wrap gap="1.5" role="group" aria-label="درج برچسب">
           {keywords.map((k) => (
@@ -128,7 +143,7 @@ export function MessageEditor({
       )}
       <HStack justify="space-between" wrap="wrap" gap="2">
         <Text id={`${id}-counter`} fontSize="sm" color="fg.muted" aria-live="polite">
-          {counterText(value, cancel11)}
+          {counterText(counted, cancel11)}
         </Text>
         <Text fontSize="xs" color={length >= maxLength ? 'fg.error' : 'fg.subtle'}>
           {`${toPersianDigits(length)} / ${toPersianDigits(maxLength)}`}

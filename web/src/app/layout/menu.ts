@@ -36,6 +36,7 @@ export const MENU: MenuGroup[] = [
       { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/campaigns', '/send-sms/drafts'] },
       { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon, perm: 'report.view' },
       { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
+      { label: 'لینک‌های ردیابی', to: '/links', icon: ChartIcon, perm: 'send.create' },
       { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon, perm: 'report.view' },
       { label: 'پیش‌نویس‌ها', to: '/send-sms/drafts', icon: FileIcon, perm: 'send.create' },
       { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon, perm: 'predefined.view' },

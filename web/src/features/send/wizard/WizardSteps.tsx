@@ -64,6 +64,7 @@ export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, k
           onChange={(text) => set({ text })}
           keywords={keywords}
           predefined={canInsert}
+          trackedLinks
           cancel11={draft.cancel11}
           // Advertising lines must carry the footer: the switch stays on and locked.
           onCancel11Change={draft.advertising ? undefined : (cancel11) => set({ cancel11, cancel11Touched: true })}

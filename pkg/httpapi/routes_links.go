@@ -1,0 +1,56 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/links"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// linkRoutes are the link tracker (spec §7 /panel/link_tracker, docs/link-tracking.md).
+// Making and removing links is part of composing sends (send.create); their
+// statistics are reports (report.view).
+func (s *Server) linkRoutes() []Route {
+	svc := s.Links
+	return []Route{
+		{http.MethodGet, "/panel/link_tracker", acl.SendCreate, func(c *gin.Context) {
+			pagedList(c, func(p validate.Paging) ([]links.Link, int64, error) { return svc.List(c.Request.Context(), who(c), p) })
+		}},
+		{http.MethodGet, "/panel/link_tracker/settings", acl.SendCreate, func(c *gin.Context) {
+			v, err := svc.Settings(c.Request.Context(), who(c))
+			reply(c, v, err)
+		}},
+		{http.MethodPost, "/panel/link_tracker", acl.SendCreate, byForm(svc.Create, true)},
+		{http.MethodPost, "/panel/link_tracker/delete", acl.SendCreate, byBodyID(svc.Delete)},
+		{http.MethodGet, "/panel/link_tracker/:id/stats", acl.ReportView, byPathID(svc.Stats)},
+	}
+}
+
+// notFoundPage is what an unknown short link shows.
+const notFoundPage = `<!doctype html><html lang="fa" dir="rtl"><meta charset="utf-8"><title>چاپار</title>` +
+	`<body style="font-family:sans-serif;text-align:center;padding:3em">این لینک معتبر نیست یا منقضی شده است.</body></html>`
+
+// shortLink is GET /l/{code}: the redirect of a tracked short link. It answers
+// 302 to the target with its UTM parameters and buffers the click (the recorder
+// writes clicks in batches); an unknown code is a 404 page.
+func (s *Server) shortLink(c *gin.Context) {
+	target, click, err := s.Links.Resolve(c.Request.Context(), c.Param("code"))
+	if errors.Is(err, links.ErrUnknownCode) {
+		c.Data(http.StatusNotFound, "text/html; charset=utf-8", []byte(notFoundPage))
+		return
+	}
+	if err != nil {
+		slog.ErrorContext(c.Request.Context(), "short link", "err", err)
+		c.Data(http.StatusServiceUnavailable, "text/html; charset=utf-8", []byte(notFoundPage))
+		return
+	}
+	s.Links.Record(click)
+	c.Header("Cache-Control", "no-store")
+	c.Header("Referrer-Policy", "no-referrer")
+	c.Redirect(http.StatusFound, target)
+}

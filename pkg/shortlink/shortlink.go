@@ -1,0 +1,163 @@
+// Package shortlink renders and reads the tracked short links of message texts.
+//
+// A text names a tracked link by a placeholder, {link:ID} (ID: the tracker's link
+// id). Each recipient gets its own short code per link: the recipient's id and the
+// link's slot (its place among the distinct links of the text) in base62, with a
+// two-character HMAC so that codes cannot be made up by counting. A code is always
+// CodeLen characters, so a rendered link has a fixed length and the parts of a
+// message (its price) are known when it is quoted, before any recipient exists.
+package shortlink
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Code layout: idLen characters of recipient id, one of slot, macLen of HMAC.
+const (
+	idLen   = 7
+	macLen  = 2
+	CodeLen = idLen + 1 + macLen // CodeLen is the length of every code
+	// MaxSlots is how many distinct tracked links one text may hold.
+	MaxSlots = 5
+	// maxID is the largest recipient id idLen base62 digits hold.
+	maxID = 3_521_614_606_207 // 62^7 - 1
+)
+
+const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// DefaultBase is the default of SHORTLINK_BASE (the API's default address): the
+// base of a codec a binary was not given.
+const DefaultBase = "http://127.0.0.1:8080/l/"
+
+// Marker starts every placeholder; a text without it has no tracked link.
+const Marker = "{link:"
+
+var placeholder = regexp.MustCompile(`\{link:(\d{1,18})\}`)
+
+// Codec renders and reads codes under one base address and key.
+type Codec struct {
+	base string
+	key  []byte
+}
+
+// New returns a codec whose links start with base (e.g. "https://chpr.ir/l/"); the
+// codes' HMAC is keyed by a key derived from secret.
+func New(base, secret string) *Codec {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("chapar short link v1"))
+	return &Codec{base: base, key: m.Sum(nil)}
+}
+
+// Base is the address every short link starts with.
+func (c *Codec) Base() string { return c.base }
+
+// Has reports whether text holds a placeholder.
+func Has(text string) bool { return strings.Contains(text, Marker) }
+
+// LinkIDs lists the distinct link ids of text's placeholders in order of first
+// appearance: a link's index here is its slot.
+func LinkIDs(text string) []int64 {
+	if !Has(text) {
+		return nil
+	}
+	var out []int64
+	for _, m := range placeholder.FindAllStringSubmatch(text, -1) {
+		id, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil || id <= 0 {
+			continue
+		}
+		seen := false
+		for _, x := range out {
+			seen = seen || x == id
+		}
+		if !seen {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Sized is text with every placeholder replaced by a link of the exact length a
+// recipient's will have: what counting characters and parts must read.
+func (c *Codec) Sized(text string) string {
+	if !Has(text) {
+		return text
+	}
+	return placeholder.ReplaceAllLiteralString(text, c.base+strings.Repeat("0", CodeLen))
+}
+
+// Render is text as recipientID receives it: each placeholder replaced by the
+// recipient's short link of that slot. A placeholder beyond MaxSlots is left as
+// it is (the send's validation refuses such texts).
+func (c *Codec) Render(text string, recipientID int64) string {
+	ids := LinkIDs(text)
+	if len(ids) == 0 {
+		return text
+	}
+	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
+		id, _ := strconv.ParseInt(m[len(Marker):len(m)-1], 10, 64)
+		for slot, x := range ids {
+			if x == id && slot < MaxSlots {
+				return c.base + c.Code(recipientID, slot)
+			}
+		}
+		return m
+	})
+}
+
+// Code is the short code of a recipient's link in slot.
+func (c *Codec) Code(recipientID int64, slot int) string {
+	b := make([]byte, 0, CodeLen)
+	b = appendBase62(b, recipientID%(maxID+1), idLen)
+	b = append(b, alphabet[slot%len(alphabet)])
+	return string(append(b, c.mac(b)...))
+}
+
+// Decode reads a code back into its recipient id and slot; ok is false for
+// anything but a code this codec made.
+func (c *Codec) Decode(code string) (recipientID int64, slot int, ok bool) {
+	if len(code) != CodeLen {
+		return 0, 0, false
+	}
+	for i := 0; i < idLen+1; i++ {
+		d := strings.IndexByte(alphabet, code[i])
+		if d < 0 {
+			return 0, 0, false
+		}
+		if i < idLen {
+			recipientID = recipientID*62 + int64(d)
+		} else {
+			slot = d
+		}
+	}
+	if !hmac.Equal([]byte(code[idLen+1:]), c.mac([]byte(code[:idLen+1]))) || slot >= MaxSlots || recipientID <= 0 {
+		return 0, 0, false
+	}
+	return recipientID, slot, true
+}
+
+// mac is the macLen base62 characters that sign a code's first part.
+func (c *Codec) mac(head []byte) []byte {
+	m := hmac.New(sha256.New, c.key)
+	m.Write(head)
+	sum := m.Sum(nil)
+	n := int64(sum[0])<<16 | int64(sum[1])<<8 | int64(sum[2])
+	return appendBase62(nil, n%(62*62), macLen)
+}
+
+// appendBase62 appends n in base62 padded to width digits.
+func appendBase62(b []byte, n int64, width int) []byte {
+	start := len(b)
+	for i := 0; i < width; i++ {
+		b = append(b, '0')
+	}
+	for i := start + width - 1; i >= start && n > 0; i-- {
+		b[i] = alphabet[n%62]
+		n /= 62
+	}
+	return b
+}
