@@ -11,6 +11,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/support"
 	"github.com/chapar/chapar/pkg/upload"
 )
 
@@ -113,7 +114,12 @@ func (s *Server) downloadFile(c *gin.Context) {
 
 // openFile opens one of the caller's files of a category (default: uploads).
 func (s *Server) openFile(c *gin.Context, id int64, category string) (io.ReadCloser, string, error) {
-	if category != upload.CategoryReceipt {
+	switch category {
+	case upload.CategoryReceipt:
+	case support.CategoryAttachment:
+		a, rc, err := s.Support.OpenAttachment(c.Request.Context(), who(c), id)
+		return rc, a.Name, err
+	default:
 		return s.Files.Original(c.Request.Context(), who(c).AccountID, id)
 	}
 	p, rc, err := s.Offline.Receipt(c.Request.Context(), id)

@@ -173,3 +173,14 @@ func randomKey() string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// CategoryAttachment is the file-management category of ticket and suggestion
+// attachments (downloaded through OpenAttachment; kept with their request, so
+// not deletable on their own).
+const CategoryAttachment = "ticket_attachment"
+
+func init() {
+	upload.RegisterSource(upload.Source{Category: CategoryAttachment, Label: "پیوست تیکت و پیشنهاد",
+		SQL: `SELECT a.id, a.name, a.size, 'ready', '', '', i.created_at, false, true FROM ticket_attachments a
+			JOIN ticket_interactions i ON i.id = a.interaction_id WHERE a.account_id = $1`})
+}

@@ -374,3 +374,46 @@ func TestMessageRate(t *testing.T) {
 	}
 	open(e, user(e, "calm", "09120000111"))
 }
+
+// TestAttachmentsInFileManagement: ticket attachments are listed in the file
+// management under their own category, download through it byte for byte, are
+// not deletable on their own, and are the owner's only.
+func TestAttachmentsInFileManagement(t *testing.T) {
+	e := apitest.Start(t, nil)
+	tok := user(e, "filer", "09120000112")
+	other := user(e, "snoop", "09120000113")
+	open(e, tok, part{"scan.pdf", pdfBytes})
+	var list struct {
+		Items []struct {
+			ID        int64  `json:"id"`
+			Name      string `json:"name"`
+			Deletable bool   `json:"deletable"`
+			Download  string `json:"download"`
+		}
+	}
+	r := e.Must(200, "GET", "/v1/api/user/files?category="+support.CategoryAttachment, nil, tok)
+	r.Decode(t, &list.Items)
+	if len(list.Items) != 1 || list.Items[0].Name != "scan.pdf" || list.Items[0].Deletable || list.Items[0].Download == "" {
+		t.Fatalf("listed %s", r.Raw)
+	}
+	get := func(token string) (int, []byte) {
+		req, _ := http.NewRequest("GET", e.URL+"/v1/api"+list.Items[0].Download, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, b
+	}
+	if st, b := get(tok); st != 200 || !bytes.Equal(b, pdfBytes) {
+		t.Fatalf("download %d", st)
+	}
+	if st, _ := get(other); st != 404 {
+		t.Fatalf("another account's download %d", st)
+	}
+	if r := e.Must(200, "GET", "/v1/api/user/files?category="+support.CategoryAttachment, nil, other); strings.Contains(string(r.Raw), "scan.pdf") {
+		t.Fatalf("listed to another account: %s", r.Raw)
+	}
+}

@@ -157,7 +157,9 @@ func (s *Service) Entries(ctx context.Context, accountID int64, q EntryQuery) ([
 // the category for files other than uploads.
 func downloadPath(category string, id int64) string {
 	p := "/user/files/" + strconv.FormatInt(id, 10) + "/download"
-	if category == CategoryReceipt {
+	switch category {
+	case PurposeSend, PurposePeerToPeer, PurposeContacts:
+	default:
 		p += "?category=" + category
 	}
 	return p
