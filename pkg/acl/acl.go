@@ -44,6 +44,12 @@ const (
 	// PredefinedManage creates, edits and deletes them and their groups.
 	PredefinedView   Permission = "predefined.view"
 	PredefinedManage Permission = "predefined.manage"
+	// InboxManage marks received messages read and deletes them (reading them is
+	// ReportView); SecretaryView reads the secretaries and keyword readers and
+	// SecretaryManage creates, edits, toggles and deletes them.
+	InboxManage     Permission = "inbox.manage"
+	SecretaryView   Permission = "secretary.view"
+	SecretaryManage Permission = "secretary.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -70,12 +76,15 @@ var Titles = map[Permission]string{
 	PatternManage:    "ایجاد و ویرایش الگوها",
 	PredefinedView:   "مشاهده پیام‌های از پیش تعریف‌شده",
 	PredefinedManage: "مدیریت پیام‌های از پیش تعریف‌شده",
+	InboxManage:      "خوانده‌شده و حذف پیامک‌های دریافتی",
+	SecretaryView:    "مشاهده منشی‌ها و کلیدخوان‌ها",
+	SecretaryManage:  "مدیریت منشی‌ها و کلیدخوان‌ها",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
 	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage,
-	PredefinedView, PredefinedManage}
+	PredefinedView, PredefinedManage, InboxManage, SecretaryView, SecretaryManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -123,6 +132,8 @@ var Groups = []Group{
 	{"send", "ارسال پیامک", []Permission{SendCreate, SendCancel}},
 	{"pattern", "الگو (پترن)", []Permission{PatternManage}},
 	{"report", "گزارش‌ها", []Permission{ReportView}},
+	{"inbox", "پیامک‌های دریافتی", []Permission{InboxManage}},
+	{"secretary", "منشی و کلیدخوان", []Permission{SecretaryView, SecretaryManage}},
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
 	{"file", "مدیریت فایل", []Permission{FileManage}},
