@@ -315,6 +315,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 // Update changes a reader; the changed texts go to review again (it stops
 // answering until approved).
 func (s *Service) Update(ctx context.Context, id acl.Identity, in Input, ip string) (Reader, error) {
+	if _, err := s.Get(ctx, id, in.ID); err != nil {
+		return Reader{}, err
+	}
 	if err := s.check(ctx, id.AccountID, &in); err != nil {
 		return Reader{}, err
 	}

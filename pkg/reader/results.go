@@ -160,6 +160,9 @@ func pick(entrants []string, n int, seed int64) []string {
 
 // Draws lists a contest's drawings, newest first.
 func (s *Service) Draws(ctx context.Context, id acl.Identity, readerID int64) ([]Draw, error) {
+	if _, err := s.Get(ctx, id, readerID); err != nil {
+		return nil, err
+	}
 	rows, err := s.pool.Query(ctx, `SELECT d.id, d.seed, d.wanted, d.entrants, d.winners, d.created_at FROM reader_draws d
 		JOIN readers r ON r.id = d.reader_id WHERE r.account_id = $1 AND d.reader_id = $2 ORDER BY d.id DESC`, id.AccountID, readerID)
 	if err != nil {

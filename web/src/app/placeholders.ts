@@ -44,11 +44,4 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: 'support/create-suggestion-request', title: 'ثبت درخواست پیشنهاد' },
   { path: 'support/suggestion-request/:id', title: 'جزئیات درخواست پیشنهاد' },
   { path: 'file-management', title: 'مدیریت فایل' },
-  { path: 'secretary/received-message/inbox', title: 'منشی پیام دریافتی' },
-  { path: 'secretary/received-message/create', title: 'ایجاد منشی پیام دریافتی' },
-  { path: 'secretary/received-message/update/:id', title: 'ویرایش منشی پیام دریافتی' },
-  { path: 'secretary/received-message/recipients/:id/:inbox_type', title: 'دریافت‌کنندگان منشی' },
-  { path: 'secretary/keywords/list', title: 'کلیدخوان' },
-  { path: 'secretary/keywords/create', title: 'ایجاد کلیدخوان' },
-  { path: 'secretary/keywords/:id', title: 'جزئیات کلیدخوان' },
 ]

@@ -10,6 +10,7 @@ import { patternRoutes } from '../features/patterns/routes'
 import { webhookRoutes } from '../features/webhooks/routes'
 import { predefinedRoutes } from '../features/predefined/routes'
 import { inboxRoutes } from '../features/inbox/routes'
+import { secretaryRoutes } from '../features/secretary/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -111,6 +112,7 @@ export const routes: RouteObject[] = [
           ...webhookRoutes,
           ...predefinedRoutes,
           ...inboxRoutes,
+          ...secretaryRoutes,
           ...placeholders,
         ],
       },
