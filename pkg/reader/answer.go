@@ -116,12 +116,16 @@ func match(rs []active, text string) (active, string, bool) {
 	return active{}, "", false
 }
 
-// option returns the poll option (from 1) a normalised answer names, or 0.
+// option returns the poll option (from 1) a normalised answer names (its number,
+// title or one of its keywords), or 0.
 func (r active) option(rest string) int {
 	if n, err := strconv.Atoi(rest); err == nil && n >= 1 && n <= len(r.options) {
 		return n
 	}
 	for i, o := range r.options {
+		if rest == inbox.Normalize(o.Title) {
+			return i + 1
+		}
 		for _, k := range o.Keywords {
 			if rest == k {
 				return i + 1

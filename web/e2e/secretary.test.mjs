@@ -30,10 +30,11 @@ async function latest(to, timeoutMs = 30_000) {
 test('a poll is created, approved by staff, and its chart follows injected votes live', { timeout: 240_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)
+  page.setDefaultTimeout(40_000) // a busy machine: the lazy pages take their time
   await signInWithToken(page, token, '/secretary/keywords/list')
   await page.getByTestId('reader-new').click()
   await waitForPath(page, /\/secretary\/keywords\/create$/)
-  const kw = `نظر${randomDigits(4)}`
+  const kw = `نظرسنجی${randomDigits(4)}`
   await page.getByTestId('reader-kind').selectOption('poll')
   await page.getByTestId('reader-title').fill(`نظرسنجی رنگ ${kw}`)
   await page.getByTestId('reader-line').selectOption(LINE)
@@ -48,6 +49,7 @@ test('a poll is created, approved by staff, and its chart follows injected votes
   await page.getByTestId('reader-status').getByText('در انتظار بررسی').waitFor()
 
   const staff = await openPage(browser)
+  staff.page.setDefaultTimeout(40_000)
   await staffLogin(staff.page)
   await staff.page.goto(`${PANEL_URL}/admin/reviews?kind=reader`)
   await staff.page.getByTestId(`approve-${id}`).click()
@@ -71,6 +73,7 @@ test('a poll is created, approved by staff, and its chart follows injected votes
   await context.close()
 
   const mobile = await openPage(browser, MOBILE)
+  mobile.page.setDefaultTimeout(40_000)
   await mobile.page.goto(`${PANEL_URL}/login`)
   await mobile.page.evaluate(() => localStorage.setItem('dark', 'true'))
   await signInWithToken(mobile.page, token, `/secretary/keywords/${id}`)
