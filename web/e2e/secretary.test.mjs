@@ -81,7 +81,7 @@ test('a poll is created, approved by staff, and its chart follows injected votes
   await mobile.page.getByTestId('poll-total').getByText(`${fa(3)} رأی`).waitFor()
   await shot(mobile.page, 'secretary-poll-mobile-dark')
   await mobile.page.goto(`${PANEL_URL}/secretary/keywords/list`)
-  await mobile.page.getByText(`نظرسنجی رنگ ${kw}`).first().waitFor()
+  await mobile.page.getByText(fa(`نظرسنجی رنگ ${kw}`)).first().waitFor()
   await shot(mobile.page, 'secretary-list-mobile-dark')
   await mobile.context.close()
 })

@@ -123,7 +123,7 @@ function Summary({ reader }: { reader: Reader }) {
     <Stack gap="3">
       <HStack justify="space-between" wrap="wrap">
         <HStack>
-          <Heading as="h2" size="md">{reader.title}</Heading>
+          <Heading as="h2" size="md">{toPersianDigits(reader.title)}</Heading>
           <Badge colorPalette={status.color} data-testid="reader-status">{status.label}</Badge>
         </HStack>
         {canManage && (

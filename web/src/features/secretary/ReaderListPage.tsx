@@ -18,7 +18,7 @@ function StatusBadge({ r }: { r: Reader }) {
 
 function columns(secretary: boolean): DataTableColumn<Reader>[] {
   return [
-    { key: 'title', title: 'عنوان', render: (r) => <Text fontWeight="medium">{r.title}</Text> },
+    { key: 'title', title: 'عنوان', render: (r) => <Text fontWeight="medium">{toPersianDigits(r.title)}</Text> },
     ...(secretary ? [] : [{ key: 'kind', title: 'نوع', render: (r: Reader) => KIND_TITLES[r.kind] }]),
     { key: 'line', title: 'خط', render: (r) => <bdi>{toPersianDigits(r.line)}</bdi> },
     { key: 'keywords', title: 'کلمات کلیدی', render: (r) => (r.keywords.length ? toPersianDigits(r.keywords.join('، ')) : 'همه پیام‌ها'), hideOnMobile: true },
