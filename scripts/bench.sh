@@ -29,8 +29,12 @@
 #                    p50/p99 and API CPU per redirect (scripts/bench-links.sh, which
 #                    runs alone too, on its own private stack);
 #
+#   7. inbox         a TV contest: BENCH_INBOX_N (10,000) MO in one burst, until
+#                    every reply is submitted, worker CPU per MO and peak RSS
+#                    (scripts/bench-inbox.sh; BENCH_ONLY=inbox only).
+#
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
-# sizes it).
+# sizes it); BENCH_ONLY=inbox runs part 7 alone.
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -195,7 +199,7 @@ say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 stack_start smsc-sim "$BIN/smsc-sim"
 for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
-if [ "${BENCH_ONLY:-}" != otp ]; then
+if [ -z "${BENCH_ONLY:-}" ]; then
 log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
 RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
 LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
@@ -221,6 +225,14 @@ API=http://$HTTP_ADDR/v1/api
 TOKEN=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
 [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "demo login failed" >&2; exit 1; }
 sleep 1 # let the binds settle
+
+# ---- 7. inbox: a TV contest (BENCH_ONLY=inbox) ------------------------------------
+if [ "${BENCH_ONLY:-}" = inbox ]; then
+  . scripts/bench-inbox.sh
+  inbox_bench
+  cp "$REPORT" "$OUT"; cat "$REPORT"; echo "(saved to $OUT)"
+  exit 0
+fi
 
 # ---- 5a. one-time codes on the idle stack (5b runs during part 4) ---------------
 . scripts/bench-otp.sh

@@ -46,6 +46,12 @@ const (
 	PredefinedManage Permission = "predefined.manage"
 	// SupportManage opens, follows, answers and rates the account's support requests.
 	SupportManage Permission = "support.manage"
+	// InboxManage marks received messages read and deletes them (reading them is
+	// ReportView); SecretaryView reads the secretaries and keyword readers and
+	// SecretaryManage creates, edits, toggles and deletes them.
+	InboxManage     Permission = "inbox.manage"
+	SecretaryView   Permission = "secretary.view"
+	SecretaryManage Permission = "secretary.manage"
 )
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
@@ -73,12 +79,15 @@ var Titles = map[Permission]string{
 	PredefinedView:   "مشاهده پیام‌های از پیش تعریف‌شده",
 	PredefinedManage: "مدیریت پیام‌های از پیش تعریف‌شده",
 	SupportManage:    "ثبت و پیگیری درخواست‌های پشتیبانی",
+	InboxManage:      "خوانده‌شده و حذف پیامک‌های دریافتی",
+	SecretaryView:    "مشاهده منشی‌ها و کلیدخوان‌ها",
+	SecretaryManage:  "مدیریت منشی‌ها و کلیدخوان‌ها",
 }
 
 // All lists the permissions a role may hold (for the role editor).
 var All = []Permission{SendCreate, SendCancel, ReportView, NumberView, NumberManage, WalletView, ProfileManage, PartnerManage,
 	PhonebookView, PhonebookManage, FileManage, WalletPay, APIKeyManage, PatternManage,
-	PredefinedView, PredefinedManage, SupportManage}
+	PredefinedView, PredefinedManage, SupportManage, InboxManage, SecretaryView, SecretaryManage}
 
 // Identity is the authenticated caller.
 type Identity struct {
@@ -126,6 +135,8 @@ var Groups = []Group{
 	{"send", "ارسال پیامک", []Permission{SendCreate, SendCancel}},
 	{"pattern", "الگو (پترن)", []Permission{PatternManage}},
 	{"report", "گزارش‌ها", []Permission{ReportView}},
+	{"inbox", "پیامک‌های دریافتی", []Permission{InboxManage}},
+	{"secretary", "منشی و کلیدخوان", []Permission{SecretaryView, SecretaryManage}},
 	{"number", "خطوط ارسال", []Permission{NumberView, NumberManage}},
 	{"contacts", "دفترچه تلفن", []Permission{PhonebookView, PhonebookManage}},
 	{"file", "مدیریت فایل", []Permission{FileManage}},

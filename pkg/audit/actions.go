@@ -62,6 +62,14 @@ const (
 	DraftCreate           = "draft.create"
 	DraftUpdate           = "draft.update"
 	DraftDelete           = "draft.delete"
+	// The inbox and the secretaries (pkg/inbox, pkg/reader).
+	InboxDelete  = "inbox.delete"
+	ReaderCreate = "reader.create"
+	ReaderUpdate = "reader.update"
+	ReaderToggle = "reader.toggle"
+	ReaderDelete = "reader.delete"
+	ReaderCodes  = "reader.codes"
+	ReaderDraw   = "reader.draw"
 )
 
 // Labels are the Persian names of the action codes, in the order the panel's filter
@@ -123,6 +131,13 @@ var Labels = []Label{
 	{DraftCreate, "ذخیره پیش‌نویس"},
 	{DraftUpdate, "به‌روزرسانی پیش‌نویس"},
 	{DraftDelete, "حذف پیش‌نویس"},
+	{InboxDelete, "حذف پیامک‌های دریافتی"},
+	{ReaderCreate, "ایجاد منشی"},
+	{ReaderUpdate, "ویرایش منشی"},
+	{ReaderToggle, "فعال/غیرفعال کردن منشی"},
+	{ReaderDelete, "حذف منشی"},
+	{ReaderCodes, "بارگذاری کدهای هدیه"},
+	{ReaderDraw, "قرعه‌کشی مسابقه"},
 }
 
 // Label is an action code and its Persian name.

@@ -114,6 +114,9 @@ type Config struct {
 	// API's own address + "/l/"). Every binary must read the same value: the length
 	// of a short link is part of a message's price.
 	ShortLinkBase string
+	// InboxPartWait is how long the parts of a concatenated MO wait for a missing
+	// one before what arrived is stored, flagged incomplete (INBOX_PART_WAIT).
+	InboxPartWait time.Duration
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -213,6 +216,7 @@ func Load() (Config, error) {
 		{"WEBHOOK_RETRY_WINDOW", &c.WebhookWindow, 24 * time.Hour},
 		{"WEBHOOK_RETRY_BASE", &c.WebhookRetryBase, 10 * time.Second},
 		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
+		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

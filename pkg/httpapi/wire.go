@@ -24,6 +24,7 @@ import (
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
@@ -63,6 +64,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
 	offlinePay.OnMoney = onMoney
 	reviews.Register(offlinePay.ReviewQueue())
+	reviews.Register(reader.New(pool, sends).ReviewQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	var calls *apicall.Recorder

@@ -82,7 +82,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 // dead consumer left unacknowledged and retries the pending receipts.
 func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 	lastClaim := time.Time{}
-	lastPending, lastExpire := time.Time{}, time.Time{}
+	lastPending, lastExpire, lastFlush := time.Time{}, time.Time{}, time.Time{}
 	for ctx.Err() == nil {
 		var msgs []redis.XMessage
 		if lead && time.Since(lastClaim) > 15*time.Second {
@@ -123,6 +123,10 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			} else {
 				c.dirty(ctx, a.Sends)
 			}
+		}
+		if lead && time.Since(lastFlush) > flushEvery {
+			lastFlush = time.Now()
+			c.flushParts(ctx)
 		}
 		if lead && time.Since(lastExpire) > expireEvery {
 			lastExpire = time.Now()
@@ -206,9 +210,9 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 			receipts = append(receipts, send.Receipt{Operator: in.Operator, MsgID: in.MsgID, AltIDs: in.MsgIDAlt,
 				Stat: int16(in.Stat), Mobile: in.Mobile, ReceivedAt: in.ReceivedAt})
 		case gateway.KindMO:
-			// Each part of a concatenated MO is stored as it came; keywords are single-part.
+			// The parts of a concatenated MO are put back together by inbox.Apply.
 			mos = append(mos, inbox.MO{StreamID: m.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,
-				Text: in.Text, ReceivedAt: in.ReceivedAt})
+				Text: in.Text, ReceivedAt: in.ReceivedAt, Ref: in.UDHRef, Seq: in.UDHSeq, Total: in.UDHTotal})
 		}
 	}
 	a, err := c.Sends.ApplyReceipts(ctx, receipts)
@@ -226,12 +230,29 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 		return fmt.Errorf("ack inbound: %w", err)
 	}
 	c.dirty(ctx, a.Sends)
+	c.announce(ctx, stored)
+	return nil
+}
+
+// flushEvery is how often the lead consumer stores the concatenated messages
+// whose missing parts never came.
+const flushEvery = 2 * time.Second
+
+func (c *Consumer) flushParts(ctx context.Context) {
+	stored, err := c.Inbox.FlushParts(ctx)
+	if err != nil {
+		slog.WarnContext(ctx, "flush waiting parts", "err", err)
+		return
+	}
+	c.announce(ctx, stored)
+}
+
+func (c *Consumer) announce(ctx context.Context, stored []inbox.Stored) {
 	if c.OnMO != nil {
 		for _, s := range stored {
 			c.OnMO(ctx, s)
 		}
 	}
-	return nil
 }
 
 func (c *Consumer) dirty(ctx context.Context, sends []int64) {

@@ -1,7 +1,9 @@
-// Package inbox owns received (MO) messages: each is stored in the inbox of the
-// account that owns the line it was sent to, and a body of «11» puts the sender on
-// that account's cancel-11 list (every later send skips and does not charge it),
-// while «12» takes it off again.
+// Package inbox owns received (MO) messages: the parts of a concatenated message
+// are put back together (parts.go), each message is stored in the inbox of the
+// account that owns the line it was sent to unless the sender is on that account's
+// receive blacklist, and a body of «11» puts the sender on that account's cancel-11
+// list (every later send skips and does not charge it), while «12» takes it off
+// again. The inbox page's list, read, delete and export are in list.go.
 package inbox
 
 import (
@@ -24,6 +26,11 @@ type MO struct {
 	Line       string // our line it was sent to
 	Text       string
 	ReceivedAt time.Time
+	// Ref, Seq and Total place one part of a concatenated message (Total > 1).
+	Ref, Seq, Total int
+	// Parts is how many parts made a stored message; Incomplete that some never came.
+	Parts      int
+	Incomplete bool
 }
 
 // Stored is an MO that reached an account.
@@ -39,6 +46,12 @@ type Service struct {
 	// OnStored, when set, is called with the new messages inside Apply's
 	// transaction (the webhook outbox), so they are stored together or not at all.
 	OnStored func(ctx context.Context, tx pgx.Tx, ms []Stored) error
+	// Answer, when set, is called next in the same transaction (the secretaries
+	// and keyword readers), so a message is answered exactly once.
+	Answer func(ctx context.Context, tx pgx.Tx, ms []Stored) error
+	// PartWait is how long the parts of a concatenated message wait for the
+	// missing ones before what arrived is stored, flagged (DefaultPartWait if 0).
+	PartWait time.Duration
 }
 
 // New returns the inbox service.
@@ -56,49 +69,91 @@ func Keyword(text string) string {
 	return ""
 }
 
-// Apply stores MO messages in one transaction and applies the 11/12 keywords. It
-// returns the messages that were new and reached an account.
+// Apply stores MO messages in one transaction and applies the 11/12 keywords. A
+// part of a concatenated message waits for the others; the whole message is
+// stored with the part that completes it. It returns the messages that were new
+// and reached an account.
 func (s *Service) Apply(ctx context.Context, mos []MO) ([]Stored, error) {
 	var out []Stored
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		for _, m := range mos {
-			sender := m.Sender
-			if n, ok := validate.NormalizeMobile(sender); ok {
-				sender = n
-			}
-			at := m.ReceivedAt
-			if at.IsZero() {
-				at = time.Now()
-			}
-			var st Stored
-			err := tx.QueryRow(ctx, `INSERT INTO inbox (account_id, line, sender, text, operator, stream_id, received_at)
-				SELECT l.account_id, l.number, $2, $3, $4, $5, $6 FROM lines l WHERE l.number = $1 AND l.account_id IS NOT NULL
-				ON CONFLICT (stream_id) DO NOTHING RETURNING id, account_id`,
-				m.Line, sender, m.Text, m.Operator, m.StreamID, at).Scan(&st.ID, &st.AccountID)
-			if err == pgx.ErrNoRows {
-				continue // a repeat, or a line no account owns
-			}
-			if err != nil {
-				return fmt.Errorf("store mo: %w", err)
-			}
-			st.MO = m
-			st.Sender = sender
-			switch Keyword(m.Text) {
-			case "11":
-				_, err = tx.Exec(ctx, `INSERT INTO blacklist (account_id, kind, mobile, source) VALUES ($1, 'cancel11', $2, 'inbound')
-					ON CONFLICT DO NOTHING`, st.AccountID, sender)
-			case "12":
-				_, err = tx.Exec(ctx, `DELETE FROM blacklist WHERE account_id = $1 AND kind = 'cancel11' AND mobile = $2`, st.AccountID, sender)
-			}
-			if err != nil {
-				return fmt.Errorf("cancel-11 list: %w", err)
-			}
-			out = append(out, st)
+		whole, err := assemble(ctx, tx, mos)
+		if err != nil {
+			return err
 		}
-		if s.OnStored != nil {
-			return s.OnStored(ctx, tx, out)
+		if out, err = store(ctx, tx, whole); err != nil {
+			return err
 		}
-		return nil
+		return s.after(ctx, tx, out)
 	})
 	return out, err
+}
+
+// after runs the hooks on the messages stored in tx.
+func (s *Service) after(ctx context.Context, tx pgx.Tx, out []Stored) error {
+	if len(out) == 0 {
+		return nil
+	}
+	if s.OnStored != nil {
+		if err := s.OnStored(ctx, tx, out); err != nil {
+			return err
+		}
+	}
+	if s.Answer != nil {
+		return s.Answer(ctx, tx, out)
+	}
+	return nil
+}
+
+// store inserts whole messages into their accounts' inboxes, skipping repeats,
+// lines no account owns and senders on the receive blacklist; «11» and «12» act
+// whatever the blacklist says.
+func store(ctx context.Context, tx pgx.Tx, mos []MO) ([]Stored, error) {
+	var out []Stored
+	for _, m := range mos {
+		if n, ok := validate.NormalizeMobile(m.Sender); ok {
+			m.Sender = n
+		}
+		if m.ReceivedAt.IsZero() {
+			m.ReceivedAt = time.Now()
+		}
+		if m.Parts < 1 {
+			m.Parts = 1
+		}
+		if err := cancel11(ctx, tx, m); err != nil {
+			return nil, err
+		}
+		var st Stored
+		err := tx.QueryRow(ctx, `INSERT INTO inbox (account_id, line, sender, text, operator, stream_id, received_at, parts, incomplete)
+			SELECT l.account_id, l.number, $2, $3, $4, $5, $6, $7, $8 FROM lines l WHERE l.number = $1 AND l.account_id IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM blacklist b WHERE b.account_id = l.account_id AND b.kind = 'receive' AND b.mobile = $2)
+			ON CONFLICT (stream_id) DO NOTHING RETURNING id, account_id`,
+			m.Line, m.Sender, m.Text, m.Operator, m.StreamID, m.ReceivedAt, m.Parts, m.Incomplete).Scan(&st.ID, &st.AccountID)
+		if err == pgx.ErrNoRows {
+			continue // a repeat, a line no account owns, or a blacklisted sender
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store mo: %w", err)
+		}
+		st.MO = m
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// cancel11 applies «11» (opt out) and «12» (opt back in) for the line's account.
+func cancel11(ctx context.Context, tx pgx.Tx, m MO) error {
+	var err error
+	switch Keyword(m.Text) {
+	case "11":
+		_, err = tx.Exec(ctx, `INSERT INTO blacklist (account_id, kind, mobile, source)
+			SELECT account_id, 'cancel11', $2, 'inbound' FROM lines WHERE number = $1 AND account_id IS NOT NULL
+			ON CONFLICT DO NOTHING`, m.Line, m.Sender)
+	case "12":
+		_, err = tx.Exec(ctx, `DELETE FROM blacklist WHERE kind = 'cancel11' AND mobile = $2
+			AND account_id = (SELECT account_id FROM lines WHERE number = $1)`, m.Line, m.Sender)
+	}
+	if err != nil {
+		return fmt.Errorf("cancel-11 list: %w", err)
+	}
+	return nil
 }

@@ -50,7 +50,7 @@ func (s *Service) initialStatus(ctx context.Context, accountID int64, r Request,
 // are the platform's own and never held; a pattern send's text was reviewed, so
 // only its values are judged (by pkg/pattern, which passes its reasons).
 func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) ([]string, error) {
-	if p.typ == TypeVerification {
+	if p.typ == TypeVerification || IsReply(p.typ) {
 		return nil, nil
 	}
 	if p.pattern != nil {

@@ -29,6 +29,29 @@ func IsPattern(typ string) bool {
 	return typ == TypePattern || typ == TypePatternOTP || typ == TypePatternTransactional
 }
 
+// Reply send types (spec §3 SMS types): the answers of the secretaries and keyword
+// readers (pkg/reader), each recipient with its own rendered text.
+const (
+	TypeSecretary = "secretary" // received-message secretary
+	TypePolls     = "polls"     // poll
+	TypeMatches   = "matches"   // contest
+	TypeIdea      = "idea"      // feedback
+	TypeReader    = "reader"    // gift and visit
+)
+
+// IsReply reports whether typ is a secretary's reply type.
+func IsReply(typ string) bool {
+	switch typ {
+	case TypeSecretary, TypePolls, TypeMatches, TypeIdea, TypeReader:
+		return true
+	}
+	return false
+}
+
+// rowTexts reports whether each recipient of typ carries its own rendered text
+// (patterns and replies: Numbers and Texts side by side).
+func rowTexts(typ string) bool { return IsPattern(typ) || IsReply(typ) }
+
 // PatternInfo is what pkg/pattern adds to a Request of a pattern type; it is never
 // read from a client's JSON, so /send cannot forge a pattern send.
 type PatternInfo struct {
@@ -46,7 +69,7 @@ type PatternInfo struct {
 // checkPattern validates the recipients of a pattern request: Numbers are
 // normalised mobiles and Texts their rendered texts, one each.
 func checkPattern(r Request) ([]string, error) {
-	if r.Pattern == nil || len(r.Numbers) != len(r.Texts) {
+	if (r.Pattern == nil && !r.Reply) || len(r.Numbers) != len(r.Texts) {
 		return nil, apperr.Field("type", MsgBadType)
 	}
 	if len(r.Numbers) == 0 {

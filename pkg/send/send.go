@@ -118,6 +118,10 @@ type Request struct {
 	Pattern *PatternInfo `json:"-"`
 	// LocalID is the client's own id of the send (unique per account, localid.go).
 	LocalID string `json:"local_id,omitempty"`
+	// Reply marks a secretary's replies (a reply type, Numbers and Texts side by
+	// side): set by pkg/reader, never read from JSON. Their texts were reviewed
+	// with the secretary, so they are not held.
+	Reply bool `json:"-"`
 }
 
 type prepared struct {
@@ -250,7 +254,10 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 			fields.Add("phonebook_ids", MsgPhonebookNotFound)
 		}
 		p.src = Source{PhonebookIDs: ids}
-	case TypePattern, TypePatternOTP, TypePatternTransactional:
+	case TypePattern, TypePatternOTP, TypePatternTransactional, TypeSecretary, TypePolls, TypeMatches, TypeIdea, TypeReader:
+		if IsReply(p.typ) != r.Reply {
+			return apperr.Field("type", MsgBadType)
+		}
 		nums, err := checkPattern(r)
 		if err != nil {
 			return err
@@ -276,7 +283,7 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	st := sms.Count(s.links.Sized(p.text), p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
-	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || IsPattern(p.typ) {
+	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) {
 		q.Parts = tot.maxParts
 	}
 	if p.typ == TypePhonebook {

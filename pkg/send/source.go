@@ -100,7 +100,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	var tot walkTotals
 	var bl blockSet
 	var err error
-	if w.typ == TypeQuick || w.typ == TypeVerification || IsPattern(w.typ) {
+	if w.typ == TypeQuick || w.typ == TypeVerification || rowTexts(w.typ) {
 		bl, err = blocked(ctx, q, accountID, w.numbers)
 	} else {
 		bl, err = loadBlockSet(ctx, q, accountID)
@@ -109,7 +109,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		return tot, err
 	}
 	var fixed sms.Stats
-	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !IsPattern(w.typ) {
+	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !rowTexts(w.typ) {
 		fixed = sms.Count(w.size(w.text), w.cancel11)
 	}
 	tmpl := parseTemplate(w.text)
@@ -170,7 +170,7 @@ func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, f
 			rows[i] = srcRow{mobile: m}
 		}
 		return fn(rows)
-	case TypePattern, TypePatternOTP, TypePatternTransactional:
+	case TypePattern, TypePatternOTP, TypePatternTransactional, TypeSecretary, TypePolls, TypeMatches, TypeIdea, TypeReader:
 		if len(w.texts) != len(w.numbers) {
 			return fmt.Errorf("pattern send: %d numbers, %d texts", len(w.numbers), len(w.texts))
 		}

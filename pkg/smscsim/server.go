@@ -349,10 +349,18 @@ type MO struct {
 	Text     string `json:"text"`
 	// SystemID of the receiver to deliver to; default the configured one.
 	SystemID string `json:"system_id,omitempty"`
+	// Encoding is MOAuto (""), MOGSM7, MOUCS2 or MOLatin1.
+	Encoding string `json:"encoding,omitempty"`
+	// Ref16 sends a long message with a 16-bit concatenation reference (IEI 0x08).
+	Ref16 bool `json:"ref16,omitempty"`
+	// Parts are the 1-based part numbers to send, in that order: [3,1,2] sends
+	// out of order, [1,3] loses part 2. Empty: every part in order.
+	Parts []int `json:"parts,omitempty"`
 }
 
 // InjectMO queues a deliver_sm (esm_class 0x00; GSM 7-bit when possible,
-// UCS-2 otherwise, concatenated with an 8-bit reference when long) for the
+// UCS-2 otherwise, or the MO's Encoding; concatenated with an 8-bit reference
+// when long, or a 16-bit one, its parts in the MO's order) for the
 // receivers of the operator. It is delivered, retried and kept pending like
 // a receipt, so it waits for a receiver to bind if none is bound. It returns
 // the number of parts queued.
@@ -372,7 +380,10 @@ func (srv *Server) InjectMO(mo MO) (int, error) {
 	if mb.full() {
 		return 0, ErrQueueFull
 	}
-	dc, parts := encodeMO(mo.Text, uint8(srv.moRef.Add(1)))
+	dc, parts, err := encodeMOAs(mo, uint16(srv.moRef.Add(1)))
+	if err != nil {
+		return 0, err
+	}
 	for _, p := range parts {
 		raw, err := encodeMODeliver(mo.From, mo.To, dc, p)
 		if err != nil {

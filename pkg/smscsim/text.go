@@ -143,18 +143,3 @@ type moPart struct {
 	sm  []byte // short_message including the UDH when concatenated
 	udh bool
 }
-
-// encodeMO encodes text as the handset would, with the same rules our own
-// sending uses (pkg/sms): GSM 7-bit (unpacked, one septet per byte) when every
-// character is representable, UCS-2 otherwise, long texts in concatenated
-// parts with an 8-bit reference, never split inside an escape or surrogate pair.
-func encodeMO(text string, ref uint8) (dc uint8, parts []moPart) {
-	ps, err := sms.Split(text, ref)
-	if err != nil || len(ps) == 0 {
-		return codingGSM7, []moPart{{sm: []byte{}}}
-	}
-	for _, p := range ps {
-		parts = append(parts, moPart{sm: p.Payload, udh: p.UDHI()})
-	}
-	return ps[0].DataCoding(), parts
-}

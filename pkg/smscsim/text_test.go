@@ -210,3 +210,39 @@ func TestParseFaults(t *testing.T) {
 		}
 	}
 }
+
+// encodeMO is the default encoding of an injected MO with an 8-bit reference.
+func encodeMO(text string, ref uint8) (uint8, []moPart) {
+	dc, parts, err := encodeMOAs(MO{Text: text}, uint16(ref))
+	if err != nil {
+		panic(err)
+	}
+	return dc, parts
+}
+
+func TestEncodeMOAsked(t *testing.T) {
+	long := strings.Repeat("سلام ", 30) // 150 characters, 300 octets: 3 UCS-2 parts
+	dc, parts, err := encodeMOAs(MO{Text: long, Ref16: true, Parts: []int{3, 1}}, 0x1234)
+	if err != nil || dc != codingUCS2 || len(parts) != 2 {
+		t.Fatalf("dc %d parts %d err %v", dc, len(parts), err)
+	}
+	for i, want := range []uint8{3, 1} {
+		udh, _, c, has, ok := splitUDH(parts[i].sm)
+		if !ok || !has || !c.wide || c.ref != 0x1234 || c.total != 3 || c.seq != want || len(udh) != 7 {
+			t.Fatalf("part %d: %+v", i, c)
+		}
+	}
+	dc, parts, err = encodeMOAs(MO{Text: "café déjà", Encoding: MOLatin1}, 1)
+	if err != nil || dc != codingLatin1 || len(parts) != 1 || decodeText(codingLatin1, parts[0].sm) != "café déjà" {
+		t.Fatalf("latin1: dc %d %v", dc, err)
+	}
+	if dc, parts, _ = encodeMOAs(MO{Text: "hello", Encoding: MOUCS2}, 1); dc != codingUCS2 || decodeText(dc, parts[0].sm) != "hello" {
+		t.Fatal("forced UCS-2")
+	}
+	for _, bad := range []MO{{Text: "سلام", Encoding: MOLatin1}, {Text: "سلام", Encoding: MOGSM7},
+		{Text: long, Parts: []int{1, 1}}, {Text: long, Parts: []int{4}}, {Text: "x", Encoding: "ebcdic"}} {
+		if _, _, err := encodeMOAs(bad, 1); err == nil {
+			t.Fatalf("%+v accepted", bad)
+		}
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/upload"
@@ -41,6 +42,8 @@ type Publisher interface {
 type Worker struct {
 	Sends *send.Service
 	Inbox *inbox.Service
+	// Readers answers inbound messages (secretaries and keyword readers).
+	Readers *reader.Service
 	// Campaigns runs the recurring campaigns; its Now is the scheduling clock.
 	Campaigns *campaign.Service
 	// Files parses uploaded files.
@@ -74,6 +77,10 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub
 	w.Inbox.OnStored = webhook.CaptureInbound
+	w.Inbox.PartWait = cfg.InboxPartWait
+	w.Readers = reader.New(pool, w.Sends)
+	w.Inbox.Answer = w.Readers.Answer
+	w.AddLoop(func(ctx context.Context) { w.Readers.RepliesLoop(ctx, replyPoll) })
 	w.Webhooks = webhook.NewDeliverer(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, webhook.Settings{
 		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
 		Concurrency: cfg.WebhookConcurrency}, log)
@@ -85,6 +92,9 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	}
 	return w
 }
+
+// replyPoll is how often an idle worker looks for secretary replies to send.
+const replyPoll = 200 * time.Millisecond
 
 // AddLoop runs f beside the worker's own loops.
 func (w *Worker) AddLoop(f func(context.Context)) { w.loops = append(w.loops, f) }

@@ -12,6 +12,8 @@ import { predefinedRoutes } from '../features/predefined/routes'
 import { supportAdminRoutes, supportRoutes } from '../features/support/routes'
 import { linkRoutes } from '../features/links/routes'
 import { fileRoutes } from '../features/files/routes'
+import { inboxRoutes } from '../features/inbox/routes'
+import { secretaryRoutes } from '../features/secretary/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -115,6 +117,8 @@ export const routes: RouteObject[] = [
           ...supportRoutes,
           ...linkRoutes,
           ...fileRoutes,
+          ...inboxRoutes,
+          ...secretaryRoutes,
           ...placeholders,
         ],
       },

@@ -21,6 +21,9 @@ export type Permission =
   | 'predefined.manage'
   | 'support.manage'
   | 'audit.view'
+  | 'inbox.manage'
+  | 'secretary.view'
+  | 'secretary.manage'
 
 /** The caller's access list (GET /acl/list, spec §6). */
 export interface Acl {

@@ -1,0 +1,4 @@
+DROP INDEX IF EXISTS inbox_unread_idx;
+DROP INDEX IF EXISTS inbox_reader_idx;
+ALTER TABLE inbox DROP COLUMN IF EXISTS reader_id, DROP COLUMN IF EXISTS incomplete, DROP COLUMN IF EXISTS parts;
+DROP TABLE IF EXISTS inbox_parts;

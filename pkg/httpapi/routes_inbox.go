@@ -1,0 +1,56 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/report"
+)
+
+// inboxRoutes are the inbox page's routes (spec §7 Inbox, docs/inbox-secretaries.md):
+// the received messages with filters, their export, mark read and delete. Replying
+// is a quick send (POST /send).
+func (s *Server) inboxRoutes() []Route {
+	svc := inbox.New(s.Pool)
+	parse := func(q url.Values) (inbox.Filter, error) { return inbox.ParseFilter(q, report.ParseRange) }
+	return []Route{
+		// ?line=&sender=&text=&date_from=&date_to=&reader_id=&status=read|unread&page=&limit=
+		{http.MethodGet, "/report/messages-inbox", acl.ReportView, filteredList(parse,
+			func(f inbox.Filter) (int, int) { return f.Page, f.Limit }, svc.List)},
+		{http.MethodGet, "/report/messages-inbox/export", acl.ReportView, filteredExport(parse, "inbox.xlsx", svc.WriteXLSX)},
+		{http.MethodGet, "/report/messages-inbox/unread", acl.ReportView, func(c *gin.Context) {
+			n, err := svc.Unread(c.Request.Context(), who(c).AccountID)
+			reply(c, gin.H{"unread": n}, err)
+		}},
+		{http.MethodPost, "/report/messages-inbox/read", acl.InboxManage, inboxRead(svc)},
+		{http.MethodPost, "/report/messages-inbox/delete-list", acl.InboxManage, func(c *gin.Context) {
+			var in struct {
+				IDs flexIDs `json:"ids"`
+			}
+			if !bind(c, &in) {
+				return
+			}
+			n, err := svc.Delete(c.Request.Context(), who(c), in.IDs.ints(), c.ClientIP())
+			deletedCount(c, n, err)
+		}},
+	}
+}
+
+// inboxRead is POST read {"ids": […], "read": true|false (default true)} → {"changed": n}.
+func inboxRead(svc *inbox.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in struct {
+			IDs  flexIDs `json:"ids"`
+			Read *bool   `json:"read"`
+		}
+		if !bind(c, &in) {
+			return
+		}
+		n, err := svc.MarkRead(c.Request.Context(), who(c), in.IDs.ints(), in.Read == nil || *in.Read)
+		reply(c, gin.H{"changed": n}, err)
+	}
+}
