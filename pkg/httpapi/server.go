@@ -33,6 +33,7 @@ import (
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
@@ -88,6 +89,8 @@ type Deps struct {
 	Webhooks *webhook.Service
 	// CallLog records the API-key calls (nil: off); its Run must be running.
 	CallLog *apicall.Recorder
+	// Profiles owns the profile, documents, mobile changes, settings and tariffs.
+	Profiles *profile.Service
 }
 
 // Server holds the dependencies of the handlers.

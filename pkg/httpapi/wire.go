@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
@@ -58,6 +59,9 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
 	offlinePay.OnMoney = onMoney
 	reviews.Register(offlinePay.ReviewQueue())
+	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
+	reviews.Register(profiles.DocumentQueue())
+	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	var calls *apicall.Recorder
@@ -66,7 +70,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}
 	return Deps{
 		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
-		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
+		Reviews: reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,
