@@ -9,6 +9,7 @@ import { developerRoutes } from '../features/developers/routes'
 import { patternRoutes } from '../features/patterns/routes'
 import { webhookRoutes } from '../features/webhooks/routes'
 import { predefinedRoutes } from '../features/predefined/routes'
+import { profileRoutes } from '../features/profile/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -109,6 +110,7 @@ export const routes: RouteObject[] = [
           ...patternRoutes,
           ...webhookRoutes,
           ...predefinedRoutes,
+          ...profileRoutes,
           ...placeholders,
         ],
       },
