@@ -124,7 +124,7 @@ func resize(data []byte) ([]byte, error) {
 	}
 	w, h := fit(cfg.Width, cfg.Height, LogoSide)
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
 	var b bytes.Buffer
 	if err := png.Encode(&b, dst); err != nil {
 		return nil, fmt.Errorf("encode logo: %w", err)
