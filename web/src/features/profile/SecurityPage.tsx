@@ -155,17 +155,15 @@ function SessionsCard() {
       onError: fail,
     })
   return (
-    <SectionCard title="نشست‌های فعال" data-testid="sessions-card"
-      actions={
-        <HStack gap="2" wrap="wrap">
-          <Button size="sm" variant="outline" loading={all.isPending} onClick={() => everywhere(false)} data-testid="sessions-others">
-            خروج از دستگاه‌های دیگر
-          </Button>
-          <Button size="sm" colorPalette="red" loading={all.isPending} onClick={() => everywhere(true)} data-testid="sessions-everywhere">
-            خروج از همه جا
-          </Button>
-        </HStack>
-      }>
+    <SectionCard title="نشست‌های فعال" description="دستگاه‌ها و مرورگرهایی که با حساب شما وارد شده‌اند." data-testid="sessions-card">
+      <HStack gap="2" wrap="wrap" mb="3">
+        <Button size="sm" variant="outline" loading={all.isPending} onClick={() => everywhere(false)} data-testid="sessions-others">
+          خروج از دستگاه‌های دیگر
+        </Button>
+        <Button size="sm" colorPalette="red" loading={all.isPending} onClick={() => everywhere(true)} data-testid="sessions-everywhere">
+          خروج از همه جا
+        </Button>
+      </HStack>
       {sessions.isPending ? (
         <Skeleton h="24" />
       ) : sessions.isError ? (
