@@ -22,18 +22,7 @@ type StepUp struct {
 // StartStepUp sends a code for purpose to the user's mobile, within the OTP send
 // limits and the number's daily cap.
 func (s *Service) StartStepUp(ctx context.Context, userID int64, purpose string, c Client) (StepUp, error) {
-	u, err := s.accounts.ByID(ctx, userID)
-	if err != nil {
-		return StepUp{}, err
-	}
-	if err := s.allow(ctx, "otp:send:subject:"+strings.ToLower(u.Username), s.cfg.OTPSendPerMin); err != nil {
-		return StepUp{}, err
-	}
-	ch, err := s.startChallenge(ctx, u, purpose, "sms", c)
-	if err != nil {
-		return StepUp{}, err
-	}
-	return StepUp{OTPToken: ch.token, ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(u.Mobile)}, nil
+	return s.StartStepUpTo(ctx, userID, purpose, "", c)
 }
 
 // ConfirmStepUp checks a step-up code of the user for purpose and consumes it: a

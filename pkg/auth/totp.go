@@ -1,85 +1,64 @@
 package auth
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha1"
-	"crypto/subtle"
-	"encoding/base32"
-	"encoding/binary"
+	"bytes"
+	"encoding/base64"
 	"fmt"
-	"net/url"
+	"image/png"
 	"strings"
 	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
 )
 
 // TOTP follows RFC 6238 with the parameters every authenticator app supports:
 // HMAC-SHA1, 6 digits, a 30-second step, and one step of clock drift either way.
+// github.com/pquerna/otp computes and checks the codes and draws the QR code.
 const (
-	totpDigits = 6
+	totpIssuer = "Chapar"
 	totpStep   = 30
 	totpSkew   = 1
+	qrSize     = 240
 )
 
-var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
+var totpOpts = totp.ValidateOpts{Period: totpStep, Skew: totpSkew, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
 
-// newTOTPSecret returns a random 160-bit secret, base32-encoded.
-func newTOTPSecret() (string, error) {
-	b := make([]byte, 20)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("totp secret: %w", err)
+// newTOTPKey returns a new authenticator key (a random 160-bit secret) for account.
+func newTOTPKey(account string) (*otp.Key, error) {
+	k, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: account, Period: totpStep,
+		SecretSize: 20, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		return nil, fmt.Errorf("totp key: %w", err)
 	}
-	return b32.EncodeToString(b), nil
-}
-
-// hotp computes the RFC 4226 value for a counter.
-func hotp(key []byte, counter uint64, digits int) string {
-	var msg [8]byte
-	binary.BigEndian.PutUint64(msg[:], counter)
-	m := hmac.New(sha1.New, key)
-	m.Write(msg[:])
-	sum := m.Sum(nil)
-	off := sum[len(sum)-1] & 0x0f
-	v := binary.BigEndian.Uint32(sum[off:off+4]) & 0x7fffffff
-	mod := uint32(1)
-	for range digits {
-		mod *= 10
-	}
-	return fmt.Sprintf("%0*d", digits, v%mod)
+	return k, nil
 }
 
 // TOTPCode returns the authenticator code for time t (RFC 6238, 6 digits, 30 s).
 func TOTPCode(secret string, t time.Time) (string, error) {
-	key, err := b32.DecodeString(strings.ToUpper(strings.TrimSpace(secret)))
+	code, err := totp.GenerateCodeCustom(strings.ToUpper(strings.TrimSpace(secret)), t, totpOpts)
 	if err != nil {
-		return "", fmt.Errorf("totp secret: %w", err)
+		return "", fmt.Errorf("totp code: %w", err)
 	}
-	return hotp(key, uint64(t.Unix())/totpStep, totpDigits), nil
+	return code, nil
 }
 
 // verifyTOTP checks code against the steps around t.
 func verifyTOTP(secret, code string, t time.Time) bool {
-	key, err := b32.DecodeString(strings.ToUpper(strings.TrimSpace(secret)))
-	if err != nil || len(code) != totpDigits {
-		return false
-	}
-	step := uint64(t.Unix()) / totpStep
-	for d := -totpSkew; d <= totpSkew; d++ {
-		want := hotp(key, uint64(int64(step)+int64(d)), totpDigits)
-		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
-			return true
-		}
-	}
-	return false
+	ok, err := totp.ValidateCustom(code, strings.ToUpper(strings.TrimSpace(secret)), t, totpOpts)
+	return err == nil && ok
 }
 
-// otpauthURL is the payload of the QR code an authenticator app scans.
-func otpauthURL(issuer, account, secret string) string {
-	v := url.Values{}
-	v.Set("secret", secret)
-	v.Set("issuer", issuer)
-	v.Set("algorithm", "SHA1")
-	v.Set("digits", fmt.Sprint(totpDigits))
-	v.Set("period", fmt.Sprint(totpStep))
-	return "otpauth://totp/" + url.PathEscape(issuer+":"+account) + "?" + v.Encode()
+// qrDataURL draws the key's otpauth:// payload as a PNG QR code, as a data: URL the
+// panel shows in an <img> (no third-party QR service sees the secret).
+func qrDataURL(k *otp.Key) (string, error) {
+	img, err := k.Image(qrSize, qrSize)
+	if err != nil {
+		return "", fmt.Errorf("qr image: %w", err)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return "", fmt.Errorf("qr png: %w", err)
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes()), nil
 }

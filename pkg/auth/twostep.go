@@ -18,10 +18,12 @@ type TwoStepStatus struct {
 	Methods    []string `json:"methods"`
 }
 
-// QR is the authenticator-app enrolment payload.
+// QR is the authenticator-app enrolment payload: the secret (typed by hand), its
+// otpauth:// URL and the QR code as a PNG data: URL.
 type QR struct {
 	Secret     string `json:"secret"`
 	OTPAuthURL string `json:"otpauth_url"`
+	Image      string `json:"qr_image"`
 }
 
 // TwoStep returns the caller's second-step setting.
@@ -37,18 +39,22 @@ func (s *Service) TwoStep(ctx context.Context, id acl.Identity) (TwoStepStatus, 
 // ShowQR starts (or restarts) authenticator enrolment: a new pending secret and the
 // otpauth:// payload for the QR code.
 func (s *Service) ShowQR(ctx context.Context, id acl.Identity) (QR, error) {
-	secret, err := newTOTPSecret()
-	if err != nil {
-		return QR{}, err
-	}
 	u, err := s.accounts.ByID(ctx, id.UserID)
 	if err != nil {
 		return QR{}, err
 	}
-	if err := s.accounts.SetTwoStepPending(ctx, u.ID, secret); err != nil {
+	k, err := newTOTPKey(u.Username)
+	if err != nil {
 		return QR{}, err
 	}
-	return QR{Secret: secret, OTPAuthURL: otpauthURL("Chapar", u.Username, secret)}, nil
+	img, err := qrDataURL(k)
+	if err != nil {
+		return QR{}, err
+	}
+	if err := s.accounts.SetTwoStepPending(ctx, u.ID, k.Secret()); err != nil {
+		return QR{}, err
+	}
+	return QR{Secret: k.Secret(), OTPAuthURL: k.URL(), Image: img}, nil
 }
 
 // EnableTwoStep turns the second step on with a method. The app method needs a code

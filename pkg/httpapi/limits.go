@@ -37,6 +37,8 @@ var bodyLimits = map[string]int64{
 	"POST /v1/api/payment/offline/card-to-card-create": OfflineBodyLimit,
 	"POST /v1/api/payment/offline/bank-pay-create":     OfflineBodyLimit,
 	"POST /v1/api/user/draft":                          BulkBodyLimit,
+	"POST /v1/api/user/profile/logo":                   ProfileUploadLimit,
+	"POST /v1/api/user/documents/upload":               ProfileUploadLimit,
 }
 
 // streamRoutes are the routes whose body or answer may outlast the server's read

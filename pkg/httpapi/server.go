@@ -34,6 +34,7 @@ import (
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
@@ -95,6 +96,8 @@ type Deps struct {
 	// Links keeps tracked links and serves their redirect; its Run (the click
 	// recorder) must be running.
 	Links *links.Service
+	// Profiles owns the profile, documents, mobile changes, settings and tariffs.
+	Profiles *profile.Service
 }
 
 // Server holds the dependencies of the handlers.

@@ -23,6 +23,7 @@ import (
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/report"
@@ -65,6 +66,9 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	offlinePay.OnMoney = onMoney
 	reviews.Register(offlinePay.ReviewQueue())
 	reviews.Register(reader.New(pool, sends).ReviewQueue())
+	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
+	reviews.Register(profiles.DocumentQueue())
+	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
 	var calls *apicall.Recorder
@@ -75,7 +79,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter),
 		Links:   links.New(pool, shortLinks),
-		Reviews: reviews, Staff: admin, Patterns: patterns, Content: content.New(pool),
+		Reviews: reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,

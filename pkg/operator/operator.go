@@ -118,9 +118,14 @@ func (t *Table) Classify(mobile string) string {
 
 // Price returns the price of one message of n parts to an operator.
 func (t *Table) Price(op string, parts int) int64 {
+	return t.Tariff(op).Price(parts)
+}
+
+// Tariff returns the tariff of an operator (the "other" operator's when it has none).
+func (t *Table) Tariff(op string) Tariff {
 	tr, ok := t.tariffs[op]
 	if !ok {
 		tr = t.tariffs[Other]
 	}
-	return tr.Price(parts)
+	return tr
 }

@@ -16,24 +16,7 @@ const SEND_METHODS: Array<[string, string]> = [
   ['tower-irancell', 'ارسال بر اساس دکل ایرانسل'],
 ]
 
-const PROFILE: Array<[string, string]> = [
-  ['account-info', 'اطلاعات حساب'],
-  ['security-setting', 'تنظیمات امنیتی'],
-  ['tariffs', 'تعرفه‌ها'],
-  ['settings', 'تنظیمات حساب'],
-  ['documents', 'مدارک'],
-  ['personal-info', 'اطلاعات شخصی'],
-  ['contact-info', 'اطلاعات تماس'],
-  ['address-info', 'اطلاعات نشانی'],
-  ['change-phone-number', 'تغییر شماره موبایل'],
-]
-
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   ...SEND_METHODS.map(([p, title]) => ({ path: `send-sms/${p}`, title })),
   { path: 'reports/archive-details/:id', title: 'جزئیات گزارش بایگانی' },
-  { path: 'facilities', title: 'امکانات' },
-  { path: 'settings', title: 'تنظیمات' },
-  { path: 'plans', title: 'طرح‌ها' },
-  { path: 'profile', title: 'پروفایل' },
-  ...PROFILE.map(([p, title]) => ({ path: `profile/${p}`, title })),
 ]

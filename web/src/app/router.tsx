@@ -14,6 +14,7 @@ import { linkRoutes } from '../features/links/routes'
 import { fileRoutes } from '../features/files/routes'
 import { inboxRoutes } from '../features/inbox/routes'
 import { secretaryRoutes } from '../features/secretary/routes'
+import { profileRoutes } from '../features/profile/routes'
 import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
@@ -119,6 +120,7 @@ export const routes: RouteObject[] = [
           ...fileRoutes,
           ...inboxRoutes,
           ...secretaryRoutes,
+          ...profileRoutes,
           ...placeholders,
         ],
       },

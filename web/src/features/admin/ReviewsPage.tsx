@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { Modal } from '../../components/Overlays'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
+import { downloadFile } from '../../lib/api'
 import { ApiError } from '../../lib/apiError'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
@@ -47,6 +48,10 @@ export default function ReviewsPage() {
           <Text lineClamp={2} maxW="320px">{r.summary}</Text>
           {r.kind === 'offline_payment' && (
             <Button size="xs" variant="outline" onClick={() => setOffline(r.subject_id)} data-testid={`offline-detail-${r.subject_id}`}>جزئیات و رسید</Button>
+          )}
+          {r.kind === 'document' && (
+            <Button size="xs" variant="outline" onClick={() => void downloadFile(`/admin/documents/${r.subject_id}/file`, {}, `document-${r.subject_id}`)}
+              data-testid={`document-file-${r.subject_id}`}>دریافت فایل مدرک</Button>
           )}
         </Stack>
       ),
