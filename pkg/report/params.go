@@ -15,6 +15,7 @@ import (
 const (
 	msgStatus          = "وضعیت انتخاب‌شده معتبر نیست"
 	msgType            = "نوع پیامک معتبر نیست"
+	msgLine            = "شماره خط معتبر نیست"
 	msgFrom            = "تاریخ شروع معتبر نیست"
 	msgTo              = "تاریخ پایان معتبر نیست"
 	msgTime            = "تاریخ معتبر نیست"
@@ -39,6 +40,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 	errs := apperr.Fields{}
 	f.Status = strings.TrimSpace(q.Get("status"))
 	f.Type = strings.TrimSpace(q.Get("type"))
+	f.Line = strings.TrimSpace(validate.ToLatinDigits(q.Get("line")))
 	f.From, f.To = ParseRange(q.Get("from"), q.Get("to"), "from", "to", errs)
 	if err := errs.Err(); err != nil {
 		return Filter{}, err

@@ -24,6 +24,7 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/voice"
@@ -46,7 +47,9 @@ type Worker struct {
 	Files *upload.Service
 	// Webhooks delivers the webhook outbox (docs/webhooks.md).
 	Webhooks *webhook.Deliverer
-	Sweep    send.SweepConfig
+	// Rollups keeps the dashboard charts' daily rollups, every cfg.RollupEvery.
+	Rollups *rollup.Job
+	Sweep   send.SweepConfig
 	// SweepEvery is the sweeper's period.
 	SweepEvery time.Duration
 
@@ -72,6 +75,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub
 	w.Inbox.OnStored = webhook.CaptureInbound
+	w.Rollups = rollup.NewJob(pool, log)
 	w.Webhooks = webhook.NewDeliverer(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, webhook.Settings{
 		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
 		Concurrency: cfg.WebhookConcurrency}, log)
@@ -134,6 +138,9 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	run(w.scheduleLoop)
 	run(w.Webhooks.Run)
 	run(w.purgeLoop)
+	if w.cfg.RollupEvery > 0 {
+		run(func(ctx context.Context) { w.Rollups.Loop(ctx, w.cfg.RollupEvery) })
+	}
 	for _, f := range w.loops {
 		run(f)
 	}
