@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
@@ -100,6 +101,10 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		Ref: "seed:demo", Description: "اعتبار هدیه حساب نمایشی"})
 	if err != nil {
 		return fmt.Errorf("seed demo credit: %w", err)
+	}
+	if err := seedDemoSends(ctx, cfg, pool, os.Getenv("SEED_DEMO_SENDS") == "1", acl.Identity{UserID: u.ID, AccountID: u.AccountID, Username: u.Username,
+		IsOwner: true, Permissions: acl.All}); err != nil {
+		return err
 	}
 	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)
 	fmt.Printf("demo account ready: user %s, lines %s and %s, credit %d rials\n", u.Username, demoLine, demoServiceLine, bal)

@@ -62,7 +62,7 @@ func systemicFilter(q url.Values) (report.SystemicFilter, error) {
 		return report.SystemicFilter{}, err
 	}
 	errs := apperr.Fields{}
-	from, to := report.ParseRange(q.Get("from"), q.Get("to"), "from", "to", errs)
+	from, to := report.ParseRange(report.RangeParam(q, "from"), report.RangeParam(q, "to"), "from", "to", errs)
 	return report.SystemicFilter{Page: pg.Page, Limit: pg.Limit, From: from, To: to}, errs.Err()
 }
 

@@ -30,7 +30,6 @@ const PROFILE: Array<[string, string]> = [
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   ...SEND_METHODS.map(([p, title]) => ({ path: `send-sms/${p}`, title })),
-  { path: 'reports/archive-details/:id', title: 'جزئیات گزارش بایگانی' },
   { path: 'facilities', title: 'امکانات' },
   { path: 'inbox', title: 'پیامک‌های دریافتی' },
   { path: 'settings', title: 'تنظیمات' },
