@@ -69,13 +69,17 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
   const category = { dataKey: x as string, tickFormatter: xTick(xKind, spansDays), tick, stroke: c.grid, tickLine: false, minTickGap: 12 }
   const value = { tickFormatter: (v: number) => axisValue(v, fmt), tick, stroke: c.grid, tickLine: false, domain: yDomain, allowDecimals: false }
   return (
-    <Stack gap="2" data-testid={testId} dir="rtl">
+    <Stack gap="2" data-testid={testId} dir="rtl" minW="0" w="full">
       {title && (
         <Text fontSize="sm" fontWeight="semibold">
           {title}
         </Text>
       )}
-      <Box h={`${height}px`} w="full" className="chapar-chart">
+      {/* The SVG is laid out left to right (the axes are mirrored above instead): in an RTL
+          context SVG text anchors flip and the labels would run into the plot. Persian
+          labels still read right to left. minW 0 and a hidden overflow keep the measured
+          width from feeding back into a grid or flex item's width. */}
+      <Box h={`${height}px`} w="full" minW="0" overflow="hidden" className="chapar-chart" dir="ltr">
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={data as object[]} layout={horizontal ? 'vertical' : 'horizontal'} margin={{ top: 8, right: 4, left: 4, bottom: 4 }}>
             <CartesianGrid stroke={c.grid} strokeDasharray="3 3" vertical={!!horizontal} horizontal={!horizontal} />
@@ -97,7 +101,7 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
               labelFormatter={xLabel(xKind)}
               formatter={(v, _n, item) => chartValue(Number(v), series.find((s) => s.key === item.dataKey)?.format ?? fmt)}
             />
-            {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12, color: c.axis }} iconSize={10} />}
+            {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12, color: c.axis, direction: 'rtl' }} iconSize={10} />}
             {series.map((s, i) => seriesElement(s, c.series[(s.color ?? i) % c.series.length], horizontal))}
           </ComposedChart>
         </ResponsiveContainer>

@@ -76,7 +76,7 @@ export function DashboardCharts() {
               { key: 'parts', name: 'پیامک (بخش)', kind: 'line', color: 2 },
             ]}
           />
-          <Box>
+          <Box minW="0">
             {data.operators.length === 0 ? (
               <EmptyState title="هنوز گزارش تحویلی نرسیده است" />
             ) : (
