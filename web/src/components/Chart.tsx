@@ -35,11 +35,11 @@ interface Props<T> {
   testId?: string
 }
 
-function xTick(kind: ChartX, spansDays: boolean) {
+function xTick(kind: ChartX, span: number) {
   return (v: unknown) => {
     const s = String(v ?? '')
     if (kind === 'day') return dayTick(s)
-    if (kind === 'time') return timeTick(s, spansDays)
+    if (kind === 'time') return timeTick(s, span > 20 * 3600_000, span < 10 * 60_000)
     return s
   }
 }
@@ -64,9 +64,9 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
   const fmt = yFormat ?? series[0]?.format ?? 'number'
   const first = data[0]?.[x] as unknown
   const last = data[data.length - 1]?.[x] as unknown
-  const spansDays = xKind === 'time' && !!first && !!last && new Date(String(last)).getTime() - new Date(String(first)).getTime() > 20 * 3600_000
+  const span = xKind === 'time' && !!first && !!last ? new Date(String(last)).getTime() - new Date(String(first)).getTime() : 0
   const tick = { fill: c.axis, fontSize: 11, fontFamily: 'inherit' }
-  const category = { dataKey: x as string, tickFormatter: xTick(xKind, spansDays), tick, stroke: c.grid, tickLine: false, minTickGap: 12 }
+  const category = { dataKey: x as string, tickFormatter: xTick(xKind, span), tick, stroke: c.grid, tickLine: false, minTickGap: 12 }
   const value = { tickFormatter: (v: number) => axisValue(v, fmt), tick, stroke: c.grid, tickLine: false, domain: yDomain, allowDecimals: false }
   return (
     <Stack gap="2" data-testid={testId} dir="rtl" minW="0" w="full">

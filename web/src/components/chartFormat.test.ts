@@ -32,5 +32,6 @@ describe('chart formatting', () => {
     expect(timeTick('2026-11-27T10:35:00Z')).toBe('۱۴:۰۵')
     expect(timeTick('2026-11-27T10:35:00Z', true)).toBe('۶ آذر ۱۴:۰۵')
     expect(timeTick('2026-11-27T21:00:00Z')).toBe('۰۰:۳۰')
+    expect(timeTick('2026-11-27T10:35:09Z', false, true)).toBe('۱۴:۰۵:۰۹')
   })
 })

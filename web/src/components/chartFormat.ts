@@ -59,10 +59,12 @@ export function dayLabel(day: string): string {
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
-/** An instant on the x-axis: «۱۴:۰۵» in Tehran (with «۶ آذر» when the chart spans days). */
-export function timeTick(iso: string, withDay = false): string {
-  const p = toJalaliParts(new Date(iso))
-  const time = toPersianDigits(`${pad(p.hour)}:${pad(p.minute)}`)
+/** An instant on the x-axis: «۱۴:۰۵» in Tehran (with «۶ آذر» when the chart spans days, «۱۴:۰۵:۰۹» when it spans minutes). */
+export function timeTick(iso: string, withDay = false, withSeconds = false): string {
+  const d = new Date(iso)
+  const p = toJalaliParts(d)
+  const sec = withSeconds ? `:${pad(Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tehran', second: '2-digit' }).format(d)))}` : ''
+  const time = toPersianDigits(`${pad(p.hour)}:${pad(p.minute)}${sec}`)
   return withDay ? `${toPersianDigits(p.day)} ${JALALI_MONTHS[p.month - 1]} ${time}` : time
 }
 
