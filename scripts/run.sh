@@ -15,7 +15,7 @@ LOGS=.data/logs
 mkdir -p "$LOGS"
 
 ./bin/api migrate up
-./bin/api seed-demo
+SEED_DEMO_SENDS=1 ./bin/api seed-demo # with real sends for the dashboard charts
 
 pids=()
 stop() {

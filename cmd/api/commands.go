@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
@@ -102,6 +103,10 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return fmt.Errorf("seed demo credit: %w", err)
 	}
 	if err := seedLinks(ctx, pool, u.AccountID); err != nil {
+		return err
+	}
+	if err := seedDemoSends(ctx, cfg, pool, os.Getenv("SEED_DEMO_SENDS") == "1", acl.Identity{UserID: u.ID, AccountID: u.AccountID, Username: u.Username,
+		IsOwner: true, Permissions: acl.All}); err != nil {
 		return err
 	}
 	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)

@@ -105,6 +105,9 @@ type Config struct {
 	WebhookWindow, WebhookRetryBase, WebhookTimeout time.Duration
 	// APICallLog records the calls made with API keys (API_CALL_LOG=0 turns it off).
 	APICallLog bool
+	// RollupEvery is how often the worker rolls up the dashboard charts'
+	// daily figures (ROLLUP_EVERY, docs/dashboard.md#charts).
+	RollupEvery time.Duration
 	// Offline payments: the platform's card and bank account customers transfer to
 	// (OFFLINE_CARD_NUMBER, _CARD_OWNER, _BANK_NAME, _SHEBA, _ACCOUNT_NUMBER,
 	// _ACCOUNT_OWNER; an empty card or Sheba number turns that method off).
@@ -217,6 +220,7 @@ func Load() (Config, error) {
 		{"WEBHOOK_RETRY_BASE", &c.WebhookRetryBase, 10 * time.Second},
 		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
 		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
+		{"ROLLUP_EVERY", &c.RollupEvery, 30 * time.Second},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

@@ -162,6 +162,10 @@ var routeTable = map[string]walkRoute{
 	"GET /phonebooks/options/list-new":                                   {acl.PhonebookView, fixed("/phonebooks/options/list-new", nil), listing, false},
 	"GET /phonebooks/options-with-default":                               {acl.PhonebookView, fixed("/phonebooks/options-with-default", nil), listing, false},
 	"GET /phonebooks/numbers/count":                                      {acl.PhonebookView, withID("/phonebooks/numbers/count?phonebook_ids={id}", (*walk).phonebook, nil), "", false},
+	"GET /panel/dashboard_charts":                                        {acl.ReportView, fixed("/panel/dashboard_charts", nil), listing, false},
+	"GET /report/analytics":                                              {acl.ReportView, withID("/report/analytics?id={id}", (*walk).send, nil), "", false},
+	"GET /report/systemic_list":                                          {acl.ReportView, fixed("/report/systemic_list", nil), listing, false},
+	"GET /report/systemic_list/export":                                   {acl.ReportView, fixed("/report/systemic_list/export", nil), listing, false},
 	"POST /phonebooks/numbers/add-list-new": {acl.PhonebookManage, withID("/phonebooks/numbers/add-list-new", (*walk).phonebook, func(id int64) any {
 		return map[string]any{"phonebook_id": id, "contacts": []map[string]any{{"number": "09121239999"}}}
 	}), "", false},

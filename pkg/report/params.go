@@ -15,6 +15,7 @@ import (
 const (
 	msgStatus          = "وضعیت انتخاب‌شده معتبر نیست"
 	msgType            = "نوع پیامک معتبر نیست"
+	msgLine            = "شماره خط معتبر نیست"
 	msgFrom            = "تاریخ شروع معتبر نیست"
 	msgTo              = "تاریخ پایان معتبر نیست"
 	msgTime            = "تاریخ معتبر نیست"
@@ -39,7 +40,8 @@ func ParseFilter(q url.Values) (Filter, error) {
 	errs := apperr.Fields{}
 	f.Status = strings.TrimSpace(q.Get("status"))
 	f.Type = strings.TrimSpace(q.Get("type"))
-	f.From, f.To = ParseRange(q.Get("from"), q.Get("to"), "from", "to", errs)
+	f.Line = strings.TrimSpace(validate.ToLatinDigits(q.Get("line")))
+	f.From, f.To = ParseRange(RangeParam(q, "from"), RangeParam(q, "to"), "from", "to", errs)
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
 	}
@@ -77,6 +79,14 @@ func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
 		return RecipientQuery{}, err
 	}
 	return rq, nil
+}
+
+// RangeParam reads a range bound: from (to), else the panel's date_from (date_to).
+func RangeParam(q url.Values, key string) string {
+	if v := q.Get(key); v != "" {
+		return v
+	}
+	return q.Get("date_" + key)
 }
 
 // ParseID reads a send id; anything but a positive integer is a 422 on "id".

@@ -127,8 +127,10 @@ type Filter struct {
 	Limit  int
 	Status string // one of SendStatuses
 	Type   string // the send type (quick, file, …); "all" means any
-	From   time.Time
-	To     time.Time // exclusive
+	// Line is the sender number ('' any).
+	Line string
+	From time.Time
+	To   time.Time // exclusive
 	// Archive lists the sends older than the 30-day window instead of those inside it.
 	Archive bool
 }
@@ -141,7 +143,7 @@ func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]SendRo
 		return nil, 0, err
 	}
 	from, to := f.bounds(s.now())
-	args := []any{accountID, from, to, f.Status, f.typeFilter()}
+	args := []any{accountID, from, to, f.Status, f.typeFilter(), f.Line}
 	var total int64
 	if err := s.pool.QueryRow(ctx, qListCount, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sends: %w", err)
@@ -290,10 +292,26 @@ func (f Filter) validate() error {
 	if f.Type != "" && !validType(f.Type) {
 		errs.Add("type", msgType)
 	}
+	if f.Line != "" && !validLine(f.Line) {
+		errs.Add("line", msgLine)
+	}
 	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
 		errs.Add("from", msgRange)
 	}
 	return errs.Err()
+}
+
+// validLine accepts a sender number: 3 to 20 digits.
+func validLine(s string) bool {
+	if len(s) < 3 || len(s) > 20 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (f Filter) typeFilter() string {

@@ -34,12 +34,12 @@ func (s *Service) HandleVerification(call func(ctx context.Context, mobile, text
 		key := fmt.Sprintf("otp:%d:%d", v.ChallengeID, v.Seq)
 		var id int64
 		err = s.pool.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, type, line_id, sender, text, cancel11, encoding,
-			parts, status, priority, idempotency_key, numbers, requested)
+			parts, status, priority, idempotency_key, numbers, requested, purpose)
 			SELECT (SELECT (value #>> '{}')::bigint FROM settings WHERE key = 'system_account'),
-				u.id, 'verification', $2, $3, $4, false, 'ucs2', 1, 'queued', 'critical', $5, ARRAY[$6], 1
+				u.id, 'verification', $2, $3, $4, false, 'ucs2', 1, 'queued', 'critical', $5, ARRAY[$6], 1, $7
 			FROM users u WHERE u.id = $1
 			ON CONFLICT (account_id, idempotency_key) DO UPDATE SET updated_at = sends.updated_at RETURNING id`,
-			v.UserID, sys.ID, sys.Number, v.Text, key, v.Mobile).Scan(&id)
+			v.UserID, sys.ID, sys.Number, v.Text, key, v.Mobile, v.Purpose).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("verification for unknown user %d: %w", v.UserID, asynq.SkipRetry)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/reader"
+	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/upload"
@@ -50,7 +51,9 @@ type Worker struct {
 	Files *upload.Service
 	// Webhooks delivers the webhook outbox (docs/webhooks.md).
 	Webhooks *webhook.Deliverer
-	Sweep    send.SweepConfig
+	// Rollups keeps the dashboard charts' daily rollups, every cfg.RollupEvery.
+	Rollups *rollup.Job
+	Sweep   send.SweepConfig
 	// SweepEvery is the sweeper's period.
 	SweepEvery time.Duration
 
@@ -81,6 +84,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Readers = reader.New(pool, w.Sends)
 	w.Inbox.Answer = w.Readers.Answer
 	w.AddLoop(func(ctx context.Context) { w.Readers.RepliesLoop(ctx, replyPoll) })
+	w.Rollups = rollup.NewJob(pool, log)
 	w.Webhooks = webhook.NewDeliverer(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, webhook.Settings{
 		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
 		Concurrency: cfg.WebhookConcurrency}, log)
@@ -146,6 +150,9 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	run(w.scheduleLoop)
 	run(w.Webhooks.Run)
 	run(w.purgeLoop)
+	if w.cfg.RollupEvery > 0 {
+		run(func(ctx context.Context) { w.Rollups.Loop(ctx, w.cfg.RollupEvery) })
+	}
 	for _, f := range w.loops {
 		run(f)
 	}

@@ -18,5 +18,4 @@ const SEND_METHODS: Array<[string, string]> = [
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   ...SEND_METHODS.map(([p, title]) => ({ path: `send-sms/${p}`, title })),
-  { path: 'reports/archive-details/:id', title: 'جزئیات گزارش بایگانی' },
 ]

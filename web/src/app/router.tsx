@@ -105,6 +105,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/drafts', element: <DraftsPage />, handle: { title: 'پیش‌نویس‌ها' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },
           { path: 'reports/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش ارسال' } },
+          { path: 'reports/archive-details/:id', element: <ReportDetailsPage />, handle: { title: 'جزئیات گزارش بایگانی' } },
           { path: 'audit-log', element: <AuditLogPage />, handle: { title: 'گزارش فعالیت‌ها' } },
           { path: 'wallet/transactions', element: <TransactionsPage />, handle: { title: 'تراکنش‌ها' } },
           { path: 'wallet/credit', element: <CreditPage />, handle: { title: 'افزایش اعتبار' } },

@@ -34,6 +34,8 @@ export interface BulkStats {
   /** Recipients sent with a part not accepted (lost answer, refused or never submitted): the handset may get an incomplete message. */
   partial?: number
   pending: number
+  /** Whether the recipients exist yet (before that there is nothing to analyse). */
+  expanded?: boolean
   /** All parts of the send; message_parts is the count of one message. */
   parts: number
   message_parts?: number
@@ -61,8 +63,9 @@ export interface RecipientRow {
 /** A part's state in the recipients list (report API). */
 export type PartState = 'accepted' | 'delivered' | 'undelivered' | 'rejected' | 'unsent' | 'unknown'
 
-export function useReportList(params: Query) {
+export function useReportList(params: Query, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: queryKeys.reportList(params),
     queryFn: ({ signal }) => api.page<ReportRow>('/report/new_list', params, signal),
     placeholderData: keepPreviousData,

@@ -15,6 +15,8 @@ const BannerStrip = lazy(() => blocks().then((m) => ({ default: m.BannerStrip })
 const BannerCarousel = lazy(() => blocks().then((m) => ({ default: m.BannerCarousel })))
 const QuickAccess = lazy(() => blocks().then((m) => ({ default: m.QuickAccess })))
 const News = lazy(() => blocks().then((m) => ({ default: m.News })))
+// The charts (recharts) are their own chunk too.
+const DashboardCharts = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.DashboardCharts })))
 
 /** Renders its children only after the commit that put the credit on screen (the first commit stays light). */
 function AfterCredit({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
@@ -30,7 +32,7 @@ function AfterCredit({ children, fallback = null }: { children: ReactNode; fallb
 
 const cardSkeleton = <Skeleton h="40" rounded="card" />
 
-/** /dashboard: credit, banners, quick access, recent sends, news and shortcuts to the send methods. */
+/** /dashboard: credit, banners, quick access, recent sends, news, shortcuts to the send methods and the 30-day charts. */
 export default function DashboardPage() {
   return (
     <Stack gap={{ base: '4', md: '6' }}>
@@ -72,6 +74,9 @@ export default function DashboardPage() {
           </AfterCredit>
         </Stack>
       </Grid>
+      <AfterCredit fallback={cardSkeleton}>
+        <DashboardCharts />
+      </AfterCredit>
     </Stack>
   )
 }

@@ -30,3 +30,42 @@ export const boardKey = ['dashboard', 'content'] as const
 /** The banners, news and quick-access links (mounted only once the credit is on screen: DashboardPage). */
 export const useBoard = () =>
   useQuery({ queryKey: boardKey, queryFn: () => api.get<Board>('/content/dashboard'), staleTime: 30_000 })
+
+/** One Tehran day of the account's activity (GET /panel/dashboard_charts). */
+export interface ChartDay {
+  date: string
+  sends: number
+  recipients: number
+  parts: number
+  delivered: number
+  undelivered: number
+  spend: number
+  inbound: number
+}
+
+/** One operator's delivery over the 30 days; rate is a percentage. */
+export interface ChartOperator {
+  code: string
+  name: string
+  recipients: number
+  sent: number
+  delivered: number
+  undelivered: number
+  rate: number
+}
+
+export interface DashboardCharts {
+  from: string
+  to: string
+  days: ChartDay[]
+  operators: ChartOperator[]
+  totals: ChartDay
+}
+
+/** The last 30 days from the daily rollups (refreshed by the worker every 30 s). */
+export const useDashboardCharts = () =>
+  useQuery({
+    queryKey: ['dashboard', 'charts'],
+    queryFn: () => api.get<DashboardCharts>('/panel/dashboard_charts'),
+    staleTime: 30_000,
+  })

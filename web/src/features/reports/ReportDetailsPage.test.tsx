@@ -19,6 +19,7 @@ function mockFetch(stats: Record<string, unknown> = STATS) {
     let data: unknown = null
     let meta: Record<string, unknown> = {}
     if (path.endsWith('/report/bulk_stats')) data = stats
+    if (path.endsWith('/report/analytics')) data = { send_id: 42, curve: [], operators: [], reasons: [] }
     if (path.endsWith('/report/recipients')) {
       data = [{ mobile: '989121234567', operator: 'mci', parts: 1, status: 2, updated_at: '2025-03-21T06:31:00Z' }]
       meta = { page: 1, limit: 10, total: 1 }

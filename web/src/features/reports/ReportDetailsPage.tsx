@@ -7,10 +7,12 @@ import { formatNumber, formatRial, relativeTime } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useLiveStatus } from '../../lib/useLive'
+import { isFinalStatus } from '../../lib/statuses'
 import { SectionCard } from '../../components/SectionCard'
 import { pollInterval, useReport } from '../../lib/reports'
 import { DownloadButton } from './DownloadButton'
 import { RecipientsTable } from './RecipientsTable'
+import { SendAnalyticsCard } from './SendAnalytics'
 import { SendProgress } from './SendProgress'
 import { SendStatusBadge } from '../../components/StatusBadge'
 import { CONTROL_LABEL, isPaused, SendControls, type ControlledStats, type SendControl } from './StopSendButton'
@@ -129,6 +131,7 @@ export default function ReportDetailsPage() {
           )}
         </Stack>
       </SectionCard>
+      {stats.expanded !== false && <SendAnalyticsCard id={id} pollMs={isFinalStatus(stats.status) ? false : 10_000} />}
       <SectionCard title="گیرندگان">
         <RecipientsTable id={id} pollMs={pollMs} toolbar={<DownloadButton id={id} />} />
       </SectionCard>

@@ -1,4 +1,4 @@
-import { Text } from '@chakra-ui/react'
+import { Tabs, Text } from '@chakra-ui/react'
 import { useNavigate } from 'react-router'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
@@ -10,15 +10,17 @@ import { SectionCard } from '../../components/SectionCard'
 import { useReportList, type ReportRow } from '../../lib/reports'
 import { SendStatusBadge } from '../../components/StatusBadge'
 import { SEND_STATUS_OPTIONS, SEND_TYPES, sendTypeLabel } from '../../lib/statuses'
+import { useTabParam } from '../../lib/tabs'
+import { useArchiveList } from './api'
+import { SystemicList } from './SystemicList'
 
-const TYPE_OPTIONS = ['quick', 'phonebook', 'file', 'keyword', 'peer_to_peer', 'city_province', 'pattern', 'webservice'].map((value) => ({
-  value,
-  label: SEND_TYPES[value],
-}))
+/** Spec §3 SMS types, those the platform sends (the «all» choice is the filter's «همه»). */
+const TYPE_OPTIONS = Object.keys(SEND_TYPES).map((value) => ({ value, label: SEND_TYPES[value] }))
 
 export const REPORT_FILTERS: TableFilter[] = [
   { type: 'options', key: 'status', title: 'وضعیت', options: SEND_STATUS_OPTIONS },
   { type: 'options', key: 'type', title: 'نوع ارسال', options: TYPE_OPTIONS },
+  { type: 'search', key: 'line', title: 'خط ارسال', placeholder: 'شماره خط' },
   { type: 'date_range', key: 'date', title: 'تاریخ ارسال', dateFromKey: 'date_from', dateToKey: 'date_to' },
 ]
 
@@ -44,27 +46,57 @@ const COLUMNS: DataTableColumn<ReportRow>[] = [
   },
 ]
 
-/** /reports: the sends of the last 30 days with URL-driven filters and paging. */
+const TABS = ['ارسال‌ها', 'پیامک‌های سیستمی', 'بایگانی'] as const
+
+/** /reports: the sends of the last 30 days, the platform's messages to the account's users, and the archive. */
 export default function ReportsPage() {
+  const [tab, setTab] = useTabParam(TABS.length)
+  return (
+    <SectionCard title="گزارش ارسال‌ها" description="ارسال‌های ۳۰ روز گذشته، پیامک‌های سیستمی و بایگانی ارسال‌های قدیمی‌تر.">
+      <Tabs.Root value={String(tab)} onValueChange={(e) => setTab(Number(e.value))} colorPalette="brand" variant="line" lazyMount unmountOnExit>
+        <Tabs.List mb="3">
+          {TABS.map((t, i) => (
+            <Tabs.Trigger key={t} value={String(i)} data-testid={`reports-tab-${i}`}>
+              {t}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="0">
+          <SendList />
+        </Tabs.Content>
+        <Tabs.Content value="1">
+          <SystemicList />
+        </Tabs.Content>
+        <Tabs.Content value="2">
+          <SendList archive />
+        </Tabs.Content>
+      </Tabs.Root>
+    </SectionCard>
+  )
+}
+
+/** The sends of the last 30 days, or (archive) the older ones; a row opens its details. */
+function SendList({ archive = false }: { archive?: boolean }) {
   const navigate = useNavigate()
   const list = useUrlListState()
   const filters = list.filters(allFilterKeys(REPORT_FILTERS))
-  const { data, isPending, isError, refetch } = useReportList({ page: list.page, limit: list.limit, ...filters })
+  const params = { page: list.page, limit: list.limit, ...filters }
+  const recent = useReportList(params, !archive)
+  const old = useArchiveList<ReportRow>(params, archive)
+  const { data, isPending, isError, refetch } = archive ? old : recent
   return (
-    <SectionCard title="گزارش ارسال‌ها" description="ارسال‌های ۳۰ روز گذشته؛ برای دیدن جزئیات و گیرندگان روی هر ردیف بزنید.">
-      <DataTable
-        caption="گزارش ارسال‌ها"
-        columns={COLUMNS}
-        rows={data?.rows}
-        total={data?.meta.total}
-        rowKey={(r) => r.id}
-        isLoading={isPending}
-        isError={isError}
-        onRetry={() => refetch()}
-        filters={REPORT_FILTERS}
-        emptyText="ارسالی در این بازه یافت نشد"
-        onRowClick={(r) => navigate(`/reports/${r.id}`)}
-      />
-    </SectionCard>
+    <DataTable
+      caption={archive ? 'بایگانی ارسال‌ها' : 'گزارش ارسال‌ها'}
+      columns={COLUMNS}
+      rows={data?.rows}
+      total={data?.meta.total}
+      rowKey={(r) => r.id}
+      isLoading={isPending}
+      isError={isError}
+      onRetry={() => refetch()}
+      filters={REPORT_FILTERS}
+      emptyText={archive ? 'ارسالی قدیمی‌تر از ۳۰ روز یافت نشد' : 'ارسالی در این بازه یافت نشد'}
+      onRowClick={(r) => navigate(archive ? `/reports/archive-details/${r.id}` : `/reports/${r.id}`)}
+    />
   )
 }

@@ -1,0 +1,98 @@
+package httpapi
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/chapar/chapar/pkg/acl"
+	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/rollup"
+	"github.com/chapar/chapar/pkg/validate"
+)
+
+// dashboardRoutes lists the dashboard charts and the analytics of the reports
+// (docs/dashboard.md#charts, docs/reports.md).
+func (s *Server) dashboardRoutes() []Route {
+	charts := rollup.NewReader(s.Pool)
+	return []Route{
+		{http.MethodGet, "/panel/dashboard_charts", acl.ReportView, dashboardCharts(charts)},
+		{http.MethodGet, "/report/analytics", acl.ReportView, reportAnalytics(s.Reports)},
+		{http.MethodGet, "/report/systemic_list", acl.ReportView, systemicList(s.Reports)},
+		{http.MethodGet, "/report/systemic_list/export", acl.ReportView, systemicExport(s.Reports)},
+	}
+}
+
+// dashboardCharts is GET /panel/dashboard_charts: the last 30 days from the rollups.
+func dashboardCharts(r *rollup.Reader) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		out, err := r.Charts(c.Request.Context(), who(c).AccountID)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		OK(c, out)
+	}
+}
+
+// reportAnalytics is GET /report/analytics?id=: a send's curve, operators and reasons.
+func reportAnalytics(svc *report.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, err := report.ParseID(c.Query("id"))
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		out, err := svc.SendAnalytics(c.Request.Context(), who(c).AccountID, id)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		OK(c, out)
+	}
+}
+
+// systemicFilter reads page, limit, from and to of the systemic list.
+func systemicFilter(q url.Values) (report.SystemicFilter, error) {
+	pg, err := validate.ParsePaging(q, report.DefaultLimit, report.MaxLimit)
+	if err != nil {
+		return report.SystemicFilter{}, err
+	}
+	errs := apperr.Fields{}
+	from, to := report.ParseRange(report.RangeParam(q, "from"), report.RangeParam(q, "to"), "from", "to", errs)
+	return report.SystemicFilter{Page: pg.Page, Limit: pg.Limit, From: from, To: to}, errs.Err()
+}
+
+// systemicList is GET /report/systemic_list: the platform's messages to the account's users.
+func systemicList(svc *report.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		f, err := systemicFilter(c.Request.URL.Query())
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		rows, total, err := svc.SystemicList(c.Request.Context(), who(c).AccountID, f)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		Paged(c, rows, Page{Page: f.Page, Limit: f.Limit, Total: total})
+	}
+}
+
+// systemicExport is GET /report/systemic_list/export: the filtered list as Excel.
+func systemicExport(svc *report.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		f, err := systemicFilter(c.Request.URL.Query())
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		xlsxDownload(c, "systemic.xlsx", func(w io.Writer) error {
+			return svc.WriteSystemicXLSX(c.Request.Context(), who(c).AccountID, f, w)
+		})
+	}
+}
