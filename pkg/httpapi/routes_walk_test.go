@@ -58,6 +58,7 @@ const (
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
 	systemic  = "systemic patterns are the platform's, read by every account"
 	groupForm = "another account's group is a form error (422 «گروه انتخاب‌شده یافت نشد», TestPredefinedIsolation)"
+	bankData  = "the number bank is the platform's, the same for every account (pkg/bank)"
 )
 
 func fixed(path string, body any) func(*walk) call {
@@ -252,6 +253,18 @@ var routeTable = map[string]walkRoute{
 	"GET /user/draft/list":         {acl.SendCreate, fixed("/user/draft/list", nil), listing, false},
 	"GET /user/draft/show/:id":     {acl.SendCreate, withID("/user/draft/show/{id}", (*walk).draft, nil), "", false},
 	"POST /user/draft/delete":      {acl.SendCreate, withID("/user/draft/delete", (*walk).draft, idBody), "", false},
+
+	// The number bank of targeted sends.
+	"POST /send/banks/counts":        {acl.SendCreate, fixed("/send/banks/counts", map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}}}), bankData, false},
+	"GET /send/banks/provinces":      {acl.SendCreate, fixed("/send/banks/provinces", nil), bankData, false},
+	"GET /send/banks/counties":       {acl.SendCreate, fixed("/send/banks/counties?province_id=28", nil), bankData, false},
+	"GET /send/banks/cities":         {acl.SendCreate, fixed("/send/banks/cities?province_id=28", nil), bankData, false},
+	"GET /send/banks/towers":         {acl.SendCreate, fixed("/send/banks/towers?min_lon=51&min_lat=35&max_lon=52&max_lat=36", nil), bankData, false},
+	"GET /send/banks/outlines/:kind": {acl.SendCreate, fixed("/send/banks/outlines/provinces", nil), bankData, false},
+	"GET /send/banks/map-settings":   {acl.SendCreate, fixed("/send/banks/map-settings", nil), bankData, false},
+	"GET /send/jobs/categories":      {acl.SendCreate, fixed("/send/jobs/categories", nil), bankData, false},
+	"GET /send/jobs/sub-categories":  {acl.SendCreate, fixed("/send/jobs/sub-categories?category_id=1", nil), bankData, false},
+	"POST /send/jobs/number-count":   {acl.SendCreate, fixed("/send/jobs/number-count", map[string]any{"target": map[string]any{"categories": []int{1}}}), bankData, false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.
