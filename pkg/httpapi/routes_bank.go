@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -74,8 +75,9 @@ func queryNum(c *gin.Context, name string) int {
 	return n
 }
 
-// outlines serves the province or county outlines (GeoJSON, © OpenStreetMap
-// contributors, ODbL): the panel's offline map draws them.
+// outlines serves the province or county outlines (a GeoJSON feature collection
+// as the envelope's data; © OpenStreetMap contributors, ODbL): the panel's offline
+// map draws them.
 func outlines(c *gin.Context) {
 	var b []byte
 	switch c.Param("kind") {
@@ -88,5 +90,5 @@ func outlines(c *gin.Context) {
 		return
 	}
 	c.Header("Cache-Control", "private, max-age=86400")
-	c.Data(http.StatusOK, "application/geo+json", b)
+	reply(c, json.RawMessage(b), nil)
 }
