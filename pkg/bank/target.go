@@ -328,7 +328,13 @@ func (t *Target) shapeFilter(q *query) {
 		dLat := c.Radius / metresPerDeg * 1.01
 		dLon := dLat / math.Max(math.Cos(c.Lat*math.Pi/180), 0.01)
 		q.add("geom && ST_MakeEnvelope(%s, %s, %s, %s, 4326)", c.Lon-dLon, c.Lat-dLat, c.Lon+dLon, c.Lat+dLat)
-		q.add("ST_DWithin(geom::geography, ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, %s, false)", c.Lon, c.Lat, c.Radius)
+		// A flat distance (degrees scaled at the centre's latitude) settles every point
+		// but those within 2% of the rim; only they pay for the sphere's distance.
+		scale := math.Cos(c.Lat * math.Pi / 180)
+		d2 := fmt.Sprintf("((lon - %s) * %s)^2 + (lat - %s)^2", q.arg(c.Lon), q.arg(scale), q.arg(c.Lat))
+		r := c.Radius / metresPerDeg
+		q.conds = append(q.conds, fmt.Sprintf("(%s <= %s OR (%s <= %s AND ST_DWithin(geom::geography, ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, %s, false)))",
+			d2, q.arg(sq(0.98*r)), d2, q.arg(sq(1.02*r)), q.arg(c.Lon), q.arg(c.Lat), q.arg(c.Radius)))
 	case len(t.Polygon) > 0:
 		q.add("ST_Intersects(geom, ST_SetSRID(ST_GeomFromGeoJSON(%s), 4326))", t.polygonJSON())
 	}
