@@ -25,6 +25,10 @@
 #   6. webhooks      webhook delivery of 100,000 receipts and the API with the
 #                    API-call log on vs off (scripts/bench-webhooks.sh, which runs
 #                    alone too: bash scripts/bench-webhooks.sh [webhooks] [calllog]);
+#   7. number bank   a 10,000,000-number bank of targeted sends: seed time, then the
+#                    counts of a province, a county, a city-sized polygon, a 5 km
+#                    circle and 20 towers, p50/p99 and server CPU per count
+#                    (scripts/bench-targeted.sh, which runs alone too);
 #
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
 # sizes it).
@@ -426,6 +430,8 @@ say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build
 
 say ""
 bash scripts/bench-webhooks.sh >>"$REPORT"
+say ""
+bash scripts/bench-targeted.sh >>"$REPORT"
 
 cp "$REPORT" "$OUT"
 echo
