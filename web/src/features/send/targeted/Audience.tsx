@@ -1,6 +1,6 @@
 import { Button, HStack, Input, Stack, Text, Wrap } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { FormField } from '../../../components/FormField'
 import { Select } from '../../../components/Select'
 import { LoadingState } from '../../../components/States'
@@ -24,6 +24,25 @@ const options = (list: BankPlace[] | undefined) =>
 /** Where the audience is: places, businesses, postal prefixes, a map shape or towers, by method. */
 export function AudiencePicker({ kind, target, onChange, error }: Props) {
   const set = (p: Partial<BankTarget>) => onChange({ ...target, ...p })
+  const [focus, setFocus] = useState<number | null>(null)
+  const provinces = useQuery({
+    queryKey: ['bank', 'provinces'],
+    queryFn: ({ signal }) => bankApi.provinces(signal),
+    staleTime: 600_000,
+    enabled: kind === 'map' || kind === 'tower_irancell',
+  })
+  const goTo = (
+    <Select<number>
+      searchable
+      options={options(provinces.data)}
+      isLoading={provinces.isPending}
+      value={focus}
+      onChange={setFocus}
+      placeholder="رفتن به استان…"
+      id="bank-map-focus"
+      size="sm"
+    />
+  )
   switch (kind) {
     case 'city_province':
       return <PlacePicker target={target} set={set} error={error} />
@@ -35,7 +54,10 @@ export function AudiencePicker({ kind, target, onChange, error }: Props) {
       return (
         <FormField label="محدوده روی نقشه" error={error} helper="با ابزارهای گوشه نقشه یک چندضلعی، مستطیل یا دایره رسم کنید؛ شکل را می‌توانید جابه‌جا یا ویرایش کنید.">
           <Suspense fallback={<LoadingState title="در حال بارگذاری نقشه" />}>
-            <BankMap mode="shape" onShape={(s) => onChange({ ...target, polygon: s?.polygon, circle: s?.circle })} />
+            <Stack gap="2" w="full">
+              {goTo}
+              <BankMap mode="shape" focus={focus ?? undefined} onShape={(s) => onChange({ ...target, polygon: s?.polygon, circle: s?.circle })} />
+            </Stack>
           </Suspense>
         </FormField>
       )
@@ -47,7 +69,10 @@ export function AudiencePicker({ kind, target, onChange, error }: Props) {
           helper="نقشه را روی شهر مورد نظر بزرگ کنید تا دکل‌ها نمایش داده شوند؛ با کلیک روی هر دکل آن را انتخاب یا حذف کنید."
         >
           <Suspense fallback={<LoadingState title="در حال بارگذاری نقشه" />}>
-            <BankMap mode="towers" towers={target.towers} onTowers={(towers) => set({ towers })} />
+            <Stack gap="2" w="full">
+              {goTo}
+              <BankMap mode="towers" focus={focus ?? undefined} towers={target.towers} onTowers={(towers) => set({ towers })} />
+            </Stack>
           </Suspense>
         </FormField>
       )

@@ -18,6 +18,8 @@ interface Props {
   onShape?: (shape: Shape | null) => void
   towers?: number[]
   onTowers?: (ids: number[]) => void
+  /** A province code to fit the view to. */
+  focus?: number
 }
 
 const IRAN: L.LatLngBoundsExpression = [
@@ -46,7 +48,7 @@ function shapeOf(layer: L.Layer): Shape | null {
  * polygon, rectangle or circle is drawn, moved and edited, and every change is reported; in
  * «towers» mode the Irancell cells of the view are shown once zoomed in and clicked to choose.
  */
-export default function BankMap({ mode, onShape, towers = [], onTowers }: Props) {
+export default function BankMap({ mode, onShape, towers = [], onTowers, focus }: Props) {
   const el = useRef<HTMLDivElement>(null)
   const map = useRef<L.Map | null>(null)
   const outlineLayer = useRef<L.LayerGroup | null>(null)
@@ -100,6 +102,12 @@ export default function BankMap({ mode, onShape, towers = [], onTowers }: Props)
 
   useEffect(() => {
     const m = map.current
+    const f = provinces.data?.features.find((x) => x.properties.code === focus)
+    if (m && f) m.flyToBounds(L.geoJSON(f as never).getBounds(), { duration: 0.6 })
+  }, [focus, provinces.data])
+
+  useEffect(() => {
+    const m = map.current
     if (!m || mode !== 'towers') return
     const layer = L.layerGroup().addTo(m)
     towerLayer.current = layer
@@ -116,6 +124,7 @@ export default function BankMap({ mode, onShape, towers = [], onTowers }: Props)
     <Box
       dir="ltr"
       ref={el}
+      w="full"
       h={{ base: '380px', md: '480px' }}
       rounded="xl"
       borderWidth="1px"

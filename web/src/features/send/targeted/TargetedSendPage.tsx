@@ -104,10 +104,10 @@ function AudienceStep({ kind, draft, errors, counts, onChange, onSender }: StepP
       <Narrowing kind={kind} target={draft.target} onChange={setTarget} />
       <FormField label="تعداد گیرندگان" error={errors.count}>
         <HStack gap="2" wrap="wrap">
-          <Button size="sm" variant={draft.pick === 'all' ? 'solid' : 'outline'} onClick={() => onChange({ pick: 'all' })} data-testid="pick-all">
+          <Button size="sm" colorPalette="brand" variant={draft.pick === 'all' ? 'solid' : 'outline'} onClick={() => onChange({ pick: 'all' })} data-testid="pick-all">
             همه شماره‌های محدوده
           </Button>
-          <Button size="sm" variant={draft.pick === 'count' ? 'solid' : 'outline'} onClick={() => onChange({ pick: 'count' })} data-testid="pick-count">
+          <Button size="sm" colorPalette="brand" variant={draft.pick === 'count' ? 'solid' : 'outline'} onClick={() => onChange({ pick: 'count' })} data-testid="pick-count">
             تعداد تصادفی
           </Button>
           {draft.pick === 'count' && (
