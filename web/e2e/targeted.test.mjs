@@ -26,6 +26,7 @@ const total = async (page) => Number(latinDigits((await page.getByTestId('bank-t
 test('map: draw a circle, see the count change, send to it', { timeout: 240_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)
+  page.on('console', (m) => { if (m.type() === 'error') console.log('console:', m.text()) })
   await signInWithToken(page, token, '/send-sms/map')
   await page.getByTestId('targeted-map-step-0').waitFor()
   await page.locator('.leaflet-pm-icon-circle').waitFor()

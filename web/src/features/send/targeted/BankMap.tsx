@@ -125,6 +125,8 @@ export default function BankMap({ mode, onShape, towers = [], onTowers, focus }:
       dir="ltr"
       ref={el}
       w="full"
+      position="relative"
+      zIndex="0"
       h={{ base: '380px', md: '480px' }}
       rounded="xl"
       borderWidth="1px"
@@ -132,7 +134,8 @@ export default function BankMap({ mode, onShape, towers = [], onTowers, focus }:
       bg={dark ? '#0f172a' : '#f6f8fb'}
       overflow="hidden"
       data-testid="bank-map"
-      css={{ '& .leaflet-container': { background: 'transparent', fontFamily: 'inherit' } }}
+      // Its own stacking context: Leaflet's panes (z-index 400+) stay under the sticky wizard bar.
+      css={{ isolation: 'isolate', '& .leaflet-container': { background: 'transparent', fontFamily: 'inherit' } }}
     />
   )
 }
