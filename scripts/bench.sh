@@ -29,12 +29,17 @@
 #                    p50/p99 and API CPU per redirect (scripts/bench-links.sh, which
 #                    runs alone too, on its own private stack);
 #
-#   7. inbox         a TV contest: BENCH_INBOX_N (10,000) MO in one burst, until
+#   8. number bank   a 10,000,000-number bank of targeted sends: seed time, then the
+#                    counts of a province, a county, a city-sized polygon, a 5 km
+#                    circle and 20 towers, p50/p99 and server CPU per count
+#                    (scripts/bench-targeted.sh, which runs alone too);
+#
+#   9. inbox         a TV contest: BENCH_INBOX_N (10,000) MO in one burst, until
 #                    every reply is submitted, worker CPU per MO and peak RSS
 #                    (scripts/bench-inbox.sh; BENCH_ONLY=inbox only).
 #
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
-# sizes it); BENCH_ONLY=inbox runs part 7 alone.
+# sizes it); BENCH_ONLY=inbox runs part 9 alone.
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -444,6 +449,9 @@ bash scripts/bench-webhooks.sh >>"$REPORT"
 say ""
 say "7. Short-link redirect (scripts/bench-links.sh)"
 bash scripts/bench-links.sh >>"$REPORT"
+say ""
+say "8. Number bank counts (scripts/bench-targeted.sh)"
+bash scripts/bench-targeted.sh >>"$REPORT"
 
 cp "$REPORT" "$OUT"
 echo

@@ -19,6 +19,8 @@ stack_init e2e
 trap stack_cleanup EXIT
 stack_start_redis
 export SIM_RECEIPT_DELAY_MS=${SIM_RECEIPT_DELAY_MS:-300-1500} OTP_RESEND_AFTER=5s WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_RETRY_BASE=1s
+# The number bank of targeted sends (e2e/targeted.test.mjs): big enough for a 5,000 send in Tehran.
+export BANK_SIZE=${BANK_SIZE:-100000}
 # e2e/part-states.test.mjs: the carrier refuses parts 3 and 4 sent to this number.
 export SIM_SUBMIT_FAULTS=${SIM_SUBMIT_FAULTS:-989121130003:3=0x45,989121130003:4=0x45}
 stack_prepare_db

@@ -76,6 +76,19 @@ ensure_postgres() {
   fi
 }
 
+# ensure_postgis makes the postgis extension available to the server (the number
+# bank's map counts need it): Debian's postgresql-<major>-postgis-3 for the server's
+# major version, whether the server is the system's or the private one above.
+ensure_postgis() {
+  local q="host=$PGHOST port=$PGPORT user=$PGUSER dbname=postgres"
+  [ "$(psql "$q" -Atc "SELECT 1 FROM pg_available_extensions WHERE name = 'postgis'")" = 1 ] && return
+  local major; major=$(( $(pg_answers "$PGHOST" "$PGPORT") / 10000 ))
+  apt_install "postgresql-$major-postgis-3"
+  [ "$(psql "$q" -Atc "SELECT 1 FROM pg_available_extensions WHERE name = 'postgis'")" = 1 ] ||
+    { log "postgis is not available to PostgreSQL $major on $PGHOST:$PGPORT"; exit 1; }
+  log "postgis installed for PostgreSQL $major"
+}
+
 redis_version() { { redis-cli -h "$1" -p "$2" INFO server 2>/dev/null || true; } | tr -d '\r' | sed -n 's/^redis_version:\([0-9]*\).*/\1/p'; }
 
 ensure_redis() {
@@ -99,6 +112,7 @@ ensure_redis() {
 }
 
 ensure_postgres
+ensure_postgis
 ensure_redis
 cat > "$DATA/env" <<ENV
 DATABASE_URL=postgres://$PGUSER@$PGHOST:$PGPORT/$DBNAME?sslmode=disable

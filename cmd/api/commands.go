@@ -111,6 +111,9 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	}
 	bal, _ := wallet.New(pool).Balance(ctx, u.AccountID)
 	fmt.Printf("demo account ready: user %s, lines %s and %s, credit %d rials\n", u.Username, demoLine, demoServiceLine, bal)
+	if err := seedBank(ctx, pool, cfg.BankSize); err != nil {
+		return err
+	}
 	return seedStaff(ctx, pool)
 }
 

@@ -1,5 +1,5 @@
 // Command api serves the REST API, the websocket and the embedded panel, and runs the
-// operator commands: `api migrate up|down [n]|version`, `api seed-demo` and
+// operator commands: `api migrate up|down [n]|version`, `api seed-demo`, `api seed-bank [size]` and
 // `api admin credit <username> <rials>` | `api admin staff add <username> [password] [mobile]`.
 package main
 
@@ -35,10 +35,12 @@ func main() {
 			return migrate(ctx, cfg, args)
 		case "seed-demo":
 			return seedDemo(ctx, cfg)
+		case "seed-bank":
+			return seedBankCommand(ctx, cfg, args)
 		case "admin":
 			return admin(ctx, cfg, args)
 		}
-		return fmt.Errorf("unknown command %q (serve, migrate, seed-demo, admin)", cmd)
+		return fmt.Errorf("unknown command %q (serve, migrate, seed-demo, seed-bank, admin)", cmd)
 	})
 }
 

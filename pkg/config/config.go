@@ -52,6 +52,7 @@ type Config struct {
 	OTPConfirmPerMin   int
 	SendPerMin         int
 	QuotePerMin        int // calculate-price walks per account
+	BankCountsPerMin   int // number-bank counts per account (the map asks as a shape changes)
 	APIKeyPerMin       int // requests per API key per minute (X-RateLimit-*)
 	// Abuse limits of the auth flows (spec §7 Auth).
 	RegisterPerIPPerHour  int // sign-ups per address per hour
@@ -108,6 +109,11 @@ type Config struct {
 	// RollupEvery is how often the worker rolls up the dashboard charts'
 	// daily figures (ROLLUP_EVERY, docs/dashboard.md#charts).
 	RollupEvery time.Duration
+	// Targeted sends (docs/targeted-sends.md): MapTileURL adds a raster tile layer
+	// under the panel's offline map (MAP_TILE_URL, e.g. https://tile.example/{z}/{x}/{y}.png;
+	// empty: outlines only) and BankSize is how many numbers seed-demo puts in the bank.
+	MapTileURL string
+	BankSize   int
 	// Offline payments: the platform's card and bank account customers transfer to
 	// (OFFLINE_CARD_NUMBER, _CARD_OWNER, _BANK_NAME, _SHEBA, _ACCOUNT_NUMBER,
 	// _ACCOUNT_OWNER; an empty card or Sheba number turns that method off).
@@ -154,6 +160,7 @@ func Load() (Config, error) {
 		OTPConfirmPerMin:   10,
 		SendPerMin:         600,
 		QuotePerMin:        30,
+		BankCountsPerMin:   240,
 		APIKeyPerMin:       600,
 		FilesQuotaMB:       2048,
 	}
@@ -164,6 +171,7 @@ func Load() (Config, error) {
 	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
 	c.WebhookAllowPrivate, c.APICallLog = env("WEBHOOK_ALLOW_PRIVATE", "0") == "1", env("API_CALL_LOG", "1") != "0"
 	c.WebhookBatch, c.WebhookConcurrency = 100, 16
+	c.MapTileURL, c.BankSize = env("MAP_TILE_URL", ""), 300_000
 	c.OfflineCardNumber, c.OfflineCardOwner = env("OFFLINE_CARD_NUMBER", "6037991234567893"), env("OFFLINE_CARD_OWNER", "شرکت پیام‌رسان چاپار")
 	c.OfflineBankName, c.OfflineSheba = env("OFFLINE_BANK_NAME", "بانک ملی ایران"), env("OFFLINE_SHEBA", "IR050170000000123456789012")
 	c.OfflineAccountNumber, c.OfflineAccountOwner = env("OFFLINE_ACCOUNT_NUMBER", "0170000000123"), env("OFFLINE_ACCOUNT_OWNER", "شرکت پیام‌رسان چاپار")
@@ -181,6 +189,8 @@ func Load() (Config, error) {
 		{"RATE_OTP_CONFIRM_PER_MIN", &c.OTPConfirmPerMin},
 		{"RATE_SEND_PER_MIN", &c.SendPerMin},
 		{"RATE_QUOTE_PER_MIN", &c.QuotePerMin},
+		{"RATE_BANK_COUNTS_PER_MIN", &c.BankCountsPerMin},
+		{"BANK_SIZE", &c.BankSize},
 		{"RATE_API_KEY_PER_MIN", &c.APIKeyPerMin},
 		{"RATE_REGISTER_IP_PER_HOUR", &c.RegisterPerIPPerHour},
 		{"RATE_OTP_NUMBER_PER_DAY", &c.OTPPerNumberPerDay},

@@ -8,5 +8,6 @@ func (s *Server) routes() []Route {
 	return s.replayable(slices.Concat(s.authRoutes(), s.moneyRoutes(), s.sendRoutes(), s.reportRoutes(), s.contactRoutes(), s.fileRoutes(),
 		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.apiKeyRoutes(),
 		s.predefinedRoutes(), s.adminRoutes(), s.patternRoutes(), s.webhookRoutes(), s.developerRoutes(), s.supportRoutes(),
-		s.linkRoutes(), s.inboxRoutes(), s.secretaryRoutes(), s.profileRoutes(), s.securityRoutes(), s.dashboardRoutes()))
+		s.linkRoutes(), s.inboxRoutes(), s.secretaryRoutes(), s.profileRoutes(), s.securityRoutes(), s.dashboardRoutes(),
+		s.bankRoutes()))
 }

@@ -58,6 +58,7 @@ const (
 	blacklist = "blacklists are keyed by number, not by a resource id (TestContactsIsolation)"
 	systemic  = "systemic patterns are the platform's, read by every account"
 	groupForm = "another account's group is a form error (422 «گروه انتخاب‌شده یافت نشد», TestPredefinedIsolation)"
+	bankData  = "the number bank is the platform's, the same for every account (pkg/bank)"
 )
 
 func fixed(path string, body any) func(*walk) call {
@@ -283,6 +284,18 @@ var routeTable = map[string]walkRoute{
 	"POST /panel/link_tracker":          {acl.SendCreate, withID("/panel/link_tracker", (*walk).trackedLink, func(int64) any { return map[string]any{"title": "لینک", "url": "https://example.com/a"} }), listing, false},
 	"POST /panel/link_tracker/delete":   {acl.SendCreate, withID("/panel/link_tracker/delete", (*walk).trackedLink, idBody), "", false},
 	"GET /panel/link_tracker/:id/stats": {acl.ReportView, withID("/panel/link_tracker/{id}/stats", (*walk).trackedLink, nil), "", false},
+
+	// The number bank of targeted sends.
+	"POST /send/banks/counts":        {acl.SendCreate, fixed("/send/banks/counts", map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}}}), bankData, false},
+	"GET /send/banks/provinces":      {acl.SendCreate, fixed("/send/banks/provinces", nil), bankData, false},
+	"GET /send/banks/counties":       {acl.SendCreate, fixed("/send/banks/counties?province_id=28", nil), bankData, false},
+	"GET /send/banks/cities":         {acl.SendCreate, fixed("/send/banks/cities?province_id=28", nil), bankData, false},
+	"GET /send/banks/towers":         {acl.SendCreate, fixed("/send/banks/towers?min_lon=51&min_lat=35&max_lon=52&max_lat=36", nil), bankData, false},
+	"GET /send/banks/outlines/:kind": {acl.SendCreate, fixed("/send/banks/outlines/provinces", nil), bankData, false},
+	"GET /send/banks/map-settings":   {acl.SendCreate, fixed("/send/banks/map-settings", nil), bankData, false},
+	"GET /send/jobs/categories":      {acl.SendCreate, fixed("/send/jobs/categories", nil), bankData, false},
+	"GET /send/jobs/sub-categories":  {acl.SendCreate, fixed("/send/jobs/sub-categories?category_id=1", nil), bankData, false},
+	"POST /send/jobs/number-count":   {acl.SendCreate, fixed("/send/jobs/number-count", map[string]any{"target": map[string]any{"categories": []int{1}}}), bankData, false},
 }
 
 // ownerMay404 names the routes whose owner call may answer 404, and why.

@@ -42,16 +42,24 @@ WHERE s.id = ANY($1)` + visible
 
 	qSendOwned = `SELECT EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND s.account_id = $2` + visible + `)`
 
+	// sendType is the type of the send $1 (an InitPlan: read once per query). A
+	// bank send's numbers are masked in every report and export (maskedMobile), and
+	// a number cannot be looked up in one (bankSend): that would tell whether it
+	// was among them (docs/targeted-sends.md).
+	sendType     = `(SELECT st.type FROM sends st WHERE st.id = $1)`
+	maskedMobile = `bank_masked(` + sendType + `, r.mobile)`
+	bankSend     = `bank_masked(` + sendType + `, '989000000000') <> '989000000000'`
+
 	// Recipients are read in (batch, id) order: the (send_id, batch, status) index
 	// gives the batch order and each batch (at most a few thousand rows) is sorted by
 	// id on its own, so a page never sorts the whole send.
-	recipientCols = `SELECT r.batch, r.id, r.mobile, r.operator, r.parts, r.status, r.error, r.updated_at
+	recipientCols = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at
 FROM recipients r`
 
 	// recipientPageCols add, for a page of the list, each recipient's part states
 	// and the receipt state of its recorded parts (part*4 + stat, stat 0 when none
 	// yet): one index lookup per row of the page.
-	recipientPageCols = `SELECT r.batch, r.id, r.mobile, r.operator, r.parts, r.status, r.error, r.updated_at,
+	recipientPageCols = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at,
        r.part_states, ARRAY(SELECT m.part * 4 + coalesce(m.stat, 0) FROM message_ids m WHERE m.recipient_id = r.id)
 FROM recipients r`
 
@@ -67,7 +75,7 @@ LIMIT $2 OFFSET $3`
 
 	// qRecipientByMobile is one recipient of a send (the status of one message).
 	qRecipientByMobile = recipientPageCols + `
-WHERE r.send_id = $1 AND r.mobile = $2
+WHERE r.send_id = $1 AND r.mobile = $2 AND NOT ` + bankSend + `
 ORDER BY r.batch, r.id
 LIMIT 1`
 

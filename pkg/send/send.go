@@ -24,6 +24,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/moderation"
@@ -103,14 +104,17 @@ func (s *Service) SetShortLinks(c *shortlink.Codec) { s.links = c }
 // Request is a calculate-price or send request (api-contract.md "Sending" and
 // "Files and bulk sources").
 type Request struct {
-	Type         string     `json:"type"`
-	Sender       string     `json:"sender"`
-	Text         string     `json:"text"`
-	Numbers      []string   `json:"numbers"`
-	FileID       int64      `json:"file_id"`
-	PhonebookIDs []int64    `json:"phonebook_ids"`
-	Cancel11     *bool      `json:"cancel11"`
-	SendAt       *time.Time `json:"send_at"`
+	Type         string   `json:"type"`
+	Sender       string   `json:"sender"`
+	Text         string   `json:"text"`
+	Numbers      []string `json:"numbers"`
+	FileID       int64    `json:"file_id"`
+	PhonebookIDs []int64  `json:"phonebook_ids"`
+	// Target is the audience of a bank send (types city_province, business,
+	// postal_code, map and tower_irancell: pkg/bank).
+	Target   *bank.Target `json:"target,omitempty"`
+	Cancel11 *bool        `json:"cancel11"`
+	SendAt   *time.Time   `json:"send_at"`
 
 	// Texts are the per-recipient texts of a pattern send (one per number) and
 	// Pattern what pkg/pattern adds; neither is read from JSON (pattern.go).
@@ -265,6 +269,9 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 		p.numbers, p.texts, p.pattern = nums, r.Texts, r.Pattern
 		p.quote.Requested = len(nums)
 	default:
+		if bank.IsBankType(p.typ) {
+			return s.checkTarget(ctx, r, p, fields)
+		}
 		return apperr.Field("type", MsgBadType)
 	}
 	return nil
@@ -286,8 +293,11 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) {
 		q.Parts = tot.maxParts
 	}
-	if p.typ == TypePhonebook {
+	if p.typ == TypePhonebook || bank.IsBankType(p.typ) {
 		q.Requested = tot.rows
+	}
+	if bank.IsBankType(p.typ) && tot.rows < bank.MinRecipients {
+		return apperr.Field("target", bank.MsgMinimum)
 	}
 	q.Duplicates += tot.duplicates
 	q.Invalid += tot.invalid
@@ -349,6 +359,9 @@ func sourceField(typ string) string {
 		return "file_id"
 	case TypePhonebook:
 		return "phonebook_ids"
+	}
+	if bank.IsBankType(typ) {
+		return "target"
 	}
 	return "numbers"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/sms"
@@ -45,6 +46,8 @@ type Source struct {
 	FileID       int64   `json:"file_id,omitempty"`
 	TextCol      *int    `json:"text_col,omitempty"` // peer_to_peer: the message column
 	PhonebookIDs []int64 `json:"phonebook_ids,omitempty"`
+	// Target is a bank send's audience (pkg/bank), its random draw seeded.
+	Target *bank.Target `json:"target,omitempty"`
 }
 
 // planned is one recipient as expansion will write it.
@@ -191,6 +194,10 @@ func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, f
 		return readChunks(ctx, q, fn, `SELECT id, mobile, NULL::text, NULL::text[] FROM contacts
 			WHERE account_id = $3 AND phonebook_id = ANY($4::bigint[]) AND id > $1 ORDER BY id LIMIT $2`,
 			accountID, w.src.PhonebookIDs)
+	}
+	if bank.IsBankType(w.typ) && w.src.Target != nil {
+		sql, args := w.src.Target.SourceSQL()
+		return readChunks(ctx, q, fn, sql, args...)
 	}
 	return fmt.Errorf("unknown send type %q", w.typ)
 }

@@ -19,7 +19,7 @@ import (
 func ReceiptEventsCTE(upd string) string {
 	return `INSERT INTO webhook_events (endpoint_id, event, payload)
 		SELECT e.id, '` + EventDelivery + `', jsonb_build_object('message_id', u.id, 'send_id', u.send_id,
-			'mobile', u.mobile, 'status', u.status, 'delivered', u.status = 2, 'at', now())
+			'mobile', bank_masked(s.type, u.mobile), 'status', u.status, 'delivered', u.status = 2, 'at', now())
 		FROM ` + upd + ` u JOIN sends s ON s.id = u.send_id
 		JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.enabled AND e.deleted_at IS NULL
 			AND '` + EventDelivery + `' = ANY(e.events)

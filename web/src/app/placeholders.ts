@@ -9,11 +9,6 @@ export interface PlaceholderRoute {
 }
 
 const SEND_METHODS: Array<[string, string]> = [
-  ['business', 'ارسال بر اساس صنف (مشاغل)'],
-  ['map', 'ارسال روی نقشه'],
-  ['postalcode', 'ارسال بر اساس کد پستی'],
-  ['city-province', 'ارسال استانی و شهری'],
-  ['tower-irancell', 'ارسال بر اساس دکل ایرانسل'],
 ]
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [

@@ -33,6 +33,7 @@ const FileSendPage = lazyPage(() => import('../features/send/file/FileSendPage')
 const PeerToPeerSendPage = lazyPage(() => import('../features/send/p2p/PeerToPeerSendPage'))
 const KeywordSendPage = lazyPage(() => import('../features/send/keyword/KeywordSendPage'))
 const PhonebookSendPage = lazyPage(() => import('../features/send/phonebook/PhonebookSendPage'))
+const TargetedSendPage = lazyPage(() => import('../features/send/targeted/TargetedSendPage'))
 const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'))
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
@@ -53,6 +54,15 @@ registerWarmer({
 })
 
 const guest = (el: React.ReactNode) => <GuestOnly>{el}</GuestOnly>
+
+/** The targeted sends (number bank): send type, route and title. */
+const TARGETED_ROUTES = [
+  ['business', 'business', 'ارسال بر اساس صنف (مشاغل)'],
+  ['map', 'map', 'ارسال روی نقشه'],
+  ['postal_code', 'postalcode', 'ارسال بر اساس کد پستی'],
+  ['city_province', 'city-province', 'ارسال استانی و شهری'],
+  ['tower_irancell', 'tower-irancell', 'ارسال بر اساس دکل ایرانسل'],
+] as const
 
 const placeholders: RouteObject[] = PLACEHOLDER_ROUTES.map(({ path, title, mobileOnly }) => ({
   path,
@@ -100,6 +110,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/peer-to-peer', element: <PeerToPeerSendPage />, handle: { title: 'ارسال نظیر به نظیر' } },
           { path: 'send-sms/keyword', element: <KeywordSendPage />, handle: { title: 'ارسال کلیدواژه‌ای' } },
           { path: 'send-sms/phonebook', element: <PhonebookSendPage />, handle: { title: 'ارسال از دفترچه تلفن' } },
+          ...TARGETED_ROUTES.map(([kind, path, title]) => ({ path: `send-sms/${path}`, element: <TargetedSendPage kind={kind} />, handle: { title } })),
           { path: 'send-sms/campaigns', element: <CampaignsPage />, handle: { title: 'ارسال‌های زمان‌بندی‌شده و کمپین‌ها' } },
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
           { path: 'send-sms/drafts', element: <DraftsPage />, handle: { title: 'پیش‌نویس‌ها' } },

@@ -51,8 +51,8 @@ export interface SendResult {
 }
 
 export const sendApi = {
-  calculatePrice: (body: PriceBody | BulkSendBody) => api.post<PriceQuote>('/send/calculate-price', body),
-  send: (body: SendBody | BulkSendBody, idempotencyKey: string) => api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
+  calculatePrice: (body: PriceBody | BulkSendBody | TargetedSendBody) => api.post<PriceQuote>('/send/calculate-price', body),
+  send: (body: SendBody | BulkSendBody | TargetedSendBody, idempotencyKey: string) => api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
 }
 
 /** The send methods whose wizards save drafts. */
@@ -87,4 +87,89 @@ export const draftApi = {
   show: (id: number | string, signal?: AbortSignal) => api.get<Draft>(`/user/draft/show/${id}`, undefined, signal),
   list: (params: Query, signal?: AbortSignal) => api.page<Draft>('/user/draft/list', params, signal),
   remove: (id: number) => api.post<null>('/user/draft/delete', { id }),
+}
+
+/** The five targeted send types: their audience comes from the platform's number bank. */
+export type TargetedKind = 'city_province' | 'business' | 'postal_code' | 'map' | 'tower_irancell'
+
+/** An audience of the number bank (pkg/bank Target): where, narrowed, all or a random count. */
+export interface BankTarget {
+  provinces?: number[]
+  counties?: number[]
+  cities?: number[]
+  categories?: number[]
+  subcategories?: number[]
+  postal_codes?: string[]
+  /** [lon, lat] vertices. */
+  polygon?: Array<[number, number]>
+  circle?: { lat: number; lon: number; radius: number }
+  towers?: number[]
+  operators?: string[]
+  genders?: number[]
+  age_bands?: number[]
+  /** How many to draw at random (0 or absent: all). */
+  count?: number
+}
+
+export interface TargetedSendBody {
+  type: TargetedKind
+  sender: string
+  cancel11: boolean
+  text: string
+  target: BankTarget
+  send_at?: string | null
+}
+
+/** POST /send/banks/counts: how many numbers an audience holds, split, and the price. */
+export interface BankCounts {
+  total: number
+  recipients: number
+  by_operator: Record<string, number>
+  by_gender: Record<string, number>
+  by_age_band: Record<string, number>
+  parts: number
+  price: number
+  minimum: number
+  enough: boolean
+}
+
+/** A province, county, city, category or sub-category with its count of numbers. */
+export interface BankPlace {
+  id: number
+  name: string
+  parent_id?: number
+  count: number
+  lon?: number
+  lat?: number
+}
+
+export interface BankTower {
+  id: number
+  county_code: number
+  lon: number
+  lat: number
+}
+
+export const bankApi = {
+  counts: (body: { type: TargetedKind; target: BankTarget; text?: string; cancel11?: boolean }) =>
+    api.post<BankCounts>('/send/banks/counts', body),
+  provinces: (signal?: AbortSignal) => api.get<BankPlace[]>('/send/banks/provinces', undefined, signal),
+  counties: (provinceId: number, signal?: AbortSignal) => api.get<BankPlace[]>('/send/banks/counties', { province_id: provinceId }, signal),
+  cities: (provinceId: number, signal?: AbortSignal) => api.get<BankPlace[]>('/send/banks/cities', { province_id: provinceId }, signal),
+  categories: (signal?: AbortSignal) => api.get<BankPlace[]>('/send/jobs/categories', undefined, signal),
+  subCategories: (categoryId: number, signal?: AbortSignal) =>
+    api.get<BankPlace[]>('/send/jobs/sub-categories', { category_id: categoryId }, signal),
+  towers: (box: { min_lon: number; min_lat: number; max_lon: number; max_lat: number }, signal?: AbortSignal) =>
+    api.get<BankTower[]>('/send/banks/towers', box, signal),
+  mapSettings: () => api.get<{ tile_url: string }>('/send/banks/map-settings'),
+}
+
+/** A GeoJSON feature collection of outlines (© OpenStreetMap contributors, ODbL). */
+export interface Outlines {
+  type: 'FeatureCollection'
+  features: Array<{ type: 'Feature'; properties: { code: number; name_fa: string }; geometry: unknown }>
+}
+
+export const outlinesApi = {
+  get: (kind: 'provinces' | 'counties') => api.get<Outlines>(`/send/banks/outlines/${kind}`),
 }

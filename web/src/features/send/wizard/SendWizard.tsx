@@ -10,7 +10,7 @@ import { useIsMobile } from '../../../lib/viewport'
 import { SectionCard } from '../../../components/SectionCard'
 import { ServerMessage } from '../../../components/ServerMessage'
 import { ErrorState, LoadingState } from '../../../components/States'
-import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody } from '../api'
+import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody, type TargetedSendBody } from '../api'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
@@ -30,13 +30,13 @@ interface Props {
   /** Step containers get data-testid `{testId}-step-{n}`. */
   testId: string
   stepErrors: (step: number) => StepErrors
-  priceBody: PriceBody | BulkSendBody
-  sendBody: () => SendBody | BulkSendBody
+  priceBody: PriceBody | BulkSendBody | TargetedSendBody
+  sendBody: () => SendBody | BulkSendBody | TargetedSendBody
   scheduled: boolean
   /** First step on which the price is asked (the review step by default). */
   quoteFrom?: number
-  /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`). */
-  draft: { type: DraftType; state: WizardState; resume: ResumeState }
+  /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`); none: no drafts. */
+  draft?: { type: DraftType; state: WizardState; resume: ResumeState }
   children: (ctx: WizardContext) => ReactNode
 }
 
@@ -53,7 +53,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
   const [step, setStep] = useState(0)
   const [showErrors, setShowErrors] = useState(false)
   const [idempotencyKey, setIdempotencyKey] = useState('')
-  const drafts = useDraftSaver(draft.type, draft.resume.draftId)
+  const drafts = useDraftSaver(draft?.type ?? 'quick', draft?.resume.draftId ?? null)
 
   const quote = useQuery({
     queryKey: ['send', 'price', priceBody],
@@ -96,9 +96,9 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       </SectionCard>
       <SectionCard data-testid={`${testId}-step-${step}`}>
         <Stack gap="4">
-          {draft.resume.loading ? (
+          {draft?.resume.loading ? (
             <LoadingState title="در حال بارگذاری پیش‌نویس" />
-          ) : draft.resume.error ? (
+          ) : draft?.resume.error ? (
             <ErrorState title="پیش‌نویس بارگذاری نشد" description="ممکن است حذف شده باشد" onRetry={draft.resume.retry} />
           ) : (
             children({ step, errors, quote })
@@ -125,9 +125,9 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
         onSend={() => send.mutate()}
         canSend={!!quote.data}
         scheduled={scheduled}
-        onSaveDraft={() => drafts.save(draft.state)}
+        onSaveDraft={draft ? () => drafts.save(draft.state) : undefined}
         savingDraft={drafts.saving}
-        draftDisabled={draft.resume.loading}
+        draftDisabled={!!draft?.resume.loading}
       />
     </Stack>
   )
@@ -142,7 +142,8 @@ interface BarProps {
   onSend: () => void
   canSend: boolean
   scheduled: boolean
-  onSaveDraft: () => void
+  /** Absent: the method keeps no drafts and the button is not shown. */
+  onSaveDraft?: () => void
   savingDraft: boolean
   draftDisabled: boolean
 }
@@ -157,7 +158,7 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
           <ArrowRightIcon /> {first && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
         </Button>
         <HStack gap={isMobile ? '1' : '2'}>
-          <Button
+          {onSaveDraft && (<Button
             variant="ghost"
             px={isMobile ? '2' : undefined}
             aria-label="ذخیره پیش‌نویس"
@@ -167,7 +168,7 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
             data-testid="wizard-save-draft"
           >
             {isMobile ? 'پیش‌نویس' : 'ذخیره پیش‌نویس'}
-          </Button>
+          </Button>)}
           {!last ? (
             <Button colorPalette="brand" onClick={onNext} data-testid="wizard-next">
               مرحله بعد <ArrowLeftIcon />

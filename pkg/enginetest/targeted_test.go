@@ -1,0 +1,147 @@
+package enginetest_test
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/chapar/chapar/pkg/bank"
+	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/send"
+)
+
+var maskedRE = regexp.MustCompile(`^09[0-9]{2}\*\*\*[0-9]{4}$`)
+
+// bankNumbers returns n numbers of a province of the bank (98XXXXXXXXXX).
+func bankNumbers(t *testing.T, e *enginetest.Engine, province, n int) []string {
+	t.Helper()
+	rows, err := e.DB.Pool.Query(context.Background(), `SELECT id::text FROM bank_numbers WHERE province = $1 ORDER BY id LIMIT $2`, province, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func local(m string) string { return "0" + m[2:] }
+
+// A regional send (type city_province) to a province of the bank: the account's
+// send blacklist and cancel-11 list are left out and not charged, another
+// account's blacklist is not; every other number reaches the carrier; the reports
+// and the Excel export show only masked numbers and no number can be looked up;
+// an audience under 5,000 is refused; a random draw picks distinct numbers.
+func TestTargetedRegionalSend(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	ctx := context.Background()
+	if _, err := bank.Seed(ctx, e.DB.Pool, 3, 36_000); err != nil {
+		t.Fatal(err)
+	}
+	token, acct := e.Account("regional", "09121110040", "30004040", "service", 200_000_000)
+	other, _ := e.Account("neighbour", "09121110041", "30004041", "service", 1_000_000)
+	picked := bankNumbers(t, e, 28, 4)
+	mine, theirs := picked[:2], picked[2:]
+	e.Must(201, "POST", "/v1/api/phonebooks/blacklist", map[string]any{"numbers": []string{local(mine[0])}, "kind": "send"}, token)
+	e.Must(201, "POST", "/v1/api/phonebooks/blacklist", map[string]any{"numbers": []string{local(mine[1])}, "kind": "cancel11"}, token)
+	e.Must(201, "POST", "/v1/api/phonebooks/blacklist", map[string]any{"numbers": []string{local(theirs[0]), local(theirs[1])}, "kind": "send"}, other)
+
+	small := map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{11}}, "text": "تخفیف", "sender": "30004040"}
+	if r := e.Do("POST", "/v1/api/send/calculate-price", small, token); r.Status != 422 || !bytes.Contains(r.Raw, []byte(bank.MsgMinimum)) {
+		t.Fatalf("Ilam's audience is under 5,000: %d %s", r.Status, r.Raw)
+	}
+	var c bank.Counts
+	target := map[string]any{"provinces": []int{28}}
+	e.Must(200, "POST", "/v1/api/send/banks/counts", map[string]any{"type": "city_province", "target": target}, token).Decode(t, &c)
+	if c.Total < bank.MinRecipients || !c.Enough {
+		t.Fatalf("counts %+v", c)
+	}
+	body := map[string]any{"type": "city_province", "target": target, "text": "تخفیف ویژه", "sender": "30004040"}
+	var q send.Quote
+	e.Must(200, "POST", "/v1/api/send/calculate-price", body, token).Decode(t, &q)
+	if int64(q.Recipients) != c.Total-2 || q.Blacklisted != 2 || int64(q.Requested) != c.Total {
+		t.Fatalf("quote %+v for %d numbers", q, c.Total)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", body, token).Decode(t, &a)
+	e.Wait("the regional send done", 3*time.Minute, func() bool {
+		s := sendStats(t, e, a.ID)
+		return s.Status == "done" && s.Delivered+s.Undelivered == q.Recipients
+	})
+	for _, m := range mine {
+		if st, cost := recipientOf(t, e, a.ID, m); st != send.RcptBlacklisted || cost != 0 || len(e.Sim.Messages(m)) != 0 {
+			t.Fatalf("%s on my lists: status %d cost %d", m, st, cost)
+		}
+	}
+	for _, m := range theirs {
+		if msg, ok := e.Sim.Latest(m); !ok || msg.Text != "تخفیف ویژه" {
+			t.Fatalf("%s is on another account's list only and must get the message: %+v", m, msg)
+		}
+	}
+	if taken := ledgerBalanced(t, e, acct, a.ID); taken != q.Price || taken != charged(t, e, a.ID) {
+		t.Fatalf("ledger took %d, quoted %d", taken, q.Price)
+	}
+	checkMasked(t, e, token, acct, a.ID, theirs[0])
+
+	draw := map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}, "count": 5000},
+		"text": "قرعه", "sender": "30004040"}
+	var b send.Accepted
+	e.Must(201, "POST", "/v1/api/send", draw, token).Decode(t, &b)
+	e.Wait("the draw expanded", time.Minute, func() bool { return sendStats(t, e, b.ID).Status != "queued" })
+	var rows, distinct int
+	if err := e.DB.Pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT mobile) FROM recipients WHERE send_id = $1`, b.ID).
+		Scan(&rows, &distinct); err != nil || rows != 5000 || distinct != 5000 {
+		t.Fatalf("a draw of 5,000: %d rows, %d distinct (%v)", rows, distinct, err)
+	}
+}
+
+// checkMasked reads a bank send's recipients as the customer does: the list, one
+// number's lookup and the Excel export.
+func checkMasked(t *testing.T, e *enginetest.Engine, token string, acct, sendID int64, sent string) {
+	t.Helper()
+	var rows []report.Recipient
+	e.Must(200, "GET", "/v1/api/report/recipients?id="+itoa(sendID)+"&limit=100", nil, token).Decode(t, &rows)
+	if len(rows) != 100 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		if !maskedRE.MatchString(r.Mobile) {
+			t.Fatalf("a report shows %q", r.Mobile)
+		}
+	}
+	if r := e.Do("GET", "/v1/api/send/status?id="+itoa(sendID)+"&mobile="+local(sent), nil, token); r.Status == 200 &&
+		bytes.Contains(r.Raw, []byte(sent[2:])) {
+		t.Fatalf("a number of a bank send was looked up: %s", r.Raw)
+	}
+	if _, err := e.Deps.Reports.RecipientOf(context.Background(), acct, sendID, sent); err == nil {
+		t.Fatal("a number of a bank send was found by lookup")
+	}
+	var buf bytes.Buffer
+	if err := e.Deps.Reports.WriteRecipientsXLSX(context.Background(), acct, sendID, &buf); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := f.GetRows(f.GetSheetName(0))
+	if err != nil || len(cells) < 100 {
+		t.Fatalf("export: %d rows (%v)", len(cells), err)
+	}
+	for _, row := range cells[1:] {
+		if !maskedRE.MatchString(row[0]) {
+			t.Fatalf("the export shows %q", row[0])
+		}
+	}
+}

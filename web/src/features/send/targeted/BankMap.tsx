@@ -1,0 +1,191 @@
+import { Box } from '@chakra-ui/react'
+import { useQuery } from '@tanstack/react-query'
+import L from 'leaflet'
+import '@geoman-io/leaflet-geoman-free'
+import 'leaflet/dist/leaflet.css'
+import '@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css'
+import { useEffect, useRef } from 'react'
+import { useColorMode } from '../../../lib/theme'
+import { bankApi, outlinesApi, type BankTarget, type BankTower } from '../api'
+import { clampRadius } from './model'
+
+/** The shape part of an audience: one polygon or one circle. */
+export type Shape = Pick<BankTarget, 'polygon' | 'circle'>
+
+interface Props {
+  /** «shape»: draw one polygon, rectangle or circle; «towers»: pick Irancell cells by clicking them. */
+  mode: 'shape' | 'towers'
+  onShape?: (shape: Shape | null) => void
+  towers?: number[]
+  onTowers?: (ids: number[]) => void
+  /** A province code to fit the view to. */
+  focus?: number
+}
+
+const IRAN: L.LatLngBoundsExpression = [
+  [25.0, 44.0],
+  [39.8, 63.3],
+]
+/** Towers are listed from this zoom on (the view must be small enough for the API). */
+const TOWER_ZOOM = 10
+
+/** The shape a Geoman layer stands for ([lon, lat] vertices, or a circle in metres). */
+function shapeOf(layer: L.Layer): Shape | null {
+  if (layer instanceof L.Circle) {
+    const c = layer.getLatLng()
+    return { circle: { lat: c.lat, lon: c.lng, radius: clampRadius(layer.getRadius()) } }
+  }
+  if (layer instanceof L.Polygon) {
+    const ring = (layer.getLatLngs() as L.LatLng[][])[0] ?? []
+    return { polygon: ring.map((p) => [p.lng, p.lat] as [number, number]) }
+  }
+  return null
+}
+
+/**
+ * An offline vector map of Iran (Leaflet 1.9.4 and Geoman 2.20.2): province and county outlines
+ * from the bank's GeoJSON, no tile server unless MAP_TILE_URL names one. In «shape» mode one
+ * polygon, rectangle or circle is drawn, moved and edited, and every change is reported; in
+ * «towers» mode the Irancell cells of the view are shown once zoomed in and clicked to choose.
+ */
+export default function BankMap({ mode, onShape, towers = [], onTowers, focus }: Props) {
+  const el = useRef<HTMLDivElement>(null)
+  const map = useRef<L.Map | null>(null)
+  const outlineLayer = useRef<L.LayerGroup | null>(null)
+  const towerLayer = useRef<L.LayerGroup | null>(null)
+  const picked = useRef(new Set(towers))
+  const callbacks = useRef({ onShape, onTowers })
+  callbacks.current = { onShape, onTowers }
+  const dark = useColorMode().mode === 'dark'
+  const provinces = useQuery({ queryKey: ['bank', 'outlines', 'provinces'], queryFn: () => outlinesApi.get('provinces'), staleTime: Infinity })
+  const counties = useQuery({ queryKey: ['bank', 'outlines', 'counties'], queryFn: () => outlinesApi.get('counties'), staleTime: Infinity })
+  const settings = useQuery({ queryKey: ['bank', 'map-settings'], queryFn: bankApi.mapSettings, staleTime: Infinity })
+
+  useEffect(() => {
+    if (!el.current) return
+    const m = L.map(el.current, { preferCanvas: true, zoomSnap: 0.5, minZoom: 4, maxZoom: 16, attributionControl: true })
+    m.fitBounds(IRAN)
+    m.attributionControl.setPrefix(false).addAttribution('© مشارکت‌کنندگان OpenStreetMap')
+    map.current = m
+    if (mode === 'shape') drawing(m, (s) => callbacks.current.onShape?.(s))
+    return () => {
+      m.remove()
+      map.current = null
+    }
+  }, [mode])
+
+  useEffect(() => {
+    const m = map.current
+    const url = settings.data?.tile_url
+    if (!m || !url) return
+    const tiles = L.tileLayer(url, { maxZoom: 18 }).addTo(m)
+    tiles.bringToBack()
+    return () => void tiles.remove()
+  }, [settings.data])
+
+  useEffect(() => {
+    const m = map.current
+    if (!m || !provinces.data) return
+    outlineLayer.current?.remove()
+    const line = dark ? '#7c8aa5' : '#5b6b86'
+    const group = L.layerGroup().addTo(m)
+    if (counties.data) {
+      L.geoJSON(counties.data as never, { style: { color: line, weight: 0.6, opacity: 0.5, fill: false }, interactive: false }).addTo(group)
+    }
+    L.geoJSON(provinces.data as never, {
+      style: { color: line, weight: 1.4, fillColor: dark ? '#1e293b' : '#e8eef7', fillOpacity: 0.55 },
+      interactive: false,
+    }).addTo(group)
+    group.eachLayer((l) => (l as L.GeoJSON).bringToBack())
+    outlineLayer.current = group
+  }, [provinces.data, counties.data, dark])
+
+  useEffect(() => {
+    const m = map.current
+    const f = provinces.data?.features.find((x) => x.properties.code === focus)
+    if (m && f) m.flyToBounds(L.geoJSON(f as never).getBounds(), { duration: 0.6 })
+  }, [focus, provinces.data])
+
+  useEffect(() => {
+    const m = map.current
+    if (!m || mode !== 'towers') return
+    const layer = L.layerGroup().addTo(m)
+    towerLayer.current = layer
+    const load = () => void showTowers(m, layer, picked.current, (ids) => callbacks.current.onTowers?.(ids))
+    m.on('moveend', load)
+    load()
+    return () => {
+      m.off('moveend', load)
+      layer.remove()
+    }
+  }, [mode])
+
+  return (
+    <Box
+      dir="ltr"
+      ref={el}
+      w="full"
+      position="relative"
+      zIndex="0"
+      h={{ base: '380px', md: '480px' }}
+      rounded="xl"
+      borderWidth="1px"
+      borderColor="app.border"
+      bg={dark ? '#0f172a' : '#f6f8fb'}
+      overflow="hidden"
+      data-testid="bank-map"
+      // Its own stacking context: Leaflet's panes (z-index 400+) stay under the sticky wizard bar.
+      css={{ isolation: 'isolate', '& .leaflet-container': { background: 'transparent', fontFamily: 'inherit' } }}
+    />
+  )
+}
+
+/** Geoman's drawing tools, one shape at a time, reported on every change. */
+function drawing(m: L.Map, report: (s: Shape | null) => void) {
+  m.pm.setLang('fa')
+  m.pm.addControls({
+    position: 'topleft',
+    drawMarker: false,
+    drawCircleMarker: false,
+    drawPolyline: false,
+    drawText: false,
+    cutPolygon: false,
+    rotateMode: false,
+  })
+  let current: L.Layer | null = null
+  const emit = () => report(current ? shapeOf(current) : null)
+  m.on('pm:create', (e: { layer: L.Layer }) => {
+    if (current) m.removeLayer(current)
+    current = e.layer
+    current.on('pm:change pm:edit pm:dragend', emit)
+    emit()
+  })
+  m.on('pm:remove', () => {
+    current = null
+    emit()
+  })
+}
+
+/** Draws the towers of the view once zoomed in; a click picks or drops one. */
+async function showTowers(m: L.Map, layer: L.LayerGroup, picked: Set<number>, report: (ids: number[]) => void) {
+  layer.clearLayers()
+  if (m.getZoom() < TOWER_ZOOM) return
+  const b = m.getBounds()
+  let list: BankTower[]
+  try {
+    list = await bankApi.towers({ min_lon: b.getWest(), min_lat: b.getSouth(), max_lon: b.getEast(), max_lat: b.getNorth() })
+  } catch {
+    return
+  }
+  for (const t of list) {
+    const style = (on: boolean) => ({ radius: on ? 7 : 5, color: on ? '#7c3aed' : '#f59e0b', weight: 2, fillOpacity: on ? 0.9 : 0.5 })
+    const marker = L.circleMarker([t.lat, t.lon], style(picked.has(t.id))).addTo(layer)
+    marker.bindTooltip(`دکل ${t.id.toLocaleString('fa-IR', { useGrouping: false })}`)
+    marker.on('click', () => {
+      if (picked.has(t.id)) picked.delete(t.id)
+      else picked.add(t.id)
+      marker.setStyle(style(picked.has(t.id)))
+      report([...picked])
+    })
+  }
+}
