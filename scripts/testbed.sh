@@ -52,6 +52,9 @@ need_tools() {
   command -v curl >/dev/null || apt_install curl
   command -v redis-server >/dev/null || apt_install redis-server
   [ -n "$(pg_bin initdb 2>/dev/null)" ] || apt_install postgresql
+  # The number bank's migration needs PostGIS for the bed's own cluster.
+  local major; major=$(basename "$(dirname "$(dirname "$(pg_bin initdb)")")")
+  [ -e "/usr/share/postgresql/$major/extension/postgis.control" ] || apt_install "postgresql-$major-postgis-3"
 }
 
 add_host() { # HOST
