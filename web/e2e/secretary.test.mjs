@@ -84,4 +84,18 @@ test('a poll is created, approved by staff, and its chart follows injected votes
   await mobile.page.getByText(fa(`نظرسنجی رنگ ${kw}`)).first().waitFor()
   await shot(mobile.page, 'secretary-list-mobile-dark')
   await mobile.context.close()
+
+  // Editing a keyword reader: its form comes back filled, and the edit goes to review again.
+  const edit = await openPage(browser)
+  edit.page.setDefaultTimeout(40_000)
+  await signInWithToken(edit.page, token, `/secretary/keywords/${id}`)
+  await edit.page.getByTestId('reader-edit').click()
+  await edit.page.waitForURL(`**/secretary/keywords/${id}/edit`)
+  assert.match(await edit.page.getByTestId('reader-title').inputValue(), /^نظرسنجی رنگ /)
+  await edit.page.getByTestId('reader-title').fill(`نظرسنجی رنگ ${kw} (ویرایش)`)
+  await edit.page.getByTestId('reader-save').click()
+  await edit.page.waitForURL(`**/secretary/keywords/${id}`)
+  await edit.page.getByTestId('reader-status').getByText('در انتظار بررسی').waitFor()
+  await edit.page.getByText(fa(`نظرسنجی رنگ ${kw} (ویرایش)`)).first().waitFor()
+  await edit.context.close()
 })

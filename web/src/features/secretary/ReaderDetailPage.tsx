@@ -133,7 +133,10 @@ function Summary({ reader }: { reader: Reader }) {
                 {reader.status === 'active' ? 'غیرفعال کردن' : 'فعال کردن'}
               </Button>
             )}
-            {reader.kind === 'secretary' && <Button size="sm" variant="ghost" onClick={() => navigate(`/secretary/received-message/update/${reader.id}`)}>ویرایش</Button>}
+            <Button size="sm" variant="ghost" data-testid="reader-edit"
+              onClick={() => navigate(reader.kind === 'secretary' ? `/secretary/received-message/update/${reader.id}` : `/secretary/keywords/${reader.id}/edit`)}>
+              ویرایش
+            </Button>
           </HStack>
         )}
       </HStack>

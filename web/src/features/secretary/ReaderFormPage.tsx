@@ -147,7 +147,7 @@ export default function ReaderFormPage({ secretary }: { secretary: boolean }) {
     <Card.Root>
       <Card.Body>
         <Stack gap="4">
-          <Heading as="h2" size="md">{id ? 'ویرایش منشی' : secretary ? 'ایجاد منشی پیام دریافتی' : 'ایجاد کلیدخوان'}</Heading>
+          <Heading as="h2" size="md">{id ? (secretary ? 'ویرایش منشی' : 'ویرایش کلیدخوان') : secretary ? 'ایجاد منشی پیام دریافتی' : 'ایجاد کلیدخوان'}</Heading>
           {body}
         </Stack>
       </Card.Body>

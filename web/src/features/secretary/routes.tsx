@@ -14,4 +14,5 @@ export const secretaryRoutes: RouteObject[] = [
   { path: 'secretary/keywords/list', element: <ReaderListPage secretary={false} />, handle: { title: 'کلیدخوان' } },
   { path: 'secretary/keywords/create', element: <ReaderFormPage secretary={false} />, handle: { title: 'ایجاد کلیدخوان' } },
   { path: 'secretary/keywords/:id', element: <ReaderDetailPage />, handle: { title: 'جزئیات کلیدخوان' } },
+  { path: 'secretary/keywords/:id/edit', element: <ReaderFormPage secretary={false} />, handle: { title: 'ویرایش کلیدخوان' } },
 ]
