@@ -20,8 +20,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Operators) != 3 || cfg.Operators[0].Name != "mci" || cfg.Operators[0].Addr != "127.0.0.1:2775" ||
-		cfg.Operators[2].Addr != "127.0.0.1:2777" {
+	if len(cfg.Operators) != 4 || cfg.Operators[0].Name != "mci" || cfg.Operators[0].Addr != "127.0.0.1:2775" ||
+		cfg.Operators[2].Addr != "127.0.0.1:2777" || cfg.Operators[3].Name != "sandbox" || cfg.Operators[3].Addr != "127.0.0.1:2778" {
 		t.Fatalf("operators %+v", cfg.Operators)
 	}
 	if cfg.HTTPAddr != "127.0.0.1:2780" || cfg.SystemID != "chapar" || cfg.Password != "secret" {
