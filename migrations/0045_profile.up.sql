@@ -60,8 +60,7 @@ CREATE UNIQUE INDEX mobile_changes_open_key ON mobile_changes (user_id) WHERE st
 
 CREATE TABLE account_settings (
     account_id       bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-    cancel11_default boolean NOT NULL DEFAULT true,
-    notify           jsonb NOT NULL DEFAULT '{}',
+    cancel11_default boolean NOT NULL DEFAULT false,
     updated_by       bigint REFERENCES users(id) ON DELETE SET NULL,
     updated_at       timestamptz NOT NULL DEFAULT now()
 );

@@ -502,12 +502,16 @@ func TestSettingsAndPlan(t *testing.T) {
 	tok := e.Login("setowner", pw)
 	var st profile.Settings
 	e.Must(200, "GET", "/v1/api/user/setting", nil, tok).Decode(t, &st)
-	if !st.Cancel11Default || !st.Notify.TicketAnswer {
+	if st.Cancel11Default {
 		t.Fatalf("defaults %+v", st)
 	}
-	e.Must(200, "POST", "/v1/api/user/setting", map[string]any{"cancel11_default": false, "notify": map[string]bool{"login_sms": true}}, tok).Decode(t, &st)
-	if st.Cancel11Default || !st.Notify.LoginSMS || st.Notify.TicketAnswer {
+	e.Must(200, "POST", "/v1/api/user/setting", map[string]any{"cancel11_default": true}, tok).Decode(t, &st)
+	if !st.Cancel11Default || st.UpdatedAt == nil {
 		t.Fatalf("saved %+v", st)
+	}
+	e.Must(200, "GET", "/v1/api/user/setting", nil, tok).Decode(t, &st)
+	if !st.Cancel11Default {
+		t.Fatalf("read back %+v", st)
 	}
 	var plan profile.PlanInfo
 	e.Must(200, "GET", "/v1/api/user/plan", nil, tok).Decode(t, &plan)

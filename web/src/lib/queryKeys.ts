@@ -9,4 +9,6 @@ export const queryKeys = {
   recipients: (id: string | number, params: Record<string, unknown>) =>
     ['report', String(id), 'recipients', params] as const,
   loginSetting: ['auth', 'login-setting'] as const,
+  /** GET /user/setting: the profile's settings page and the send forms' «لغو۱۱» default. */
+  accountSettings: ['profile', 'settings'] as const,
 }

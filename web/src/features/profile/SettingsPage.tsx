@@ -8,17 +8,8 @@ import { onlyDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { toaster } from '../../lib/toaster'
 import {
-  useLowBalance, useSaveLowBalance, useSaveSettings, useSenderLines, useSetDefaultLine, useSettings, type Notify, type Settings,
+  useLowBalance, useSaveLowBalance, useSaveSettings, useSenderLines, useSetDefaultLine, useSettings, useSaveTicketNotice, useTicketNotice, type Settings,
 } from './api'
-
-const NOTIFY: [keyof Notify, string][] = [
-  ['login_sms', 'پیامک هنگام هر ورود به حساب'],
-  ['ticket_answer_sms', 'پیامک پاسخ پشتیبانی به تیکت'],
-  ['send_finished_sms', 'پیامک پایان ارسال‌های انبوه'],
-  ['payment_sms', 'پیامک پرداخت و شارژ حساب'],
-  ['review_decision_sms', 'پیامک نتیجه بررسی الگو، مدرک و درخواست‌ها'],
-  ['newsletter_sms', 'پیامک خبرها و پیشنهادهای چاپار'],
-]
 
 const fail = (err: unknown) => !isApiError(err, 422) && toaster.create({ type: 'error', description: errorText(err) })
 
@@ -86,26 +77,38 @@ function PreferencesCard() {
   useEffect(() => { if (st.data) setV(st.data) }, [st.data])
   if (st.isPending || !v) return st.isError ? <ErrorState description={errorText(st.error)} onRetry={() => st.refetch()} /> : <Skeleton h="40" rounded="card" />
   return (
-    <SectionCard title="ارسال و اعلان‌ها">
+    <SectionCard title="فرم‌های ارسال" description="روی خط تبلیغاتی «لغو۱۱» همیشه افزوده می‌شود؛ این انتخاب حالت آغازین آن روی خط خدماتی است.">
       <Stack gap="3">
         <Checkbox.Root checked={v.cancel11_default} onCheckedChange={(e) => setV({ ...v, cancel11_default: e.checked === true })} data-testid="settings-cancel11">
           <Checkbox.HiddenInput />
           <Checkbox.Control />
-          <Checkbox.Label>«لغو۱۱» به‌طور پیش‌فرض به پیامک‌های تبلیغاتی افزوده شود</Checkbox.Label>
+          <Checkbox.Label>«لغو۱۱» در فرم‌های ارسال با خط خدماتی به‌طور پیش‌فرض روشن باشد</Checkbox.Label>
         </Checkbox.Root>
-        <Text fontWeight="medium" mt="2">اعلان‌ها</Text>
-        {NOTIFY.map(([k, label]) => (
-          <Checkbox.Root key={k} checked={v.notify[k]} onCheckedChange={(e) => setV({ ...v, notify: { ...v.notify, [k]: e.checked === true } })}>
-            <Checkbox.HiddenInput />
-            <Checkbox.Control />
-            <Checkbox.Label>{label}</Checkbox.Label>
-          </Checkbox.Root>
-        ))}
         <Button alignSelf="flex-start" colorPalette="brand" loading={save.isPending} data-testid="settings-save"
           onClick={() => save.mutate(v, { onSuccess: () => toaster.create({ type: 'success', description: 'تنظیمات ذخیره شد' }), onError: fail })}>
           ذخیره تنظیمات
         </Button>
       </Stack>
+    </SectionCard>
+  )
+}
+
+function NoticesCard() {
+  const q = useTicketNotice()
+  const save = useSaveTicketNotice()
+  if (isApiError(q.error, 403)) return null
+  return (
+    <SectionCard title="اعلان‌های پیامکی" description="هشدار کمبود اعتبار در بخش بالا تنظیم می‌شود.">
+      {q.isPending ? <Skeleton h="10" /> : q.isError ? <ErrorState description={errorText(q.error)} onRetry={() => q.refetch()} /> : (
+        <Switch.Root checked={q.data.sms_on_answer} disabled={save.isPending} data-testid="settings-ticket-sms"
+          onCheckedChange={(e) => save.mutate({ sms_on_answer: e.checked }, {
+            onSuccess: () => toaster.create({ type: 'success', description: 'تنظیمات ذخیره شد' }), onError: fail,
+          })}>
+          <Switch.HiddenInput />
+          <Switch.Control />
+          <Switch.Label>پیامک به شماره مالک حساب وقتی پشتیبانی به تیکت یا پیشنهاد پاسخ می‌دهد</Switch.Label>
+        </Switch.Root>
+      )}
     </SectionCard>
   )
 }
@@ -117,6 +120,7 @@ export default function SettingsPage() {
       <LowBalanceCard />
       <DefaultLineCard />
       <PreferencesCard />
+      <NoticesCard />
     </Stack>
   )
 }

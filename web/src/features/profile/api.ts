@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError, api, buildUrl } from '../../lib/api'
 import { getToken } from '../../lib/auth'
+import { queryKeys } from '../../lib/queryKeys'
 
 export { useSenderLines, type SenderLine } from '../../lib/lines'
 
@@ -137,18 +138,13 @@ export interface Calculation {
   prices: { operator: string; title: string; each: number; total: number }[]
 }
 
-export interface Notify {
-  login_sms: boolean
-  ticket_answer_sms: boolean
-  send_finished_sms: boolean
-  payment_sms: boolean
-  newsletter_sms: boolean
-  review_decision_sms: boolean
-}
-
 export interface Settings {
   cancel11_default: boolean
-  notify: Notify
+}
+
+/** The support service's setting of the SMS on a staff answer (GET/POST /ticket/settings). */
+export interface TicketNotice {
+  sms_on_answer: boolean
 }
 
 export interface LowBalance {
@@ -193,7 +189,8 @@ export const useTwoStep = () => useQuery({ queryKey: [...KEY, '2fa'], queryFn: g
 export const useMobileChange = () =>
   useQuery({ queryKey: [...KEY, 'mobile'], queryFn: get<MobileChange>('/user/change_mobile'), retry: false })
 export const useTariffs = () => useQuery({ queryKey: [...KEY, 'tariffs'], queryFn: get<Tariffs>('/user/get_tariff') })
-export const useSettings = () => useQuery({ queryKey: [...KEY, 'settings'], queryFn: get<Settings>('/user/setting') })
+export const useSettings = () => useQuery({ queryKey: queryKeys.accountSettings, queryFn: get<Settings>('/user/setting') })
+export const useTicketNotice = () => useQuery({ queryKey: [...KEY, 'ticket-notice'], queryFn: get<TicketNotice>('/ticket/settings') })
 export const useLowBalance = () => useQuery({ queryKey: [...KEY, 'low-balance'], queryFn: get<LowBalance>('/user/setting/low_balance') })
 export const usePlan = () => useQuery({ queryKey: [...KEY, 'plan'], queryFn: get<PlanInfo>('/user/plan') })
 
@@ -250,6 +247,7 @@ export const useCancelMobileChange = () => useProfileMutation(() => api.post<{ d
 export const useCalculate = () =>
   useMutation({ mutationFn: (b: { text: string; cancel11: boolean; count: number }) => api.post<Calculation>('/user/get_tariff/calculate', b) })
 export const useSaveSettings = () => useProfileMutation((b: Settings) => api.post<Settings>('/user/setting', b))
+export const useSaveTicketNotice = () => useProfileMutation((b: TicketNotice) => api.post<TicketNotice>('/ticket/settings', b))
 export const useSaveLowBalance = () =>
   useProfileMutation((b: { enabled: boolean; threshold: number }) => api.post<LowBalance>('/user/setting/low_balance', b))
 export const useSetDefaultLine = () => useProfileMutation((id: number | string) => api.post<unknown>('/numbers/defaults/upsert', { id: Number(id) }))

@@ -11,7 +11,7 @@ import { StepReview } from './StepReview'
 export default function QuickSendPage() {
   const [draft, setDraft] = useState<QuickDraft>(EMPTY_DRAFT)
   const patch = (p: Partial<QuickDraft>) => setDraft((d) => ({ ...d, ...p }))
-  useDefaultSender(draft.sender, (line) => setDraft((d) => withSender(d, line)))
+  const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
   const resume = useResumeDraft(({ fileId: _f, phonebookIds: _p, numbers, ...rest }) => setDraft((d) => ({ ...d, ...rest, numbers: numbers ?? [] })))
 
   return (
@@ -26,7 +26,7 @@ export default function QuickSendPage() {
     >
       {({ step, errors, quote }) =>
         step === 0 ? (
-          <StepRecipients draft={draft} errors={errors} onSender={(l) => setDraft((d) => withSender(d, l))} onNumbers={(numbers) => patch({ numbers })} />
+          <StepRecipients draft={draft} errors={errors} onSender={(l) => setDraft((d) => withSender(d, l, cancel11Default))} onNumbers={(numbers) => patch({ numbers })} />
         ) : step === 1 ? (
           <MessageStep draft={draft} errors={errors} onChange={patch} />
         ) : (

@@ -20,6 +20,13 @@ describe('quick-send draft', () => {
     expect(withSender(touched, service).cancel11).toBe(false)
   })
 
+  it("a service line starts with the account's cancel-11 default until the user sets it", () => {
+    expect(withSender(EMPTY_DRAFT, service, true).cancel11).toBe(true)
+    expect(withSender(EMPTY_DRAFT, service, false).cancel11).toBe(false)
+    const touched = { ...EMPTY_DRAFT, cancel11: false, cancel11Touched: true }
+    expect(withSender(touched, service, true).cancel11).toBe(false)
+  })
+
   it('requires sender and recipients, then text and a future schedule', () => {
     expect(Object.keys(stepErrors(0, EMPTY_DRAFT))).toEqual(['sender', 'numbers'])
     expect(stepErrors(1, { ...EMPTY_DRAFT, text: '  ' }).text).toBeDefined()

@@ -59,8 +59,8 @@ function useBankCounts(kind: TargetedKind, d: TargetedDraft) {
 export default function TargetedSendPage({ kind }: { kind: TargetedKind }) {
   const [draft, setDraft] = useState<TargetedDraft>(EMPTY_TARGETED)
   const patch = (p: Partial<TargetedDraft>) => setDraft((d) => ({ ...d, ...p }))
-  const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line))
-  useDefaultSender(draft.sender, chooseSender)
+  const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
+  const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line, cancel11Default))
   const counts = useBankCounts(kind, draft)
   return (
     <SendWizard

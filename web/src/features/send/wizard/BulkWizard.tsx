@@ -10,8 +10,8 @@ import { useResumeDraft, type ResumeState } from '../drafts/useDraft'
 export function useBulkDraft() {
   const [draft, setDraft] = useState<BulkDraft>(EMPTY_BULK)
   const patch = (p: Partial<BulkDraft>) => setDraft((d) => ({ ...d, ...p }))
-  const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line))
-  useDefaultSender(draft.sender, chooseSender)
+  const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
+  const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line, cancel11Default))
   const resume = useResumeDraft(({ numbers: _numbers, fileId, phonebookIds, ...rest }) =>
     setDraft((d) => ({ ...d, ...rest, fileId: fileId ?? null, phonebookIds: phonebookIds ?? [] })),
   )
