@@ -34,7 +34,7 @@ func init() {
 // setting, the panel feedback form, the FAQ and the contact info.
 func (s *Server) supportRoutes() []Route {
 	svc := s.Support
-	if svc.Live == nil && s.Live != nil {
+	if svc != nil && svc.Live == nil && s.Live != nil {
 		svc.Live = s.Live.Publisher()
 	}
 	return slices.Concat(
