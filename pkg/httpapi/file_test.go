@@ -257,7 +257,7 @@ func TestFileUpload(t *testing.T) {
 	}
 	e.Must(422, "GET", "/v1/api/user/files?purpose=nope", nil, f.tokA)
 	r = e.Must(200, "GET", "/v1/api/user/files/categories", nil, f.tokA)
-	if string(r.Data) != `[{"value":"send","label":"ارسال از فایل"},{"value":"peer_to_peer","label":"ارسال نظیر به نظیر"},{"value":"contacts","label":"ورود مخاطبین"},{"value":"receipt","label":"رسید پرداخت"}]` {
+	if string(r.Data) != `[{"value":"send","label":"ارسال از فایل"},{"value":"peer_to_peer","label":"ارسال نظیر به نظیر"},{"value":"contacts","label":"ورود مخاطبین"},{"value":"receipt","label":"رسید پرداخت"},{"value":"ticket_attachment","label":"پیوست تیکت و پیشنهاد"}]` {
 		t.Fatalf("categories %s", r.Data)
 	}
 
