@@ -65,8 +65,13 @@ test('a real send shows in the dashboard charts and the report analysis', { time
   assert.match(text, /(فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند)/)
   assert.doesNotMatch(await page.getByTestId('dashboard-charts').innerText(), /[0-9]/)
   // The tooltip of today's bar names the day in Jalali with Persian digits.
+  // The mouse goes over the bar's day in the plot (a short bar sits under the axis
+  // line, which would take a hover aimed at the bar itself).
   const bars = page.getByTestId('chart-sends').locator('.recharts-bar-rectangle')
-  await bars.last().hover()
+  await bars.last().scrollIntoViewIfNeeded()
+  const bar = await bars.last().boundingBox()
+  const plot = await page.getByTestId('chart-sends').locator('.recharts-surface').first().boundingBox()
+  await page.mouse.move(bar.x + bar.width / 2, plot.y + plot.height / 3)
   const tip = page.getByTestId('chart-sends').locator('.recharts-tooltip-wrapper')
   await poll(async () => /[۰-۹]/.test(await tip.innerText().catch(() => '')), 'the tooltip', 10_000)
   await page.getByTestId('dashboard-charts').scrollIntoViewIfNeeded()
