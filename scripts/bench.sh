@@ -39,7 +39,7 @@
 #                    (scripts/bench-inbox.sh; BENCH_ONLY=inbox only).
 #
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
-# sizes it); BENCH_ONLY=inbox runs part 9 alone.
+# sizes it); BENCH_ONLY=inbox runs part 9 alone; BENCH_ONLY=e2e runs parts 1 and 2.
 #
 # prints the figures (also saved to .data/bench/), stops everything and cleans up.
 # Every loop and wait is bounded; traffic goes to 127.0.0.1 only.
@@ -204,7 +204,7 @@ say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 stack_start smsc-sim "$BIN/smsc-sim"
 for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
-if [ -z "${BENCH_ONLY:-}" ]; then
+if [ -z "${BENCH_ONLY:-}" ] || [ "${BENCH_ONLY:-}" = e2e ]; then
 log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
 RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
 LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
@@ -241,7 +241,7 @@ fi
 
 # ---- 5a. one-time codes on the idle stack (5b runs during part 4) ---------------
 . scripts/bench-otp.sh
-otp_idle
+[ "${BENCH_ONLY:-}" = e2e ] || otp_idle
 if [ "${BENCH_ONLY:-}" = otp ]; then
   . scripts/bench-bulk.sh
   say ""
@@ -325,9 +325,17 @@ say "   CPU per recipient (all of the above): $(awk -v clk="$CLK" -v n="$RECIP" 
 sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
 say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT string_agg(format('%s %s updated (%s%% HOT), %s inserted', relname, n_tup_upd,
   CASE WHEN n_tup_upd > 0 THEN round(100.0 * n_tup_hot_upd / n_tup_upd) ELSE 0 END, n_tup_ins), '; ' ORDER BY relname)
-  FROM pg_stat_user_tables WHERE relname IN ('recipients', 'message_ids', 'pending_receipts')")"
+  FROM (SELECT CASE WHEN relname ~ '^recipients_' THEN 'recipients' ELSE relname END AS relname,
+               sum(n_tup_upd) AS n_tup_upd, sum(n_tup_hot_upd) AS n_tup_hot_upd, sum(n_tup_ins) AS n_tup_ins
+        FROM pg_stat_user_tables
+        WHERE relname IN ('message_ids', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$' GROUP BY 1) t")"
 say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [ "${BENCH_ONLY:-}" = e2e ]; then
+  cp "$REPORT" "$OUT"; cat "$REPORT"; echo "(saved to $OUT)"
+  exit 0
+fi
 
 # ---- 4. bulk campaign (runs here, before the accept runs fill the database) ---------
 . scripts/bench-bulk.sh

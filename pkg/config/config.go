@@ -109,6 +109,12 @@ type Config struct {
 	// RollupEvery is how often the worker rolls up the dashboard charts'
 	// daily figures (ROLLUP_EVERY, docs/dashboard.md#charts).
 	RollupEvery time.Duration
+	// HistoryKeepMonths is how many months of recipients stay in the hot table
+	// (this one included; HISTORY_KEEP_MONTHS, 0 never archives) and HistoryEvery
+	// how often the worker makes the coming months' partitions and archives the
+	// older ones (HISTORY_EVERY; docs/partitions.md).
+	HistoryKeepMonths int
+	HistoryEvery      time.Duration
 	// Targeted sends (docs/targeted-sends.md): MapTileURL adds a raster tile layer
 	// under the panel's offline map (MAP_TILE_URL, e.g. https://tile.example/{z}/{x}/{y}.png;
 	// empty: outlines only) and BankSize is how many numbers seed-demo puts in the bank.
@@ -172,6 +178,7 @@ func Load() (Config, error) {
 	c.WebhookAllowPrivate, c.APICallLog = env("WEBHOOK_ALLOW_PRIVATE", "0") == "1", env("API_CALL_LOG", "1") != "0"
 	c.WebhookBatch, c.WebhookConcurrency = 100, 16
 	c.MapTileURL, c.BankSize = env("MAP_TILE_URL", ""), 300_000
+	c.HistoryKeepMonths = 13
 	c.OfflineCardNumber, c.OfflineCardOwner = env("OFFLINE_CARD_NUMBER", "6037991234567893"), env("OFFLINE_CARD_OWNER", "شرکت پیام‌رسان چاپار")
 	c.OfflineBankName, c.OfflineSheba = env("OFFLINE_BANK_NAME", "بانک ملی ایران"), env("OFFLINE_SHEBA", "IR050170000000123456789012")
 	c.OfflineAccountNumber, c.OfflineAccountOwner = env("OFFLINE_ACCOUNT_NUMBER", "0170000000123"), env("OFFLINE_ACCOUNT_OWNER", "شرکت پیام‌رسان چاپار")
@@ -191,6 +198,7 @@ func Load() (Config, error) {
 		{"RATE_QUOTE_PER_MIN", &c.QuotePerMin},
 		{"RATE_BANK_COUNTS_PER_MIN", &c.BankCountsPerMin},
 		{"BANK_SIZE", &c.BankSize},
+		{"HISTORY_KEEP_MONTHS", &c.HistoryKeepMonths},
 		{"RATE_API_KEY_PER_MIN", &c.APIKeyPerMin},
 		{"RATE_REGISTER_IP_PER_HOUR", &c.RegisterPerIPPerHour},
 		{"RATE_OTP_NUMBER_PER_DAY", &c.OTPPerNumberPerDay},
@@ -231,6 +239,7 @@ func Load() (Config, error) {
 		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
 		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
 		{"ROLLUP_EVERY", &c.RollupEvery, 30 * time.Second},
+		{"HISTORY_EVERY", &c.HistoryEvery, time.Hour},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

@@ -31,14 +31,17 @@ type Click struct {
 // parameters) and the click to record. It reads one row (the recipient with its
 // send's text); the link's target is cached, links never change.
 func (s *Service) Resolve(ctx context.Context, code string) (string, Click, error) {
-	rid, slot, ok := s.codec.Decode(code)
+	ref, ok := s.codec.Decode(code)
 	if !ok {
 		return "", Click{}, ErrUnknownCode
 	}
-	c := Click{RecipientID: rid, At: time.Now()}
+	slot := ref.Slot
+	c := Click{At: time.Now()}
 	var text string
-	err := s.pool.QueryRow(ctx, `SELECT r.send_id, r.operator, s.account_id, coalesce(r.text, s.text)
-		FROM recipients r JOIN sends s ON s.id = r.send_id WHERE r.id = $1`, rid).Scan(&c.SendID, &c.Operator, &c.AccountID, &text)
+	// One primary-key probe per candidate, each in its own month's partition.
+	err := s.pool.QueryRow(ctx, `SELECT r.id, r.send_id, r.operator, s.account_id, coalesce(r.text, s.text)
+		FROM recipients r JOIN sends s ON s.id = r.send_id WHERE r.id = ANY($1::bigint[]) LIMIT 1`,
+		ref.Candidates(c.At)).Scan(&c.RecipientID, &c.SendID, &c.Operator, &c.AccountID, &text)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", c, ErrUnknownCode
 	}

@@ -60,11 +60,11 @@ const (
 
 // qOutcomes groups a send's recipients by operator, status and error.
 const qOutcomes = `SELECT operator, status, CASE WHEN status IN (3, 4, 6) THEN error ELSE '' END, count(*)
-FROM recipients WHERE send_id = $1 GROUP BY 1, 2, 3`
+FROM recipients_history WHERE send_id = $1 GROUP BY 1, 2, 3`
 
 // qCurve buckets a send's final recipients by done_at into CurvePoints steps
 // between the send's start and its last final recipient.
-const qCurve = `WITH r AS (SELECT status, done_at FROM recipients WHERE send_id = $1 AND status IN (2, 3) AND done_at IS NOT NULL),
+const qCurve = `WITH r AS (SELECT status, done_at FROM recipients_history WHERE send_id = $1 AND status IN (2, 3) AND done_at IS NOT NULL),
 b AS (SELECT (SELECT coalesce(expanded_at, created_at) FROM sends WHERE id = $1) AS lo, max(done_at) AS hi FROM r)
 SELECT least(width_bucket(extract(epoch FROM r.done_at), extract(epoch FROM b.lo), extract(epoch FROM b.hi) + 0.001, $2), $2),
        count(*) FILTER (WHERE r.status = 2), count(*) FILTER (WHERE r.status = 3), b.lo, b.hi

@@ -54,14 +54,14 @@ WHERE s.id = ANY($1)` + visible
 	// gives the batch order and each batch (at most a few thousand rows) is sorted by
 	// id on its own, so a page never sorts the whole send.
 	recipientCols = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at
-FROM recipients r`
+FROM recipients_history r`
 
 	// recipientPageCols add, for a page of the list, each recipient's part states
 	// and the receipt state of its recorded parts (part*4 + stat, stat 0 when none
 	// yet): one index lookup per row of the page.
 	recipientPageCols = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at,
        r.part_states, ARRAY(SELECT m.part * 4 + coalesce(m.stat, 0) FROM message_ids m WHERE m.recipient_id = r.id)
-FROM recipients r`
+FROM recipients_history r`
 
 	qRecipients = recipientPageCols + `
 WHERE r.send_id = $1
@@ -83,8 +83,8 @@ LIMIT 1`
 	qRequested = `SELECT s.parts, s.created_at FROM sends s
 WHERE s.id = $1 AND s.expanded_at IS NULL AND $2 = ANY(s.numbers)`
 
-	qRecipientsCount         = `SELECT count(*) FROM recipients WHERE send_id = $1`
-	qRecipientsCountByStatus = `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = ANY($2::smallint[])`
+	qRecipientsCount         = `SELECT count(*) FROM recipients_history WHERE send_id = $1`
+	qRecipientsCountByStatus = `SELECT count(*) FROM recipients_history WHERE send_id = $1 AND status = ANY($2::smallint[])`
 
 	// qRecipientsAfter is the export's keyset step: the rows after (batch $2, id $3).
 	qRecipientsAfter = recipientCols + `

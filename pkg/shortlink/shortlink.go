@@ -1,9 +1,13 @@
 // Package shortlink renders and reads the tracked short links of message texts.
 //
 // A text names a tracked link by a placeholder, {link:ID} (ID: the tracker's link
-// id). Each recipient gets its own short code per link: the recipient's id and the
-// link's slot (its place among the distinct links of the text) in base62, with a
-// two-character HMAC so that codes cannot be made up by counting. A code is always
+// id). Each recipient gets its own short code per link: the sequence part of the
+// recipient's id, and the link's slot (its place among the distinct links of the
+// text) with the id's month modulo 12 in one character, in base62, with a
+// two-character HMAC so that codes cannot be made up by counting. A recipient id
+// is its month's base plus a global sequence (pkg/history), so the sequence
+// alone names the row once the month is known: the latest month with that
+// remainder, or the rows from before the ids carried months. A code is always
 // CodeLen characters, so a rendered link has a fixed length and the parts of a
 // message (its price) are known when it is quoted, before any recipient exists.
 package shortlink
@@ -14,7 +18,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// monthShift is where a recipient id's month starts (pkg/history: id =
+// month << 42 + sequence).
+const monthShift = 42
 
 // Code layout: idLen characters of recipient id, one of slot, macLen of HMAC.
 const (
@@ -23,8 +32,10 @@ const (
 	CodeLen = idLen + 1 + macLen // CodeLen is the length of every code
 	// MaxSlots is how many distinct tracked links one text may hold.
 	MaxSlots = 5
-	// maxID is the largest recipient id idLen base62 digits hold.
+	// maxID is the largest id sequence idLen base62 digits hold.
 	maxID = 3_521_614_606_207 // 62^7 - 1
+	// monthCycle is how many months the slot character tells apart.
+	monthCycle = 12
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -111,33 +122,51 @@ func (c *Codec) Render(text string, recipientID int64) string {
 
 // Code is the short code of a recipient's link in slot.
 func (c *Codec) Code(recipientID int64, slot int) string {
+	seq, month := recipientID&(1<<monthShift-1), int(recipientID>>monthShift)
 	b := make([]byte, 0, CodeLen)
-	b = appendBase62(b, recipientID%(maxID+1), idLen)
-	b = append(b, alphabet[slot%len(alphabet)])
+	b = appendBase62(b, seq%(maxID+1), idLen)
+	b = append(b, alphabet[(month%monthCycle)*MaxSlots+slot%MaxSlots])
 	return string(append(b, c.mac(b)...))
 }
 
-// Decode reads a code back into its recipient id and slot; ok is false for
-// anything but a code this codec made.
-func (c *Codec) Decode(code string) (recipientID int64, slot int, ok bool) {
+// Ref is what a code names: a recipient id sequence, the remainder of its month
+// and the link's slot.
+type Ref struct {
+	Seq   int64
+	Month int // the id's month modulo 12
+	Slot  int
+}
+
+// Candidates are the recipient ids the code may name, as of now: the latest
+// month up to now with the code's remainder, and an id from before months
+// were carried. Ids are unique, so at most one of them exists.
+func (r Ref) Candidates(now time.Time) []int64 {
+	m := (now.UTC().Year()-2020)*12 + int(now.UTC().Month()) - 1
+	m -= ((m-r.Month)%monthCycle + monthCycle) % monthCycle
+	return []int64{int64(m)<<monthShift | r.Seq, r.Seq}
+}
+
+// Decode reads a code back into what it names; ok is false for anything but a
+// code this codec made.
+func (c *Codec) Decode(code string) (ref Ref, ok bool) {
 	if len(code) != CodeLen {
-		return 0, 0, false
+		return Ref{}, false
 	}
 	for i := 0; i < idLen+1; i++ {
 		d := strings.IndexByte(alphabet, code[i])
-		if d < 0 {
-			return 0, 0, false
+		if d < 0 || (i == idLen && d >= monthCycle*MaxSlots) {
+			return Ref{}, false
 		}
 		if i < idLen {
-			recipientID = recipientID*62 + int64(d)
+			ref.Seq = ref.Seq*62 + int64(d)
 		} else {
-			slot = d
+			ref.Month, ref.Slot = d/MaxSlots, d%MaxSlots
 		}
 	}
-	if !hmac.Equal([]byte(code[idLen+1:]), c.mac([]byte(code[:idLen+1]))) || slot >= MaxSlots || recipientID <= 0 {
-		return 0, 0, false
+	if !hmac.Equal([]byte(code[idLen+1:]), c.mac([]byte(code[:idLen+1]))) || ref.Seq <= 0 {
+		return Ref{}, false
 	}
-	return recipientID, slot, true
+	return ref, true
 }
 
 // mac is the macLen base62 characters that sign a code's first part.

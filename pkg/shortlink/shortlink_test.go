@@ -1,30 +1,42 @@
 package shortlink
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCodeRoundTrip(t *testing.T) {
 	c := New("http://x/l/", "s")
-	for _, id := range []int64{1, 61, 62, 987654321, maxID} {
+	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	month := int64((2026-2020)*12 + 10)
+	ids := []int64{1, 61, 62, 987654321, maxID, // ids from before months were carried
+		month<<monthShift | 5, (month-1)<<monthShift | 987654321, (month-11)<<monthShift | maxID}
+	for _, id := range ids {
 		for slot := 0; slot < MaxSlots; slot++ {
 			code := c.Code(id, slot)
 			if len(code) != CodeLen {
 				t.Fatalf("code %q: length %d", code, len(code))
 			}
-			gotID, gotSlot, ok := c.Decode(code)
-			if !ok || gotID != id || gotSlot != slot {
-				t.Fatalf("decode %q = %d %d %v, want %d %d", code, gotID, gotSlot, ok, id, slot)
+			ref, ok := c.Decode(code)
+			if !ok || ref.Slot != slot || !slices.Contains(ref.Candidates(now), id) {
+				t.Fatalf("decode %q = %+v %v (candidates %v), want id %d slot %d", code, ref, ok, ref.Candidates(now), id, slot)
 			}
 		}
 	}
+	// Twelve months on, the month's remainder names the newer month: the old
+	// link is no longer found (reports have archived it by then).
+	old := c.Code(month<<monthShift|5, 0)
+	if ref, _ := c.Decode(old); slices.Contains(ref.Candidates(now.AddDate(1, 0, 0)), month<<monthShift|5) {
+		t.Fatal("a code resolved to a month twelve months back")
+	}
 	code := c.Code(42, 0)
 	forged := code[:CodeLen-1] + string(alphabet[(strings.IndexByte(alphabet, code[CodeLen-1])+1)%62])
-	if _, _, ok := c.Decode(forged); ok {
+	if _, ok := c.Decode(forged); ok {
 		t.Fatal("a code with a wrong HMAC was accepted")
 	}
-	if _, _, ok := New("http://x/l/", "other").Decode(code); ok {
+	if _, ok := New("http://x/l/", "other").Decode(code); ok {
 		t.Fatal("a code of another key was accepted")
 	}
 }
