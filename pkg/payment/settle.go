@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/periodic"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 
@@ -209,18 +210,11 @@ func (s *Service) ids(ctx context.Context, sql string, args ...any) ([]int64, er
 
 // RunSettle runs Settle every period until ctx ends.
 func (s *Service) RunSettle(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	periodic.Every(ctx, every, every, func(ctx context.Context) {
 		if n, r, err := s.Settle(ctx); err != nil {
 			logf(ctx, "payment settle failed", "err", err)
 		} else if n+r > 0 {
 			logf(ctx, "payments settled", "settled", n, "refunded", r)
 		}
-	}
+	})
 }

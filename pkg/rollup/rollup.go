@@ -15,6 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/periodic"
 )
 
 // Batch bounds the sends (and days) one step of Run takes.
@@ -34,21 +36,13 @@ func NewJob(pool *pgxpool.Pool, log *slog.Logger) *Job { return &Job{pool: pool,
 
 // Loop runs the job every period until ctx ends.
 func (j *Job) Loop(ctx context.Context, every time.Duration) {
-	t := time.NewTimer(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	periodic.Every(ctx, time.Second, every, func(ctx context.Context) {
 		if n, err := j.Run(ctx); err != nil {
 			j.log.WarnContext(ctx, "rollup", "err", err)
 		} else if n > 0 {
 			j.log.DebugContext(ctx, "rollup", "sends", n)
 		}
-		t.Reset(every)
-	}
+	})
 }
 
 // Run rolls up everything marked so far and returns how many sends it

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apicall"
+	"github.com/chapar/chapar/pkg/periodic"
 )
 
 // Retention of the developers' logs: API calls are kept apicall.Retention (30
@@ -19,17 +20,7 @@ const (
 // purgeLoop deletes expired API calls and old webhook deliveries, in bounded
 // steps, shortly after start and then every purgeEvery.
 func (w *Worker) purgeLoop(ctx context.Context) {
-	t := time.NewTimer(5 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		w.PurgeOnce(ctx)
-		t.Reset(purgeEvery)
-	}
+	periodic.Every(ctx, 5*time.Second, purgeEvery, w.PurgeOnce)
 }
 
 // PurgeOnce runs one purge step of both logs.

@@ -19,6 +19,7 @@ import (
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/history"
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/line"
@@ -53,6 +54,9 @@ type Worker struct {
 	Webhooks *webhook.Deliverer
 	// Rollups keeps the dashboard charts' daily rollups, every cfg.RollupEvery.
 	Rollups *rollup.Job
+	// History makes the coming months' recipients partitions and archives old
+	// months, every cfg.HistoryEvery.
+	History *history.Job
 	Sweep   send.SweepConfig
 	// SweepEvery is the sweeper's period.
 	SweepEvery time.Duration
@@ -85,6 +89,8 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Inbox.Answer = w.Readers.Answer
 	w.AddLoop(func(ctx context.Context) { w.Readers.RepliesLoop(ctx, replyPoll) })
 	w.Rollups = rollup.NewJob(pool, log)
+	w.History = history.NewJob(pool, log)
+	w.History.Keep = cfg.HistoryKeepMonths
 	w.Webhooks = webhook.NewDeliverer(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}, webhook.Settings{
 		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
 		Concurrency: cfg.WebhookConcurrency}, log)
@@ -152,6 +158,9 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	run(w.purgeLoop)
 	if w.cfg.RollupEvery > 0 {
 		run(func(ctx context.Context) { w.Rollups.Loop(ctx, w.cfg.RollupEvery) })
+	}
+	if w.cfg.HistoryEvery > 0 {
+		run(func(ctx context.Context) { w.History.Loop(ctx, w.cfg.HistoryEvery) })
 	}
 	for _, f := range w.loops {
 		run(f)
