@@ -22,6 +22,7 @@
 //	SIM_IDLE_TIMEOUT      close sessions silent that long, 0 = never (-idle-timeout)
 //	SIM_MAX_STORED        messages kept for inspection            (-max-stored)
 //	SIM_KEEP_FROM         sender lines always stored, even above a count-only cap (-keep-from)
+//	SIM_MAX_BINDS         bound sessions per system_id and operator, 0 = no limit (-max-binds)
 //	SIM_LOG_LEVEL         debug | info | warn | error             (-log-level)
 //	SIM_LOG_FORMAT        text | json                             (-log-format)
 //
@@ -109,7 +110,7 @@ type simFlags struct {
 	profile, operators, host, httpAddr, systemID, password, passwordFile *string
 	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
 	retry, idle, maxStored, logLevel, logFormat                          *string
-	faults, idRestart, keepFrom                                          *string
+	faults, idRestart, keepFrom, maxBinds                                *string
 }
 
 func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
@@ -138,6 +139,7 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		idle:         fs.String("idle-timeout", env("SIM_IDLE_TIMEOUT", ""), "close sessions silent for that long (default never)"),
 		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
 		keepFrom:     fs.String("keep-from", env("SIM_KEEP_FROM", ""), "sender lines whose messages are always stored, comma-separated"),
+		maxBinds:     fs.String("max-binds", env("SIM_MAX_BINDS", "0"), "bound sessions per system_id and operator, 0 = no limit (a carrier account's bind quota)"),
 		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
@@ -259,6 +261,9 @@ func (f simFlags) applyLimits(cfg *smscsim.Config) (err error) {
 			return fmt.Errorf("max-stored %q: want a positive integer", *f.maxStored)
 		}
 		cfg.MaxStored = n
+	}
+	if cfg.MaxBinds, err = strconv.Atoi(*f.maxBinds); err != nil || cfg.MaxBinds < 0 {
+		return fmt.Errorf("max-binds %q: want 0 or a positive integer", *f.maxBinds)
 	}
 	for from := range strings.SplitSeq(*f.keepFrom, ",") {
 		if from = strings.TrimSpace(from); from != "" {

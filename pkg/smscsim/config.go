@@ -255,6 +255,10 @@ type Config struct {
 	// as throttled and queue_full) and InjectMO fails with ErrQueueFull, so
 	// nothing is ever dropped.
 	MaxPending int
+	// MaxBinds is how many sessions of one system_id an operator keeps bound
+	// at once, as a carrier account's bind quota; one more bind is answered
+	// ESME_RBINDFAIL. 0 means no limit.
+	MaxBinds int
 	// IdleTimeout closes a session that sent nothing for that long; 0
 	// disables it.
 	IdleTimeout time.Duration

@@ -449,6 +449,7 @@ type operator struct {
 	mu        sync.Mutex
 	sessions  map[*session]struct{}
 	mailboxes map[string]*mailbox
+	bound     map[string]int // bound sessions per system_id
 
 	dropAfter atomic.Int64 // >0: drop every session after that many more accepted submits
 	downFor   atomic.Int64 // refuse connections for this long after an injected drop
@@ -493,7 +494,36 @@ func (op *operator) acceptLoop() {
 func (op *operator) removeSession(s *session) {
 	op.mu.Lock()
 	delete(op.sessions, s)
+	if s.bound != unbound {
+		op.bound[s.systemID]--
+	}
 	op.mu.Unlock()
+}
+
+// takeBind counts one more bound session of systemID, unless max (> 0) are
+// bound already.
+func (op *operator) takeBind(systemID string, max int) bool {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	if max > 0 && op.bound[systemID] >= max {
+		return false
+	}
+	if op.bound == nil {
+		op.bound = map[string]int{}
+	}
+	op.bound[systemID]++
+	return true
+}
+
+// Bound is how many sessions of systemID are bound to operator now.
+func (s *Server) Bound(operator, systemID string) int {
+	op := s.ops[operator]
+	if op == nil {
+		return 0
+	}
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	return op.bound[systemID]
 }
 
 func (op *operator) snapshot() []*session {

@@ -345,6 +345,8 @@ func (s *session) handleBind(id pdu.ID, seq uint32, frame []byte) bool {
 		status = StatusBindFail
 	case pw != cfg.Password:
 		status = StatusInvPaswd
+	case !s.op.takeBind(sysID, cfg.MaxBinds):
+		status = StatusBindFail // the account's bind quota is used up
 	}
 	if status != StatusOK {
 		s.op.c.bindFailures.Add(1)

@@ -797,3 +797,29 @@ func TestCloseStopsEverything(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	waitFor(t, func() bool { return runtime.NumGoroutine() <= before }, "goroutines to end")
 }
+
+// TestMaxBinds: a carrier account's bind quota. One bind more than MaxBinds is
+// refused with ESME_RBINDFAIL; when a bound session ends, its place is free.
+func TestMaxBinds(t *testing.T) {
+	srv := startSim(t, Config{MaxBinds: 2})
+	addr := srv.Addr("mci")
+	first, second := dialESME(t, addr, true), dialESME(t, addr, true)
+	for _, e := range []*testESME{first, second} {
+		if st := e.bind(pdu.BindTransceiverID, "chapar", "secret"); st != 0 {
+			t.Fatalf("bind within the quota: status %#x", uint32(st))
+		}
+	}
+	third := dialESME(t, addr, true)
+	if st := third.bind(pdu.BindTransceiverID, "chapar", "secret"); st != StatusBindFail {
+		t.Fatalf("a third bind: status %#x, want ESME_RBINDFAIL", uint32(st))
+	}
+	if n := srv.Bound("mci", "chapar"); n != 2 || srv.Stats().Operators["mci"].Bound != 2 {
+		t.Fatalf("Bound = %d, want 2", n)
+	}
+	first.conn.Close()
+	waitFor(t, func() bool { return srv.Bound("mci", "chapar") == 1 }, "the closed session's bind freed")
+	again := dialESME(t, addr, true)
+	if st := again.bind(pdu.BindTransceiverID, "chapar", "secret"); st != 0 {
+		t.Fatalf("a bind after one ended: status %#x, want OK", uint32(st))
+	}
+}

@@ -12,6 +12,7 @@ import (
 type OperatorStats struct {
 	Addr              string `json:"addr,omitempty"`
 	Sessions          int64  `json:"sessions"`
+	Bound             int64  `json:"bound"` // sessions bound now, every system_id
 	Receivers         int64  `json:"receivers"`
 	Binds             int64  `json:"binds"`
 	BindFailures      int64  `json:"bind_failures"`
@@ -41,6 +42,7 @@ type OperatorStats struct {
 
 func (a *OperatorStats) add(b OperatorStats) {
 	a.Sessions += b.Sessions
+	a.Bound += b.Bound
 	a.Receivers += b.Receivers
 	a.Binds += b.Binds
 	a.BindFailures += b.BindFailures
@@ -122,6 +124,9 @@ func (op *operator) stats() OperatorStats {
 	}
 	op.mu.Lock()
 	os.Sessions = int64(len(op.sessions))
+	for _, n := range op.bound {
+		os.Bound += int64(n)
+	}
 	mbs := make([]*mailbox, 0, len(op.mailboxes))
 	for _, mb := range op.mailboxes {
 		mbs = append(mbs, mb)
