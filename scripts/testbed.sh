@@ -27,6 +27,9 @@ NET=10.213.7
 BRIDGE=chbr-chapar
 TESTBED_DIR=${TESTBED_DIR:-/var/tmp/chapar-testbed}
 PG_DB=chapar
+# Binds the carrier grants per operator (the simulator refuses one more); every
+# gateway is configured with all of them and they split by leases in Redis.
+BINDS=${TESTBED_BINDS:-3}
 log() { printf '[testbed] %s\n' "$*" >&2; }
 
 host_ip() { # HOST
@@ -90,7 +93,7 @@ start_db() {
   runuser -u postgres -- "$(pg_bin initdb)" -D "$pgdata" -A trust -U postgres >/dev/null
   echo "host all all $NET.0/24 trust" >>"$pgdata/pg_hba.conf"
   on db runuser -u postgres -- "$(pg_bin pg_ctl)" -D "$pgdata" -l "$pgdata/postgres.log" -w \
-    -o "-c listen_addresses=$ip -c port=5432 -c unix_socket_directories=$pgdata -c max_connections=300" start >/dev/null
+    -o "-c listen_addresses=$ip -c port=5432 -c unix_socket_directories=$pgdata -c max_connections=300 -c shared_preload_libraries=pg_stat_statements" start >/dev/null
   on db redis-server --bind "$ip" --port 6379 --save '' --appendonly no --protected-mode no --daemonize yes \
     --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" --pidfile "$TESTBED_DIR/redis.pid"
   psql "host=$ip user=postgres dbname=postgres" -qc "CREATE DATABASE $PG_DB" >/dev/null
@@ -101,7 +104,7 @@ app_env() { # N: the environment of app host N
   db=$(host_ip db); sim=$(host_ip sim); ip=$(host_ip "app$n")
   echo "DATABASE_URL=postgres://postgres@$db:5432/$PG_DB?sslmode=disable" "REDIS_ADDR=$db:6379" \
     "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
-    "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" \
+    "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" "GATEWAY_BINDS_PER_OPERATOR=$BINDS" \
     "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files"
 }
 
@@ -117,7 +120,7 @@ up() {
   make_network "$pairs"
   start_db
   log "db host $(host_ip db): PostgreSQL and Redis"
-  start sim sim env CHAPAR_PROFILE="${CHAPAR_PROFILE:-bench}" SIM_HOST="$(host_ip sim)" \
+  start sim sim env CHAPAR_PROFILE="${CHAPAR_PROFILE:-bench}" SIM_HOST="$(host_ip sim)" SIM_MAX_BINDS="$BINDS" \
     SIM_HTTP_ADDR="$(host_ip sim):2780" "$ROOT/bin/smsc-sim"
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" migrate up >/dev/null
@@ -195,6 +198,10 @@ smoke() {
     log "gateway on app$g sent $sentby recipients"
     [ "$sentby" -gt 0 ] || ok=0
   done
+  # The carrier's bind quota held: no bind refused, none over the quota now.
+  local binds; binds=$(curl -fsS "$sim/stats" | jq -c '[.operators[] | .bound] as $b | {refused: .total.bind_failures, most: ($b | max)}')
+  log "binds at the simulator: $binds (quota $BINDS per operator)"
+  jq -e --argjson q "$BINDS" '.refused == 0 and .most <= $q' <<<"$binds" >/dev/null || ok=0
   [ "$accepted" -eq "$n" ] && [ "$dups" -eq 0 ] && [ "$ok" = 1 ] || { echo "smoke: FAILED" >&2; return 1; }
   log "smoke: passed"
 }
@@ -208,8 +215,12 @@ measure() {
   declare -A cpu0
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
-  local sizes="SELECT string_agg(relname || '=' || pg_total_relation_size(oid), ' ' ORDER BY relname) FROM pg_class
-    WHERE relname IN ('recipients', 'message_ids', 'sends', 'recipient_claims', 'ledger') AND relkind = 'r'"
+  local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
+    SELECT 'recipients' AS t, sum(pg_total_relation_size(relid)) AS b FROM pg_partition_tree('recipients')
+    UNION ALL SELECT relname, pg_total_relation_size(oid) FROM pg_class
+    WHERE relname IN ('message_ids', 'sends', 'recipient_claims', 'ledger') AND relkind = 'r') x"
+  psql_db "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+  psql_db "SELECT pg_stat_statements_reset()" >/dev/null
   local size0; size0=$(psql_db "$sizes")
   redis0=$(redis-cli -h "$(host_ip db)" info memory | awk -F: '/^used_memory:/ {print $2+0}')
   secs=$(send_n "$n")
@@ -226,6 +237,17 @@ measure() {
   log "$line"
   log "tables before: $size0"
   log "tables after:  $(psql_db "$sizes")"
+  # What PostgreSQL spent its time on: statements by execution time, with calls
+  # and time per recipient (calls per recipient does not depend on the load).
+  local st=$TESTBED_DIR/statements-$pairs.txt
+  psql "host=$(host_ip db) user=postgres dbname=$PG_DB" -c "SELECT round(calls::numeric / $n, 3) AS calls_per_r,
+      round((total_exec_time * 1000 / $n)::numeric, 1) AS exec_us_per_r, round((rows::numeric / $n), 2) AS rows_per_r,
+      left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$PG_DB')
+    ORDER BY total_exec_time DESC LIMIT 30" >"$st"
+  log "statements: $(psql_db "SELECT 'calls per recipient ' || round(sum(calls)::numeric / $n, 2) || ', execution ' ||
+      round((sum(total_exec_time) * 1000 / $n)::numeric) || ' µs per recipient' FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$PG_DB')") (top 30 in $st)"
 }
 
 down() {

@@ -45,6 +45,11 @@ const (
 	textCacheMax = 4096             // split texts kept (send, text) → parts
 )
 
+// errNoBindHere hands a batch back to the queue when this gateway holds none of
+// its route's binds (their leases are another gateway's): another gateway
+// takes it. It does not count as a failure of the task.
+var errNoBindHere = errors.New("this gateway holds no bind of the route: batch left for another gateway")
+
 // errShuttingDown hands a batch back to the queue when the gateway stops
 // before it is finished.
 var errShuttingDown = errors.New("gateway shutting down: rest of the batch left queued")
@@ -113,9 +118,13 @@ func (h *batchHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
 	return h.process(ctx, b, jobs.IsCarrierQueueCritical(q))
 }
 
-func (h *batchHandler) stoppingNow() bool {
+// stoppingNow reports whether the gateway has begun to stop.
+func (h *batchHandler) stoppingNow() bool { return closed(h.stopping) }
+
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
 	select {
-	case <-h.stopping:
+	case <-ch:
 		return true
 	default:
 		return false
@@ -221,6 +230,9 @@ func (h *batchHandler) gate(ctx context.Context, r *batchRun) (sendRow, bool, er
 	if err := h.waitBound(ctx, r.ob); err != nil {
 		if h.stoppingNow() {
 			return send, true, errShuttingDown
+		}
+		if errors.Is(err, errNoBindHere) {
+			return send, true, err
 		}
 		return send, true, fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, err)
 	}
@@ -329,6 +341,9 @@ func (h *batchHandler) count(ctx context.Context, r *batchRun, fin finishResult,
 func (h *batchHandler) waitBound(ctx context.Context, ob *operatorBinds) error {
 	if ob.anyBound() {
 		return nil
+	}
+	if !ob.anyHeld() {
+		return errNoBindHere
 	}
 	ctx, cancel := context.WithTimeout(ctx, bindWait)
 	defer cancel()

@@ -222,7 +222,7 @@ func (k *chunk) submit(ref partRef) {
 		k.halted = true // this part and the rest stay unsent
 		return
 	}
-	err := b.client.SubmitAsync(k.ctx, m, func(id string, err error) {
+	err := b.submitAsync(k.ctx, m, func(id string, err error) {
 		release()
 		b.pace.observe(err)
 		k.results <- submitResult{ref: ref, id: id, err: err, bind: b}

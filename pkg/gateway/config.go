@@ -201,6 +201,10 @@ type Config struct {
 	// SandboxPeer is the system_id a sandbox bind's SMSC must name in its bind
 	// response (GATEWAY_SANDBOX_PEER); any other peer is refused.
 	SandboxPeer string
+	// BindLeases splits the configured binds between the gateways that share
+	// them (GATEWAY_BIND_LEASES, on by default; lease.go): each bind is held by
+	// one gateway at a time. Off, this gateway opens every bind itself.
+	BindLeases bool
 }
 
 // fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
@@ -307,6 +311,7 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
 //	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
 //	GATEWAY_CRITICAL_POLL      idle poll of the critical queues (20ms)
+//	GATEWAY_BIND_LEASES        1: split the binds between gateways by leases in Redis; 0: open every bind (1)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -339,6 +344,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),
 		SandboxPeer:         e.str("GATEWAY_SANDBOX_PEER", DefaultSandboxPeer),
+		BindLeases:          e.str("GATEWAY_BIND_LEASES", "1") != "0",
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""

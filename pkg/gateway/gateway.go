@@ -42,6 +42,7 @@ type Gateway struct {
 	deps     Deps
 	log      *slog.Logger
 	binds    *binds
+	lease    *leaser // nil unless cfg.BindLeases
 	stream   *streamWriter
 	handler  *batchHandler
 	stopping chan struct{}
@@ -100,6 +101,12 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		_ = ln.Close()
 		g.stream.Close()
 		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	if cfg.BindLeases {
+		g.lease = &leaser{rdb: d.Redis, instance: cfg.InstanceID, ttl: leaseTTL, renewedAt: map[*bind]time.Time{}}
+		lctx, cancel := context.WithTimeout(context.Background(), leaseEvery)
+		g.leaseRound(lctx) // the binds this gateway may hold start binding now
+		cancel()
 	}
 	if d.Links == nil {
 		d.Links = shortlink.New(shortlink.DefaultBase, "")
@@ -165,9 +172,12 @@ func (g *Gateway) server(queues map[string]int, concurrency int, poll time.Durat
 		ShutdownTimeout:   g.cfg.ShutdownTimeout,
 		TaskCheckInterval: poll,
 		RetryDelayFunc:    retryDelay,
-		Logger:            asynqLogger{g.log.With("component", "asynq")},
-		LogLevel:          asynq.WarnLevel,
-		BaseContext:       context.Background,
+		// A batch handed on to the gateway holding its binds is no failure:
+		// its retry count stays.
+		IsFailure:   func(err error) bool { return !errors.Is(err, errNoBindHere) },
+		Logger:      asynqLogger{g.log.With("component", "asynq")},
+		LogLevel:    asynq.WarnLevel,
+		BaseContext: context.Background,
 	})
 }
 
@@ -225,6 +235,16 @@ func (g *Gateway) Run(ctx context.Context) error {
 		defer close(hbDone)
 		g.heartbeatLoop(hbCtx)
 	}()
+	// The leases are renewed until the binds are closed, so that no other
+	// gateway opens one while this one still drains it.
+	leaseCtx, leaseStop := context.WithCancel(context.Background())
+	leaseDone := make(chan struct{})
+	go func() {
+		defer close(leaseDone)
+		if g.lease != nil {
+			g.leaseLoop(leaseCtx)
+		}
+	}()
 	g.log.Info("smpp gateway running", "status", "http://"+g.HTTPAddr()+"/status",
 		"binds", len(g.binds.all), "queues", queues, "concurrency", g.cfg.Concurrency,
 		"critical_concurrency", g.cfg.CriticalConcurrency)
@@ -246,7 +266,11 @@ func (g *Gateway) Run(ctx context.Context) error {
 		wg.Go(srv.Shutdown) // waits for the handlers, up to ShutdownTimeout
 	}
 	wg.Wait()
+	held := g.heldBinds()
 	g.closeAll(deadline)
+	leaseStop()
+	<-leaseDone
+	g.leaveLeases(held)
 
 	hbStop()
 	<-hbDone
@@ -300,6 +324,9 @@ func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
 	if errors.Is(err, errShuttingDown) {
 		return time.Second
 	}
+	if errors.Is(err, errNoBindHere) {
+		return 250*time.Millisecond + rand.N(250*time.Millisecond)
+	}
 	d := time.Second << min(n, 6) // 2 s … 64 s
 	return d/2 + rand.N(d/2+1)
 }
@@ -316,4 +343,15 @@ func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
 func (a asynqLogger) Fatal(args ...any) {
 	a.l.Error(fmt.Sprint(args...))
 	os.Exit(1)
+}
+
+// heldBinds are the binds this gateway holds now.
+func (g *Gateway) heldBinds() []*bind {
+	var out []*bind
+	for _, b := range g.binds.all {
+		if b.held() {
+			out = append(out, b)
+		}
+	}
+	return out
 }

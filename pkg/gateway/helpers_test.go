@@ -316,7 +316,7 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 func bindStats(g *Gateway) smpp.Stats {
 	var s smpp.Stats
 	for _, b := range g.binds.all {
-		st := b.client.Stats()
+		st := b.stats()
 		s.Submitted += st.Submitted
 		s.Accepted += st.Accepted
 		s.Rejected += st.Rejected

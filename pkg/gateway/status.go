@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/periodic"
 )
 
 // Status is the body of GET /status.
@@ -85,7 +86,7 @@ func (g *Gateway) heartbeat() Heartbeat {
 
 func (g *Gateway) heartbeatLoop(ctx context.Context) {
 	key := jobs.GatewayHeartbeat + g.cfg.InstanceID
-	beat := func() {
+	beat := func(ctx context.Context) {
 		b, err := json.Marshal(g.heartbeat())
 		if err != nil {
 			g.log.Error("gateway: encode heartbeat", "err", err)
@@ -97,15 +98,5 @@ func (g *Gateway) heartbeatLoop(ctx context.Context) {
 			g.log.Warn("gateway: heartbeat", "err", err)
 		}
 	}
-	beat()
-	t := time.NewTicker(heartbeatEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			beat()
-		}
-	}
+	periodic.Every(ctx, 0, heartbeatEvery, beat)
 }
