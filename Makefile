@@ -7,7 +7,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed chaos migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -41,6 +41,10 @@ bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by
 
 testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespaces, a 10,000-recipient smoke send, then down
 	@trap 'bash scripts/testbed.sh down' EXIT; bash scripts/testbed.sh up 2 && bash scripts/testbed.sh smoke 10000
+
+chaos: ## Chaos suite on a 2-pair test bed: a 100,000-recipient send per fault (kills, Redis and PostgreSQL restarts, binds down, throttling, a slow carrier), then a table
+	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
+		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
 lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
 	@$(TC) test -z "$$(gofmt -l $$(bash scripts/gofiles.sh))" || { echo "gofmt needed:"; gofmt -l $$(bash scripts/gofiles.sh); exit 1; }

@@ -14,6 +14,8 @@
 #                                           simulator saw each exactly once and every gateway worked
 #   bash scripts/testbed.sh measure [N]     per-recipient CPU of each host, WAL, table growth and
 #                                           Redis memory for N recipients (100,000)
+#   bash scripts/testbed.sh chaos [N]       the chaos suite (scripts/chaos.sh): a send of N (100,000)
+#                                           per fault, the fault mid-send, a table of what it cost
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
@@ -105,7 +107,8 @@ app_env() { # N: the environment of app host N
   echo "DATABASE_URL=postgres://postgres@$db:5432/$PG_DB?sslmode=disable" "REDIS_ADDR=$db:6379" \
     "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
     "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" "GATEWAY_BINDS_PER_OPERATOR=$BINDS" \
-    "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files"
+    "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files" \
+    ${TESTBED_EXTRA_ENV:-}
 }
 
 up() {
@@ -271,6 +274,7 @@ case ${1:-} in
   up) up "${2:-2}" ;;
   smoke) smoke "${2:-10000}" ;;
   measure) measure "${2:-100000}" ;;
+  chaos) . scripts/chaos.sh; chaos "${2:-}" ;;
   down) down ;;
   exec) shift; h=$1; shift; on "$h" "$@" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;

@@ -43,6 +43,7 @@ func (srv *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("POST /mo", srv.handleMO)
 	mux.HandleFunc("POST /control/disconnect", srv.handleDisconnect)
+	mux.HandleFunc("POST /control/carrier", srv.handleConditions)
 	mux.HandleFunc("GET /control/outcome", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"outcomes": srv.ForcedOutcomes()})
 	})
@@ -190,4 +191,23 @@ func (srv *Server) handleForceOutcome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"outcomes": srv.ForcedOutcomes()})
+}
+
+// handleConditions is POST /control/carrier: {"operator", "rate", "delay_ms"}
+// (CarrierConditions); zeros restore the configured behaviour.
+func (srv *Server) handleConditions(w http.ResponseWriter, r *http.Request) {
+	var req CarrierConditions
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, http.StatusBadRequest, err)
+		return
+	}
+	if req.Rate < 0 || req.DelayMS < 0 {
+		writeError(w, http.StatusBadRequest, errors.New("rate and delay_ms must not be negative"))
+		return
+	}
+	if err := srv.SetConditions(req); err != nil {
+		writeError(w, http.StatusNotFound, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, req)
 }

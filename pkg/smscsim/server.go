@@ -427,6 +427,50 @@ func (srv *Server) disconnect(operator string, after int, down time.Duration) er
 	return nil
 }
 
+// CarrierConditions set an operator's behaviour at run time: Rate accepted
+// submit_sm per second over all its sessions (0: no limit beyond Config.Rate)
+// and a Delay before each accepted submit_sm is answered (0: none).
+type CarrierConditions struct {
+	Operator string  `json:"operator"`
+	Rate     float64 `json:"rate"`
+	DelayMS  int64   `json:"delay_ms"`
+}
+
+// SetConditions applies c to its operator ("*" or "all": every one).
+func (srv *Server) SetConditions(c CarrierConditions) error {
+	ops, err := srv.selectOps(c.Operator)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		op.limit.set(c.Rate)
+		op.respDelay.Store(int64(time.Duration(c.DelayMS) * time.Millisecond))
+	}
+	srv.log.Info("carrier conditions", "operator", c.Operator, "rate", c.Rate, "delay_ms", c.DelayMS)
+	return nil
+}
+
+// opLimit is an operator-wide token bucket; nil bucket: no limit.
+type opLimit struct {
+	mu sync.Mutex
+	b  *bucket
+}
+
+func (l *opLimit) set(rate float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = nil
+	if rate > 0 {
+		l.b = newBucket(rate, max(1, int(rate/5)))
+	}
+}
+
+func (l *opLimit) allow(now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b == nil || l.b.allow(now)
+}
+
 func (srv *Server) selectOps(name string) ([]*operator, error) {
 	if name == "*" || name == "all" {
 		return srv.opList, nil
@@ -450,6 +494,11 @@ type operator struct {
 	sessions  map[*session]struct{}
 	mailboxes map[string]*mailbox
 	bound     map[string]int // bound sessions per system_id
+
+	// Carrier conditions set at run time (POST /control/carrier): a rate over
+	// every session of the operator, and a delay of every submit_sm_resp.
+	limit     opLimit
+	respDelay atomic.Int64 // nanoseconds
 
 	dropAfter atomic.Int64 // >0: drop every session after that many more accepted submits
 	downFor   atomic.Int64 // refuse connections for this long after an injected drop

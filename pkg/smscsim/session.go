@@ -384,7 +384,7 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		return true
 	}
 	now := time.Now()
-	if s.bucket != nil && !s.bucket.allow(now) {
+	if (s.bucket != nil && !s.bucket.allow(now)) || !op.limit.allow(now) {
 		op.c.throttled.Add(1)
 		s.respond(resp, seq, StatusThrottled)
 		return true
@@ -455,7 +455,11 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	}
 	if !faulty || !fault.DropResponse {
 		resp.Fields().Set(pdufield.MessageID, pt.msgID)
-		s.respond(resp, seq, StatusOK)
+		if d := time.Duration(op.respDelay.Load()); d > 0 {
+			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
+		} else {
+			s.respond(resp, seq, StatusOK)
+		}
 	}
 
 	if mode := rd & 0x03; mode == 1 || mode == 2 && pt.outcome != StatDelivered {
