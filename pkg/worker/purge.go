@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apicall"
+	"github.com/chapar/chapar/pkg/assistant"
 )
 
 // Retention of the developers' logs: API calls are kept apicall.Retention (30
@@ -32,7 +33,8 @@ func (w *Worker) purgeLoop(ctx context.Context) {
 	}
 }
 
-// PurgeOnce runs one purge step of both logs.
+// PurgeOnce runs one purge step of both logs and of the assistant's
+// conversations (kept assistant.Retention, 30 days).
 func (w *Worker) PurgeOnce(ctx context.Context) {
 	if n, err := apicall.Purge(ctx, w.pool, purgeBatch); err != nil {
 		w.log.WarnContext(ctx, "purge api calls", "err", err)
@@ -43,5 +45,10 @@ func (w *Worker) PurgeOnce(ctx context.Context) {
 		w.log.WarnContext(ctx, "purge webhook deliveries", "err", err)
 	} else if n > 0 {
 		w.log.InfoContext(ctx, "webhook deliveries purged", "n", n)
+	}
+	if n, err := assistant.Purge(ctx, w.pool, purgeBatch); err != nil {
+		w.log.WarnContext(ctx, "purge assistant conversations", "err", err)
+	} else if n > 0 {
+		w.log.InfoContext(ctx, "assistant conversations purged", "n", n)
 	}
 }
