@@ -40,13 +40,13 @@ func corpus(t *testing.T) []sample {
 	return out
 }
 
-// meaningWords are the words a rewrite must keep: those with a digit, and the
-// brand's words the text holds.
+// meaningWords are the words a rewrite must keep: those with a digit, month
+// names (dates), and the brand's words the text holds.
 func meaningWords(s sample) []string {
 	var out []string
 	for _, w := range strings.Fields(s.text) {
 		w = strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) && r != '%' })
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 || months[w] {
 			out = append(out, w)
 		}
 	}

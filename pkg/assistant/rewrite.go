@@ -110,6 +110,13 @@ func tidy(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// address is a salutation of the reader at the start of a text.
+var address = regexp.MustCompile(`^(مشتری|مشتریان|مشترک|مشترکین|دوست|دوستان|همراه|والدین|کاربر)\s+(گرامی|عزیز)\s*[،,!]?\s*`)
+
+// months are the Persian month names: with their day they make a date.
+var months = map[string]bool{"فروردین": true, "اردیبهشت": true, "خرداد": true, "تیر": true, "مرداد": true, "شهریور": true,
+	"مهر": true, "آبان": true, "آذر": true, "دی": true, "بهمن": true, "اسفند": true}
+
 // meaningful reports whether a word carries meaning the assistant must keep: a
 // number, a date, a percentage, a link, or a word of the brand.
 func meaningful(word string, brand []string) bool {
@@ -119,6 +126,9 @@ func meaningful(word string, brand []string) bool {
 		}
 	}
 	w := strings.Trim(word, "،,.!?؟:;«»()")
+	if months[w] {
+		return true
+	}
 	if strings.Contains(w, "://") || strings.HasPrefix(w, "www.") {
 		return true
 	}
@@ -157,6 +167,11 @@ func shorten(text, brand string, budget int, cancel11 bool) string {
 	if fits(text, budget, cancel11) {
 		return text
 	}
+	text = greeting.ReplaceAllString(text, "")
+	text = address.ReplaceAllString(text, "")
+	if fits(text, budget, cancel11) {
+		return text
+	}
 	return dropWords(text, bw, budget, cancel11)
 }
 
@@ -181,11 +196,12 @@ func sentenceMeaningful(s string, brand []string) bool {
 	return false
 }
 
-// dropWords removes words without meaning from the end until the text fits,
-// then, if the meaning words alone are too long, cuts the text at a word.
+// dropWords removes words without meaning from the end (keeping the last, the
+// verb of a Persian sentence) until the text fits, then, if the meaning words
+// alone are too long, cuts the text at a word.
 func dropWords(text string, brand []string, budget int, cancel11 bool) string {
 	words := strings.Fields(text)
-	for i := len(words) - 1; i >= 0 && !fits(strings.Join(words, " "), budget, cancel11); i-- {
+	for i := len(words) - 2; i >= 0 && !fits(strings.Join(words, " "), budget, cancel11); i-- {
 		if !meaningful(words[i], brand) && len(words) > 1 {
 			words = append(words[:i], words[i+1:]...)
 		}

@@ -75,7 +75,10 @@ function Bubble({ m, cancel11, onUse }: { m: AssistantMessage; cancel11: boolean
 /** The chat: messages in a 290 px scrolling log, the pending bubble and the error. */
 function ChatLog({ chat, cancel11, onUse }: Pick<AssistantPanelProps, 'chat' | 'cancel11' | 'onUse'>) {
   const end = useRef<HTMLDivElement>(null)
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [chat.messages.length, chat.pending])
+  // Braces: scrollIntoView may return a promise, which must not become the effect's cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' })
+  }, [chat.messages.length, chat.pending])
   return (
     <Stack h={`${CHAT_HEIGHT}px`} overflowY="auto" gap="2" p="2" borderWidth="1px" rounded="lg" role="log" aria-label="گفتگو با دستیار" aria-live="polite">
       {chat.messages.length === 0 && (
