@@ -132,6 +132,21 @@ func TestRegisters(t *testing.T) {
 	}
 }
 
+// TestVariablesKept: a pattern's variables and the editor's tags survive a
+// rewrite that must drop words to fit.
+func TestVariablesKept(t *testing.T) {
+	text := "مشتری گرامی %name%، سفارش شماره %order% شما با موفقیت ثبت شد و به زودی برای شما ارسال خواهد شد. پیگیری: {link:7} با تشکر از خرید شما"
+	out := run(t, Task{Action: Shorter, Text: text, Parts: 1})
+	for _, v := range []string{"%name%", "%order%", "{link:7}"} {
+		if !strings.Contains(out, v) {
+			t.Errorf("lost %s: %q", v, out)
+		}
+	}
+	if parts(out, false) != 1 {
+		t.Errorf("over the budget: %q", out)
+	}
+}
+
 func TestAdTemplate(t *testing.T) {
 	req := "یک تبلیغ برای تخفیف ۲۰ درصدی کفش زمستانی تا ۱۵ آذر بنویس"
 	for budget := 1; budget <= 3; budget++ {

@@ -118,10 +118,11 @@ var months = map[string]bool{"فروردین": true, "اردیبهشت": true, "
 	"مهر": true, "آبان": true, "آذر": true, "دی": true, "بهمن": true, "اسفند": true}
 
 // meaningful reports whether a word carries meaning the assistant must keep: a
-// number, a date, a percentage, a link, or a word of the brand.
+// number, a date, a percentage, a variable or tag ({name}, %name%, {link:7}), a
+// link, or a word of the brand.
 func meaningful(word string, brand []string) bool {
 	for _, r := range word {
-		if unicode.IsDigit(r) || r == '%' || r == '٪' {
+		if unicode.IsDigit(r) || r == '%' || r == '٪' || r == '{' { // numbers, variables, tags
 			return true
 		}
 	}
