@@ -147,6 +147,19 @@ func TestVariablesKept(t *testing.T) {
 	}
 }
 
+func TestLinkPadding(t *testing.T) {
+	padded := padLinks("خرید: {link:7} و {link:12}", 20)
+	if padded != "خرید: {link:7}"+strings.Repeat("_", 12)+" و {link:12}"+strings.Repeat("_", 11) {
+		t.Errorf("padded: %q", padded)
+	}
+	if got := unpadLinks(padded); got != "خرید: {link:7} و {link:12}" {
+		t.Errorf("unpadded: %q", got)
+	}
+	if padLinks("{link:7}", 0) != "{link:7}" {
+		t.Error("no link length should leave the text")
+	}
+}
+
 func TestAdTemplate(t *testing.T) {
 	req := "یک تبلیغ برای تخفیف ۲۰ درصدی کفش زمستانی تا ۱۵ آذر بنویس"
 	for budget := 1; budget <= 3; budget++ {

@@ -43,6 +43,9 @@ type Service struct {
 	opts    Options
 	// Brand returns the account's brand (its name); nil: no brand.
 	Brand func(ctx context.Context, accountID int64) (string, error)
+	// LinkLength is the length of a sent tracked link ({link:ID} counts as that
+	// many characters); 0 counts placeholders as written.
+	LinkLength int
 	// Categories lists the support categories (parent 0: the top ones) for
 	// ticket drafts; nil: drafts suggest no category.
 	Categories func(ctx context.Context, parent int64) ([]Category, error)
@@ -120,6 +123,7 @@ func (s *Service) Ask(ctx context.Context, id acl.Identity, in Ask) (Reply, erro
 	if err := s.allow(ctx, id.AccountID); err != nil {
 		return Reply{}, err
 	}
+	in.Text, in.Draft = padLinks(in.Text, s.LinkLength), padLinks(in.Draft, s.LinkLength)
 	var past []Message
 	if in.ConversationID != 0 {
 		var err error
@@ -135,7 +139,9 @@ func (s *Service) Ask(ctx context.Context, id acl.Identity, in Ask) (Reply, erro
 	if answer != helpText { // the help is not an SMS: no budget applies
 		answer = Guard(answer, Interpret(t), sources(in, past))
 	}
-	asked := in.Text
+	st := sms.Count(padLinks(unpadLinks(answer), s.LinkLength), in.Cancel11)
+	answer = unpadLinks(answer)
+	asked := unpadLinks(in.Text)
 	if in.Action != Chat {
 		asked = actionLabels[in.Action]
 	}
@@ -143,7 +149,6 @@ func (s *Service) Ask(ctx context.Context, id acl.Identity, in Ask) (Reply, erro
 	if err != nil {
 		return Reply{}, err
 	}
-	st := sms.Count(answer, in.Cancel11)
 	return Reply{Thought: answer, ConversationID: conv, Parts: st.Parts, Characters: st.Characters, Model: model}, nil
 }
 

@@ -56,6 +56,15 @@ func TestConversation(t *testing.T) {
 	if n != 4 {
 		t.Errorf("%d messages stored, want 4", n)
 	}
+	// A tracked link counts at its sent length (here 40): the reply fits 2
+	// parts with it, and keeps the placeholder without the padding.
+	svc.LinkLength = 40
+	draft := "فروش ویژه پاییزه کفش آریا با ۳۰ درصد تخفیف تا ۱۵ آذر برگزار می‌شود. خرید آنلاین: {link:7} منتظر حضور گرم شما هستیم."
+	r3, err := svc.Ask(ctx, a, Ask{Text: draft, Action: Longer, Parts: 2})
+	if err != nil || !strings.Contains(r3.Thought, "{link:7} ") || strings.Contains(r3.Thought, "_") ||
+		r3.Parts != parts(padLinks(r3.Thought, 40), false) || r3.Parts > 2 {
+		t.Errorf("tracked link: %+v %v", r3, err)
+	}
 	if _, err := svc.Ask(ctx, a, Ask{Text: " ", Parts: 4}); err == nil {
 		t.Error("an empty text and 4 parts were accepted")
 	}

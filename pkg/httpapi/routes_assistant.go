@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/support"
 )
 
@@ -29,9 +30,10 @@ func (s *Server) assistantRoutes() []Route {
 
 // newAssistant builds the assistant: the OpenAI-compatible client when
 // ASSISTANT_URL is set, else the offline model; the brand is the account's
-// name (as for patterns) and ticket drafts use the support categories.
+// name (as for patterns), a tracked link counts at its sent length and ticket
+// drafts use the support categories.
 func newAssistant(cfg config.Config, pool *pgxpool.Pool, limiter *ratelimit.Limiter, patterns *pattern.Service,
-	tickets *support.Service) *assistant.Service {
+	tickets *support.Service, links *shortlink.Codec) *assistant.Service {
 	var model assistant.Model
 	if cfg.AssistantURL != "" {
 		model = &assistant.OpenAI{BaseURL: cfg.AssistantURL, Model: cfg.AssistantModel, Key: cfg.AssistantKey,
@@ -39,6 +41,7 @@ func newAssistant(cfg config.Config, pool *pgxpool.Pool, limiter *ratelimit.Limi
 	}
 	svc := assistant.New(pool, model, limiter, assistant.Options{DailyQuota: cfg.AssistantDailyQuota, PerMin: cfg.AssistantPerMin})
 	svc.Brand = patterns.Brand
+	svc.LinkLength = len(links.Sized(shortlink.Marker + "1}"))
 	svc.Categories = func(ctx context.Context, parent int64) ([]assistant.Category, error) {
 		cs, err := tickets.Categories(ctx, parent)
 		out := make([]assistant.Category, len(cs))

@@ -77,7 +77,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}
 	tickets := support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter)
 	return Deps{
-		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets),
+		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets, shortLinks),
 		Webhooks:  webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Support: tickets,
 		Links:   links.New(pool, shortLinks),

@@ -9,6 +9,9 @@ export type AssistantAction = '' | 'shorter' | 'longer' | 'friendly' | 'formal'
 export interface AssistantMessage {
   type: 'user' | 'ai'
   text: string
+  /** A reply's parts and characters as the server counted them (tracked links at their sent length). */
+  parts?: number
+  characters?: number
 }
 
 /** POST /panel/agent: the request text, the conversation (none on the first request) and the budget. */
@@ -76,7 +79,7 @@ export function useAssistantChat() {
         {
           onSuccess: (r) => {
             setConversationId(r.conversation_id)
-            setMessages((m) => [...m, { type: 'ai', text: r.thought }])
+            setMessages((m) => [...m, { type: 'ai', text: r.thought, parts: r.parts, characters: r.characters }])
           },
         },
       )

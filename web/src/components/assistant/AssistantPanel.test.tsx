@@ -39,7 +39,8 @@ describe('assistant helpers', () => {
     expect(canSend('  ', false)).toBe(false)
     expect(canSend('سلام', true)).toBe(false)
     expect(canSend('سلام', false)).toBe(true)
-    expect(replyFigures('سلام', true)).toBe('۱ بخش · ۱۰ نویسه')
+    expect(replyFigures({ type: 'ai', text: 'سلام' }, true)).toBe('۱ بخش · ۱۰ نویسه')
+    expect(replyFigures({ type: 'ai', text: 'سلام {link:7}', parts: 1, characters: 35 }, false)).toBe('۱ بخش · ۳۵ نویسه')
   })
 })
 

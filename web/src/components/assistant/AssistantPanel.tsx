@@ -21,10 +21,13 @@ export interface AssistantPanelProps {
   onUse: (text: string) => void
 }
 
-/** «۲ بخش · ۱۲۰ نویسه» for a reply, counted like the editor's counter (the cancel-11 footer included). */
-export function replyFigures(text: string, cancel11: boolean): string {
-  const c = countSegments(text, cancel11)
-  return `${toPersianDigits(c.parts)} بخش · ${toPersianDigits(c.characters)} نویسه`
+/**
+ * «۲ بخش · ۱۲۰ نویسه» for a reply: the server's figures when it sent them (tracked links counted at
+ * their sent length), else counted like the editor's counter (the cancel-11 footer included).
+ */
+export function replyFigures(m: AssistantMessage, cancel11: boolean): string {
+  const c = m.parts !== undefined && m.characters !== undefined ? m : countSegments(m.text, cancel11)
+  return `${toPersianDigits(c.parts ?? 0)} بخش · ${toPersianDigits(c.characters ?? 0)} نویسه`
 }
 
 /** The copy button: its icon turns into a check for COPY_RESET_MS after a copy (spec §4). */
@@ -59,7 +62,7 @@ function Bubble({ m, cancel11, onUse }: { m: AssistantMessage; cancel11: boolean
       <Text fontSize="sm" whiteSpace="pre-wrap">{m.text}</Text>
       {ai && (
         <HStack justify="space-between" mt="1.5" gap="2" wrap="wrap">
-          <Text fontSize="xs" color="fg.muted">{replyFigures(m.text, cancel11)}</Text>
+          <Text fontSize="xs" color="fg.muted">{replyFigures(m, cancel11)}</Text>
           <HStack gap="1">
             <CopyButton text={m.text} />
             <Button size="xs" variant="subtle" colorPalette="brand" onClick={() => onUse(m.text)} data-testid="assistant-use">
