@@ -132,6 +132,29 @@ func TestRemoteModelAndFallback(t *testing.T) {
 	}
 }
 
+// TestTicketTitleFromRemoteModel: with a remote model the title is its answer;
+// a rambling or failing model leaves the first sentence.
+func TestTicketTitleFromRemoteModel(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	a := account(t, d, "الف")
+	var got []chatRequest
+	srv := chatServer(t, "«عدم تحویل پیامک به مشترکین ایرانسل»", &got)
+	svc := New(d.Pool, &OpenAI{BaseURL: srv.URL + "/v1", Model: "m", Key: "sk-test", Timeout: 5 * time.Second}, nil, Options{DailyQuota: 10})
+	problem := "از دیروز پیامک‌های من به مشترکین ایرانسل نمی‌رسد. گزارش تحویل هم خالی است."
+	dr, err := svc.DraftTicket(ctx, a, Problem{Text: problem})
+	if err != nil || dr.Title != "عدم تحویل پیامک به مشترکین ایرانسل" || dr.SubCategory != "ارسال نشدن پیامک" {
+		t.Errorf("remote title: %+v %v", dr, err)
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Messages[0].Content, "title") {
+		t.Errorf("requests: %+v", got)
+	}
+	svc = New(d.Pool, &OpenAI{BaseURL: srv.URL + "/v1", Model: "m", Key: "wrong", Timeout: 5 * time.Second}, nil, Options{DailyQuota: 10})
+	if dr, err := svc.DraftTicket(ctx, a, Problem{Text: problem}); err != nil || dr.Title != "از دیروز پیامک‌های من به مشترکین ایرانسل نمی‌رسد" {
+		t.Errorf("fallback title: %+v %v", dr, err)
+	}
+}
+
 func TestPurge(t *testing.T) {
 	d := testenv.Postgres(t)
 	ctx := context.Background()

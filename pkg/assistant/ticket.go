@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 
@@ -105,7 +106,7 @@ func (s *Service) DraftTicket(ctx context.Context, id acl.Identity, in Problem) 
 		return TicketDraft{}, err
 	}
 	cat, sub := classify(text)
-	d := TicketDraft{Category: cat, SubCategory: sub, Title: title(text), Text: text}
+	d := TicketDraft{Category: cat, SubCategory: sub, Title: s.ticketTitle(ctx, text), Text: text}
 	if s.Categories == nil {
 		return d, nil
 	}
@@ -115,6 +116,31 @@ func (s *Service) DraftTicket(ctx context.Context, id acl.Identity, in Problem) 
 	}
 	d.SubCategoryID, err = s.categoryID(ctx, d.CategoryID, sub)
 	return d, err
+}
+
+// titlePrompt asks a remote model for a ticket's title.
+const titlePrompt = "You help customers of Chapar, a Persian bulk-SMS platform, file support tickets. " +
+	"Answer with one short Persian title (at most 60 characters) for the problem the user describes: the title only, " +
+	"no quotes, no explanation."
+
+// ticketTitle is a remote model's title for the problem, or the problem's first
+// sentence with the offline model or when the remote one fails or rambles.
+func (s *Service) ticketTitle(ctx context.Context, text string) string {
+	fallback := title(text)
+	if _, offline := s.model.(Offline); offline {
+		return fallback
+	}
+	out, err := s.model.Complete(ctx, Prompt{Messages: []Message{{Role: "system", Content: titlePrompt}, {Role: "user", Content: text}}})
+	if err != nil {
+		slog.WarnContext(ctx, "assistant ticket title failed; the first sentence is the title", "err", err)
+		return fallback
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	line = strings.TrimSpace(strings.Trim(line, "\"«»`.،"))
+	if line == "" || utf8.RuneCountInString(line) > 80 {
+		return fallback
+	}
+	return line
 }
 
 // categoryID finds a category by title under parent (0 when there is none).
