@@ -230,3 +230,26 @@ func TestGuard(t *testing.T) {
 		t.Errorf("over the budget: %q", out)
 	}
 }
+
+// BenchmarkOfflineQuickAction is one quick action of the offline model on a
+// corpus text (the four actions in turn, budget 2, footer on).
+func BenchmarkOfflineQuickAction(b *testing.B) {
+	f, err := os.ReadFile("testdata/corpus.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	for _, line := range strings.Split(string(f), "\n") {
+		if _, text, ok := strings.Cut(line, "|"); ok && !strings.HasPrefix(line, "#") {
+			texts = append(texts, text)
+		}
+	}
+	actions := []Action{Shorter, Longer, Friendly, Formal}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := Task{Action: actions[i%4], Text: texts[i%len(texts)], Brand: "کفش آریا", Parts: 2, Cancel11: true}
+		if _, err := (Offline{}).Complete(context.Background(), Prompt{Task: t}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
