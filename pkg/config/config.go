@@ -132,6 +132,20 @@ type Config struct {
 	// InboxPartWait is how long the parts of a concatenated MO wait for a missing
 	// one before what arrived is stored, flagged incomplete (INBOX_PART_WAIT).
 	InboxPartWait time.Duration
+	// The AI writing assistant (docs/assistant.md). AssistantURL is the root of an
+	// OpenAI-compatible chat-completions API (ASSISTANT_URL, e.g.
+	// http://127.0.0.1:8000/v1 for vLLM or llama.cpp's server; empty: the built-in
+	// offline model), AssistantModel the model name sent (ASSISTANT_MODEL),
+	// AssistantKey its bearer token (ASSISTANT_KEY or ASSISTANT_KEY_FILE),
+	// AssistantStream reads replies as server-sent events (ASSISTANT_STREAM, default
+	// 1), AssistantTimeout bounds one reply (ASSISTANT_TIMEOUT, default 20s);
+	// AssistantDailyQuota is the requests an account may make per day
+	// (ASSISTANT_DAILY_QUOTA, default 200) and AssistantPerMin per minute
+	// (RATE_ASSISTANT_PER_MIN, default 20).
+	AssistantURL, AssistantModel, AssistantKey string
+	AssistantStream                            bool
+	AssistantTimeout                           time.Duration
+	AssistantDailyQuota, AssistantPerMin       int
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -182,6 +196,9 @@ func Load() (Config, error) {
 	c.OfflineCardNumber, c.OfflineCardOwner = env("OFFLINE_CARD_NUMBER", "6037991234567893"), env("OFFLINE_CARD_OWNER", "شرکت پیام‌رسان چاپار")
 	c.OfflineBankName, c.OfflineSheba = env("OFFLINE_BANK_NAME", "بانک ملی ایران"), env("OFFLINE_SHEBA", "IR050170000000123456789012")
 	c.OfflineAccountNumber, c.OfflineAccountOwner = env("OFFLINE_ACCOUNT_NUMBER", "0170000000123"), env("OFFLINE_ACCOUNT_OWNER", "شرکت پیام‌رسان چاپار")
+	c.AssistantURL, c.AssistantModel = strings.TrimRight(env("ASSISTANT_URL", ""), "/"), env("ASSISTANT_MODEL", "gpt-4o-mini")
+	c.AssistantKey, c.AssistantStream = secret("ASSISTANT_KEY", ""), env("ASSISTANT_STREAM", "1") != "0"
+	c.AssistantDailyQuota, c.AssistantPerMin = 200, 20
 	c.ShortLinkBase = env("SHORTLINK_BASE", "http://"+c.HTTPAddr+"/l/")
 	var err error
 	ints := []struct {
@@ -209,6 +226,8 @@ func Load() (Config, error) {
 		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
 		{"WEBHOOK_BATCH", &c.WebhookBatch},
 		{"WEBHOOK_CONCURRENCY", &c.WebhookConcurrency},
+		{"ASSISTANT_DAILY_QUOTA", &c.AssistantDailyQuota},
+		{"RATE_ASSISTANT_PER_MIN", &c.AssistantPerMin},
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
@@ -240,6 +259,7 @@ func Load() (Config, error) {
 		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
 		{"ROLLUP_EVERY", &c.RollupEvery, 30 * time.Second},
 		{"HISTORY_EVERY", &c.HistoryEvery, time.Hour},
+		{"ASSISTANT_TIMEOUT", &c.AssistantTimeout, 20 * time.Second},
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/apikey"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/assistant"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/colleague"
@@ -98,6 +99,8 @@ type Deps struct {
 	Links *links.Service
 	// Profiles owns the profile, documents, mobile changes, settings and tariffs.
 	Profiles *profile.Service
+	// Assistant is the AI writing assistant of the message editor and ticket drafts.
+	Assistant *assistant.Service
 }
 
 // Server holds the dependencies of the handlers.

@@ -75,9 +75,11 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	if cfg.APICallLog {
 		calls = apicall.NewRecorder(pool, 50_000, log)
 	}
+	tickets := support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter)
 	return Deps{
-		Webhooks: webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
-		Support: support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter),
+		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets, shortLinks),
+		Webhooks:  webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
+		Support: tickets,
 		Links:   links.New(pool, shortLinks),
 		Reviews: reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apicall"
+	"github.com/chapar/chapar/pkg/assistant"
 	"github.com/chapar/chapar/pkg/periodic"
 )
 
@@ -23,7 +24,8 @@ func (w *Worker) purgeLoop(ctx context.Context) {
 	periodic.Every(ctx, 5*time.Second, purgeEvery, w.PurgeOnce)
 }
 
-// PurgeOnce runs one purge step of both logs.
+// PurgeOnce runs one purge step of both logs and of the assistant's
+// conversations (kept assistant.Retention, 30 days).
 func (w *Worker) PurgeOnce(ctx context.Context) {
 	if n, err := apicall.Purge(ctx, w.pool, purgeBatch); err != nil {
 		w.log.WarnContext(ctx, "purge api calls", "err", err)
@@ -34,5 +36,10 @@ func (w *Worker) PurgeOnce(ctx context.Context) {
 		w.log.WarnContext(ctx, "purge webhook deliveries", "err", err)
 	} else if n > 0 {
 		w.log.InfoContext(ctx, "webhook deliveries purged", "n", n)
+	}
+	if n, err := assistant.Purge(ctx, w.pool, purgeBatch); err != nil {
+		w.log.WarnContext(ctx, "purge assistant conversations", "err", err)
+	} else if n > 0 {
+		w.log.InfoContext(ctx, "assistant conversations purged", "n", n)
 	}
 }

@@ -4,6 +4,9 @@ import { toPersianDigits } from '../lib/digits'
 import { formatNumber } from '../lib/format'
 import { countSegments, MAX_TEXT } from '../lib/segments'
 import { sizeLinks, useLinkSettings } from '../lib/links'
+import { useAssistantChat } from '../lib/assistant'
+import { AssistantPanel } from './assistant/AssistantPanel'
+import { SparkleIcon } from './icons'
 import { PredefinedPicker } from './PredefinedPicker'
 import { TrackedLinkPicker } from './TrackedLinkPicker'
 
@@ -57,17 +60,21 @@ export interface MessageEditorProps {
   predefined?: boolean
   /** Shows «درج لینک ردیابی»: inserts a tracked link ({link:ID}); the counter counts it at its sent length. */
   trackedLinks?: boolean
+  /** Shows «دستیار هوشمند نگارش», the AI writing assistant's side panel (on by default). */
+  assistant?: boolean
 }
 
 /** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
 export function MessageEditor({
   value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
   onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6, predefined,
-  trackedLinks, formatTag = (k) => `{${k}}`,
+  trackedLinks, formatTag = (k) => `{${k}}`, assistant = true,
 }: MessageEditorProps) {
   const id = useId()
   const [picking, setPicking] = useState(false)
   const [linking, setLinking] = useState(false)
+  const [assisting, setAssisting] = useState(false)
+  const chat = useAssistantChat()
   const linkSettings = useLinkSettings(!!trackedLinks && value.includes('{link:'))
   const counted = sizeLinks(value, linkSettings.data?.link_length ?? 0)
   const ref = useRef<HTMLTextAreaElement>(null)
@@ -107,6 +114,24 @@ export function MessageEditor({
         />
         {invalid && errorText && <Field.ErrorText>{errorText}</Field.ErrorText>}
       </Field.Root>
+      {assistant && (
+        <>
+          <Button size="xs" variant="outline" colorPalette="brand" alignSelf="flex-start" disabled={disabled} onClick={() => setAssisting(true)} data-testid="assistant-open">
+            <SparkleIcon /> دستیار هوشمند نگارش
+          </Button>
+          <AssistantPanel
+            open={assisting}
+            onClose={() => setAssisting(false)}
+            chat={chat}
+            draft={value}
+            cancel11={cancel11}
+            onUse={(t) => {
+              onChange([...t].slice(0, maxLength).join(''))
+              setAssisting(false)
+            }}
+          />
+        </>
+      )}
       {predefined && (
         <>
           <Button size="xs" variant="outline" alignSelf="flex-start" disabled={disabled} onClick={() => setPicking(true)} data-testid="predefined-open">

@@ -35,4 +35,6 @@ export const PasteIcon = icon('PasteIcon', 'M9 2h6a1 1 0 0 1 1 1v2H8V3a1 1 0 0 1
 export const AlertIcon = icon('AlertIcon', 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20Z', 'M12 8v4', 'M12 16h.01')
 export const InboxIcon = icon('InboxIcon', 'M22 12h-6l-2 3h-4l-2-3H2', 'M5.45 5.11 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.45-6.89A2 2 0 0 0 16.76 4H7.24a2 2 0 0 0-1.79 1.11Z')
 export const RefreshIcon = icon('RefreshIcon', 'M3 12a9 9 0 0 1 15-6.7L21 8', 'M21 3v5h-5', 'M21 12a9 9 0 0 1-15 6.7L3 16', 'M8 16H3v5')
+export const CopyIcon = icon('CopyIcon', 'M9 9h11v11H9z', 'M5 15H4V4h11v1')
+export const SparkleIcon = icon('SparkleIcon', 'M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Z', 'M19 15v4', 'M21 17h-4')
 export const EraserIcon = icon('EraserIcon', 'm7 21-4.3-4.3a1 1 0 0 1 0-1.4l10-10a1 1 0 0 1 1.4 0l5.6 5.6a1 1 0 0 1 0 1.4L13 19', 'M22 21H7', 'm5 11 9 9')

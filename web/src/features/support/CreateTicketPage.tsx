@@ -11,6 +11,7 @@ import { toaster } from '../../lib/toaster'
 import { useCategories, useCreateTicket, type TicketKind } from './api'
 import { detailsPath } from './logic'
 import { AttachmentPicker, UploadProgress } from './parts'
+import { TicketDraftBox } from './TicketDraftBox'
 
 /** /support/create-ticket and /support/create-suggestion-request: a new request with attachments. */
 export default function CreateTicketPage({ kind }: { kind: TicketKind }) {
@@ -46,6 +47,16 @@ export default function CreateTicketPage({ kind }: { kind: TicketKind }) {
       maxW="3xl"
     >
       <FormStack gap="4" onSubmit={submit} noValidate>
+        {!suggestion && (
+          <TicketDraftBox
+            onDraft={(d) => {
+              setCategory(d.category_id || null)
+              setSub(d.sub_category_id || null)
+              setTitle(d.title)
+              setText(d.text)
+            }}
+          />
+        )}
         <Stack direction={{ base: 'column', md: 'row' }} gap="4">
           <FormField label="دسته‌بندی" required={!suggestion} error={err?.fieldError('category_id')}>
             <Select

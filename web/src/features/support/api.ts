@@ -151,6 +151,19 @@ function useSupportMutation<In, Out>(fn: (input: In) => Promise<Out>) {
   return useMutation({ mutationFn: fn, onSuccess: () => void qc.invalidateQueries({ queryKey: supportKeys.all }) })
 }
 
+/** A ticket suggested from a free-text problem (POST /ticket/ai): category, sub-category and title. */
+export interface TicketDraft {
+  category_id: number
+  category: string
+  sub_category_id: number
+  sub_category: string
+  title: string
+  text: string
+}
+
+/** Asks the writing assistant for a ticket draft; nothing is stored until the form is sent. */
+export const useDraftTicket = () => useMutation({ mutationFn: (text: string) => api.post<TicketDraft>('/ticket/ai', { text }) })
+
 export const useCreateTicket = (onProgress: (loaded: number, total: number) => void) =>
   useSupportMutation((t: NewTicket) =>
     postFormWithProgress<TicketDetail>('/ticket', ticketForm({ kind: t.kind, category_id: t.category_id, sub_category_id: t.sub_category_id, title: t.title, text: t.text }, t.files), totalSize(t.files), onProgress).promise,

@@ -1,0 +1,3 @@
+DROP TABLE IF EXISTS assistant_usage;
+DROP TABLE IF EXISTS assistant_messages;
+DROP TABLE IF EXISTS assistant_conversations;
