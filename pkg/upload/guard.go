@@ -27,9 +27,9 @@ const (
 	// maxSheetBytes bounds one worksheet's XML: MaxRecords rows of 1 KB.
 	maxSheetBytes = MaxRecords << 10
 	// maxSharedBytes and maxSharedItems bound the shared-strings table (at most
-	// two distinct texts per row of a full sheet).
+	// two distinct texts per row of a full sheet, and a header row).
 	maxSharedBytes = 256 << 20
-	maxSharedItems = 2 * MaxRecords
+	maxSharedItems = 2*MaxRecords + maxSheetCols
 	// maxPartBytes bounds any other entry (styles, themes, images), held in memory.
 	maxPartBytes = 8 << 20
 	// maxInMemory bounds all the entries excelize keeps in memory together.
