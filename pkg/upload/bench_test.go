@@ -353,10 +353,9 @@ var libreOfficeLayout = xlsxLayout{
 			r, r, 4+2*i, r, strings.TrimPrefix(benchNumber(i), "0"), r)
 	},
 	item: func(w io.Writer, text string) {
-		const rPr = `<rPr><sz val="10"/><rFont val="Arial"/><family val="2"/><charset val="1"/></rPr>`
 		head, tail, _ := strings.Cut(text, " ")
-		fmt.Fprintf(w, `<si><r>%s<t xml:space="preserve">%s </t></r><r><rPr><b val="true"/><sz val="10"/><rFont val="Arial"/><family val="2"/>`+
-			`<charset val="1"/></rPr><t xml:space="preserve">%s</t></r></si>`, rPr, head, tail)
+		fmt.Fprintf(w, `<si><r><rPr><sz val="10"/><rFont val="Arial"/><family val="2"/></rPr><t xml:space="preserve">%s </t></r>`+
+			`<r><rPr><b val="true"/><sz val="10"/></rPr><t xml:space="preserve">%s</t></r></si>`, head, tail)
 	},
 	sheetTail: `</sheetData><printOptions headings="false" gridLines="false" gridLinesSet="true" horizontalCentered="false" verticalCentered="false"/>` +
 		`<pageMargins left="0.7875" right="0.7875" top="1.05277777777778" bottom="1.05277777777778" header="0.7875" footer="0.7875"/></worksheet>`,
