@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // TestBench measures, at 1,000,000 contacts: an import of 1,000,000 file rows into a
@@ -96,13 +96,13 @@ func TestBench(t *testing.T) {
 	}
 	peakHeap := watchHeap()
 	runtime.GC()
-	cpu0, pg0 := processCPU(), backendCPU(dbName)
+	cpu0, pg0 := processCPU(), testenv.BackendCPU(dbName)
 	start = time.Now()
 	if err := svc.RunImport(ctx, im.ID); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	cpu, pg := processCPU()-cpu0, backendCPU(dbName)-pg0
+	cpu, pg := processCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
 	heap := peakHeap()
 	if im, err = svc.ImportState(ctx, u.AccountID, im.ID); err != nil || im.Status != "done" || im.Added != n {
 		t.Fatalf("import %+v %v", im, err)
@@ -110,7 +110,7 @@ func TestBench(t *testing.T) {
 	fmt.Printf("BENCH contacts import: %d rows in %v = %.0f rows/s; peak Go heap %d MB, peak RSS of the test process %d MB\n",
 		n, took.Round(time.Millisecond), float64(n)/took.Seconds(), heap>>20, peakRSS()>>20)
 	fmt.Printf("BENCH contacts import CPU: test process %.2f s (%.1f µs a row), PostgreSQL backends %.2f s (%.1f µs a row); load average %s\n",
-		cpu.Seconds(), float64(cpu.Microseconds())/float64(n), pg.Seconds(), float64(pg.Microseconds())/float64(n), loadAverage())
+		cpu.Seconds(), float64(cpu.Microseconds())/float64(n), pg.Seconds(), float64(pg.Microseconds())/float64(n), testenv.LoadAverage())
 	exec(`VACUUM ANALYZE contacts`)
 
 	// Contact-list requests at n contacts: each query runs reps times; p50 and p99
@@ -193,37 +193,6 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// backendCPU sums the user and system time of the PostgreSQL backends connected to
-// the database (their command line names it), from /proc; PostgreSQL runs on the
-// same machine.
-func backendCPU(db string) time.Duration {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var ticks int64
-	for _, d := range dirs {
-		cmd, err := os.ReadFile(d + "/cmdline")
-		if err != nil || !strings.HasPrefix(string(cmd), "postgres:") || !strings.Contains(string(cmd), " "+db+" ") {
-			continue
-		}
-		stat, err := os.ReadFile(d + "/stat")
-		if err != nil {
-			continue
-		}
-		// Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) > 12 {
-			u, _ := strconv.ParseInt(f[11], 10, 64)
-			s, _ := strconv.ParseInt(f[12], 10, 64)
-			ticks += u + s
-		}
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ = 100
-}
-
-func loadAverage() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 // peakRSS is the process's peak resident set (VmHWM), in bytes.

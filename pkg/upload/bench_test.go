@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // TestBenchParse measures parsing a generated 1,000,000-row file, xlsx and csv:
@@ -72,6 +74,10 @@ func TestBenchParse(t *testing.T) {
 		labels = append(labels, filepath.Base(p))
 	}
 	e := newParseEnv(t)
+	if err := e.db.Pool.QueryRow(context.Background(), `SELECT current_database()`).Scan(&benchDB); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { benchDB = "" }()
 	for i, p := range files {
 		name := labels[i]
 		m := measure(func() {
@@ -138,6 +144,9 @@ func benchExcelize(t *testing.T, name, p string, n int) {
 	}
 }
 
+// benchDB is the bench's database, whose PostgreSQL backends measure counts.
+var benchDB string
+
 // readOnly scans a file without keeping its rows.
 func readOnly(t *testing.T, p string) Counts {
 	c, err := readAll(p)
@@ -170,6 +179,7 @@ func readAll(p string) (Counts, error) {
 type measured struct {
 	took     time.Duration
 	cpu      time.Duration // this process's user + system time
+	pgCPU    time.Duration // the PostgreSQL backends' of benchDB (when set)
 	peakHeap uint64
 	peakRSS  uint64
 }
@@ -198,10 +208,10 @@ func measure(f func()) measured {
 			}
 		}
 	}()
-	cpu0 := cpuTime()
+	cpu0, pg0 := cpuTime(), testenv.BackendCPU(benchDB)
 	start := time.Now()
 	f()
-	m := measured{took: time.Since(start), cpu: cpuTime() - cpu0}
+	m := measured{took: time.Since(start), cpu: cpuTime() - cpu0, pgCPU: testenv.BackendCPU(benchDB) - pg0}
 	close(stop)
 	<-done
 	m.peakHeap = peak.Load()
@@ -236,8 +246,10 @@ func procStatus(field string) uint64 {
 }
 
 func report(t *testing.T, what string, n int, m measured) {
-	line := fmt.Sprintf("%-44s %8d rows %6.2f s %8.0f rows/s  cpu %6.2f s  peak heap %4d MB  peak RSS %4d MB",
-		what, n, m.took.Seconds(), float64(n)/m.took.Seconds(), m.cpu.Seconds(), m.peakHeap>>20, m.peakRSS>>20)
+	perRow := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 / float64(n) }
+	line := fmt.Sprintf("%-44s %8d rows %6.2f s %8.0f rows/s  cpu %6.2f s = %4.1f µs/row + PostgreSQL %4.1f µs/row  peak heap %4d MB  peak RSS %4d MB  load %s",
+		what, n, m.took.Seconds(), float64(n)/m.took.Seconds(), m.cpu.Seconds(), perRow(m.cpu), perRow(m.pgCPU), m.peakHeap>>20, m.peakRSS>>20,
+		testenv.LoadAverage())
 	t.Log(line)
 	fmt.Println("BENCH", line)
 }
