@@ -63,8 +63,9 @@ type cellBuild struct {
 // openSheet opens the first sheet of an xlsx: the archive's directory is checked,
 // the shared strings are loaded and the other worksheets are scanned for over-long
 // tokens (a worksheet nobody reads cannot hurt, but a file carrying a bomb is
-// refused whole, as it always was). The first sheet and the shared strings pass an
-// xmlBounds as they are read.
+// refused whole, as it always was). The first sheet and the shared strings are
+// bounded as they are read: every token by xmlReader, a row by cells, the table's
+// items by loadSharedStrings.
 func openSheet(p string) (*sheetSource, error) {
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -103,7 +104,7 @@ func startSheet(zr *zip.ReadCloser) (*sheetSource, error) {
 	if err != nil {
 		return nil, ErrFormat
 	}
-	x := newXMLReader(&boundedReader{r: rc, b: &xmlBounds{unit: "row"}})
+	x := newXMLReader(rc)
 	return &sheetSource{zr: zr, rc: rc, x: x, sst: sst, est: estimateSheetRows(&zr.Reader)}, nil
 }
 
@@ -209,7 +210,11 @@ func rowNumber(v []byte) (int, error) {
 // cells reads the cells of a row up to its end tag.
 func (s *sheetSource) cells() ([]string, error) {
 	s.row.arena, s.row.spans, s.row.col = s.row.arena[:0], s.row.spans[:0], 0
+	start := s.x.offset()
 	for {
+		if s.x.offset()-start > maxRowBytes {
+			return nil, ErrTooLong
+		}
 		if err := s.x.next(&s.tok); err == io.EOF {
 			return s.row.strings(), nil // a sheet cut short: what was read
 		} else if err != nil {

@@ -28,9 +28,9 @@ func (s *sharedStrings) get(i string) []byte {
 	return s.data[from:s.ends[n]]
 }
 
-// loadSharedStrings reads the archive's shared-strings table, if any, through an
-// xmlBounds (each item within a row's bound, at most maxSharedItems items; the
-// directory check bounds its size).
+// loadSharedStrings reads the archive's shared-strings table, if any: each item
+// within a row's bound, at most maxSharedItems items (the directory check bounds
+// its size, xmlReader its tokens).
 func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 	s := &sharedStrings{}
 	zf := zipEntry(zr, sharedStringsPath)
@@ -43,7 +43,7 @@ func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 	}
 	defer rc.Close()
 	s.data = make([]byte, 0, min(zf.UncompressedSize64/4, maxSharedBytes))
-	x := newXMLReader(&boundedReader{r: rc, b: &xmlBounds{unit: "si", maxUnits: maxSharedItems}})
+	x := newXMLReader(rc)
 	var st sstState
 	var t xmlToken
 	for {
@@ -53,7 +53,24 @@ func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 			return nil, err
 		}
 		s.take(&st, &t)
+		if err := st.bound(x.offset(), len(s.ends)); err != nil {
+			return nil, err
+		}
 	}
+}
+
+// bound refuses an item over a row's bound and more items than maxSharedItems.
+func (st *sstState) bound(offset int64, items int) error {
+	if !st.inSI {
+		st.at = offset
+	}
+	if offset-st.at > maxRowBytes {
+		return ErrTooLong
+	}
+	if items > maxSharedItems {
+		return ErrUnpackedTooLarge
+	}
+	return nil
 }
 
 // sstState is where the shared-strings reader is: inside an item, a text element,
@@ -61,7 +78,8 @@ func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 type sstState struct {
 	inSI, inT bool
 	phonetic  int
-	from      int
+	from      int   // where the item's text starts in data
+	at        int64 // the stream offset where the item started
 }
 
 // take applies one token of the table.

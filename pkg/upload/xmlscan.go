@@ -13,12 +13,14 @@ import (
 // worksheet or a shared-strings table needs. Start and end tags come with their
 // local name and raw attributes, text raw (appendText decodes it); comments,
 // processing instructions and declarations are skipped, CDATA comes as raw text.
-// A token is handed out whole, so it must fit the buffer: the stream passes an
-// xmlBounds first (boundedReader), which refuses any token over maxTokenBytes.
+// A token is handed out whole, so it must fit the buffer: like xmlBounds, the
+// reader refuses any text run, tag, comment or CDATA section over maxTokenBytes
+// (ErrTooLong), and its offset lets the caller bound its elements.
 type xmlReader struct {
 	r        io.Reader
 	buf      []byte
 	pos, end int
+	base     int64 // the stream offset of buf[0]
 	eof      bool
 }
 
@@ -55,22 +57,26 @@ func (x *xmlReader) more() error {
 	if x.eof {
 		return io.EOF
 	}
+	if x.end-x.pos > maxTokenBytes {
+		return ErrTooLong // the token at pos runs on past the bound
+	}
 	if x.pos > 0 {
 		x.end = copy(x.buf, x.buf[x.pos:x.end])
+		x.base += int64(x.pos)
 		x.pos = 0
-	}
-	if x.end == len(x.buf) {
-		return ErrTooLong
 	}
 	n, err := x.r.Read(x.buf[x.end:])
 	x.end += n
 	if err == io.EOF {
 		x.eof = true
 	} else if err != nil {
-		return err
+		return fmt.Errorf("read xlsx part: %w: %w", ErrFormat, err)
 	}
 	return nil
 }
+
+// offset is the stream offset of the next unread byte.
+func (x *xmlReader) offset() int64 { return x.base + int64(x.pos) }
 
 // next reads the next token; io.EOF at the end of the stream.
 func (x *xmlReader) next(t *xmlToken) error {
@@ -93,6 +99,9 @@ func (x *xmlReader) next(t *xmlToken) error {
 			if i < 0 {
 				i = len(p)
 			}
+			if i > maxTokenBytes {
+				return ErrTooLong
+			}
 			t.kind, t.text = tokText, p[:i]
 			x.pos += i
 			return nil
@@ -106,6 +115,9 @@ func (x *xmlReader) next(t *xmlToken) error {
 				return unexpected(err)
 			}
 			continue
+		}
+		if n > maxTokenBytes {
+			return ErrTooLong
 		}
 		x.pos += n
 		if ok {
@@ -327,23 +339,6 @@ func appendBSTR(b []byte, from int) []byte {
 		out, s = append(out, s[i]), s[i+1:]
 	}
 	return append(b[:from], out...)
-}
-
-// boundedReader passes a part's XML through an xmlBounds as it is read.
-type boundedReader struct {
-	r io.Reader
-	b *xmlBounds
-}
-
-func (br *boundedReader) Read(p []byte) (int, error) {
-	n, err := br.r.Read(p)
-	if berr := br.b.write(p[:n]); berr != nil {
-		return 0, berr
-	}
-	if err != nil && err != io.EOF {
-		return n, fmt.Errorf("read xlsx part: %w: %w", ErrFormat, err)
-	}
-	return n, err
 }
 
 // errNoSheet marks a workbook whose first sheet is not in the archive.
