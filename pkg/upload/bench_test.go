@@ -56,19 +56,9 @@ func TestBenchParse(t *testing.T) {
 	files := []string{xlsxPath, excel, lo, csvPath}
 	labels := []string{"xlsx (excelize stream writer)", "xlsx (Excel layout)", "xlsx (LibreOffice layout)", "csv"}
 	if os.Getenv("BENCH_SOFFICE") == "1" {
-		start = time.Now()
-		out := filepath.Join(dir, "lo")
-		cmd := exec.Command("soffice", "--headless", "--infilter=CSV:44,34,76,1", "--convert-to", "xlsx", "--outdir", out, csvPath)
-		cmd.Env = append(os.Environ(), "HOME="+dir)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("soffice: %v\n%s", err, b)
-		}
-		lo := filepath.Join(out, "bench.xlsx")
-		t.Logf("LibreOffice converted the csv in %v (%s)", time.Since(start).Round(time.Millisecond), size(lo))
-		files = append(files, lo)
+		files = append(files, sofficeXLSX(t, dir, csvPath))
 		labels = append(labels, "xlsx (converted by LibreOffice)")
 	}
-
 	if p := os.Getenv("BENCH_FILE"); p != "" {
 		files = append(files, p)
 		labels = append(labels, filepath.Base(p))
@@ -104,6 +94,20 @@ func TestBenchParse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// sofficeXLSX converts the csv to xlsx with an installed LibreOffice.
+func sofficeXLSX(t *testing.T, dir, csvPath string) string {
+	start := time.Now()
+	out := filepath.Join(dir, "lo")
+	cmd := exec.Command("soffice", "--headless", "--infilter=CSV:44,34,76,1", "--convert-to", "xlsx", "--outdir", out, csvPath)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, b)
+	}
+	lo := filepath.Join(out, "bench.xlsx")
+	t.Logf("LibreOffice converted the csv in %v (%s)", time.Since(start).Round(time.Millisecond), size(lo))
+	return lo
 }
 
 // xmlPerRow is the unzipped size of an xlsx's parts over its rows.
