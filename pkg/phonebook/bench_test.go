@@ -11,11 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/phonebook"
+	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // TestBench measures, at 1,000,000 contacts: an import of 1,000,000 file rows into a
@@ -88,19 +90,27 @@ func TestBench(t *testing.T) {
 	var im phonebook.Import
 	r.Decode(t, &im)
 
+	var dbName string
+	if err := db.QueryRow(ctx, `SELECT current_database()`).Scan(&dbName); err != nil {
+		t.Fatal(err)
+	}
 	peakHeap := watchHeap()
 	runtime.GC()
+	cpu0, pg0 := processCPU(), testenv.BackendCPU(dbName)
 	start = time.Now()
 	if err := svc.RunImport(ctx, im.ID); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
+	cpu, pg := processCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
 	heap := peakHeap()
 	if im, err = svc.ImportState(ctx, u.AccountID, im.ID); err != nil || im.Status != "done" || im.Added != n {
 		t.Fatalf("import %+v %v", im, err)
 	}
 	fmt.Printf("BENCH contacts import: %d rows in %v = %.0f rows/s; peak Go heap %d MB, peak RSS of the test process %d MB\n",
 		n, took.Round(time.Millisecond), float64(n)/took.Seconds(), heap>>20, peakRSS()>>20)
+	fmt.Printf("BENCH contacts import CPU: test process %.2f s (%.1f µs a row), PostgreSQL backends %.2f s (%.1f µs a row); load average %s\n",
+		cpu.Seconds(), float64(cpu.Microseconds())/float64(n), pg.Seconds(), float64(pg.Microseconds())/float64(n), testenv.LoadAverage())
 	exec(`VACUUM ANALYZE contacts`)
 
 	// Contact-list requests at n contacts: each query runs reps times; p50 and p99
@@ -174,6 +184,15 @@ func watchHeap() func() uint64 {
 		}
 	}()
 	return func() uint64 { close(stop); <-done; return peak.Load() }
+}
+
+// processCPU is this process's user and system time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRSS is the process's peak resident set (VmHWM), in bytes.

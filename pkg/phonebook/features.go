@@ -310,10 +310,13 @@ func (f *Feature) typeMessage() string {
 	return MsgFeatureText
 }
 
+// thousands drops thousands separators (Latin, Persian, Arabic comma).
+var thousands = strings.NewReplacer(",", "", "٬", "", "،", "")
+
 // parseInteger reads an integer: digits (Persian and Arabic too) with an optional
 // sign and thousands separators; lenient also takes a zero fraction ("12.0").
 func parseInteger(s string, lenient bool) (int64, bool) {
-	s = strings.NewReplacer(",", "", "٬", "", "،", "").Replace(validate.ToLatinDigits(s))
+	s = thousands.Replace(validate.ToLatinDigits(s))
 	if lenient {
 		if whole, frac, ok := strings.Cut(s, "."); ok && strings.Trim(frac, "0") == "" {
 			s = whole

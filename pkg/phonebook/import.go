@@ -282,19 +282,30 @@ func (s *Service) RunImport(ctx context.Context, id int64) error {
 }
 
 // importRows imports the file rows after the import's cursor, chunk by chunk, and
-// marks the import done.
+// marks the import done. The next chunk is read and checked (the worker's share of
+// the work) while the current one is stored (PostgreSQL's), so both cores work.
 func (s *Service) importRows(ctx context.Context, im *Import, plan *importPlan) error {
-	for {
-		chunk, err := s.fileRows(ctx, im.FileID, im.lastRow)
-		if err != nil {
-			return err
+	ctx, cancel := context.WithCancel(ctx)
+	next := s.readAhead(ctx, im.FileID, im.lastRow, plan)
+	defer func() {
+		cancel()
+		if next != nil {
+			<-next
 		}
-		if len(chunk) == 0 {
+	}()
+	for {
+		r := <-next
+		next = nil
+		if r.err != nil {
+			return r.err
+		}
+		if r.chunk.size == 0 {
 			break
 		}
-		done, err := s.importChunk(ctx, im, plan, chunk)
+		next = s.readAhead(ctx, im.FileID, r.chunk.last, plan)
+		done, err := s.importSorted(ctx, im, plan, r.chunk)
 		if errors.Is(err, errProbe) {
-			done, err = s.importChunk(ctx, im, plan, chunk)
+			done, err = s.importSorted(ctx, im, plan, r.chunk)
 		}
 		if err != nil {
 			return err
@@ -312,6 +323,26 @@ func (s *Service) importRows(ctx context.Context, im *Import, plan *importPlan) 
 	im.setProgress()
 	s.publish(ctx, *im)
 	return nil
+}
+
+// readResult is a chunk read ahead (size 0 after the last row).
+type readResult struct {
+	chunk sortedChunk
+	err   error
+}
+
+// readAhead reads the chunk after row after and sorts it, in its own goroutine.
+func (s *Service) readAhead(ctx context.Context, fileID int64, after int, p *importPlan) <-chan readResult {
+	out := make(chan readResult, 1)
+	go func() {
+		chunk, err := s.fileRows(ctx, fileID, after)
+		if err != nil || len(chunk) == 0 {
+			out <- readResult{err: err}
+			return
+		}
+		out <- readResult{chunk: p.sortChunk(chunk)}
+	}()
+	return out
 }
 
 // fileRow is one valid row of a parsed file.
@@ -478,8 +509,12 @@ func isTagSeparator(r rune) bool { return r == ',' || r == '،' || r == ';' || r
 // importChunk imports one chunk of rows in one transaction. done is false when the
 // import is gone (its phonebook was deleted) or another run already took the chunk.
 func (s *Service) importChunk(ctx context.Context, im *Import, p *importPlan, chunk []fileRow) (done bool, err error) {
-	c := chunkWork{im: im, p: p, last: chunk[len(chunk)-1].row, size: len(chunk)}
-	c.sort(chunk)
+	return s.importSorted(ctx, im, p, p.sortChunk(chunk))
+}
+
+// importSorted stores a sorted chunk in one transaction (see importChunk).
+func (s *Service) importSorted(ctx context.Context, im *Import, p *importPlan, sc sortedChunk) (done bool, err error) {
+	c := chunkWork{im: im, p: p, rows: sc.rows, bad: sc.bad, last: sc.last, size: sc.size, names: p.unknownTags(sc.rows)}
 	c.keep = append([]ImportError{}, c.bad[:min(len(c.bad), max(0, maxImportErrors-len(im.Errors)))]...)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.storeChunk(ctx, tx, &c) })
 	if errors.Is(err, errStale) {
@@ -493,7 +528,7 @@ func (s *Service) importChunk(ctx context.Context, im *Import, p *importPlan, ch
 	}
 	im.Errors = append(im.Errors, c.keep...)
 	im.lastRow = c.last
-	im.processed += len(chunk)
+	im.processed += c.size
 	im.Added += c.added
 	im.Skipped += c.skipped
 	im.Invalid += len(c.bad)
@@ -514,22 +549,40 @@ type chunkWork struct {
 	newTags        map[string]int64 // tags this chunk created; kept once it commits
 }
 
-// sort reads each row of the chunk into a contact or a row error.
-func (c *chunkWork) sort(chunk []fileRow) {
-	c.rows = make([]contactRow, 0, len(chunk))
+// sortedChunk is a chunk of file rows read into contacts and row errors.
+type sortedChunk struct {
+	rows       []contactRow
+	bad        []ImportError
+	last, size int // the chunk's last file row and its row count
+}
+
+// sortChunk reads each row of a chunk into a contact or a row error. It reads
+// only the plan's mapping, features and clock, so it runs beside a chunk being
+// stored.
+func (p *importPlan) sortChunk(chunk []fileRow) sortedChunk {
+	sc := sortedChunk{rows: make([]contactRow, 0, len(chunk)), last: chunk[len(chunk)-1].row, size: len(chunk)}
 	for _, r := range chunk {
-		row, e := c.p.contact(r)
+		row, e := p.contact(r)
 		if e != nil {
-			c.bad = append(c.bad, *e)
+			sc.bad = append(sc.bad, *e)
 			continue
 		}
-		for _, n := range row.tags {
-			if _, ok := c.p.tags[n]; !ok {
-				c.names = append(c.names, n)
+		sc.rows = append(sc.rows, row)
+	}
+	return sc
+}
+
+// unknownTags lists the rows' tag names that have no known id yet.
+func (p *importPlan) unknownTags(rows []contactRow) []string {
+	var names []string
+	for i := range rows {
+		for _, n := range rows[i].tags {
+			if _, ok := p.tags[n]; !ok {
+				names = append(names, n)
 			}
 		}
-		c.rows = append(c.rows, row)
 	}
+	return names
 }
 
 // storeChunk copies the chunk's new contacts and moves the import's cursor in

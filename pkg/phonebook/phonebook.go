@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
+	"unicode/utf8"
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
@@ -249,7 +250,10 @@ func (s *Service) deleteList(ctx context.Context, a Actor, table, action string,
 // normalizeText trims a free text and writes the Arabic yeh and kaf as the Persian
 // letters, so searches match however the text was typed.
 func normalizeText(s string) string {
-	return strings.TrimSpace(arabicLetters.Replace(s))
+	if strings.ContainsAny(s, "يكى") {
+		s = arabicLetters.Replace(s)
+	}
+	return strings.TrimSpace(s)
 }
 
 var arabicLetters = strings.NewReplacer("ي", "ی", "ك", "ک", "ى", "ی")
@@ -265,4 +269,4 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 var tehran, _ = time.LoadLocation("Asia/Tehran")
 
 // runeLen is the length of s in characters.
-func runeLen(s string) int { return len([]rune(s)) }
+func runeLen(s string) int { return utf8.RuneCountInString(s) }

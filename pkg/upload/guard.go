@@ -10,12 +10,12 @@ import (
 )
 
 // Bounds of what an xlsx may unpack to (a zip bomb: a small archive of a huge entry).
-// excelize keeps every entry in memory except the worksheets and the shared-strings
-// table over xmlOnDisk, which it unpacks to temporary files and streams; so the
-// entries kept in memory are bounded tightly, the streamed ones by what a sheet of
-// MaxRecords rows can need. The central directory's sizes are checked before
-// excelize sees the file, and archive/zip fails a read past an entry's declared size,
-// so what is really decompressed stays within the same bounds.
+// The reader (sheetSource) streams the first sheet and holds the shared-strings
+// table's text compactly; no other part is read beyond the workbook's few
+// kilobytes. The central directory's sizes are checked before anything is read,
+// archive/zip fails a read past an entry's declared size, and the reader bounds
+// every token, row and shared-strings item as it streams, so what is really
+// decompressed and held stays within the same bounds.
 const (
 	// MaxCellChars is the longest cell text (Excel's own limit).
 	MaxCellChars = 32767
@@ -27,18 +27,19 @@ const (
 	// maxSheetBytes bounds one worksheet's XML: MaxRecords rows of 1 KB.
 	maxSheetBytes = MaxRecords << 10
 	// maxSharedBytes and maxSharedItems bound the shared-strings table (at most
-	// two distinct texts per row of a full sheet).
+	// two distinct texts per row of a full sheet, and a header row).
 	maxSharedBytes = 256 << 20
-	maxSharedItems = 2 * MaxRecords
-	// maxPartBytes bounds any other entry (styles, themes, images), held in memory.
+	maxSharedItems = 2*MaxRecords + maxSheetCols
+	// maxPartBytes bounds any other entry (styles, themes, images).
 	maxPartBytes = 8 << 20
-	// maxInMemory bounds all the entries excelize keeps in memory together.
+	// maxInMemory bounds all the small entries together.
 	maxInMemory = 32 << 20
 	// maxUnpacked bounds the whole archive unpacked.
 	maxUnpacked = 3 << 29 // 1.5 GB
 	// maxEntries bounds the entries of an archive.
 	maxEntries = 10000
-	// xmlOnDisk is the size from which excelize streams a sheet from a temporary file.
+	// xmlOnDisk is the size from which a sheet or the shared-strings table counts
+	// as a big streamed part rather than a small one.
 	xmlOnDisk = 1 << 20
 )
 
@@ -57,8 +58,7 @@ var (
 const sharedStringsPath = "xl/sharedstrings.xml"
 
 // checkDirectory refuses an xlsx whose central directory declares entries beyond
-// the bounds. It runs before excelize opens the file; scanSheets then bounds the
-// rows and tokens of what excelize will stream.
+// the bounds. It runs before any part is read.
 func checkDirectory(zr *zip.Reader) error {
 	if len(zr.File) > maxEntries {
 		return ErrUnpackedTooLarge
@@ -81,27 +81,6 @@ func checkDirectory(zr *zip.Reader) error {
 		}
 		if total > maxUnpacked || inMemory > maxInMemory {
 			return ErrUnpackedTooLarge
-		}
-	}
-	return nil
-}
-
-// scanSheets scans every worksheet (excelize may take any as the first: names are
-// matched case-insensitively and with either slash), the first sheet wherever the
-// workbook puts it, and the shared-strings table.
-func scanSheets(zr *zip.Reader) error {
-	first := strings.ToLower(firstSheetPath(zr))
-	for _, zf := range zr.File {
-		name := strings.ToLower(strings.ReplaceAll(zf.Name, "\\", "/"))
-		var err error
-		switch {
-		case name == first || strings.HasPrefix(name, "xl/worksheets/sheet"):
-			err = scanEntry(zf, "row", 0)
-		case name == sharedStringsPath:
-			err = scanEntry(zf, "si", maxSharedItems)
-		}
-		if err != nil {
-			return err
 		}
 	}
 	return nil
@@ -134,7 +113,8 @@ func scanEntry(zf *zip.File, unit string, maxUnits int) error {
 // comment or CDATA section must fit maxTokenBytes, the bytes between two tags of the
 // unit element (row, si) must fit maxRowBytes, and with maxUnits > 0 the unit
 // elements may not outnumber it. encoding/xml holds a whole token in memory, so a
-// 400 MB cell is refused here before excelize reads it.
+// 400 MB cell is refused here before anything holds it. It scans the worksheets
+// the reader does not read (xmlReader bounds the ones it reads the same way).
 type xmlBounds struct {
 	unit     string
 	maxUnits int

@@ -18,7 +18,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
@@ -39,7 +38,7 @@ type rowSource interface {
 func openSource(p, ext string) (rowSource, error) {
 	switch ext {
 	case "xlsx":
-		x, err := openXLSX(p)
+		x, err := openSheet(p)
 		if err != nil {
 			return nil, err
 		}
@@ -50,89 +49,6 @@ func openSource(p, ext string) (rowSource, error) {
 		return openTXT(p)
 	}
 	return nil, ErrFormat
-}
-
-// xlsxSource streams the first sheet with excelize's row iterator, reading raw cell
-// values: a formatted read turns 989121234567 into "9.89121E+11" (docs/architecture.md §9).
-type xlsxSource struct {
-	f    *excelize.File
-	rows *excelize.Rows
-	no   int
-	est  int // estimated rows of the sheet, for progress
-}
-
-// rawCells reads raw values. UnzipSizeLimit bounds what the archive may unpack to
-// (checkDirectory has already refused more) and UnzipXMLSizeLimit makes excelize stream
-// every sheet over xmlOnDisk from a temporary file instead of memory.
-var rawCells = excelize.Options{RawCellValue: true, UnzipSizeLimit: maxUnpacked, UnzipXMLSizeLimit: xmlOnDisk}
-
-// openXLSX checks the archive's directory, then opens it with excelize while the
-// sheets are scanned for over-long rows and tokens (on another core); no row is
-// read before both are done.
-func openXLSX(p string) (*xlsxSource, error) {
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		return nil, ErrFormat
-	}
-	defer zr.Close()
-	if err := checkDirectory(&zr.Reader); err != nil {
-		return nil, err
-	}
-	scanned := make(chan error, 1)
-	go func() { scanned <- scanSheets(&zr.Reader) }()
-	f, err := excelize.OpenFile(p, rawCells)
-	if serr := <-scanned; serr != nil || err != nil {
-		if f != nil {
-			_ = f.Close()
-		}
-		if serr != nil {
-			return nil, serr
-		}
-		return nil, ErrFormat
-	}
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		_ = f.Close()
-		return nil, ErrEmpty
-	}
-	rows, err := f.Rows(sheets[0])
-	if err != nil {
-		_ = f.Close()
-		return nil, ErrFormat
-	}
-	return &xlsxSource{f: f, rows: rows, est: estimateSheetRows(&zr.Reader)}, nil
-}
-
-func (x *xlsxSource) Next() ([]string, int, error) {
-	if !x.rows.Next() {
-		if err := x.rows.Error(); errors.Is(err, excelize.ErrMaxRows) {
-			return nil, 0, ErrTooManyRows
-		} else if err != nil {
-			return nil, 0, fmt.Errorf("read xlsx: %w: %w", ErrFormat, err)
-		}
-		return nil, 0, io.EOF
-	}
-	x.no++ // Next visits every row number, the missing (empty) ones too
-	cells, err := x.rows.Columns(rawCells)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read xlsx row %d: %w: %w", x.no, ErrFormat, err)
-	}
-	return cells, x.no, nil
-}
-
-func (x *xlsxSource) Done() float64 {
-	if x.est <= 0 {
-		return 0
-	}
-	return min(1, float64(x.no)/float64(x.est))
-}
-
-func (x *xlsxSource) Close() error {
-	err := x.rows.Close()
-	if cerr := x.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 var dimensionRef = regexp.MustCompile(`<dimension[^>]*\sref="[A-Z]+[0-9]+:[A-Z]+([0-9]+)"`)
@@ -173,6 +89,14 @@ func estimateSheetRows(zr *zip.Reader) int {
 
 // firstSheetPath finds the zip path of the workbook's first sheet.
 func firstSheetPath(zr *zip.Reader) string {
+	p, _ := firstSheet(zr)
+	return p
+}
+
+// firstSheet finds the zip path of the workbook's first sheet (sheet1.xml when the
+// workbook cannot tell); false when the workbook lists no sheet at all.
+func firstSheet(zr *zip.Reader) (string, bool) {
+	const fallback = "xl/worksheets/sheet1.xml"
 	read := func(name string, v any) bool {
 		for _, zf := range zr.File {
 			if strings.EqualFold(zf.Name, name) {
@@ -197,18 +121,24 @@ func firstSheetPath(zr *zip.Reader) string {
 			Target string `xml:"Target,attr"`
 		} `xml:"Relationship"`
 	}
-	if !read("xl/workbook.xml", &wb) || len(wb.Sheets) == 0 || !read("xl/_rels/workbook.xml.rels", &rels) {
-		return "xl/worksheets/sheet1.xml"
+	if !read("xl/workbook.xml", &wb) {
+		return fallback, true
+	}
+	if len(wb.Sheets) == 0 {
+		return "", false
+	}
+	if !read("xl/_rels/workbook.xml.rels", &rels) {
+		return fallback, true
 	}
 	for _, r := range rels.Rel {
 		if r.ID == wb.Sheets[0].ID {
 			if strings.HasPrefix(r.Target, "/") {
-				return strings.TrimPrefix(r.Target, "/")
+				return strings.TrimPrefix(r.Target, "/"), true
 			}
-			return path.Join("xl", r.Target)
+			return path.Join("xl", r.Target), true
 		}
 	}
-	return "xl/worksheets/sheet1.xml"
+	return fallback, true
 }
 
 // countingReader counts the bytes read from a file, for progress.

@@ -1,6 +1,6 @@
 // Package upload owns uploaded files (spec §5 "Upload files"): receiving a multipart
 // upload as a stream into a Storage (local disk by default), parsing it in the worker
-// (xlsx through excelize's streaming reader, csv, txt), finding the mobile column
+// (xlsx through a streaming reader of the sheet's XML, csv, txt), finding the mobile column
 // (and the message column of a peer-to-peer file), normalising numbers as real
 // spreadsheets hold them, and recording the valid unique rows, the row errors and the
 // pre-flight report (records, valid, invalid, duplicates, blacklisted, per operator).
