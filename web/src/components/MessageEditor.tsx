@@ -4,6 +4,7 @@ import { toPersianDigits } from '../lib/digits'
 import { formatNumber } from '../lib/format'
 import { countSegments, MAX_TEXT } from '../lib/segments'
 import { sizeLinks, useLinkSettings } from '../lib/links'
+import { allows, useAcl } from '../lib/acl'
 import { useAssistantChat } from '../lib/assistant'
 import { AssistantPanel } from './assistant/AssistantPanel'
 import { SparkleIcon } from './icons'
@@ -75,6 +76,9 @@ export function MessageEditor({
   const [linking, setLinking] = useState(false)
   const [assisting, setAssisting] = useState(false)
   const chat = useAssistantChat()
+  // The assistant answers only those who may compose sends (POST /panel/agent needs send.create).
+  const acl = useAcl()
+  const canAssist = assistant && allows(acl.data, 'send.create')
   const linkSettings = useLinkSettings(!!trackedLinks && value.includes('{link:'))
   const counted = sizeLinks(value, linkSettings.data?.link_length ?? 0)
   const ref = useRef<HTMLTextAreaElement>(null)
@@ -114,7 +118,7 @@ export function MessageEditor({
         />
         {invalid && errorText && <Field.ErrorText>{errorText}</Field.ErrorText>}
       </Field.Root>
-      {assistant && (
+      {canAssist && (
         <>
           <Button size="xs" variant="outline" colorPalette="brand" alignSelf="flex-start" disabled={disabled} onClick={() => setAssisting(true)} data-testid="assistant-open">
             <SparkleIcon /> دستیار هوشمند نگارش
