@@ -147,3 +147,35 @@ func TestUnknownPartsReconciled(t *testing.T) {
 		t.Fatalf("reconciled: %+v, status %d unknown %v parts %q", got, st, unknown, states)
 	}
 }
+
+// A receipt that overtook its submit response and names the id in another form
+// (a carrier writing the hex id in decimal): it waits in pending_receipts with
+// every key it may match by, and once the id is recorded the retry applies it by
+// the other key. Found by the chaos suite: pending receipts matched only their
+// first key and were dropped after SWEEP_NO_RECEIPT.
+func TestPendingReceiptMatchedByAnotherKey(t *testing.T) {
+	f := newMatchFixture(t)
+	ctx := context.Background()
+	a := f.recipient("989121110009", 1, "a", false)
+	r := send.Receipt{Operator: "mci", MsgID: "2271560481", AltIDs: []string{"87654321"}, Stat: send.StatDelivered,
+		Mobile: "989121110009", ReceivedAt: time.Now()}
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{r})
+	f.must(err)
+	if got.Pending != 1 {
+		t.Fatalf("a receipt before its id: %+v, want it pending", got)
+	}
+	f.id("87654321", a, 1, time.Now())
+	got, err = f.s.RetryPending(ctx)
+	f.must(err)
+	if got.Delivered != 1 {
+		t.Fatalf("retry by the other key: %+v, want the recipient delivered", got)
+	}
+	if st, _, _ := f.status(a); st != send.RcptDelivered {
+		t.Fatalf("status %d, want delivered", st)
+	}
+	var left int
+	f.must(f.d.Pool.QueryRow(ctx, `SELECT count(*) FROM pending_receipts`).Scan(&left))
+	if left != 0 {
+		t.Fatalf("%d receipts still pending", left)
+	}
+}

@@ -3,6 +3,7 @@ package send
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,8 +46,18 @@ const receiptSlack = 2 * time.Minute
 // receiptSlack), and it comes from the recipient's handset (compared on the
 // national ten digits: carriers write source_addr in several forms).
 func matchPred(r, ret string) string {
-	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id
-	AND m.created_at > now() - ` + ret + `::interval
+	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id AND ` + recordedPred(r, ret)
+}
+
+// pendingMatchPred is matchPred for a pending receipt p, which matches by its
+// own id or any of its other keys (alt_ids), as a receipt does on arrival.
+func pendingMatchPred(ret string) string {
+	return `m.operator = p.operator AND m.msg_id = ANY(p.msg_id || p.alt_ids) AND ` + recordedPred("p", ret)
+}
+
+// recordedPred is the part of matchPred after the key.
+func recordedPred(r, ret string) string {
+	return `m.created_at > now() - ` + ret + `::interval
 	AND m.created_at <= ` + r + `.received_at + interval '` + fmt.Sprint(int(receiptSlack.Seconds())) + ` seconds'
 	AND (` + r + `.mobile = '' OR right(x.mobile, 10) = right(` + r + `.mobile, 10))`
 }
@@ -114,16 +125,16 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts d USING (
 				SELECT p.operator, p.msg_id FROM pending_receipts p
 				CROSS JOIN LATERAL (SELECT 1 FROM message_ids m JOIN recipients x ON x.id = m.recipient_id
-					WHERE `+matchPred("p", "$1")+` AND x.status NOT IN (5, 7) LIMIT 1) hit
+					WHERE `+pendingMatchPred("$1")+` AND x.status NOT IN (5, 7) LIMIT 1) hit
 			) x
 			WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-			RETURNING d.operator, d.msg_id, d.stat, d.mobile, d.received_at`, ret)
+			RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at`, ret)
 		if err != nil {
 			return fmt.Errorf("take pending: %w", err)
 		}
 		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
 			var x Receipt
-			err := r.Scan(&x.Operator, &x.MsgID, &x.Stat, &x.Mobile, &x.ReceivedAt)
+			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.Mobile, &x.ReceivedAt)
 			return x, err
 		})
 		if err != nil {
@@ -176,13 +187,13 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	}
 	// 3. Receipts with no usable recorded id wait (the submit response may not be
 	// stored yet, or its recipient is still being recorded).
-	var pOps, pIDs, pMobiles []string
+	var pOps, pIDs, pAlts, pMobiles []string
 	var pStats []int16
 	var pAt []time.Time
 	for g, r := range rs {
 		if (m.key[g] == "" || m.wait[g]) && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
 			pOps, pIDs, pStats, pMobiles = append(pOps, r.Operator), append(pIDs, r.MsgID), append(pStats, r.Stat), append(pMobiles, r.Mobile)
-			pAt = append(pAt, r.ReceivedAt)
+			pAt, pAlts = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ","))
 		}
 	}
 	out.Sends = sendIDs
@@ -190,11 +201,13 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 		out.Matched = len(rs)
 		return out, nil
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, stat, mobile, received_at)
-		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, r.stat, r.mobile, r.received_at
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[]) AS r(operator, msg_id, stat, mobile, received_at)
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at)
+		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, coalesce(string_to_array(nullif(r.alt, ''), ','), '{}'),
+			r.stat, r.mobile, r.received_at
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[], $6::text[])
+			AS r(operator, msg_id, stat, mobile, received_at, alt)
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt)
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt, pAlts)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}
