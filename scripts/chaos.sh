@@ -12,6 +12,7 @@
 
 CHAOS_FAULTS=${CHAOS_FAULTS:-"none kill-worker kill-gateway restart-redis binds-down throttle slow-carrier restart-postgres"}
 CHAOS_TIMEOUT=${CHAOS_TIMEOUT:-600}
+CHAOS_SETTLE=${CHAOS_SETTLE:-30}
 
 sim_url() { echo "http://$(host_ip sim):2780"; }
 sim_post() { curl -fsS --max-time 10 -H 'Content-Type: application/json' -d "$2" "$(sim_url)$1" >/dev/null; }
@@ -36,10 +37,14 @@ PY
     --data-binary @"$TESTBED_DIR/chaos.json" "http://$(host_ip app1):8080/v1/api/send" | jq -r .data.id
 }
 
-# chaos_counts SEND: "final delivered unknown total" of the send's recipients.
+# chaos_counts SEND: "final settled unknown total" of the send's recipients: final
+# with a receipt (or blacklisted, or never submitted and refunded), settled = no
+# longer queued or at a gateway, unknown = submitted without a final receipt
+# (status 0 or 1) or given up by the sweeper ("no-receipt").
 chaos_counts() {
-  psql_db "SELECT count(*) FILTER (WHERE status IN (2, 3, 4, 6)), count(*) FILTER (WHERE status = 2),
-    count(*) FILTER (WHERE error = 'no-receipt' OR (unknown AND status IN (0, 1))), count(*)
+  psql_db "SELECT count(*) FILTER (WHERE status IN (2, 3, 4, 6) AND error <> 'no-receipt'),
+    count(*) FILTER (WHERE status NOT IN (5, 7)),
+    count(*) FILTER (WHERE status IN (0, 1) OR error = 'no-receipt'), count(*)
     FROM recipients WHERE send_id = $1" | tr '|' ' '
 }
 
@@ -66,10 +71,9 @@ inject() {
   kill-worker) restart_proc worker1 app1 3 "$ROOT/bin/worker" ;;
   kill-gateway) restart_proc gateway1 app1 5 "$ROOT/bin/smpp-gateway" ;;
   restart-redis)
-    on db redis-cli -h "$(host_ip db)" shutdown nosave >/dev/null 2>&1 || true
+    on db redis-cli -h "$(host_ip db)" shutdown >/dev/null 2>&1 || true
     sleep 2
-    on db redis-server --bind "$(host_ip db)" --port 6379 --save '' --appendonly no --protected-mode no --daemonize yes \
-      --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" --pidfile "$TESTBED_DIR/redis.pid" ;;
+    start_redis ;;
   binds-down) sim_post /control/disconnect '{"operator":"*","down_ms":10000}' ;;
   throttle) sim_post /control/carrier '{"operator":"*","rate":400}' ;;
   slow-carrier) sim_post /control/carrier '{"operator":"*","delay_ms":5000}' ;;
@@ -94,7 +98,7 @@ chaos_fault() {
   id=$(chaos_send "$n" "$token")
   [ -n "$id" ] && [ "$id" != null ] || { echo "chaos: send not accepted" >&2; return 1; }
   deadline=$(( $(date +%s) + CHAOS_TIMEOUT ))
-  while read -r _ del _ _ <<<"$(chaos_counts "$id")"; [ "$del" -lt $(( n / 3 )) ]; do
+  while read -r fin _ _ _ <<<"$(chaos_counts "$id")"; [ "$fin" -lt $(( n / 3 )) ]; do
     [ "$(date +%s)" -lt "$deadline" ] || break
     sleep 0.5
   done
@@ -102,14 +106,23 @@ chaos_fault() {
   inject "$fault"
   heal "$fault" &
   healer=$!
-  while c=$(chaos_counts "$id" 2>/dev/null) || c="0 0 0 0"; read -r fin _ _ tot <<<"$c"; [ "$tot" -lt "$n" ] || [ "$fin" -lt "$tot" ]; do
+  # Until every recipient has its final receipt, or all are settled and no
+  # receipt has come for CHAOS_SETTLE seconds (what is left is unknown).
+  local prev=-1 still=0
+  while c=$(chaos_counts "$id" 2>/dev/null) || c="0 0 0 0"; read -r fin set _ tot <<<"$c"; [ "$tot" -lt "$n" ] || [ "$fin" -lt "$tot" ]; do
     [ "$(date +%s)" -lt "$deadline" ] || break
+    if [ "$set" -eq "$tot" ] && [ "$fin" -eq "$prev" ]; then
+      still=$(( still + 1 )); [ "$still" -lt "$CHAOS_SETTLE" ] || break
+    else
+      still=0
+    fi
+    prev=$fin
     sleep 1
   done
   t1=$(date +%s.%N)
   wait "$healer" # not the processes a fault restarted
-  read -r fin del unk tot <<<"$(chaos_counts "$id")"
-  local lost=$(( n - fin )) dups=$(( $(sim_dups) - dups0 )) ledger
+  read -r fin set unk tot <<<"$(chaos_counts "$id")"
+  local lost=$(( n - set )) dups=$(( $(sim_dups) - dups0 )) ledger
   ledger=$(chaos_ledger "$id")
   printf '| %s | %d | %d | %d | %d (%s%%) | %s | %.1f |\n' "$fault" "$n" "$lost" "$dups" "$unk" \
     "$(awk -v u="$unk" -v n="$n" 'BEGIN { printf "%.2f", 100 * u / n }')" "$ledger" \

@@ -96,9 +96,16 @@ start_db() {
   echo "host all all $NET.0/24 trust" >>"$pgdata/pg_hba.conf"
   on db runuser -u postgres -- "$(pg_bin pg_ctl)" -D "$pgdata" -l "$pgdata/postgres.log" -w \
     -o "-c listen_addresses=$ip -c port=5432 -c unix_socket_directories=$pgdata -c max_connections=300 -c shared_preload_libraries=pg_stat_statements" start >/dev/null
-  on db redis-server --bind "$ip" --port 6379 --save '' --appendonly no --protected-mode no --daemonize yes \
-    --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" --pidfile "$TESTBED_DIR/redis.pid"
+  start_redis
   psql "host=$ip user=postgres dbname=postgres" -qc "CREATE DATABASE $PG_DB" >/dev/null
+}
+
+# start_redis: Redis on the db host, with its append-only file (the task queues
+# and the receipts stream live there: a restart must not lose them).
+start_redis() {
+  on db redis-server --bind "$(host_ip db)" --port 6379 --save '' --appendonly yes --appendfsync everysec \
+    --protected-mode no --daemonize yes --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" \
+    --pidfile "$TESTBED_DIR/redis.pid"
 }
 
 app_env() { # N: the environment of app host N
