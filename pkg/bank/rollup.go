@@ -1,0 +1,53 @@
+package bank
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Cell levels of bank_cell_counts: a cell of level L is 1/2^L degree square.
+// bank_numbers.cell is the key at maxLevel.
+const (
+	minLevel = 4
+	maxLevel = 10
+	cellBits = 20
+	cellMask = 1<<cellBits - 1
+)
+
+// operatorIndex numbers the operators in a group key (migration 0090): operator
+// × 18 + gender × 6 + age band, groupKeys keys in all.
+var operatorIndex = []string{"mci", "irancell", "rightel"}
+
+const groupKeys = 3 * 18
+
+// groupKeySQL is a number's group in bank_cell_counts.
+const groupKeySQL = `((array_position(ARRAY['mci', 'irancell', 'rightel'], operator) - 1) * 18
+	+ coalesce(gender, 0) * 6 + coalesce(age_band, 0))::smallint`
+
+// writeRollups rewrites the place, business and cell counts from bank_numbers.
+func writeRollups(ctx context.Context, tx pgx.Tx) error {
+	steps := []struct{ name, sql string }{
+		{"place counts", `INSERT INTO bank_place_counts SELECT province, county, coalesce(city, 0), postal,
+			operator, coalesce(gender, 0), coalesce(age_band, 0), count(*) FROM bank_numbers GROUP BY 1, 2, 3, 4, 5, 6, 7`},
+		{"business counts", `INSERT INTO bank_job_counts SELECT province, category, subcategory,
+			operator, coalesce(gender, 0), coalesce(age_band, 0), count(*) FROM bank_numbers
+			WHERE category IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`},
+		{"cell groups", `CREATE TEMP TABLE cell_groups ON COMMIT DROP AS SELECT ` + fmt.Sprint(maxLevel) +
+			`::smallint AS level, cell, ` + groupKeySQL + ` AS k, count(*)::int AS n FROM bank_numbers GROUP BY 2, 3`},
+	}
+	for l := maxLevel - 1; l >= minLevel; l-- {
+		steps = append(steps, struct{ name, sql string }{"cell level", fmt.Sprintf(`INSERT INTO cell_groups
+			SELECT %d, ((cell >> %d) << %d) | ((cell & %d) >> 1), k, sum(n) FROM cell_groups WHERE level = %d GROUP BY 2, 3`,
+			l, cellBits+1, cellBits, cellMask, l+1)})
+	}
+	steps = append(steps, struct{ name, sql string }{"cell counts", `INSERT INTO bank_cell_counts
+		SELECT level, cell, array_agg(k ORDER BY k), array_agg(n ORDER BY k) FROM cell_groups GROUP BY 1, 2`})
+	for _, s := range steps {
+		if _, err := tx.Exec(ctx, s.sql); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	return nil
+}
