@@ -3,6 +3,8 @@ package bank
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -44,10 +46,16 @@ func writeRollups(ctx context.Context, tx pgx.Tx) error {
 	}
 	steps = append(steps, struct{ name, sql string }{"cell counts", `INSERT INTO bank_cell_counts
 		SELECT level, cell, array_agg(k ORDER BY k), array_agg(n ORDER BY k) FROM cell_groups GROUP BY 1, 2`})
+	// Grouping millions of rows in the default 4 MB would spill to disk.
+	if _, err := tx.Exec(ctx, `SET LOCAL work_mem = '256MB'`); err != nil {
+		return fmt.Errorf("roll-up memory: %w", err)
+	}
 	for _, s := range steps {
+		start := time.Now()
 		if _, err := tx.Exec(ctx, s.sql); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
+		slog.InfoContext(ctx, "number bank roll-up", "step", s.name, "took", time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }
