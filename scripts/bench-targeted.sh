@@ -2,7 +2,8 @@
 # `make bench` part 7 (also alone: bash scripts/bench-targeted.sh [size]): the number
 # bank of targeted sends. Seeds a bank of BENCH_BANK_SIZE (10,000,000) numbers into a
 # database of its own (chapar_bench_bank, dropped after), then measures the uncached
-# counts of a province, a county, a city-sized polygon, a 5 km circle and 20 towers:
+# counts of a province, a county, a city-sized polygon, a 5 km circle, 20 towers, a
+# business category and the category list:
 # p50/p99 of BANK_BENCH_N (50) counts each and the PostgreSQL backend's CPU per count
 # (pkg/bank TestCountLatency), BANK_BENCH_RUNS (3) times over the one seed. The seed's
 # own time is printed too. Then, unless BENCH_REGIONAL=0, the 100,000-recipient
