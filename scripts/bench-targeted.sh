@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench` part 7 (also alone: bash scripts/bench-targeted.sh [size]): the number
+# `make bench` part 8 (also alone: bash scripts/bench-targeted.sh [size]): the number
 # bank of targeted sends. Seeds a bank of BENCH_BANK_SIZE (10,000,000) numbers into a
 # database of its own (chapar_bench_bank, dropped after), then measures the uncached
 # counts of a province, a county, a city-sized polygon, a 5 km circle, 20 towers, a

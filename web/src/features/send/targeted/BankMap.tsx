@@ -164,10 +164,12 @@ function drawing(m: L.Map, report: (s: Shape | null) => void) {
   })
   let current: L.Layer | null = null
   const emit = () => report(current ? shapeOf(current) : null)
+  // The container's data-shape says what is drawn (the canvas renderer leaves no element per shape).
   const adopt = (layer: L.Layer) => {
     if (current) m.removeLayer(current)
     current = layer
     current.on('pm:change pm:edit pm:dragend', emit)
+    m.getContainer().dataset.shape = layer instanceof L.Circle ? 'circle' : 'polygon'
   }
   m.on('pm:create', (e: { layer: L.Layer }) => {
     adopt(e.layer)
@@ -175,6 +177,7 @@ function drawing(m: L.Map, report: (s: Shape | null) => void) {
   })
   m.on('pm:remove', () => {
     current = null
+    delete m.getContainer().dataset.shape
     emit()
   })
   // A given shape (a resumed draft's) is drawn, editable, when none is drawn yet.
