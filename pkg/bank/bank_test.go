@@ -193,7 +193,7 @@ func TestCountsAgreeWithBruteForce(t *testing.T) {
 }
 
 // TestRollupsAgreeWithTheNumbers: every level of the cell roll-up holds the whole
-// bank, and the category list counts equal a brute-force count.
+// bank, and the category and sub-category list counts equal a brute-force count.
 func TestRollupsAgreeWithTheNumbers(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
@@ -210,6 +210,15 @@ func TestRollupsAgreeWithTheNumbers(t *testing.T) {
 	for _, c := range cats {
 		if want, _ := f.brute(func(n bank.Number) bool { return n.Category == c.ID }); c.Count != want || want == 0 {
 			t.Fatalf("category %d: %d, brute force %d", c.ID, c.Count, want)
+		}
+		subs, err := f.svc.JobSubCategories(ctx, c.ID)
+		if err != nil || len(subs) == 0 {
+			t.Fatalf("sub-categories of %d: %v", c.ID, err)
+		}
+		for _, sc := range subs {
+			if want, _ := f.brute(func(n bank.Number) bool { return n.SubCategory == sc.ID }); sc.Count != want {
+				t.Fatalf("sub-category %d: %d, brute force %d", sc.ID, sc.Count, want)
+			}
 		}
 	}
 }

@@ -28,7 +28,8 @@ const groupKeys = 3 * 18
 const groupKeySQL = `((array_position(ARRAY['mci', 'irancell', 'rightel'], operator) - 1) * 18
 	+ coalesce(gender, 0) * 6 + coalesce(age_band, 0))::smallint`
 
-// writeRollups rewrites the place, business and cell counts from bank_numbers.
+// writeRollups rewrites the place, business (and their per-sub-category totals)
+// and cell counts from bank_numbers.
 func writeRollups(ctx context.Context, tx pgx.Tx) error {
 	steps := []struct{ name, sql string }{
 		{"place counts", `INSERT INTO bank_place_counts SELECT province, county, coalesce(city, 0), postal,
@@ -36,6 +37,7 @@ func writeRollups(ctx context.Context, tx pgx.Tx) error {
 		{"business counts", `INSERT INTO bank_job_counts SELECT province, category, subcategory,
 			operator, coalesce(gender, 0), coalesce(age_band, 0), count(*) FROM bank_numbers
 			WHERE category IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`},
+		{"business totals", `INSERT INTO bank_job_totals SELECT category, subcategory, sum(n) FROM bank_job_counts GROUP BY 1, 2`},
 		{"cell groups", `CREATE TEMP TABLE cell_groups ON COMMIT DROP AS SELECT ` + fmt.Sprint(maxLevel) +
 			`::smallint AS level, cell, ` + groupKeySQL + ` AS k, count(*)::int AS n FROM bank_numbers GROUP BY 2, 3`},
 	}
