@@ -121,6 +121,7 @@ func TestCountsAgreeWithBruteForce(t *testing.T) {
 	}
 	cx, cy := city.Lon, city.Lat
 	square := [][2]float64{{cx - 0.05, cy - 0.04}, {cx + 0.06, cy - 0.05}, {cx + 0.05, cy + 0.05}, {cx - 0.04, cy + 0.06}}
+	concave := [][2]float64{{cx - 0.1, cy - 0.08}, {cx + 0.1, cy - 0.06}, {cx, cy}, {cx + 0.12, cy + 0.1}, {cx - 0.09, cy + 0.08}}
 	towers := []int{}
 	for _, n := range f.all {
 		if n.Tower > 0 && n.Province == 28 && len(towers) < 20 && !contains(towers, n.Tower) {
@@ -152,6 +153,19 @@ func TestCountsAgreeWithBruteForce(t *testing.T) {
 			func(n bank.Number) bool { return haversine(cx, cy, float64(n.Lon), float64(n.Lat)) <= 5000 }},
 		{"polygon", bank.TypeMap, bank.Target{Polygon: square},
 			func(n bank.Number) bool { return inPolygon(square, float64(n.Lon), float64(n.Lat)) }},
+		{"5 km circle, MCI women of 25–34 (cell roll-up narrowed)", bank.TypeMap,
+			bank.Target{Circle: &bank.Circle{Lat: cy, Lon: cx, Radius: 5000}, Operators: []string{"mci"}, Genders: []int{2}, AgeBands: []int{2}},
+			func(n bank.Number) bool {
+				return n.Operator == "mci" && n.Gender == 2 && n.AgeBand == 2 && haversine(cx, cy, float64(n.Lon), float64(n.Lat)) <= 5000
+			}},
+		{"30 km circle (cells of every level)", bank.TypeMap, bank.Target{Circle: &bank.Circle{Lat: cy, Lon: cx, Radius: 30000}},
+			func(n bank.Number) bool { return haversine(cx, cy, float64(n.Lon), float64(n.Lat)) <= 30000 }},
+		{"concave polygon", bank.TypeMap, bank.Target{Polygon: concave},
+			func(n bank.Number) bool { return inPolygon(concave, float64(n.Lon), float64(n.Lat)) }},
+		{"business category in provinces (business roll-up)", bank.TypeBusiness, bank.Target{Categories: []int{5}, Provinces: []int{28, 6}, Genders: []int{1}},
+			func(n bank.Number) bool {
+				return n.Category == 5 && (n.Province == 28 || n.Province == 6) && n.Gender == 1
+			}},
 		{"20 towers", bank.TypeTowerIrancell, bank.Target{Towers: towers}, func(n bank.Number) bool { return contains(towers, n.Tower) }},
 	}
 	for _, c := range cases {
@@ -175,6 +189,37 @@ func TestCountsAgreeWithBruteForce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRollupsAgreeWithTheNumbers: every level of the cell roll-up holds the whole
+// bank, and the category and sub-category list counts equal a brute-force count.
+func TestRollupsAgreeWithTheNumbers(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	var levels, wrong int
+	err := f.db.Pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE s <> $1) FROM (
+		SELECT level, sum(x) AS s FROM bank_cell_counts, unnest(n) AS x GROUP BY 1) l`, len(f.all)).Scan(&levels, &wrong)
+	if err != nil || levels != 7 || wrong != 0 {
+		t.Fatalf("%d cell levels, %d not holding the %d numbers of the bank (%v)", levels, wrong, len(f.all), err)
+	}
+	cats, err := f.svc.JobCategories(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cats {
+		if want, _ := f.brute(func(n bank.Number) bool { return n.Category == c.ID }); c.Count != want || want == 0 {
+			t.Fatalf("category %d: %d, brute force %d", c.ID, c.Count, want)
+		}
+		subs, err := f.svc.JobSubCategories(ctx, c.ID)
+		if err != nil || len(subs) == 0 {
+			t.Fatalf("sub-categories of %d: %v", c.ID, err)
+		}
+		for _, sc := range subs {
+			if want, _ := f.brute(func(n bank.Number) bool { return n.SubCategory == sc.ID }); sc.Count != want {
+				t.Fatalf("sub-category %d: %d, brute force %d", sc.ID, sc.Count, want)
+			}
+		}
 	}
 }
 

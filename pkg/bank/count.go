@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"time"
 
@@ -206,40 +207,110 @@ func (s *Service) cacheKey(ctx context.Context, t Target) (string, error) {
 	return "bank:counts:v1:" + hex.EncodeToString(sum[:]), nil
 }
 
-// countGroups counts a target: from the place counts when it names only places,
-// else from the numbers through their indexes.
+// countGroups counts a target: a map shape from the cell roll-up and the numbers
+// on its edge, places and businesses from their roll-ups, anything else from the
+// numbers through their indexes.
 func (s *Service) countGroups(ctx context.Context, t Target) ([]group, error) {
+	if t.shapeOnly() {
+		if c, ok := coverOf(t.region()); ok {
+			return s.countCover(ctx, t, c)
+		}
+	}
 	q := query{}
 	table, n := "bank_numbers", "count(*)"
-	if t.placeOnly() {
+	switch {
+	case t.placeOnly():
 		table, n = "bank_place_counts", "sum(n)::bigint"
+	case t.jobOnly():
+		table, n = "bank_job_counts", "sum(n)::bigint"
 	}
-	t.filter(&q, table == "bank_place_counts")
+	t.filter(&q, table != "bank_numbers")
 	var out []group
-	// A map shape's estimated cost would start the JIT compiler (about 150 ms) for
-	// a query of a few milliseconds.
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
-			return err
-		}
-		rows, err := tx.Query(ctx, `SELECT operator, coalesce(gender, 0), coalesce(age_band, 0), `+n+
+	err := withoutJIT(ctx, s.pool, func(tx pgx.Tx) (err error) {
+		out, err = groupRows(ctx, tx, `SELECT operator, coalesce(gender, 0), coalesce(age_band, 0), `+n+
 			` FROM `+table+` WHERE `+q.where()+` GROUP BY 1, 2, 3`, q.args...)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (group, error) {
-			var g group
-			var gender, age int16
-			err := r.Scan(&g.Op, &gender, &age, &g.N)
-			g.Gender, g.Age = int(gender), int(age)
-			return g, err
-		})
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("count bank: %w", err)
 	}
 	return out, nil
+}
+
+// countCover counts a map shape: the roll-up rows of its inner cells, narrowed
+// here, and the numbers of its edge cells through their cell index.
+func (s *Service) countCover(ctx context.Context, t Target, c cover) ([]group, error) {
+	var sums [groupKeys]int64
+	var edge []group
+	err := withoutJIT(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT c.groups, c.n FROM bank_cell_counts c
+			JOIN unnest($1::smallint[], $2::bigint[]) AS u(level, cell) ON c.level = u.level AND c.cell = u.cell`, c.levels, c.cells)
+		if err != nil {
+			return err
+		}
+		var ks []int16
+		var ns []int32
+		_, err = pgx.ForEachRow(rows, []any{&ks, &ns}, func() error {
+			for i, k := range ks {
+				if int(k) < len(sums) {
+					sums[k] += int64(ns[i])
+				}
+			}
+			return nil
+		})
+		if err != nil || len(c.edge) == 0 {
+			return err
+		}
+		q := query{}
+		q.add("cell = ANY(%s::bigint[])", c.edge)
+		t.narrow(&q, false)
+		t.shapeTest(&q)
+		edge, err = groupRows(ctx, tx, `SELECT operator, coalesce(gender, 0), coalesce(age_band, 0), count(*)
+			FROM bank_numbers WHERE `+q.where()+` GROUP BY 1, 2, 3`, q.args...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count map shape: %w", err)
+	}
+	for k, n := range sums {
+		if g := (group{Op: operatorIndex[k/18], Gender: k % 18 / 6, Age: k % 6, N: n}); n > 0 && t.keeps(g) {
+			edge = append(edge, g)
+		}
+	}
+	return edge, nil
+}
+
+// keeps says whether a roll-up group passes the target's narrowing.
+func (t *Target) keeps(g group) bool {
+	return (len(t.Operators) == 0 || slices.Contains(t.Operators, g.Op)) &&
+		(len(t.Genders) == 0 || slices.Contains(t.Genders, g.Gender)) &&
+		(len(t.AgeBands) == 0 || slices.Contains(t.AgeBands, g.Age))
+}
+
+// withoutJIT runs fn in a transaction with the JIT compiler off: a map shape's
+// estimated cost would start it (about 150 ms) for a query of a few milliseconds.
+func withoutJIT(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// groupRows reads operator, gender, age band and count rows.
+func groupRows(ctx context.Context, tx pgx.Tx, sql string, args ...any) ([]group, error) {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (group, error) {
+		var g group
+		var gender, age int16
+		err := r.Scan(&g.Op, &gender, &age, &g.N)
+		g.Gender, g.Age = int(gender), int(age)
+		return g, err
+	})
 }
 
 // CheckShape refuses a polygon PostGIS finds invalid (its sides cross).

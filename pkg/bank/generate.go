@@ -387,10 +387,11 @@ func postal(co *County, rank int, lat float64) string {
 	return fmt.Sprintf("%02d%02d%d", 10+co.Province, rank%100, zone)
 }
 
-// zkey orders points along a Z curve at about 1 km.
+// zkey orders points along a Z curve of the finest roll-up cells (1/1024°), so a
+// cell's numbers sit together on disk.
 func zkey(n Number) uint64 {
-	x := uint64((float64(n.Lon) - 40) * 100)
-	y := uint64((float64(n.Lat) - 20) * 100)
+	x := uint64(math.Floor(float64(n.Lon)*(1<<maxLevel)) - 40<<maxLevel)
+	y := uint64(math.Floor(float64(n.Lat)*(1<<maxLevel)) - 20<<maxLevel)
 	var z uint64
 	for b := range 16 {
 		z |= (x>>b&1)<<(2*b) | (y>>b&1)<<(2*b+1)

@@ -77,7 +77,7 @@ func (s *Service) Cities(ctx context.Context, province, county int) ([]Place, er
 // JobCategories lists the business categories with their counts.
 func (s *Service) JobCategories(ctx context.Context) ([]Place, error) {
 	return s.places(ctx, `SELECT j.id::int, j.name_fa, 0, coalesce(c.n, 0)::bigint, 0::float8, 0::float8 FROM job_categories j
-		LEFT JOIN (SELECT category, count(*) AS n FROM bank_numbers WHERE category IS NOT NULL GROUP BY 1) c
+		LEFT JOIN (SELECT category, sum(n) AS n FROM bank_job_totals GROUP BY 1) c
 		ON c.category = j.id ORDER BY j.id`)
 }
 
@@ -87,7 +87,7 @@ func (s *Service) JobSubCategories(ctx context.Context, category int) ([]Place, 
 		return nil, apperr.Field("category_id", MsgCategoryRequired)
 	}
 	return s.places(ctx, `SELECT j.id::int, j.name_fa, j.category::int, coalesce(c.n, 0)::bigint, 0::float8, 0::float8
-		FROM job_subcategories j LEFT JOIN (SELECT subcategory, count(*) AS n FROM bank_numbers WHERE category = $1 GROUP BY 1) c
+		FROM job_subcategories j LEFT JOIN bank_job_totals c
 		ON c.subcategory = j.id WHERE j.category = $1 ORDER BY j.id`, category)
 }
 

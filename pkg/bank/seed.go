@@ -36,7 +36,7 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, seed int64, size int) (bool, 
 	}
 	start := time.Now()
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `TRUNCATE bank_meta, bank_place_counts, bank_numbers, bank_towers, job_subcategories, job_categories,
+		if _, err := tx.Exec(ctx, `TRUNCATE bank_meta, bank_place_counts, bank_job_counts, bank_job_totals, bank_cell_counts, bank_numbers, bank_towers, job_subcategories, job_categories,
 			geo_cities, geo_counties, geo_provinces`); err != nil {
 			return fmt.Errorf("clear bank: %w", err)
 		}
@@ -47,9 +47,8 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, seed int64, size int) (bool, 
 			return err
 		}
 		slog.InfoContext(ctx, "number bank indexed", "took", time.Since(start).Round(time.Millisecond))
-		if _, err := tx.Exec(ctx, `INSERT INTO bank_place_counts SELECT province, county, coalesce(city, 0), postal,
-			operator, coalesce(gender, 0), coalesce(age_band, 0), count(*) FROM bank_numbers GROUP BY 1, 2, 3, 4, 5, 6, 7`); err != nil {
-			return fmt.Errorf("place counts: %w", err)
+		if err := writeRollups(ctx, tx); err != nil {
+			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO bank_meta (seed, size) VALUES ($1, $2)`, seed, size)
 		return err
@@ -57,7 +56,7 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, seed int64, size int) (bool, 
 	if err != nil {
 		return false, err
 	}
-	if _, err := pool.Exec(ctx, `VACUUM ANALYZE bank_numbers, bank_place_counts`); err != nil {
+	if _, err := pool.Exec(ctx, `VACUUM ANALYZE bank_numbers, bank_place_counts, bank_job_counts, bank_job_totals, bank_cell_counts`); err != nil {
 		return false, fmt.Errorf("vacuum bank: %w", err)
 	}
 	slog.InfoContext(ctx, "number bank seeded", "size", size, "seed", seed, "took", time.Since(start).Round(time.Millisecond))

@@ -36,17 +36,16 @@ const MinRecipients = 5000
 
 // Limits of a target.
 const (
-	maxIDs       = 500
-	maxPostal    = 50
-	maxPolygon   = 500
-	minRadius    = 200
-	maxRadius    = 50_000
-	maxPick      = 10_000_000
-	iranMinLon   = 43.0
-	iranMaxLon   = 64.0
-	iranMinLat   = 24.0
-	iranMaxLat   = 40.5
-	metresPerDeg = 111_320.0
+	maxIDs     = 500
+	maxPostal  = 50
+	maxPolygon = 500
+	minRadius  = 200
+	maxRadius  = 50_000
+	maxPick    = 10_000_000
+	iranMinLon = 43.0
+	iranMaxLon = 64.0
+	iranMinLat = 24.0
+	iranMaxLat = 40.5
 )
 
 // Persian messages of targets.
@@ -280,11 +279,27 @@ func (q *query) where() string {
 // placeOnly says whether a target names only places, postal prefixes and the
 // narrowing: bank_place_counts can count it.
 func (t *Target) placeOnly() bool {
-	return len(t.Categories)+len(t.SubCategories)+len(t.Towers) == 0 && len(t.Polygon) == 0 && t.Circle == nil
+	return len(t.Categories)+len(t.SubCategories)+len(t.Towers) == 0 && !t.hasShape()
 }
 
-// filter adds the target's conditions on the bank (or the place counts when
-// rollup is true: the same columns, with 0 for unknown).
+// jobOnly says whether a target names businesses and at most provinces besides the
+// narrowing: bank_job_counts can count it.
+func (t *Target) jobOnly() bool {
+	return len(t.Categories)+len(t.SubCategories) > 0 &&
+		len(t.Counties)+len(t.Cities)+len(t.PostalCodes)+len(t.Towers) == 0 && !t.hasShape()
+}
+
+// shapeOnly says whether a target is a map shape and the narrowing only: the cell
+// roll-up can count it.
+func (t *Target) shapeOnly() bool {
+	return t.hasShape() && len(t.Provinces)+len(t.Counties)+len(t.Cities)+len(t.Categories)+
+		len(t.SubCategories)+len(t.PostalCodes)+len(t.Towers) == 0
+}
+
+func (t *Target) hasShape() bool { return len(t.Polygon) > 0 || t.Circle != nil }
+
+// filter adds the target's conditions on the bank (or on a roll-up when rollup is
+// true: the same columns, with 0 for unknown).
 func (t *Target) filter(q *query, rollup bool) {
 	ints := func(col string, ids []int) {
 		if len(ids) > 0 {
@@ -304,6 +319,12 @@ func (t *Target) filter(q *query, rollup bool) {
 		}
 		q.conds = append(q.conds, "("+strings.Join(likes, " OR ")+")")
 	}
+	t.narrow(q, rollup)
+	t.shapeFilter(q)
+}
+
+// narrow adds the operator, gender and age band conditions.
+func (t *Target) narrow(q *query, rollup bool) {
 	if len(t.Operators) > 0 {
 		q.add("operator = ANY(%s::text[])", t.Operators)
 	}
@@ -318,24 +339,53 @@ func (t *Target) filter(q *query, rollup bool) {
 	}
 	known("gender", t.Genders)
 	known("age_band", t.AgeBands)
-	t.shapeFilter(q)
 }
 
+// degreeMetres is a degree of latitude on PostGIS's sphere.
+const degreeMetres = earthRadius * math.Pi / 180
+
+// shapeFilter adds the map shape: the GiST index's && on its box, then the exact test.
 func (t *Target) shapeFilter(q *query) {
 	switch {
 	case t.Circle != nil:
-		c := t.Circle
-		dLat := c.Radius / metresPerDeg * 1.01
-		dLon := dLat / math.Max(math.Cos(c.Lat*math.Pi/180), 0.01)
-		q.add("geom && ST_MakeEnvelope(%s, %s, %s, %s, 4326)", c.Lon-dLon, c.Lat-dLat, c.Lon+dLon, c.Lat+dLat)
-		// A flat distance (degrees scaled at the centre's latitude) settles every point
-		// but those within 2% of the rim; only they pay for the sphere's distance.
-		scale := math.Cos(c.Lat * math.Pi / 180)
-		d2 := fmt.Sprintf("((lon - %s) * %s)^2 + (lat - %s)^2", q.arg(c.Lon), q.arg(scale), q.arg(c.Lat))
-		r := c.Radius / metresPerDeg
-		q.conds = append(q.conds, fmt.Sprintf("(%s <= %s OR (%s <= %s AND ST_DWithin(geom::geography, ST_SetSRID(ST_MakePoint(%s, %s), 4326)::geography, %s, false)))",
-			d2, q.arg(sq(0.98*r)), d2, q.arg(sq(1.02*r)), q.arg(c.Lon), q.arg(c.Lat), q.arg(c.Radius)))
+		b := circleRegion{*t.Circle}.bounds()
+		q.add("geom && ST_MakeEnvelope(%s, %s, %s, %s, 4326)", b.minLon, b.minLat, b.maxLon, b.maxLat)
+		t.circleTest(q)
 	case len(t.Polygon) > 0:
 		q.add("ST_Intersects(geom, ST_SetSRID(ST_GeomFromGeoJSON(%s), 4326))", t.polygonJSON())
 	}
+}
+
+// circleTest is the circle's exact test on a number's lon/lat. A flat distance
+// (degrees scaled at the centre's latitude) settles every point but those within 2%
+// of the rim; only they pay for the distance on PostGIS's sphere (the haversine).
+func (t *Target) circleTest(q *query) {
+	c := t.Circle
+	lon, lat := q.arg(c.Lon), q.arg(c.Lat)
+	d2 := fmt.Sprintf("((lon - %s) * %s)^2 + (lat - %s)^2", lon, q.arg(math.Cos(c.Lat*math.Pi/180)), lat)
+	r := c.Radius / degreeMetres
+	sphere := fmt.Sprintf("%s * asin(sqrt(sin(radians(lat - %s) / 2)^2 + cos(radians(%s)) * cos(radians(lat)) * sin(radians(lon - %s) / 2)^2)) <= %s",
+		q.arg(2*earthRadius), lat, lat, lon, q.arg(c.Radius))
+	q.conds = append(q.conds, fmt.Sprintf("(%s <= %s OR (%s <= %s AND %s))", d2, q.arg(sq(0.98*r)), d2, q.arg(sq(1.02*r)), sphere))
+}
+
+// shapeTest is the map shape's exact test without the GiST index (the cell cover
+// has already chosen the numbers).
+func (t *Target) shapeTest(q *query) {
+	if t.Circle != nil {
+		t.circleTest(q)
+		return
+	}
+	q.add("ST_Intersects(ST_SetSRID(ST_MakePoint(lon, lat), 4326), ST_SetSRID(ST_GeomFromGeoJSON(%s), 4326))", t.polygonJSON())
+}
+
+// region is the target's map shape for the cell cover (nil without one).
+func (t *Target) region() region {
+	switch {
+	case t.Circle != nil:
+		return circleRegion{*t.Circle}
+	case len(t.Polygon) > 0:
+		return newPolygonRegion(t.Polygon)
+	}
+	return nil
 }

@@ -11,8 +11,10 @@ import (
 
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 var maskedRE = regexp.MustCompile(`^09[0-9]{2}\*\*\*[0-9]{4}$`)
@@ -93,6 +95,7 @@ func TestTargetedRegionalSend(t *testing.T) {
 		t.Fatalf("ledger took %d, quoted %d", taken, q.Price)
 	}
 	checkMasked(t, e, token, acct, a.ID, theirs[0])
+	checkReplies(t, e, token, acct, theirs[0])
 
 	draw := map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}, "count": 5000},
 		"text": "قرعه", "sender": "30004040"}
@@ -143,5 +146,63 @@ func checkMasked(t *testing.T, e *enginetest.Engine, token string, acct, sendID 
 		if !maskedRE.MatchString(row[0]) {
 			t.Fatalf("the export shows %q", row[0])
 		}
+	}
+}
+
+// checkReplies: a message from a number the bank send reached is stored masked and
+// shown masked in the inbox list and the API read, and a search by the number does
+// not find it; the reply by the message's id reaches the number and its report is
+// masked; a message from a number never reached through the bank shows whole, and
+// another account cannot reply to the message.
+func checkReplies(t *testing.T, e *enginetest.Engine, token string, acct int64, reached string) {
+	t.Helper()
+	const stranger = "989121000077"
+	for _, from := range []string{reached, stranger} {
+		if _, err := e.Sim.InjectMO(smscsim.MO{Operator: "mci", From: from, To: "30004040", Text: "جواب"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Wait("both messages in the inbox", 10*time.Second, func() bool {
+		return len(inboxRows(t, e, acct, reached)) == 1 && len(inboxRows(t, e, acct, stranger)) == 1
+	})
+	var items []inbox.Item
+	e.Must(200, "GET", "/v1/api/report/messages-inbox?limit=50", nil, token).Decode(t, &items)
+	var masked *inbox.Item
+	for i, it := range items {
+		switch {
+		case it.Masked:
+			masked = &items[i]
+		case it.Sender != stranger:
+			t.Fatalf("the inbox shows %q whole", it.Sender)
+		}
+	}
+	if masked == nil || !maskedRE.MatchString(masked.Sender) || masked.Sender != bank.Mask(reached) {
+		t.Fatalf("the bank number's message in the inbox: %+v", masked)
+	}
+	var found []inbox.Item
+	e.Must(200, "GET", "/v1/api/report/messages-inbox?sender="+local(reached), nil, token).Decode(t, &found)
+	if len(found) != 0 {
+		t.Fatalf("a search by the bank number found %+v", found)
+	}
+	read, err := inbox.New(e.DB.Pool).Since(context.Background(), acct, inbox.SinceQuery{Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range read {
+		if m.Sender == reached {
+			t.Fatalf("the API read shows the bank number whole: %+v", m)
+		}
+	}
+	other, _ := e.Account("replier", "09121110042", "30004042", "service", 1_000_000)
+	if r := e.Do("POST", "/v1/api/report/messages-inbox/reply", map[string]any{"id": masked.ID, "text": "x"}, other); r.Status != 404 {
+		t.Fatalf("another account replied to the message: %d %s", r.Status, r.Raw)
+	}
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/report/messages-inbox/reply", map[string]any{"id": masked.ID, "text": "پاسخ شما"}, token).Decode(t, &a)
+	e.Wait("the reply at the handset", 30*time.Second, func() bool { m, ok := e.Sim.Latest(reached); return ok && m.Text == "پاسخ شما" })
+	var rows []report.Recipient
+	e.Must(200, "GET", "/v1/api/report/recipients?id="+itoa(a.ID), nil, token).Decode(t, &rows)
+	if len(rows) != 1 || rows[0].Mobile != bank.Mask(reached) {
+		t.Fatalf("the reply's report: %+v", rows)
 	}
 }

@@ -215,6 +215,29 @@ func TestDrafts(t *testing.T) {
 	e.Must(404, "GET", fmt.Sprintf("/v1/api/user/draft/show/%d", d.ID), nil, tok)
 }
 
+// TestTargetedDrafts: a targeted send's wizard is saved with its audience (a map
+// circle narrowed by operator, a random count) and resumed with it; the audience
+// alone is a draft; another method's draft keeps no audience.
+func TestTargetedDrafts(t *testing.T) {
+	e := apitest.Start(t, nil)
+	tok, _ := owner(t, e, "tdrafter", "09121270042")
+	target := map[string]any{"circle": map[string]any{"lat": 35.7, "lon": 51.4, "radius": 5000}, "operators": []string{"mci"}, "count": 6000}
+	var d, full predefined.Draft
+	e.Must(200, "POST", "/v1/api/user/draft", map[string]any{"type": "map", "text": "حراج", "target": target}, tok).Decode(t, &d)
+	e.Must(200, "GET", fmt.Sprintf("/v1/api/user/draft/show/%d", d.ID), nil, tok).Decode(t, &full)
+	if full.Type != "map" || full.Target == nil || full.Target.Circle == nil || full.Target.Circle.Radius != 5000 ||
+		full.Target.Count != 6000 || len(full.Target.Operators) != 1 {
+		t.Fatalf("resume: %+v", full)
+	}
+	e.Must(200, "POST", "/v1/api/user/draft", map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}}}, tok)
+	var q predefined.Draft
+	e.Must(200, "POST", "/v1/api/user/draft", map[string]any{"type": "quick", "text": "x", "target": target}, tok).Decode(t, &q)
+	if q.Target != nil {
+		t.Fatalf("a quick draft kept an audience: %+v", q.Target)
+	}
+	fieldError(t, e.Do("POST", "/v1/api/user/draft", map[string]any{"type": "business"}, tok), 422, "text", predefined.MsgDraftEmpty)
+}
+
 func phonebookOf(t *testing.T, e *apitest.Env, tok, name string) int64 {
 	t.Helper()
 	var b struct{ ID int64 }

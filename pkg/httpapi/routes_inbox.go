@@ -9,11 +9,12 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/send"
 )
 
 // inboxRoutes are the inbox page's routes (spec §7 Inbox, docs/inbox-secretaries.md):
-// the received messages with filters, their export, mark read and delete. Replying
-// is a quick send (POST /send).
+// the received messages with filters, their export, mark read and delete, and the
+// reply to a message by its id (a quick send).
 func (s *Server) inboxRoutes() []Route {
 	svc := inbox.New(s.Pool)
 	parse := func(q url.Values) (inbox.Filter, error) { return inbox.ParseFilter(q, report.ParseRange) }
@@ -27,6 +28,9 @@ func (s *Server) inboxRoutes() []Route {
 			reply(c, gin.H{"unread": n}, err)
 		}},
 		{http.MethodPost, "/report/messages-inbox/read", acl.InboxManage, inboxRead(svc)},
+		// {"id", "text"}: a quick send from the line the message came to, to its
+		// sender, who stays masked when the number is the bank's.
+		{http.MethodPost, "/report/messages-inbox/reply", acl.SendCreate, s.inboxReply(svc)},
 		{http.MethodPost, "/report/messages-inbox/delete-list", acl.InboxManage, func(c *gin.Context) {
 			var in struct {
 				IDs flexIDs `json:"ids"`
@@ -52,5 +56,24 @@ func inboxRead(svc *inbox.Service) gin.HandlerFunc {
 		}
 		n, err := svc.MarkRead(c.Request.Context(), who(c), in.IDs.ints(), in.Read == nil || *in.Read)
 		reply(c, gin.H{"changed": n}, err)
+	}
+}
+
+// inboxReply is POST reply {"id": message id, "text": …} → the send accepted.
+func (s *Server) inboxReply(svc *inbox.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in struct {
+			ID   int64  `json:"id"`
+			Text string `json:"text"`
+		}
+		if !bind(c, &in) {
+			return
+		}
+		r, err := svc.ReplyOf(c.Request.Context(), who(c).AccountID, in.ID)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		s.acceptSend(c, send.Request{Type: send.TypeQuick, Sender: r.Line, Numbers: []string{r.To}, Text: in.Text, Masked: r.Masked})
 	}
 }

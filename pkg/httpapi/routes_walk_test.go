@@ -133,6 +133,7 @@ var routeTable = map[string]walkRoute{
 	"GET /report/messages-inbox/export":                 {acl.ReportView, fixed("/report/messages-inbox/export", nil), listing, false},
 	"GET /report/messages-inbox/unread":                 {acl.ReportView, fixed("/report/messages-inbox/unread", nil), listing, false},
 	"POST /report/messages-inbox/read":                  {acl.InboxManage, fixed("/report/messages-inbox/read", map[string]any{"ids": []int64{1}}), manyIDs, false},
+	"POST /report/messages-inbox/reply":                 {acl.SendCreate, withID("/report/messages-inbox/reply", (*walk).inboxMessage, idBody), "", false},
 	"POST /report/messages-inbox/delete-list":           {acl.InboxManage, fixed("/report/messages-inbox/delete-list", map[string]any{"ids": []int64{1}}), manyIDs, false},
 	"GET /phonebooks/advanced-services/advanced-reader": {acl.SecretaryView, fixed("/phonebooks/advanced-services/advanced-reader", nil), listing, false},
 	"GET /phonebooks/advanced-services/advanced-reader/get-variables":    {acl.SecretaryView, fixed("/phonebooks/advanced-services/advanced-reader/get-variables?kind=gift", nil), listing, false},
@@ -463,6 +464,12 @@ func (w *walk) apiKey() int64 {
 func (w *walk) reader(kind string) int64 {
 	return w.sql(`INSERT INTO readers (account_id, kind, title, line, keywords, reply, answer) VALUES ($1, $2, 'منشی', '3000', '{کد}', 'سلام', '1')
 		RETURNING id`, w.accA, kind)
+}
+
+// inboxMessage is a message owner A received.
+func (w *walk) inboxMessage() int64 {
+	return w.sql(`INSERT INTO inbox (account_id, line, sender, text, stream_id) VALUES ($1, '3000', '989121234567', 'سلام', 'walk-' || $2::int)
+		RETURNING id`, w.accA, w.next())
 }
 
 func (w *walk) gift() int64    { return w.reader("gift") }

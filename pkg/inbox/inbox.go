@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -33,11 +34,26 @@ type MO struct {
 	Incomplete bool
 }
 
-// Stored is an MO that reached an account.
+// Stored is an MO that reached an account. Masked says its sender is a number of
+// the bank the account reached through a targeted send (pkg/bank RecordReached):
+// the customer sees it only as Shown.
 type Stored struct {
 	AccountID int64
 	ID        int64
+	Masked    bool
 	MO
+}
+
+// Shown is the sender as the customer sees it: masked (0912***4567) or whole.
+func (s Stored) Shown() string { return Shown(s.Masked, s.Sender) }
+
+// Shown masks a number the customer must not see whole (989121234567 →
+// 0912***4567), as SQL's shown_mobile (migration 0091).
+func Shown(masked bool, mobile string) string {
+	if !masked {
+		return mobile
+	}
+	return bank.Mask(mobile)
 }
 
 // Service stores inbound messages.
@@ -123,11 +139,13 @@ func store(ctx context.Context, tx pgx.Tx, mos []MO) ([]Stored, error) {
 			return nil, err
 		}
 		var st Stored
-		err := tx.QueryRow(ctx, `INSERT INTO inbox (account_id, line, sender, text, operator, stream_id, received_at, parts, incomplete)
-			SELECT l.account_id, l.number, $2, $3, $4, $5, $6, $7, $8 FROM lines l WHERE l.number = $1 AND l.account_id IS NOT NULL
+		err := tx.QueryRow(ctx, `INSERT INTO inbox (account_id, line, sender, text, operator, stream_id, received_at, parts, incomplete, masked)
+			SELECT l.account_id, l.number, $2, $3, $4, $5, $6, $7, $8,
+				EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = l.account_id AND k.mobile = $2)
+			FROM lines l WHERE l.number = $1 AND l.account_id IS NOT NULL
 			AND NOT EXISTS (SELECT 1 FROM blacklist b WHERE b.account_id = l.account_id AND b.kind = 'receive' AND b.mobile = $2)
-			ON CONFLICT (stream_id) DO NOTHING RETURNING id, account_id`,
-			m.Line, m.Sender, m.Text, m.Operator, m.StreamID, m.ReceivedAt, m.Parts, m.Incomplete).Scan(&st.ID, &st.AccountID)
+			ON CONFLICT (stream_id) DO NOTHING RETURNING id, account_id, masked`,
+			m.Line, m.Sender, m.Text, m.Operator, m.StreamID, m.ReceivedAt, m.Parts, m.Incomplete).Scan(&st.ID, &st.AccountID, &st.Masked)
 		if err == pgx.ErrNoRows {
 			continue // a repeat, a line no account owns, or a blacklisted sender
 		}

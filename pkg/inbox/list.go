@@ -44,6 +44,9 @@ type Item struct {
 	Incomplete  bool       `json:"incomplete"`
 	ReaderID    *int64     `json:"reader_id"`
 	ReaderTitle string     `json:"reader_title"`
+	// Masked: the sender is a number of the bank (shown 0912***4567); reply by
+	// the message's id (POST /report/messages-inbox/reply).
+	Masked bool `json:"masked"`
 }
 
 // Filter narrows the inbox page (GET /report/messages-inbox).
@@ -91,12 +94,12 @@ func ParseFilter(q url.Values, dates RangeParser) (Filter, error) {
 	return f, errs.Err()
 }
 
-const itemCols = `i.id, i.line, i.sender, i.text, i.operator, i.received_at, i.read_at, i.parts, i.incomplete,
-	i.reader_id, coalesce(r.title, '')`
+const itemCols = `i.id, i.line, shown_mobile(i.masked, i.sender), i.text, i.operator, i.received_at, i.read_at, i.parts,
+	i.incomplete, i.reader_id, coalesce(r.title, ''), i.masked`
 
 // where is the filter of the list and the export ($1 account … $8 status).
 const where = `FROM inbox i LEFT JOIN readers r ON r.id = i.reader_id
-	WHERE i.account_id = $1 AND ($2 = '' OR i.line = $2) AND ($3 = '' OR i.sender LIKE '%' || $3 || '%')
+	WHERE i.account_id = $1 AND ($2 = '' OR i.line = $2) AND ($3 = '' OR (NOT i.masked AND i.sender LIKE '%' || $3 || '%'))
 	AND ($4 = '' OR i.text ILIKE '%' || $4 || '%')
 	AND ($5::timestamptz IS NULL OR i.received_at >= $5) AND ($6::timestamptz IS NULL OR i.received_at < $6)
 	AND ($7 = 0 OR i.reader_id = $7)
@@ -117,7 +120,7 @@ func (f Filter) args(accountID int64) []any {
 func scanItem(r pgx.CollectableRow) (Item, error) {
 	var it Item
 	err := r.Scan(&it.ID, &it.Line, &it.Sender, &it.Text, &it.Operator, &it.ReceivedAt, &it.ReadAt, &it.Parts,
-		&it.Incomplete, &it.ReaderID, &it.ReaderTitle)
+		&it.Incomplete, &it.ReaderID, &it.ReaderTitle, &it.Masked)
 	return it, err
 }
 

@@ -26,7 +26,7 @@ const MsgAfterID = "after_id باید عددی صحیح و نامنفی باشد
 // Message is one received message as the API shows it.
 type Message struct {
 	ID         int64     `json:"id"`
-	Sender     string    `json:"sender"` // the handset, 98XXXXXXXXXX
+	Sender     string    `json:"sender"` // the handset, 98XXXXXXXXXX (masked 0912***4567 for a number of the bank)
 	Line       string    `json:"line"`   // the account's line it was sent to
 	Text       string    `json:"text"`
 	Operator   string    `json:"operator"`
@@ -60,7 +60,7 @@ func ParseSince(q url.Values) (SinceQuery, error) {
 // first: an integration keeps the last id it read and asks again from there, so it
 // sees each message once even while new ones arrive.
 func (s *Service) Since(ctx context.Context, accountID int64, q SinceQuery) ([]Message, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, sender, line, text, operator, received_at FROM inbox
+	rows, err := s.pool.Query(ctx, `SELECT id, shown_mobile(masked, sender), line, text, operator, received_at FROM inbox
 		WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3`, accountID, q.AfterID, q.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("read inbox: %w", err)

@@ -13,13 +13,16 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
-// DraftTypes are the send methods whose wizards save drafts (POST /send types).
-var DraftTypes = []string{"quick", "file", "keyword", "peer_to_peer", "phonebook"}
+// DraftTypes are the send methods whose wizards save drafts (POST /send types),
+// the five targeted sends of the number bank included.
+var DraftTypes = []string{"quick", "file", "keyword", "peer_to_peer", "phonebook",
+	bank.TypeCityProvince, bank.TypeBusiness, bank.TypePostalCode, bank.TypeMap, bank.TypeTowerIrancell}
 
 // Persian messages of drafts.
 const (
@@ -44,6 +47,9 @@ type DraftInput struct {
 	FileID       *int64     `json:"file_id"`
 	PhonebookIDs []int64    `json:"phonebook_ids"`
 	SendAt       *time.Time `json:"send_at"`
+	// Target is a targeted send's audience as the wizard left it (unchecked: the
+	// send checks it).
+	Target *bank.Target `json:"target"`
 }
 
 // Draft is a saved, unsent send: its method, text, settings and recipients (the
@@ -64,7 +70,7 @@ func draftCols(full bool) string {
 		nums = `d.numbers`
 	}
 	return `d.id, d.type, d.title, d.text, d.sender, d.cancel11, ` + nums + `, cardinality(d.numbers), d.file_id,
-		COALESCE(f.name, ''), d.phonebook_ids, d.send_at, COALESCE(u.username, ''), d.updated_at`
+		COALESCE(f.name, ''), d.phonebook_ids, d.send_at, COALESCE(u.username, ''), d.updated_at, d.target`
 }
 
 const draftFrom = `FROM drafts d LEFT JOIN files f ON f.id = d.file_id AND f.account_id = d.account_id
@@ -73,7 +79,7 @@ const draftFrom = `FROM drafts d LEFT JOIN files f ON f.id = d.file_id AND f.acc
 func scanDraft(r pgx.CollectableRow) (Draft, error) {
 	var d Draft
 	err := r.Scan(&d.ID, &d.Type, &d.Title, &d.Text, &d.Sender, &d.Cancel11, &d.Numbers, &d.Recipients, &d.FileID,
-		&d.FileName, &d.PhonebookIDs, &d.SendAt, &d.CreatedBy, &d.UpdatedAt)
+		&d.FileName, &d.PhonebookIDs, &d.SendAt, &d.CreatedBy, &d.UpdatedAt, &d.Target)
 	return d, err
 }
 
@@ -117,7 +123,10 @@ func checkDraft(in DraftInput) (DraftInput, error) {
 	if in.PhonebookIDs == nil {
 		in.PhonebookIDs = []int64{}
 	}
-	if strings.TrimSpace(in.Text) == "" && len(in.Numbers) == 0 && in.FileID == nil && len(in.PhonebookIDs) == 0 {
+	if !bank.IsBankType(in.Type) {
+		in.Target = nil
+	}
+	if strings.TrimSpace(in.Text) == "" && len(in.Numbers) == 0 && in.FileID == nil && len(in.PhonebookIDs) == 0 && in.Target == nil {
 		f.Add("text", MsgDraftEmpty)
 	}
 	return in, f.Err()
@@ -184,9 +193,9 @@ func insertDraft(ctx context.Context, tx pgx.Tx, id acl.Identity, in *DraftInput
 		return apperr.Field("title", MsgTooManyDrafts)
 	}
 	err := tx.QueryRow(ctx, `INSERT INTO drafts (account_id, created_by, type, title, text, sender, cancel11, numbers, file_id,
-		phonebook_ids, send_at) VALUES ($1, NULLIF($2, 0), $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+		phonebook_ids, send_at, target) VALUES ($1, NULLIF($2, 0), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
 		id.AccountID, id.UserID, in.Type, in.Title, in.Text, in.Sender, in.Cancel11, in.Numbers, in.FileID, in.PhonebookIDs,
-		in.SendAt).Scan(&in.ID)
+		in.SendAt, in.Target).Scan(&in.ID)
 	if err != nil {
 		return fmt.Errorf("insert draft: %w", err)
 	}
@@ -195,8 +204,9 @@ func insertDraft(ctx context.Context, tx pgx.Tx, id acl.Identity, in *DraftInput
 
 func updateDraft(ctx context.Context, tx pgx.Tx, id acl.Identity, in DraftInput) error {
 	tag, err := tx.Exec(ctx, `UPDATE drafts SET type = $3, title = $4, text = $5, sender = $6, cancel11 = $7, numbers = $8,
-		file_id = $9, phonebook_ids = $10, send_at = $11, updated_at = now() WHERE id = $1 AND account_id = $2`,
-		in.ID, id.AccountID, in.Type, in.Title, in.Text, in.Sender, in.Cancel11, in.Numbers, in.FileID, in.PhonebookIDs, in.SendAt)
+		file_id = $9, phonebook_ids = $10, send_at = $11, target = $12, updated_at = now() WHERE id = $1 AND account_id = $2`,
+		in.ID, id.AccountID, in.Type, in.Title, in.Text, in.Sender, in.Cancel11, in.Numbers, in.FileID, in.PhonebookIDs, in.SendAt,
+		in.Target)
 	if err != nil {
 		return fmt.Errorf("update draft: %w", err)
 	}

@@ -38,6 +38,9 @@ type active struct {
 	answer                         string
 	options                        []Option
 	changeable                     bool
+	// masked: the message's sender is a number of the bank (inbox.Stored.Masked),
+	// never added to a phonebook.
+	masked bool
 }
 
 // entry is one answered message.
@@ -67,6 +70,7 @@ func (s *Service) Answer(ctx context.Context, tx pgx.Tx, ms []inbox.Stored) erro
 		if !ok {
 			continue
 		}
+		r.masked = m.Masked
 		e, err := r.apply(ctx, tx, m.Sender, rest)
 		if err != nil {
 			return err
@@ -251,7 +255,7 @@ func (r active) gift(ctx context.Context, tx pgx.Tx, sender string) (entry, erro
 
 // addContact puts the sender in the secretary's phonebook (once).
 func (r active) addContact(ctx context.Context, tx pgx.Tx, sender string) error {
-	if r.phonebookID == 0 {
+	if r.phonebookID == 0 || r.masked {
 		return nil
 	}
 	_, err := tx.Exec(ctx, `WITH c AS (INSERT INTO contacts (account_id, phonebook_id, mobile)

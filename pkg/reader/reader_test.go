@@ -299,3 +299,38 @@ func TestSecretaryExpiryBlacklistVisit(t *testing.T) {
 	}
 	_ = visit
 }
+
+// A secretary answering a number of the bank the account reached through a targeted
+// send: the reply reaches it, but the number is not added to the phonebook, the
+// secretary's inbox shows it masked and the reply send's report is masked.
+func TestSecretaryMasksBankNumbers(t *testing.T) {
+	f := start(t, "bankreader", "09121110085", "30008585")
+	ctx := context.Background()
+	const reached = "989121000501"
+	var pb int64
+	if err := f.e.DB.Pool.QueryRow(ctx, `INSERT INTO phonebooks (account_id, name, code) VALUES ($1, 'مشتریان', 'c1') RETURNING id`, f.acct).Scan(&pb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.e.DB.Pool.Exec(ctx, `INSERT INTO bank_reached (account_id, mobile) VALUES ($1, $2)`, f.acct, reached); err != nil {
+		t.Fatal(err)
+	}
+	sec := f.create(t, map[string]any{"kind": "secretary", "title": "منشی", "reply": "پیام شما رسید", "phonebook_id": pb})
+	f.mo(t, reached, "سلام")
+	if got := f.replies(t, reached, 1); got[0] != "پیام شما رسید" {
+		t.Fatalf("secretary reply %q", got)
+	}
+	var members, masked int
+	_ = f.e.DB.Pool.QueryRow(ctx, `SELECT members FROM phonebooks WHERE id = $1`, pb).Scan(&members)
+	if members != 0 {
+		t.Fatalf("a bank number joined the phonebook (%d members)", members)
+	}
+	var entries []reader.Entry
+	f.e.Must(200, "GET", fmt.Sprintf("/v1/api/phonebooks/advanced-services/module-inboxes-list?reader_id=%d", sec.ID), nil, f.token).Decode(t, &entries)
+	if len(entries) != 1 || entries[0].Sender != "0912***0501" {
+		t.Fatalf("the secretary's inbox: %+v", entries)
+	}
+	f.e.Wait("the reply send recorded", 10*time.Second, func() bool {
+		_ = f.e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM sends WHERE account_id = $1 AND masked`, f.acct).Scan(&masked)
+		return masked == 1
+	})
+}

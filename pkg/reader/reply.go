@@ -62,8 +62,9 @@ func (s *Service) claim(ctx context.Context) (int64, error) {
 
 // sendBatch accepts the send of one claimed batch.
 func (s *Service) sendBatch(ctx context.Context, batch int64) (int, error) {
-	rows, err := s.pool.Query(ctx, `SELECT r.account_id, r.line, r.kind, e.sender, e.reply FROM reader_entries e
-		JOIN readers r ON r.id = e.reader_id WHERE e.reply_batch = $1 ORDER BY e.id`, batch)
+	rows, err := s.pool.Query(ctx, `SELECT r.account_id, r.line, r.kind, e.sender, e.reply, coalesce(i.masked, false)
+		FROM reader_entries e JOIN readers r ON r.id = e.reader_id LEFT JOIN inbox i ON i.id = e.inbox_id
+		WHERE e.reply_batch = $1 ORDER BY e.id`, batch)
 	if err != nil {
 		return 0, fmt.Errorf("read reply batch: %w", err)
 	}
@@ -72,11 +73,13 @@ func (s *Service) sendBatch(ctx context.Context, batch int64) (int, error) {
 	var req send.Request
 	for rows.Next() {
 		var sender, text string
-		if err := rows.Scan(&accountID, &line, &kind, &sender, &text); err != nil {
+		var masked bool
+		if err := rows.Scan(&accountID, &line, &kind, &sender, &text, &masked); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("read reply batch: %w", err)
 		}
 		req.Numbers, req.Texts = append(req.Numbers, sender), append(req.Texts, text)
+		req.Masked = req.Masked || masked // one number of the bank masks the batch's report
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(req.Numbers) == 0 {

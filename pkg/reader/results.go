@@ -125,8 +125,8 @@ func (s *Service) DrawWinners(ctx context.Context, id acl.Identity, readerID int
 		if err := s.own(ctx, tx, id.AccountID, readerID, KindContest); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT sender FROM reader_participants WHERE reader_id = $1 AND correct
-			ORDER BY created_at, sender`, readerID)
+		rows, err := tx.Query(ctx, `SELECT `+shownSender("$2", "p.sender")+` FROM reader_participants p
+			WHERE p.reader_id = $1 AND p.correct ORDER BY p.created_at, p.sender`, readerID, id.AccountID)
 		if err != nil {
 			return fmt.Errorf("read entrants: %w", err)
 		}
@@ -265,6 +265,15 @@ func ParseEntryFilter(q url.Values) (EntryFilter, error) {
 
 const entryWhere = `FROM reader_entries e WHERE e.account_id = $1 AND e.reader_id = $2 AND ($3 = '' OR e.outcome = $3)`
 
+// shownSender is a sender as the account sees it: masked (0912***4567) when it is a
+// number of the bank the account reached through a targeted send (migration 0091).
+func shownSender(account, sender string) string {
+	return `shown_mobile(EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = ` + account + ` AND k.mobile = ` + sender +
+		`), ` + sender + `)`
+}
+
+var entryCols = `SELECT e.id, ` + shownSender("e.account_id", "e.sender") + `, e.text, e.outcome, e.reply, e.reply_send_id, e.created_at `
+
 func scanEntry(r pgx.CollectableRow) (Entry, error) {
 	var e Entry
 	err := r.Scan(&e.ID, &e.Sender, &e.Text, &e.Outcome, &e.Reply, &e.SendID, &e.CreatedAt)
@@ -277,7 +286,7 @@ func (s *Service) Entries(ctx context.Context, accountID int64, f EntryFilter) (
 	if err := s.pool.QueryRow(ctx, `SELECT count(*) `+entryWhere, accountID, f.ReaderID, f.Outcome).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count entries: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT e.id, e.sender, e.text, e.outcome, e.reply, e.reply_send_id, e.created_at `+entryWhere+`
+	rows, err := s.pool.Query(ctx, entryCols+entryWhere+`
 		ORDER BY e.id DESC LIMIT $4 OFFSET $5`, accountID, f.ReaderID, f.Outcome, f.Limit, (f.Page-1)*f.Limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list entries: %w", err)
@@ -304,7 +313,7 @@ func (s *Service) WriteEntriesXLSX(ctx context.Context, accountID int64, f Entry
 	defer b.Close()
 	after := int64(math.MaxInt64)
 	for {
-		rows, err := s.pool.Query(ctx, `SELECT e.id, e.sender, e.text, e.outcome, e.reply, e.reply_send_id, e.created_at `+entryWhere+`
+		rows, err := s.pool.Query(ctx, entryCols+entryWhere+`
 			AND e.id < $4 ORDER BY e.id DESC LIMIT 5000`, accountID, f.ReaderID, f.Outcome, after)
 		if err != nil {
 			return fmt.Errorf("export entries: %w", err)
@@ -339,7 +348,8 @@ func (s *Service) WriteCodesXLSX(ctx context.Context, id acl.Identity, readerID 
 		return err
 	}
 	defer b.Close()
-	rows, err := s.pool.Query(ctx, `SELECT code, coalesce(sender, ''), given_at FROM reader_codes WHERE reader_id = $1 ORDER BY id`, readerID)
+	rows, err := s.pool.Query(ctx, `SELECT code, coalesce(`+shownSender("$2", "c.sender")+`, ''), given_at FROM reader_codes c
+		WHERE c.reader_id = $1 ORDER BY c.id`, readerID, id.AccountID)
 	if err != nil {
 		return fmt.Errorf("export codes: %w", err)
 	}

@@ -46,7 +46,8 @@ WHERE s.id = ANY($1)` + visible
 	// bank send's numbers are masked in every report and export (maskedMobile), and
 	// a number cannot be looked up in one (bankSend): that would tell whether it
 	// was among them (docs/targeted-sends.md).
-	sendType     = `(SELECT st.type FROM sends st WHERE st.id = $1)`
+	// A reply to a message from the bank (sends.masked) is masked as a bank send.
+	sendType     = `(SELECT CASE WHEN st.masked THEN 'map' ELSE st.type END FROM sends st WHERE st.id = $1)`
 	maskedMobile = `bank_masked(` + sendType + `, r.mobile)`
 	bankSend     = `bank_masked(` + sendType + `, '989000000000') <> '989000000000'`
 

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -90,6 +91,9 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		}
 		batches = x.batches()
 		balance, moved, err = x.settle(ctx, tx, accountID, quote, tot, len(batches))
+		if err == nil && bank.IsBankType(typ) {
+			err = bank.RecordReached(ctx, tx, accountID, sendID)
+		}
 		return err
 	})
 	return batches, critical, accountID, balance, moved, err

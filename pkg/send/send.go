@@ -126,6 +126,9 @@ type Request struct {
 	// side): set by pkg/reader, never read from JSON. Their texts were reviewed
 	// with the secretary, so they are not held.
 	Reply bool `json:"-"`
+	// Masked marks a reply to a message from the number bank (pkg/inbox): its
+	// recipient is masked in reports and webhooks. Never read from JSON.
+	Masked bool `json:"-"`
 }
 
 type prepared struct {
@@ -414,14 +417,14 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash, texts, local_id, pattern_version_id, priority, sandbox)
+			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27)
+			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
 			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
-			priorityOf(p.typ), id.Sandbox).Scan(&a.ID)
+			priorityOf(p.typ), id.Sandbox, r.Masked).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}

@@ -19,7 +19,7 @@ import (
 func ReceiptEventsCTE(upd string) string {
 	return `INSERT INTO webhook_events (endpoint_id, event, payload)
 		SELECT e.id, '` + EventDelivery + `', jsonb_build_object('message_id', u.id, 'send_id', u.send_id,
-			'mobile', bank_masked(s.type, u.mobile), 'status', u.status, 'delivered', u.status = 2, 'at', now())
+			'mobile', shown_mobile(s.masked, bank_masked(s.type, u.mobile)), 'status', u.status, 'delivered', u.status = 2, 'at', now())
 		FROM ` + upd + ` u JOIN sends s ON s.id = u.send_id
 		JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.enabled AND e.deleted_at IS NULL
 			AND '` + EventDelivery + `' = ANY(e.events)
@@ -37,7 +37,7 @@ func CaptureInbound(ctx context.Context, tx pgx.Tx, ms []inbox.Stored) error {
 	senders, lines, texts := make([]string, len(ms)), make([]string, len(ms)), make([]string, len(ms))
 	at := make([]time.Time, len(ms))
 	for i, m := range ms {
-		ids[i], accounts[i], senders[i], lines[i], texts[i], at[i] = m.ID, m.AccountID, m.Sender, m.Line, m.Text, m.ReceivedAt
+		ids[i], accounts[i], senders[i], lines[i], texts[i], at[i] = m.ID, m.AccountID, m.Shown(), m.Line, m.Text, m.ReceivedAt
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO webhook_events (endpoint_id, event, payload)
 		SELECT e.id, '`+EventInbound+`', jsonb_build_object('inbox_id', m.id, 'sender', m.sender, 'line', m.line,

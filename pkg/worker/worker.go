@@ -217,7 +217,7 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 
 func (w *Worker) onMO(ctx context.Context, m inbox.Stored) {
 	if w.pub != nil {
-		_ = w.pub.Publish(ctx, m.AccountID, "inbox.received", map[string]any{"id": m.ID, "sender": m.Sender,
+		_ = w.pub.Publish(ctx, m.AccountID, "inbox.received", map[string]any{"id": m.ID, "sender": m.Shown(),
 			"line": m.Line, "text": m.Text, "received_at": m.ReceivedAt})
 	}
 }

@@ -1,9 +1,10 @@
 // Targeted sends: on /send-sms/map the demo account goes to Tehran province, draws a circle,
 // watches the live count change as a second circle replaces it, and sends to it; the success
-// page follows. Screens of the audience step in light and dark, desktop and mobile.
+// page follows; a saved map draft resumes with its circle, count and random count. Screens
+// of the audience step in light and dark, desktop and mobile.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEMO, MOBILE, PANEL_URL, apiToken, launch, latinDigits, openPage, shot, signInWithToken, waitForPath } from './helpers.mjs'
+import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, latinDigits, openPage, shot, signInWithToken, waitForPath } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -97,4 +98,19 @@ test('the other targeted wizards open with their pickers, light and dark, deskto
     }
     await context.close()
   }
+})
+
+test('map: a saved draft resumes with its circle and count', { timeout: 120_000 }, async () => {
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const data = await apiCall('POST', '/user/draft',
+    { type: 'map', text: 'حراج محله', target: { circle: { lat: 35.6892, lon: 51.389, radius: 4000 }, count: 5000 } }, token)
+  const { context, page } = await openPage(browser)
+  await signInWithToken(page, token, `/send-sms/map?draft=${data.id}`)
+  await page.getByTestId('targeted-map-step-0').waitFor()
+  await page.getByTestId('bank-total').waitFor({ timeout: 30_000 })
+  assert.ok((await total(page)) > 0, 'the resumed circle is counted')
+  await page.locator('[data-testid="bank-map"][data-shape="circle"]').waitFor({ timeout: 15_000 })
+  assert.equal(latinDigits(await page.getByTestId('pick-count-input').inputValue()), '5000')
+  await shot(page, 'targeted-map-draft')
+  await context.close()
 })

@@ -82,7 +82,7 @@ function ReplyDialog({ message, onClose }: { message: InboxItem | null; onClose:
   const submit = () =>
     message &&
     reply.mutate(
-      { line: message.line, to: message.sender, text },
+      { id: message.id, text },
       {
         onSuccess: () => {
           toaster.create({ type: 'success', title: 'پاسخ ارسال شد' })

@@ -6,6 +6,8 @@ export interface InboxItem {
   id: number
   line: string
   sender: string
+  /** The sender is a number of the bank, shown masked (0912***4567). */
+  masked?: boolean
   text: string
   operator: string
   received_at: string
@@ -58,11 +60,13 @@ export const useMarkRead = () =>
 
 export const deleteInbox = (ids: number[]) => api.post<{ deleted: number }>('/report/messages-inbox/delete-list', { ids })
 
-/** A reply to the sender: a quick send from the line the message came to. */
+/**
+ * A reply to the sender by the message's id: a quick send from the line the message
+ * came to. A sender from the number bank is masked and never reaches the panel.
+ */
 export const useReply = () =>
   useMutation({
-    mutationFn: (r: { line: string; to: string; text: string }) =>
-      api.post<{ id: number }>('/send', { type: 'quick', sender: r.line, numbers: [r.to], text: r.text }),
+    mutationFn: (r: { id: number; text: string }) => api.post<{ id: number }>('/report/messages-inbox/reply', r),
   })
 
 export function exportInbox(filters: Query, onProgress: DownloadProgress): Promise<void> {

@@ -55,8 +55,8 @@ export const sendApi = {
   send: (body: SendBody | BulkSendBody | TargetedSendBody, idempotencyKey: string) => api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
 }
 
-/** The send methods whose wizards save drafts. */
-export type DraftType = 'quick' | 'file' | 'keyword' | 'peer_to_peer' | 'phonebook'
+/** The send methods whose wizards save drafts (the five targeted sends included). */
+export type DraftType = 'quick' | 'file' | 'keyword' | 'peer_to_peer' | 'phonebook' | TargetedKind
 
 /** POST /user/draft: a wizard's text, settings and recipients (id replaces that draft). */
 export interface DraftBody {
@@ -70,6 +70,8 @@ export interface DraftBody {
   file_id: number | null
   phonebook_ids: number[]
   send_at: string | null
+  /** A targeted send's audience (null for the other methods). */
+  target?: BankTarget | null
 }
 
 /** A saved draft; lists leave `numbers` empty and count them in `recipients`. */

@@ -1,6 +1,6 @@
 import type { SenderLine } from '../../../lib/lines'
 import { sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
-import type { Draft, DraftBody, DraftType } from '../api'
+import type { BankTarget, Draft, DraftBody, DraftType } from '../api'
 import type { SenderDraft } from '../wizard/sender'
 
 /** What any wizard's state offers a draft: sender, schedule, text and one recipient source. */
@@ -9,6 +9,8 @@ export interface WizardState extends SenderDraft, ScheduleDraft {
   numbers?: string[]
   fileId?: number | string | null
   phonebookIds?: Array<number | string>
+  /** A targeted send's audience. */
+  target?: BankTarget
 }
 
 /** Persian names of the methods, and the wizard each draft resumes in. */
@@ -18,6 +20,11 @@ export const DRAFT_TYPES: Record<DraftType, { label: string; path: string }> = {
   keyword: { label: 'ارسال کلیدواژه‌ای', path: '/send-sms/keyword' },
   peer_to_peer: { label: 'ارسال نظیر به نظیر', path: '/send-sms/peer-to-peer' },
   phonebook: { label: 'ارسال از دفترچه تلفن', path: '/send-sms/phonebook' },
+  city_province: { label: 'ارسال استانی و شهری', path: '/send-sms/city-province' },
+  business: { label: 'ارسال بر اساس صنف', path: '/send-sms/business' },
+  postal_code: { label: 'ارسال بر اساس کد پستی', path: '/send-sms/postalcode' },
+  map: { label: 'ارسال روی نقشه', path: '/send-sms/map' },
+  tower_irancell: { label: 'ارسال بر اساس دکل ایرانسل', path: '/send-sms/tower-irancell' },
 }
 
 /** The wizard page that resumes a draft: `/send-sms/<method>?draft=<id>`. */
@@ -43,6 +50,7 @@ export function toDraftBody(type: DraftType, s: WizardState, id?: number | null)
     file_id: Number.isFinite(fileId) ? fileId : null,
     phonebook_ids: (s.phonebookIds ?? []).map(Number),
     send_at: sendAtValue(s),
+    target: s.target ?? null,
   }
 }
 
@@ -62,5 +70,6 @@ export function fromDraft(d: Draft, lines: SenderLine[] = []): Partial<WizardSta
     numbers: d.numbers ?? [],
     fileId: d.file_id,
     phonebookIds: d.phonebook_ids ?? [],
+    ...(d.target ? { target: d.target } : {}),
   }
 }

@@ -56,7 +56,12 @@ export function AudiencePicker({ kind, target, onChange, error }: Props) {
           <Suspense fallback={<LoadingState title="در حال بارگذاری نقشه" />}>
             <Stack gap="2" w="full">
               {goTo}
-              <BankMap mode="shape" focus={focus ?? undefined} onShape={(s) => onChange({ ...target, polygon: s?.polygon, circle: s?.circle })} />
+              <BankMap
+                mode="shape"
+                focus={focus ?? undefined}
+                shape={{ polygon: target.polygon, circle: target.circle }}
+                onShape={(s) => onChange({ ...target, polygon: s?.polygon, circle: s?.circle })}
+              />
             </Stack>
           </Suspense>
         </FormField>

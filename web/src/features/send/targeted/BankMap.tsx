@@ -16,6 +16,8 @@ interface Props {
   /** «shape»: draw one polygon, rectangle or circle; «towers»: pick Irancell cells by clicking them. */
   mode: 'shape' | 'towers'
   onShape?: (shape: Shape | null) => void
+  /** The shape to show when none is drawn yet (a resumed draft's). */
+  shape?: Shape
   towers?: number[]
   onTowers?: (ids: number[]) => void
   /** A province code to fit the view to. */
@@ -48,11 +50,12 @@ function shapeOf(layer: L.Layer): Shape | null {
  * polygon, rectangle or circle is drawn, moved and edited, and every change is reported; in
  * «towers» mode the Irancell cells of the view are shown once zoomed in and clicked to choose.
  */
-export default function BankMap({ mode, onShape, towers = [], onTowers, focus }: Props) {
+export default function BankMap({ mode, onShape, shape, towers = [], onTowers, focus }: Props) {
   const el = useRef<HTMLDivElement>(null)
   const map = useRef<L.Map | null>(null)
   const outlineLayer = useRef<L.LayerGroup | null>(null)
   const towerLayer = useRef<L.LayerGroup | null>(null)
+  const showShape = useRef<((s: Shape) => void) | null>(null)
   const picked = useRef(new Set(towers))
   const callbacks = useRef({ onShape, onTowers })
   callbacks.current = { onShape, onTowers }
@@ -67,12 +70,19 @@ export default function BankMap({ mode, onShape, towers = [], onTowers, focus }:
     m.fitBounds(IRAN)
     m.attributionControl.setPrefix(false).addAttribution('© مشارکت‌کنندگان OpenStreetMap')
     map.current = m
-    if (mode === 'shape') drawing(m, (s) => callbacks.current.onShape?.(s))
+    if (mode === 'shape') showShape.current = drawing(m, (s) => callbacks.current.onShape?.(s))
     return () => {
       m.remove()
       map.current = null
+      showShape.current = null
     }
   }, [mode])
+
+  const shapeKey = JSON.stringify(shape ?? null)
+  useEffect(() => {
+    if (shape && (shape.circle || shape.polygon?.length)) showShape.current?.(shape)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the shape's value, not its identity
+  }, [shapeKey])
 
   useEffect(() => {
     const m = map.current
@@ -140,7 +150,7 @@ export default function BankMap({ mode, onShape, towers = [], onTowers, focus }:
   )
 }
 
-/** Geoman's drawing tools, one shape at a time, reported on every change. */
+/** Geoman's drawing tools, one shape at a time, reported on every change; returns how to show a given shape. */
 function drawing(m: L.Map, report: (s: Shape | null) => void) {
   m.pm.setLang('fa')
   m.pm.addControls({
@@ -154,16 +164,31 @@ function drawing(m: L.Map, report: (s: Shape | null) => void) {
   })
   let current: L.Layer | null = null
   const emit = () => report(current ? shapeOf(current) : null)
-  m.on('pm:create', (e: { layer: L.Layer }) => {
+  // The container's data-shape says what is drawn (the canvas renderer leaves no element per shape).
+  const adopt = (layer: L.Layer) => {
     if (current) m.removeLayer(current)
-    current = e.layer
+    current = layer
     current.on('pm:change pm:edit pm:dragend', emit)
+    m.getContainer().dataset.shape = layer instanceof L.Circle ? 'circle' : 'polygon'
+  }
+  m.on('pm:create', (e: { layer: L.Layer }) => {
+    adopt(e.layer)
     emit()
   })
   m.on('pm:remove', () => {
     current = null
+    delete m.getContainer().dataset.shape
     emit()
   })
+  // A given shape (a resumed draft's) is drawn, editable, when none is drawn yet.
+  return (s: Shape) => {
+    if (current) return
+    const layer = s.circle
+      ? L.circle([s.circle.lat, s.circle.lon], { radius: s.circle.radius })
+      : L.polygon((s.polygon ?? []).map(([lon, lat]) => [lat, lon] as [number, number]))
+    adopt(layer.addTo(m))
+    m.fitBounds(layer.getBounds(), { maxZoom: 13 })
+  }
 }
 
 /** Draws the towers of the view once zoomed in; a click picks or drops one. */

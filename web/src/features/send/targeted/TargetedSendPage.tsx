@@ -13,11 +13,13 @@ import { MessagePreview, ReviewRow, scheduleText } from '../wizard/review'
 import { useDefaultSender, withSender } from '../wizard/sender'
 import { SendWizard } from '../wizard/SendWizard'
 import { MessageStep } from '../wizard/WizardSteps'
+import { useResumeDraft } from '../drafts/useDraft'
 import { AudiencePicker, Narrowing } from './Audience'
 import { CountsCard } from './CountsCard'
 import {
   EMPTY_TARGETED,
   hasAudience,
+  resumed,
   TARGETED_METHODS,
   TARGETED_STEPS,
   targetedBody,
@@ -62,6 +64,7 @@ export default function TargetedSendPage({ kind }: { kind: TargetedKind }) {
   const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
   const chooseSender = (line: SenderLine) => setDraft((d) => withSender(d, line, cancel11Default))
   const counts = useBankCounts(kind, draft)
+  const resume = useResumeDraft((state) => setDraft((d) => resumed(d, state)))
   return (
     <SendWizard
       steps={TARGETED_STEPS}
@@ -70,6 +73,7 @@ export default function TargetedSendPage({ kind }: { kind: TargetedKind }) {
       priceBody={targetedBody(kind, draft, true)}
       sendBody={() => targetedBody(kind, draft)}
       scheduled={draft.schedule === 'later'}
+      draft={{ type: kind, state: { ...draft, target: targetOf(draft) }, resume }}
     >
       {({ step, errors, quote }) =>
         step === 0 ? (

@@ -67,6 +67,12 @@ export function targetOf(d: TargetedDraft): BankTarget {
   return d.pick === 'count' && count ? { ...rest, count } : rest
 }
 
+/** A wizard resumed from a draft: its line, text, schedule and audience (a random count picks «count»). */
+export function resumed(d: TargetedDraft, state: Partial<TargetedDraft> & { target?: BankTarget }): TargetedDraft {
+  const target = state.target ?? {}
+  return { ...d, ...state, target, pick: target.count ? 'count' : 'all' }
+}
+
 /** The body of POST /send (with send_at) or of POST /send/calculate-price (without). */
 export function targetedBody(kind: TargetedKind, d: TargetedDraft, forPrice = false): TargetedSendBody {
   const body: TargetedSendBody = { type: kind, sender: d.sender, cancel11: d.cancel11, text: d.text, target: targetOf(d) }

@@ -1,0 +1,4 @@
+DROP FUNCTION IF EXISTS shown_mobile(boolean, text);
+ALTER TABLE sends DROP COLUMN IF EXISTS masked;
+ALTER TABLE inbox DROP COLUMN IF EXISTS masked;
+DROP TABLE IF EXISTS bank_reached;
