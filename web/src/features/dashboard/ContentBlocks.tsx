@@ -19,9 +19,9 @@ export function BannerImage({ item }: { item: BoardItem }) {
   const [failed, setFailed] = useState(false)
   if (failed) {
     return (
-      <HStack gap="2" w="full" h="full" justify="center" bg="app.raised" color="app.muted" px="3" role="img"
+      <HStack gap="2" w="full" h="full" justify="center" color="inherit" px="3" role="img"
         aria-label={`تصویر بنر «${fa(item.title)}» بارگذاری نشد`} data-testid="banner-image-error">
-        <AlertIcon boxSize="4" color="orange.fg" flexShrink={0} />
+        <AlertIcon boxSize="4" color="orange.300" flexShrink={0} />
         <Text fontSize="sm" truncate>تصویر بنر بارگذاری نشد — {fa(item.title)}</Text>
       </HStack>
     )
