@@ -355,6 +355,11 @@ test('report: pause holds the progress, the history names who paused, stop refun
   await header.locator('[data-testid="send-status"][data-status="stopped"]').waitFor({ timeout: 20_000 })
   const stats = await apiCall('GET', `/report/bulk_stats?id=${sent.id}`, undefined, token)
   assert.ok(stats.refunded > 0, 'the unsent recipients were refunded')
+  // The recipients the stop left unsent are their own «متوقف‌شده» segment, out of «نرسیده».
+  assert.ok(stats.stopped > 0 && stats.stopped <= stats.rejected, `stopped ${stats.stopped}, rejected ${stats.rejected}`)
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="seg-stopped"]')?.getAttribute('data-value')) === n,
+    stats.stopped, { timeout: 20_000 })
+  assert.match(await page.getByTestId('seg-stopped').innerText(), /متوقف‌شده/)
   await page.getByTestId('control-entry').nth(1).waitFor()
   assert.equal(await page.getByTestId('control-entry').nth(1).getAttribute('data-action'), 'stop')
   await shot(page, 'bulk-report-stopped')

@@ -35,7 +35,7 @@ export function progressSegments(s: Partial<BulkStats>): { total: number; proces
       { key: 'undelivered', label: 'نرسیده به گوشی', color: 'red', value: undelivered },
       { key: 'blacklisted', label: 'لیست سیاه', color: 'gray', value: blacklisted },
       ...(unpaid > 0 ? [{ key: 'unpaid' as const, label: 'ارسال‌نشده (کمبود اعتبار)', color: 'purple', value: unpaid }] : []),
-      ...(stopped > 0 ? [{ key: 'stopped' as const, label: 'متوقف‌شده', color: 'pink', value: stopped }] : []),
+      ...(stopped > 0 ? [{ key: 'stopped' as const, label: 'متوقف‌شده', color: 'yellow', value: stopped }] : []),
       { key: 'pending', label: 'در صف ارسال', color: 'orange', value: pending },
     ],
   }
