@@ -287,19 +287,26 @@ test('news: unread count, an opened item is read, «همه خوانده شد», 
   await phone.context.close()
 })
 
-test('the «old panel» strip opens in a new tab and stays dismissed', { timeout: 60_000 }, async () => {
+test('the «old panel» strip: on the login page and the panel, a new tab, dismissed for good', { timeout: 60_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)
   await signInWithToken(page, token)
   const strip = page.getByTestId('old-panel-banner')
-  await strip.waitFor()
+  await strip.waitFor() // in the panel
+  await page.evaluate(() => localStorage.removeItem('token'))
+  await page.goto(`${PANEL_URL}/login`)
+  await strip.waitFor() // and on the login page
   const link = strip.getByRole('link')
   assert.equal(await link.getAttribute('target'), '_blank')
   assert.match(await link.getAttribute('rel'), /noopener/)
+  await page.screenshot({ path: '/tmp/login-old-panel.png' })
   await strip.getByRole('button', { name: 'بستن' }).click()
   await strip.waitFor({ state: 'detached' })
   await page.reload()
+  await page.getByRole('heading', { name: 'ورود به پنل' }).waitFor()
+  assert.equal(await strip.count(), 0, 'the dismissed strip came back on the login page')
+  await signInWithToken(page, token)
   await page.getByTestId('dashboard-credit').waitFor()
-  assert.equal(await strip.count(), 0, 'the dismissed strip came back after a reload')
+  assert.equal(await strip.count(), 0, 'the dismissed strip came back in the panel')
   await context.close()
 })
