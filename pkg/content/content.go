@@ -32,6 +32,7 @@ const (
 	MsgTitle  = "عنوان را وارد کنید (حداکثر ۲۰۰ کاراکتر)"
 	MsgBody   = "متن حداکثر ۵۰۰۰ کاراکتر است"
 	MsgLink   = "پیوند باید با https:// یا / شروع شود"
+	MsgImage  = "نشانی تصویر باید مسیری از همین سامانه باشد (با / شروع شود)"
 	MsgAmount = "مبلغ نمی‌تواند منفی باشد"
 	MsgWindow = "زمان پایان باید بعد از زمان شروع باشد"
 	MsgPlace  = "محل نمایش بنر معتبر نیست"
@@ -65,6 +66,11 @@ type Item struct {
 	// Placement and Action apply to banners (the others keep the defaults).
 	Placement string `json:"placement"`
 	Action    string `json:"action"`
+	// Image and ImageMobile are a banner's pictures, paths on the panel's own origin
+	// (the CSP allows images from it only); the mobile one falls back to Image, and
+	// no image keeps the text face.
+	Image       string `json:"image"`
+	ImageMobile string `json:"image_mobile"`
 }
 
 // Service stores the content.
@@ -76,13 +82,18 @@ type Service struct {
 // New returns the service.
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
-const columns = `id, kind, title, body, link, amount, bonus, position, active, starts_at, ends_at, placement, action`
+const columns = `id, kind, title, body, link, amount, bonus, position, active, starts_at, ends_at, placement, action, image, image_mobile`
 
 func scan(r pgx.CollectableRow) (Item, error) {
 	var it Item
-	err := r.Scan(&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Bonus, &it.Position, &it.Active, &it.StartsAt, &it.EndsAt,
-		&it.Placement, &it.Action)
+	err := r.Scan(it.fields()...)
 	return it, err
+}
+
+// fields are the scan targets of columns, in order.
+func (it *Item) fields() []any {
+	return []any{&it.ID, &it.Kind, &it.Title, &it.Body, &it.Link, &it.Amount, &it.Bonus, &it.Position, &it.Active, &it.StartsAt,
+		&it.EndsAt, &it.Placement, &it.Action, &it.Image, &it.ImageMobile}
 }
 
 // Live lists the items of a kind customers see now, in position order.
@@ -119,14 +130,16 @@ func (s *Service) Save(ctx context.Context, by acl.Identity, it Item, ip string)
 		var err error
 		if it.ID == 0 {
 			err = tx.QueryRow(ctx, `INSERT INTO content_items (kind, title, body, link, amount, position, active, starts_at, ends_at,
-				updated_by, bonus, placement, action) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0), $11, $12, $13) RETURNING id`,
+				updated_by, bonus, placement, action, image, image_mobile) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10, 0), $11, $12,
+				$13, $14, $15) RETURNING id`,
 				it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID,
-				it.Bonus, it.Placement, it.Action).Scan(&it.ID)
+				it.Bonus, it.Placement, it.Action, it.Image, it.ImageMobile).Scan(&it.ID)
 		} else {
 			err = tx.QueryRow(ctx, `UPDATE content_items SET kind = $2, title = $3, body = $4, link = $5, amount = $6, position = $7,
 				active = $8, starts_at = $9, ends_at = $10, updated_by = nullif($11, 0), updated_at = now(), bonus = $12, placement = $13,
-				action = $14 WHERE id = $1 RETURNING id`, it.ID, it.Kind, it.Title, it.Body, it.Link, it.Amount, it.Position, it.Active,
-				it.StartsAt, it.EndsAt, by.UserID, it.Bonus, it.Placement, it.Action).Scan(&it.ID)
+				action = $14, image = $15, image_mobile = $16 WHERE id = $1 RETURNING id`, it.ID, it.Kind, it.Title, it.Body, it.Link,
+				it.Amount, it.Position, it.Active, it.StartsAt, it.EndsAt, by.UserID, it.Bonus, it.Placement, it.Action,
+				it.Image, it.ImageMobile).Scan(&it.ID)
 		}
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.ErrNotFound
@@ -161,6 +174,7 @@ func (s *Service) Delete(ctx context.Context, by acl.Identity, id int64, ip stri
 // check validates and trims an item, answering every bad field at once.
 func check(it *Item) error {
 	it.Title, it.Body, it.Link = strings.TrimSpace(it.Title), strings.TrimSpace(it.Body), strings.TrimSpace(it.Link)
+	it.Image, it.ImageMobile = strings.TrimSpace(it.Image), strings.TrimSpace(it.ImageMobile)
 	f := apperr.Fields{}
 	if !slices.Contains(Kinds, it.Kind) {
 		f.Add("kind", MsgKind)
@@ -171,8 +185,11 @@ func check(it *Item) error {
 	if len([]rune(it.Body)) > 5000 {
 		f.Add("body", MsgBody)
 	}
-	if it.Link != "" && !strings.HasPrefix(it.Link, "https://") && !strings.HasPrefix(it.Link, "/") || strings.HasPrefix(it.Link, "//") {
+	if !safeURL(it.Link) {
 		f.Add("link", MsgLink)
+	}
+	if !panelPath(it.Image) || !panelPath(it.ImageMobile) {
+		f.Add("image", MsgImage)
 	}
 	if it.Amount < 0 || it.Bonus < 0 {
 		f.Add("amount", MsgAmount)
@@ -188,4 +205,14 @@ func check(it *Item) error {
 		f.Add("action", MsgAction)
 	}
 	return f.Err()
+}
+
+// safeURL holds for an empty value, an https URL or a panel path (not //host).
+func safeURL(u string) bool {
+	return u == "" || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//")
+}
+
+// panelPath holds for an empty value or a path on the panel's own origin.
+func panelPath(u string) bool {
+	return u == "" || strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//")
 }

@@ -104,6 +104,11 @@ func TestScheduledSend(t *testing.T) {
 	if c := credit(t, e, token); c != before-a.Price {
 		t.Fatalf("credit after cancel %d, want %d", c, before-a.Price)
 	}
+	var stoppedB report.Stats
+	e.Must(200, "GET", "/v1/api/report/bulk_stats?id="+itoa(b.ID), nil, token).Decode(t, &stoppedB)
+	if stoppedB.Stopped == 0 || stoppedB.Stopped != stoppedB.Requested || stoppedB.Pending != 0 {
+		t.Fatalf("a send stopped before its expansion: %+v", stoppedB)
+	}
 	// Time passes (the database clock is the one that fires schedules).
 	time.Sleep(1500 * time.Millisecond)
 	if s := sendStats(t, e, a.ID); s.Status != "scheduled" {

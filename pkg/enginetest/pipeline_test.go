@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/enginetest"
 	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/smscsim"
 )
@@ -185,6 +186,14 @@ func TestStopRefundsUnsent(t *testing.T) {
 	s := sendStats(t, e, a.ID)
 	if s.Status != "stopped" || s.Submitted+s.Rejected != 3000 || s.Rejected == 0 {
 		t.Fatalf("stats %+v", s)
+	}
+	// The report counts the recipients the stop left unsent apart (its «متوقف‌شده» segment).
+	var rep report.Stats
+	e.Must(200, "GET", "/v1/api/report/bulk_stats?id="+itoa(a.ID), nil, token).Decode(t, &rep)
+	var unsent int
+	_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM recipients WHERE send_id = $1 AND error = 'stopped'`, a.ID).Scan(&unsent)
+	if rep.Stopped == 0 || rep.Stopped != unsent || rep.Stopped > rep.Rejected {
+		t.Fatalf("report stopped %d, unsent recipients %d, rejected %d", rep.Stopped, unsent, rep.Rejected)
 	}
 	// Exactly the submitted ones are paid for; every unsent one was refunded to the rial.
 	if taken, want := ledgerBalanced(t, e, acct, a.ID), charged(t, e, a.ID); taken != want {

@@ -51,7 +51,7 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 }
 
 // stopBatch rejects the batch's recipients still queued with error
-// 'stopped' and adds them to the send's rejected counter.
+// 'stopped' and adds them to the send's rejected and stopped counters.
 func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64, error) {
 	var n int64
 	err := pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {
@@ -71,7 +71,7 @@ func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64,
 			return nil
 		}
 		if _, err := tx.Exec(ctx,
-			`UPDATE sends SET rejected = rejected + $2, updated_at = now() WHERE id = $1`, sendID, n); err != nil {
+			`UPDATE sends SET rejected = rejected + $2, stopped = stopped + $2, updated_at = now() WHERE id = $1`, sendID, n); err != nil {
 			return fmt.Errorf("count stopped recipients: %w", err)
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/validate"
@@ -23,6 +24,37 @@ func (s *Server) dashboardRoutes() []Route {
 		{http.MethodGet, "/report/analytics", acl.ReportView, reportAnalytics(s.Reports)},
 		{http.MethodGet, "/report/systemic_list", acl.ReportView, systemicList(s.Reports)},
 		{http.MethodGet, "/report/systemic_list/export", acl.ReportView, systemicExport(s.Reports)},
+		{http.MethodGet, "/user/news/user_news_list", acl.Authenticated, userNews(s.Content)},
+		{http.MethodPost, "/user/news/:id/read", acl.Authenticated, readNews(s.Content)},
+		{http.MethodPost, "/user/news/read_all", acl.Authenticated, readAllNews(s.Content)},
+	}
+}
+
+// userNews is GET /user/news/user_news_list: the live staff news with the user's
+// read state and unread count.
+func userNews(svc *content.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		out, err := svc.UserNews(c.Request.Context(), who(c).UserID)
+		reply(c, out, err)
+	}
+}
+
+// readNews is POST /user/news/:id/read: the user opened a news item.
+func readNews(svc *content.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, err := pathID(c)
+		if err == nil {
+			err = svc.MarkNewsRead(c.Request.Context(), who(c).UserID, id)
+		}
+		reply(c, gin.H{"id": id}, err)
+	}
+}
+
+// readAllNews is POST /user/news/read_all: «همه خوانده شد».
+func readAllNews(svc *content.Service) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		n, err := svc.MarkAllNewsRead(c.Request.Context(), who(c).UserID)
+		reply(c, gin.H{"marked": n}, err)
 	}
 }
 

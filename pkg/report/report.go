@@ -91,6 +91,9 @@ type Stats struct {
 	// never submitted): at most once, a part is never resent, so the handset may
 	// get an incomplete concatenated message.
 	Partial int `json:"partial"`
+	// Stopped counts the recipients a stop left unsent (also counted in Rejected);
+	// a send stopped before its expansion counts all it requested.
+	Stopped int `json:"stopped"`
 	Pending int `json:"pending"`
 	// Parts is the total of message parts of the send; MessageParts those of one message.
 	Parts        int64 `json:"parts"`
@@ -230,7 +233,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 		requested, recips int
 	)
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
-		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial,
+		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial, &st.Stopped,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
 		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox)
 	if err != nil {
@@ -246,6 +249,9 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 		st.Pending = requested
 		if final(st.Status) {
 			st.Pending = 0
+		}
+		if st.Status == SendStopped {
+			st.Stopped = requested
 		}
 	}
 	return st, nil

@@ -68,7 +68,7 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 			}
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sends SET status = 'stopped', stopped_by = $2, stopped_at = now(),
-			rejected = rejected + $3, refunded = refunded + $4, updated_at = now(),
+			rejected = rejected + $3, stopped = stopped + $3, refunded = refunded + $4, updated_at = now(),
 			finished_at = CASE WHEN expanded_at IS NULL THEN now() ELSE finished_at END WHERE id = $1`,
 			sendID, id.UserID, n, amount); err != nil {
 			return fmt.Errorf("stop send: %w", err)

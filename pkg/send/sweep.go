@@ -203,6 +203,9 @@ func (s *Service) sweepClaims(ctx context.Context, c SweepConfig, did map[string
 		if err := addToSends(ctx, tx, "rejected", rejSends, rej); err != nil {
 			return fmt.Errorf("abandoned claims: %w", err)
 		}
+		if err := addToSends(ctx, tx, "stopped", rejSends, rej); err != nil {
+			return fmt.Errorf("abandoned claims: %w", err)
+		}
 		return nil
 	})
 	if err != nil {

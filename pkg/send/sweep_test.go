@@ -142,6 +142,9 @@ func TestSweepTakesOverDeadClaims(t *testing.T) {
 	if n := w.count(`SELECT submitted * 100 + rejected FROM sends WHERE id = $1`, stopped); n != 203 {
 		t.Fatalf("stopped send: submitted*100+rejected = %d, want 203", n)
 	}
+	if n := w.count(`SELECT stopped FROM sends WHERE id = $1`, stopped); n != 3 {
+		t.Fatalf("stopped send: %d recipients counted as left unsent by the stop, want 3", n)
+	}
 	if got := w.batchTasks(); len(got) != 1 || got[0] != itoa(running)+":7" {
 		t.Fatalf("batch tasks %v, want the running send's batch 7", got)
 	}

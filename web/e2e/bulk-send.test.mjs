@@ -245,6 +245,14 @@ test('scheduling: a later send is listed and cancelled with a full refund; a rec
   const { context, page } = await open('/send-sms/phonebook')
   await page.getByTestId('phonebook-step-0').waitFor()
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
+  // «گروه جدید» inside the picker: the new phonebook is selected 1000 ms after it is made (spec §9).
+  const fresh = `تازه ${Date.now() % 100000}`
+  await page.getByTestId('new-phonebook').click()
+  await page.getByTestId('new-phonebook-name').fill(fresh)
+  const madeAt = Date.now()
+  await page.getByRole('button', { name: 'ساخت گروه' }).click()
+  await page.getByTestId('phonebooks').getByText(fresh).waitFor()
+  assert.ok(Date.now() - madeAt >= 950, `selected ${Date.now() - madeAt} ms after the click`)
   await page.getByTestId('phonebooks').getByRole('combobox').click()
   await page.getByRole('option', { name }).click()
   await page.keyboard.press('Escape')
@@ -264,6 +272,8 @@ test('scheduling: a later send is listed and cancelled with a full refund; a rec
   const sendId = page.url().split('/').pop()
   const held = await apiCall('GET', `/report/bulk_stats?id=${sendId}`, undefined, token)
   assert.equal(held.status, 'scheduled')
+  // «ارسال جدید» goes back to the method used.
+  assert.equal(await page.getByTestId('new-send').getAttribute('href'), '/send-sms/phonebook')
 
   await page.goto(`${PANEL_URL}/send-sms`)
   await page.getByTestId('goto-campaigns').click()
@@ -355,6 +365,11 @@ test('report: pause holds the progress, the history names who paused, stop refun
   await header.locator('[data-testid="send-status"][data-status="stopped"]').waitFor({ timeout: 20_000 })
   const stats = await apiCall('GET', `/report/bulk_stats?id=${sent.id}`, undefined, token)
   assert.ok(stats.refunded > 0, 'the unsent recipients were refunded')
+  // The recipients the stop left unsent are their own «متوقف‌شده» segment, out of «نرسیده».
+  assert.ok(stats.stopped > 0 && stats.stopped <= stats.rejected, `stopped ${stats.stopped}, rejected ${stats.rejected}`)
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="seg-stopped"]')?.getAttribute('data-value')) === n,
+    stats.stopped, { timeout: 20_000 })
+  assert.match(await page.getByTestId('seg-stopped').innerText(), /متوقف‌شده/)
   await page.getByTestId('control-entry').nth(1).waitFor()
   assert.equal(await page.getByTestId('control-entry').nth(1).getAttribute('data-action'), 'stop')
   await shot(page, 'bulk-report-stopped')

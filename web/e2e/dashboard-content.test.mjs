@@ -3,9 +3,12 @@
 // a quick-access link in the back office; the demo customer's dashboard shows them
 // (after the credit), the popup opens, the quick link navigates; a news item staff
 // deactivate is gone on the next load. Then staff add and deactivate a staff user.
+// Then banner pictures (a carousel of three that loops 1→2→3→1 every 5000 ms, a popup
+// with its picture, a picture that fails to load), news read/unread per user and the
+// «old panel» strip, dismissed and remembered.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DEMO, MOBILE, PANEL_URL, apiToken, launch, openPage, randomDigits, randomMobile, signInWithToken, staffLogin, waitForPath } from './helpers.mjs'
+import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, launch, openPage, randomDigits, randomMobile, signInWithToken, staffLogin, waitForPath } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -147,5 +150,163 @@ test('staff add a staff user and deactivate it', { timeout: 120_000 }, async () 
   await row.getByRole('button', { name: 'غیرفعال‌سازی' }).click()
   await row.getByText('غیرفعال', { exact: true }).waitFor()
   await row.getByRole('button', { name: 'فعال‌سازی' }).waitFor()
+  await context.close()
+})
+
+/** The staff session's token of a page that went through staffLogin. */
+const staffToken = (page) => page.evaluate(() => localStorage.getItem('admin_token'))
+
+/** Staff replace every carousel banner with the given ones (through the API); returns their ids. */
+async function replaceCarousel(token, banners) {
+  for (const b of await apiCall('GET', '/admin/content?kind=banner', undefined, token)) {
+    if (b.placement === 'carousel') await apiCall('POST', `/admin/content/${b.id}/delete`, undefined, token)
+  }
+  const ids = []
+  for (const [i, b] of banners.entries()) {
+    const saved = await apiCall('POST', '/admin/content', { kind: 'banner', placement: 'carousel', active: true, position: i + 1, ...b }, token)
+    ids.push(String(saved.id))
+  }
+  return ids
+}
+
+/** Records the carousel's slides (page time, banner id) until `count` slides were seen. */
+async function slideSequence(page, count) {
+  return page.evaluate((n) => new Promise((resolve, reject) => {
+    const seen = []
+    const started = performance.now()
+    const tick = () => {
+      const id = document.querySelector('[data-testid="banner-slide"]')?.getAttribute('data-banner-id')
+      if (id && seen[seen.length - 1]?.id !== id) seen.push({ id, at: performance.now() })
+      if (seen.length >= n) return resolve(seen)
+      if (performance.now() - started > 40_000) return reject(new Error(`slides seen: ${JSON.stringify(seen)}`))
+      setTimeout(tick, 50)
+    }
+    tick()
+  }), count)
+}
+
+test('banner pictures: the carousel loops 1→2→3→1, a popup shows its picture, a broken picture shows its error', { timeout: 180_000 }, async () => {
+  const staff = await openPage(browser)
+  await staffLogin(staff.page)
+  const stok = await staffToken(staff.page)
+  const ids = await replaceCarousel(stok, [
+    { title: `پنجره تخفیف ${tag}`, body: `جزئیات تخفیف ${tag}`, action: 'popup', link: '/wallet/credit', image: '/banners/banner-1.svg' },
+    { title: `منشی ${tag}`, action: 'same_window', link: '/wallet/credit', image: '/banners/banner-2.svg', image_mobile: '/banners/banner-3.svg' },
+    { title: `تصویر گم‌شده ${tag}`, action: 'new_tab', link: 'https://example.com/', image: '/banners/missing-banner.png' },
+  ])
+  await staff.context.close()
+
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const { context, page } = await openPage(browser)
+  await signInWithToken(page, token)
+  await page.getByTestId('banner-carousel').waitFor()
+  await page.mouse.move(5, 5) // away from the carousel: hovering pauses it
+  // Autoplay: the three slides in order, then the first again, one every 5000 ms.
+  const first = await page.getByTestId('banner-slide').getAttribute('data-banner-id')
+  const seq = await slideSequence(page, 4)
+  const start = ids.indexOf(first)
+  assert.deepEqual(seq.map((s) => s.id), [0, 1, 2, 3].map((k) => ids[(start + k) % 3]), 'the carousel does not loop in order')
+  for (let i = 2; i < seq.length; i++) {
+    const gap = seq[i].at - seq[i - 1].at
+    assert.ok(gap > 4700 && gap < 7000, `slide ${i} came after ${Math.round(gap)} ms, not 5000`)
+  }
+  await page.screenshot({ path: '/tmp/dashboard-banners-light.png' })
+
+  // The popup banner: its picture (loaded) and its text in a dialog.
+  await page.getByRole('button', { name: 'بنر 1', exact: true }).click()
+  await page.getByTestId(`banner-${ids[0]}`).click()
+  const popup = page.getByTestId('banner-popup-image')
+  await popup.waitFor()
+  await page.waitForFunction(() => document.querySelector('[data-testid="banner-popup-image"] img')?.naturalWidth > 0)
+  assert.match(await page.getByTestId('banner-popup-body').innerText(), new RegExp(`جزئیات تخفیف ${tag}`))
+  assert.equal(await popup.getByRole('link').getAttribute('href'), '/wallet/credit')
+  await page.waitForTimeout(400) // the dialog's entry animation
+  await page.screenshot({ path: '/tmp/dashboard-banner-popup.png' })
+  await page.keyboard.press('Escape')
+  await popup.waitFor({ state: 'detached' })
+
+  // A picture that does not load shows the error state, with the banner's title.
+  await page.getByRole('button', { name: 'بنر 3', exact: true }).click()
+  const broken = page.getByTestId('banner-carousel').getByTestId('banner-image-error')
+  await broken.waitFor()
+  assert.match(await broken.innerText(), new RegExp(`تصویر گم‌شده ${tag}`))
+  await page.screenshot({ path: '/tmp/dashboard-banner-broken.png' })
+  await context.close()
+})
+
+test('news: unread count, an opened item is read, «همه خوانده شد», kept per user across loads', { timeout: 120_000 }, async () => {
+  const staff = await openPage(browser)
+  await staffLogin(staff.page)
+  const stok = await staffToken(staff.page)
+  await staff.context.close()
+  for (const old of await apiCall('GET', '/admin/content?kind=news', undefined, stok)) {
+    await apiCall('POST', `/admin/content/${old.id}/delete`, undefined, stok)
+  }
+  for (const [i, title] of [`اطلاعیه اول ${tag}`, `اطلاعیه دوم ${tag}`, `اطلاعیه سوم ${tag}`].entries()) {
+    await apiCall('POST', '/admin/content', { kind: 'news', title, body: `متن ${title}`, active: true, position: i }, stok)
+  }
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const { context, page } = await openPage(browser)
+  await signInWithToken(page, token)
+  const news = page.getByTestId('dashboard-news')
+  const unread = page.getByTestId('news-unread')
+  await until(unread, (t) => t.includes('۳ خوانده‌نشده'), 'three unread news are not counted')
+  const second = news.getByTestId('news-item').nth(1)
+  assert.equal(await second.getAttribute('data-read'), 'false')
+  await second.getByRole('button').click()
+  await second.getByTestId('news-body').getByText(`متن اطلاعیه دوم ${tag}`).waitFor()
+  await until(unread, (t) => t.includes('۲ خوانده‌نشده'), 'opening an item did not mark it read')
+  await page.screenshot({ path: '/tmp/dashboard-news.png' })
+  await page.reload()
+  await until(unread, (t) => t.includes('۲ خوانده‌نشده'), 'the read mark was not kept')
+  assert.equal(await news.getByTestId('news-item').nth(1).getAttribute('data-read'), 'true')
+  assert.equal(await news.getByTestId('news-item').nth(0).getAttribute('data-read'), 'false')
+  await page.getByTestId('news-read-all').click()
+  await unread.waitFor({ state: 'detached' })
+  await page.reload()
+  await news.getByTestId('news-item').first().waitFor()
+  assert.deepEqual(await news.getByTestId('news-item').evaluateAll((els) => els.map((e) => e.dataset.read)), ['true', 'true', 'true'])
+  assert.equal(await unread.count(), 0)
+  // (Read marks are per user: TestNewsReadUnread.)
+  const list = await apiCall('GET', '/user/news/user_news_list', undefined, token)
+  assert.equal(list.unread, 0)
+  // Dark mode and a phone, with the banner pictures (the phone's own one for the second).
+  await page.evaluate(() => localStorage.setItem('dark', 'true'))
+  await page.reload()
+  await page.getByTestId('banner-image').first().waitFor()
+  await news.getByTestId('news-item').first().waitFor()
+  await page.screenshot({ path: '/tmp/dashboard-content-dark.png', fullPage: true })
+  await context.close()
+  const phone = await openPage(browser, MOBILE)
+  await signInWithToken(phone.page, token)
+  await phone.page.getByTestId('banner-image').first().waitFor()
+  await phone.page.getByTestId('dashboard-news').getByTestId('news-item').first().waitFor()
+  await phone.page.screenshot({ path: '/tmp/dashboard-content-mobile.png', fullPage: true })
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  assert.ok(overflow <= 0, `the phone dashboard scrolls sideways by ${overflow} px`)
+  await phone.context.close()
+})
+
+test('the «old panel» strip: on the login page and the panel, a new tab, dismissed for good', { timeout: 60_000 }, async () => {
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const { context, page } = await openPage(browser)
+  await signInWithToken(page, token)
+  const strip = page.getByTestId('old-panel-banner')
+  await strip.waitFor() // in the panel
+  await page.evaluate(() => localStorage.removeItem('token'))
+  await page.goto(`${PANEL_URL}/login`)
+  await strip.waitFor() // and on the login page
+  const link = strip.getByRole('link')
+  assert.equal(await link.getAttribute('target'), '_blank')
+  assert.match(await link.getAttribute('rel'), /noopener/)
+  await page.screenshot({ path: '/tmp/login-old-panel.png' })
+  await strip.getByRole('button', { name: 'بستن' }).click()
+  await strip.waitFor({ state: 'detached' })
+  await page.reload()
+  await page.getByRole('heading', { name: 'ورود به پنل' }).waitFor()
+  assert.equal(await strip.count(), 0, 'the dismissed strip came back on the login page')
+  await signInWithToken(page, token)
+  await page.getByTestId('dashboard-credit').waitFor()
+  assert.equal(await strip.count(), 0, 'the dismissed strip came back in the panel')
   await context.close()
 })

@@ -1,12 +1,12 @@
-import { fireEvent, screen, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { formatJalaliDateTime, jalaliText, parseJalali } from '../lib/jalali'
 import { renderWithProviders } from '../testing/render'
 import { calendarYears, JalaliCalendar, monthGrid } from './JalaliCalendar'
-import { JalaliDateInput, JalaliDateTimeInput } from './JalaliDateInput'
-import { composeTime, TimePicker, timeInRange } from './TimePicker'
+import { JalaliDateInput, JalaliDateTimeInput, TEXT_DEBOUNCE_MS, TYPING_DEBOUNCE_MS } from './JalaliDateInput'
+import { composeTime, from12Hour, TimePicker, timeInRange, to12Hour } from './TimePicker'
 
 function Harness({ initial = null, withTime = false, onChange = () => {}, ...rest }: {
   initial?: Date | null; withTime?: boolean; onChange?: (d: Date | null) => void; min?: Date; max?: Date; disablePast?: boolean
@@ -71,8 +71,45 @@ describe('JalaliDateInput', () => {
     expect(onChange).not.toHaveBeenCalled()
     await userEvent.type(input, '۵')
     expect(input).toHaveValue('۱۴۰۴/۰۱/۰۵')
-    expect(onChange).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(onChange).toHaveBeenCalledTimes(1), { timeout: 3000 })
     expect(screen.getByTestId('value')).toHaveTextContent('1404/01/05')
+  })
+
+  it('applies a typed date 700 ms after the last keystroke and moves the calendar after 500 ms (spec §9)', () => {
+    vi.useFakeTimers()
+    try {
+      const onChange = vi.fn()
+      renderWithProviders(<Harness initial={parseJalali('1404/01/05')} onChange={onChange} />)
+      const input = screen.getByRole('textbox', { name: 'تاریخ ارسال' })
+      fireEvent.focus(input)
+      expect(screen.getByRole('grid', { name: 'فروردین ۱۴۰۴' })).toBeInTheDocument()
+      fireEvent.change(input, { target: { value: '۱۴۰۴/۰۳/۱' } })
+      act(() => vi.advanceTimersByTime(400))
+      fireEvent.change(input, { target: { value: '۱۴۰۴/۰۳/۱۰' } }) // a keystroke restarts both clocks
+      act(() => vi.advanceTimersByTime(TEXT_DEBOUNCE_MS - 1))
+      expect(screen.getByRole('grid', { name: 'فروردین ۱۴۰۴' })).toBeInTheDocument()
+      act(() => vi.advanceTimersByTime(1))
+      expect(screen.getByRole('grid', { name: 'خرداد ۱۴۰۴' })).toBeInTheDocument()
+      act(() => vi.advanceTimersByTime(TYPING_DEBOUNCE_MS - TEXT_DEBOUNCE_MS - 1))
+      expect(onChange).not.toHaveBeenCalled()
+      act(() => vi.advanceTimersByTime(1))
+      expect(onChange).toHaveBeenCalledTimes(1)
+      expect(screen.getByTestId('value')).toHaveTextContent('1404/03/10')
+      expect(input).toHaveValue('۱۴۰۴/۰۳/۱۰')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('applies a typed date at once on Enter', () => {
+    const onChange = vi.fn()
+    renderWithProviders(<Harness onChange={onChange} />)
+    const input = screen.getByRole('textbox', { name: 'تاریخ ارسال' })
+    fireEvent.change(input, { target: { value: '۱۴۰۴/۰۲/۰۲' } })
+    expect(onChange).not.toHaveBeenCalled()
+    fireEvent.keyDown(input, { key: 'Enter' })
+    expect(onChange).toHaveBeenCalledTimes(1)
+    expect(screen.getByTestId('value')).toHaveTextContent('1404/02/02')
   })
 
   it('reverts an invalid text to the last valid value on blur', async () => {
@@ -119,7 +156,7 @@ describe('JalaliDateTimeInput', () => {
     const input = screen.getByRole('textbox', { name: 'تاریخ ارسال' })
     await userEvent.type(input, '140401052875')
     expect(input).toHaveValue('۱۴۰۴/۰۱/۰۵ ۲۳:۵۹')
-    expect(screen.getByTestId('value')).toHaveTextContent('1404/01/05 23:59')
+    await waitFor(() => expect(screen.getByTestId('value')).toHaveTextContent('1404/01/05 23:59'), { timeout: 3000 })
     await userEvent.click(screen.getByRole('button', { name: '۶ فروردین ۱۴۰۴' }))
     expect(screen.getByTestId('value')).toHaveTextContent('1404/01/06 23:59')
     expect(screen.getByRole('dialog')).toBeInTheDocument()
@@ -155,5 +192,42 @@ describe('TimePicker', () => {
     expect(hour).toHaveValue('۱۱')
     fireEvent.change(screen.getByRole('spinbutton', { name: 'دقیقه' }), { target: { value: '۳۰' } })
     expect(onChange).toHaveBeenLastCalledWith('11:30')
+  })
+
+  it('maps between the 24-hour value and the 12-hour face', () => {
+    expect(to12Hour(0)).toEqual({ hour: 12, pm: false })
+    expect(to12Hour(11)).toEqual({ hour: 11, pm: false })
+    expect(to12Hour(12)).toEqual({ hour: 12, pm: true })
+    expect(to12Hour(23)).toEqual({ hour: 11, pm: true })
+    expect(from12Hour(12, false)).toBe(0)
+    expect(from12Hour(12, true)).toBe(12)
+    expect(from12Hour(7, true)).toBe(19)
+    expect(from12Hour(40, false)).toBe(0) // capped at 12
+  })
+
+  it('shows a 12-hour clock: hour capped at 12, arrows wrap 12→1 within the half day, the toggle flips it', () => {
+    function T({ onChange }: { onChange: (v: string) => void }) {
+      const [v, setV] = useState<string | null>('13:05')
+      return <TimePicker twelveHour value={v} onChange={(x) => { setV(x); onChange(x) }} />
+    }
+    const onChange = vi.fn()
+    renderWithProviders(<T onChange={onChange} />)
+    const hour = screen.getByRole('spinbutton', { name: 'ساعت' })
+    expect(hour).toHaveValue('۰۱')
+    expect(hour).toHaveAttribute('aria-valuemax', '12')
+    expect(screen.getByTestId('time-meridiem')).toHaveTextContent('ب.ظ')
+    fireEvent.change(hour, { target: { value: '۱۹' } })
+    expect(hour).toHaveValue('۱۲')
+    expect(onChange).toHaveBeenLastCalledWith('12:05')
+    fireEvent.keyDown(hour, { key: 'ArrowUp' })
+    expect(onChange).toHaveBeenLastCalledWith('13:05')
+    fireEvent.keyDown(hour, { key: 'ArrowDown' })
+    fireEvent.keyDown(hour, { key: 'ArrowDown' })
+    expect(onChange).toHaveBeenLastCalledWith('23:05')
+    fireEvent.click(screen.getByTestId('time-meridiem'))
+    expect(onChange).toHaveBeenLastCalledWith('11:05')
+    expect(screen.getByTestId('time-meridiem')).toHaveTextContent('ق.ظ')
+    fireEvent.change(hour, { target: { value: '۱۲' } })
+    expect(onChange).toHaveBeenLastCalledWith('00:05')
   })
 })

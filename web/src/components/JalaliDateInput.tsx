@@ -6,7 +6,13 @@ import { effectiveMin, isWithinBounds, maskJalaliInput, parseMaskedJalali, type 
 import { CalendarIcon } from './icons'
 import { JalaliCalendar, type JalaliDay } from './JalaliCalendar'
 import { Popup } from './Popup'
+import { useDebouncedValue } from './hooks'
 import { TimePicker } from './TimePicker'
+
+/** Spec §9: a typed date reaches onChange 700 ms after the last keystroke (Enter or leaving the field applies it at once). */
+export const TYPING_DEBOUNCE_MS = 700
+/** Spec §9: the open calendar follows the typed text 500 ms after the last keystroke. */
+export const TEXT_DEBOUNCE_MS = 500
 
 export interface JalaliDateInputProps extends DateBounds {
   value: Date | null
@@ -19,6 +25,8 @@ export interface JalaliDateInputProps extends DateBounds {
   'aria-label'?: string
   'aria-describedby'?: string
   size?: 'sm' | 'md'
+  /** The time picker of a date-and-time field shows a 12-hour clock. */
+  twelveHour?: boolean
 }
 
 const dayOf = (d: Date): JalaliDay => {
@@ -27,7 +35,7 @@ const dayOf = (d: Date): JalaliDay => {
 }
 const timeOf = (d: Date) => jalaliText(d, true).slice(11)
 
-function DateField({ value, onChange, withTime, placeholder, disabled, invalid, id, name, size = 'md', min, max, disablePast, ...aria }: JalaliDateInputProps & { withTime: boolean }) {
+function DateField({ value, onChange, withTime, placeholder, disabled, invalid, id, name, size = 'md', min, max, disablePast, twelveHour, ...aria }: JalaliDateInputProps & { withTime: boolean }) {
   const anchorRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
   const format = (d: Date | null) => (d ? jalaliText(d, withTime) : '')
@@ -37,6 +45,9 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
   const popupId = useId()
   const valueKey = value?.getTime() ?? null
   const typed = useRef<number | null>(null)
+  const pending = useRef<number | undefined>(undefined)
+  const shownText = useDebouncedValue(text, TEXT_DEBOUNCE_MS)
+  useEffect(() => () => window.clearTimeout(pending.current), [])
 
   // Re-sync the text when the value changes, unless the change came from typing.
   useEffect(() => {
@@ -57,24 +68,34 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
     return true
   }
 
+  /** Takes a typed date (the text stays as typed). */
+  const acceptTyped = (d: Date) => {
+    typed.current = d.getTime()
+    if (!accept(d)) typed.current = null
+  }
+
   const onType = (raw: string) => {
     const masked = maskJalaliInput(raw, withTime, raw.length < toPersianDigits(text).length)
     setText(masked)
+    window.clearTimeout(pending.current)
     if (masked === '') return
     const parsed = parseMaskedJalali(masked, withTime)
-    if (parsed && accept(parsed)) typed.current = parsed.getTime()
+    if (parsed) pending.current = window.setTimeout(() => acceptTyped(parsed), TYPING_DEBOUNCE_MS)
   }
 
-  /** Back to the last valid value; an emptied field clears it. */
+  /** Applies what was typed at once, or goes back to the last valid value; an emptied field clears it. */
   const revert = () => {
+    window.clearTimeout(pending.current)
     if (text.trim() === '') {
       if (value) onChange(null)
       return
     }
     const parsed = parseMaskedJalali(text, withTime)
-    if (!parsed || !isWithinBounds(parsed, bounds, withTime)) setText(format(value))
-    else setText(format(parsed))
+    if (!parsed || !isWithinBounds(parsed, bounds, withTime)) return setText(format(value))
+    acceptTyped(parsed)
+    setText(format(parsed))
   }
+  const typedDay = open ? parseMaskedJalali(shownText, withTime) : null
 
   const show = () => {
     if (disabled || open) return
@@ -182,7 +203,7 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
       </InputGroup>
       <Popup id={popupId} open={open} anchorRef={anchorRef} onClose={close} matchWidth={false} role="dialog" aria-label={`انتخاب ${label}`}>
         <JalaliCalendar
-          value={value ? dayOf(value) : null}
+          value={typedDay ? dayOf(typedDay) : value ? dayOf(value) : null}
           onSelect={pick}
           today={today}
           min={minDay}
@@ -192,7 +213,8 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
               {withTime && (
                 <>
                   <Separator />
-                  <TimePicker value={value ? timeOf(value) : null} onChange={setTime} min={sameDayMin} max={sameDayMax} disabled={!value} />
+                  <TimePicker value={value ? timeOf(value) : null} onChange={setTime} min={sameDayMin} max={sameDayMax} disabled={!value}
+                    twelveHour={twelveHour} />
                 </>
               )}
               <HStack justify="space-between" pt="1">

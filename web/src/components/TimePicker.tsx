@@ -1,10 +1,22 @@
-import { Flex, Input, Text } from '@chakra-ui/react'
+import { Button, Flex, Input, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { onlyDigits, toPersianDigits } from '../lib/digits'
 
-/** Hours stay below 24 and minutes below 60 (spec §5 caps). */
+/** Hours stay below 24 and minutes below 60 (spec §5 caps); a 12-hour clock shows 1–12. */
 export const HOUR_CAP = 24
 export const MINUTE_CAP = 60
+export const HOUR12_CAP = 12
+
+/** The 12-hour face of a 0–23 hour: 1–12 and whether it is after noon (0 → 12 AM, 12 → 12 PM). */
+export function to12Hour(hour: number): { hour: number; pm: boolean } {
+  return { hour: hour % 12 === 0 ? 12 : hour % 12, pm: hour >= 12 }
+}
+
+/** The 0–23 hour of a 12-hour clock (1–12, clamped) and its half of the day. */
+export function from12Hour(hour: number, pm: boolean): number {
+  const h = Math.min(HOUR12_CAP, Math.max(1, Math.floor(hour))) % 12
+  return pm ? h + 12 : h
+}
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
@@ -44,19 +56,27 @@ export interface TimePickerProps {
   disabled?: boolean
   'aria-label'?: string
   size?: 'xs' | 'sm' | 'md'
+  /** A 12-hour clock: the hour field shows 1–12 (capped at 12) with a «ق.ظ / ب.ظ» toggle; the value stays 24-hour. */
+  twelveHour?: boolean
 }
 
-/** Hour and minute fields (24-hour, Persian digits); arrow keys step and wrap. */
-export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', ...rest }: TimePickerProps) {
+/** Hour and minute fields (24-hour, or 12-hour with a half-day toggle; Persian digits); arrow keys step and wrap. */
+export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', twelveHour = false, ...rest }: TimePickerProps) {
   const current = timeToMinutes(value)
   const hour = current === null ? null : Math.floor(current / 60)
   const minute = current === null ? null : current % 60
+  const pm = hour !== null && hour >= 12
   const [text, setText] = useState({ h: '', m: '' })
   const minuteRef = useRef<HTMLInputElement>(null)
+  /** The hour as shown: 0–23, or 1–12 on a 12-hour clock. */
+  const shown = (h: number | null) => (h === null ? '' : pad(twelveHour ? to12Hour(h).hour : h))
+  /** The 0–23 hour of a typed or stepped hour field value. */
+  const toHour = (n: number) => (twelveHour ? from12Hour(n, pm) : n)
 
   useEffect(() => {
-    setText({ h: hour === null ? '' : pad(hour), m: minute === null ? '' : pad(minute) })
-  }, [hour, minute])
+    setText({ h: shown(hour), m: minute === null ? '' : pad(minute) })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- shown depends only on twelveHour
+  }, [hour, minute, twelveHour])
 
   const commit = (h: number, m: number) => {
     const next = composeTime(h, m)
@@ -66,12 +86,12 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', .
 
   const onType = (field: 'h' | 'm', raw: string) => {
     const digits = onlyDigits(raw).slice(-2)
-    const cap = field === 'h' ? HOUR_CAP - 1 : MINUTE_CAP - 1
+    const cap = field === 'h' ? (twelveHour ? HOUR12_CAP : HOUR_CAP - 1) : MINUTE_CAP - 1
     const clamped = digits.length === 2 && Number(digits) > cap ? String(cap) : digits
     setText((t) => ({ ...t, [field]: clamped }))
-    if (!clamped) return
+    if (!clamped || (field === 'h' && twelveHour && Number(clamped) === 0)) return
     const n = Number(clamped)
-    commit(field === 'h' ? n : (hour ?? 0), field === 'm' ? n : (minute ?? 0))
+    commit(field === 'h' ? toHour(n) : (hour ?? 0), field === 'm' ? n : (minute ?? 0))
     if (field === 'h' && clamped.length === 2) minuteRef.current?.focus()
   }
 
@@ -81,11 +101,12 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', .
     const step = e.key === 'ArrowUp' ? 1 : -1
     const h = hour ?? 0
     const m = minute ?? 0
-    if (field === 'h') commit((h + step + HOUR_CAP) % HOUR_CAP, m)
-    else commit(h, (m + step + MINUTE_CAP) % MINUTE_CAP)
+    if (field === 'm') commit(h, (m + step + MINUTE_CAP) % MINUTE_CAP)
+    else if (!twelveHour) commit((h + step + HOUR_CAP) % HOUR_CAP, m)
+    else commit(from12Hour(((to12Hour(h).hour - 1 + step + HOUR12_CAP) % HOUR12_CAP) + 1, pm), m) // 12 → 1 keeps the half of the day
   }
 
-  const revert = () => setText({ h: hour === null ? '' : pad(hour), m: minute === null ? '' : pad(minute) })
+  const revert = () => setText({ h: shown(hour), m: minute === null ? '' : pad(minute) })
 
   const field = (name: 'h' | 'm') => (
     <Input
@@ -99,9 +120,9 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', .
       placeholder="--"
       role="spinbutton"
       aria-label={name === 'h' ? 'ساعت' : 'دقیقه'}
-      aria-valuemin={0}
-      aria-valuemax={name === 'h' ? HOUR_CAP - 1 : MINUTE_CAP - 1}
-      aria-valuenow={(name === 'h' ? hour : minute) ?? undefined}
+      aria-valuemin={name === 'h' && twelveHour ? 1 : 0}
+      aria-valuemax={name === 'h' ? (twelveHour ? HOUR12_CAP : HOUR_CAP - 1) : MINUTE_CAP - 1}
+      aria-valuenow={(name === 'h' ? (hour === null ? null : Number(shown(hour))) : minute) ?? undefined}
       disabled={disabled}
       value={toPersianDigits(text[name])}
       onChange={(e) => onType(name, e.target.value)}
@@ -116,6 +137,12 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', .
       {field('h')}
       <Text aria-hidden fontWeight="bold">:</Text>
       {field('m')}
+      {twelveHour && (
+        <Button size="xs" variant="outline" minW="12" disabled={disabled || hour === null} aria-label={pm ? 'بعد از ظهر' : 'پیش از ظهر'}
+          onClick={() => hour !== null && commit((hour + 12) % HOUR_CAP, minute ?? 0)} data-testid="time-meridiem">
+          {pm ? 'ب.ظ' : 'ق.ظ'}
+        </Button>
+      )}
     </Flex>
   )
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react'
+import { SELECT_AFTER_CREATE_MS } from './selectUtils'
 
 /** Below 768 px the panel uses its mobile layout (spec §9). */
 export const MOBILE_QUERY = '(max-width: 767.98px)'
@@ -75,4 +76,22 @@ export function useOutsideClick(active: boolean, refs: Array<RefObject<HTMLEleme
       document.removeEventListener('mousedown', listener, true)
     }
   }, [active, listener])
+}
+
+/**
+ * Returns a function that selects an item created from inside a picker
+ * SELECT_AFTER_CREATE_MS later (spec §9: the picker's options are read again first);
+ * a later creation replaces a pending one, and unmounting cancels it.
+ */
+export function useSelectAfterCreate<T>(select: (item: T) => void, delay = SELECT_AFTER_CREATE_MS): (item: T) => void {
+  const timer = useRef<number | undefined>(undefined)
+  const latest = useRef(select)
+  useEffect(() => {
+    latest.current = select
+  })
+  useEffect(() => () => window.clearTimeout(timer.current), [])
+  return useCallback((item: T) => {
+    window.clearTimeout(timer.current)
+    timer.current = window.setTimeout(() => latest.current(item), delay)
+  }, [delay])
 }

@@ -12,6 +12,8 @@ export interface SelectOption<V extends SelectValue = string> {
 
 /** Milliseconds a search must rest before the caller is told (spec §9). */
 export const SEARCH_DEBOUNCE_MS = 1000
+/** Milliseconds after an item is created from inside a picker before it is selected (spec §9). */
+export const SELECT_AFTER_CREATE_MS = 1000
 /** Distance from the bottom of the list at which the next page is asked for (spec §9). */
 export const LOAD_MORE_THRESHOLD = 10
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SelectOption } from '../components/selectUtils'
 import { api } from './api'
 
@@ -34,4 +34,13 @@ export function usePhonebookCount(ids: Array<number | string>) {
 /** Numbers that will receive the send: distinct and not blacklisted. */
 export function phonebookRecipients(c: PhonebookCount | undefined): number {
   return c ? Math.max(0, c.unique - c.blacklisted) : 0
+}
+
+/** POST /phonebooks from inside a picker: the new phonebook; the options are read again. */
+export function useCreatePhonebookOption() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (name: string) => api.post<{ id: number; name: string }>('/phonebooks', { name }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['phonebooks'] }),
+  })
 }

@@ -33,6 +33,8 @@ export interface BulkStats {
   unpaid?: number
   /** Recipients sent with a part not accepted (lost answer, refused or never submitted): the handset may get an incomplete message. */
   partial?: number
+  /** Left unsent by a stop (also counted in rejected); its own «متوقف‌شده» segment. */
+  stopped?: number
   pending: number
   /** Whether the recipients exist yet (before that there is nothing to analyse). */
   expanded?: boolean

@@ -104,7 +104,7 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
       id: form.id, kind: form.kind ?? 'news', title: form.title ?? '', body: form.body ?? '', link: form.link ?? '',
       amount: Number(toLatinDigits(price)) || 0, bonus: Number(toLatinDigits(bonus)) || 0, position: Number(toLatinDigits(order)) || 0,
       active: !!form.active, starts_at: form.starts_at ?? null, ends_at: form.ends_at ?? null,
-      placement: form.placement ?? 'carousel', action: form.action ?? 'new_tab',
+      placement: form.placement ?? 'carousel', action: form.action ?? 'new_tab', image: form.image ?? '', image_mobile: form.image_mobile ?? '',
     }, { onSuccess: onClose })
   return (
     <Modal open onClose={onClose} title={item.id ? 'ویرایش محتوا' : 'افزودن محتوا'} closeOnInteractOutside={false}
@@ -134,6 +134,14 @@ function ContentDialog({ item, amount, onClose }: { item: Partial<ContentItem>; 
           <>
             <Choice label="محل نمایش" options={PLACEMENTS} value={form.placement ?? 'carousel'} onChange={(v) => set({ placement: v })} />
             <Choice label="رفتار کلیک" options={ACTIONS} value={form.action ?? 'new_tab'} onChange={(v) => set({ action: v })} />
+            <Field.Root invalid={!!err('image')}>
+              <Field.Label>تصویر بنر (مسیر در همین سامانه، مثل /banners/autumn.svg)</Field.Label>
+              <HStack gap="2" w="full" wrap={{ base: 'wrap', md: 'nowrap' }}>
+                <Input value={form.image ?? ''} onChange={(e) => set({ image: e.target.value })} dir="ltr" placeholder="دسکتاپ" data-testid="content-image" />
+                <Input value={form.image_mobile ?? ''} onChange={(e) => set({ image_mobile: e.target.value })} dir="ltr" placeholder="موبایل (اختیاری)" />
+              </HStack>
+              <Field.ErrorText>{err('image')}</Field.ErrorText>
+            </Field.Root>
           </>
         )}
         {amount && (

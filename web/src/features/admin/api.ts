@@ -65,6 +65,9 @@ export interface ContentItem {
   ends_at: string | null
   placement: 'strip' | 'carousel'
   action: 'popup' | 'same_window' | 'new_tab'
+  /** A banner's pictures (panel paths); the mobile one falls back to image, none keeps the text face. */
+  image: string
+  image_mobile: string
 }
 
 /** An offline payment under review (GET /admin/offline-payments/:id). */

@@ -46,6 +46,7 @@ export default function LoginPage() {
       subtitle={challenge ? 'برای امنیت حساب، کد تایید را وارد کنید.' : 'برای ادامه، نام کاربری و رمز عبور خود را وارد کنید.'}
       brandTitle={setting?.title ? toPersianDigits(setting.title) : undefined}
       brandDescription={setting?.description}
+      oldPanel
     >
       {challenge ? (
         <OtpStep challenge={challenge} onToken={finish} onRestart={() => setChallenge(null)} />

@@ -1,38 +1,61 @@
-import { Box, Button, chakra, Heading, HStack, IconButton, Link, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useRef, useState, type DragEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react'
-import { Link as RouterLink } from 'react-router'
+import { Box, Button, chakra, HStack, IconButton, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { useEffect, useRef, useState, type DragEvent, type MouseEvent, type PointerEvent } from 'react'
 import { Modal } from '../../components/Overlays'
-import { ChevronLeftIcon, ChevronRightIcon, ExternalIcon, GridIcon } from '../../components/outlineIcons'
+import { AlertIcon, ChevronLeftIcon, ChevronRightIcon, ExternalIcon, GridIcon } from '../../components/outlineIcons'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState } from '../../components/States'
 import { toPersianDigits as fa } from '../../lib/digits'
-import { formatJalaliDate } from '../../lib/jalali'
 import { useBoard, type BoardItem } from './api'
+import { ItemLink, ListState } from './parts'
 import { dragState, dragStep, type DragState } from './swipe'
 
 /** Spec §9: the carousel advances every 5000 ms. */
 export const CAROUSEL_MS = 5000
 
-/** A link to a panel path (in the panel) or an https URL (same window or a new tab). */
-function ItemLink({ item, newTab, children, ...rest }: { item: BoardItem; newTab: boolean; children: ReactNode } & Record<string, unknown>) {
-  if (item.link.startsWith('/')) {
+/**
+ * A banner's picture (the mobile one under 768 px), filling its box; a picture that
+ * fails to load shows an error state with the banner's title instead (spec §8).
+ */
+export function BannerImage({ item }: { item: BoardItem }) {
+  const [failed, setFailed] = useState(false)
+  if (failed) {
     return (
-      <Link asChild {...rest}>
-        <RouterLink to={item.link}>{children}</RouterLink>
-      </Link>
+      <HStack gap="2" w="full" h="full" justify="center" color="inherit" px="3" role="img"
+        aria-label={`تصویر بنر «${fa(item.title)}» بارگذاری نشد`} data-testid="banner-image-error">
+        <AlertIcon boxSize="4" color="orange.300" flexShrink={0} />
+        <Text fontSize="sm" truncate>تصویر بنر بارگذاری نشد — {fa(item.title)}</Text>
+      </HStack>
     )
   }
   return (
-    <Link href={item.link} {...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})} {...rest}>
-      {children}
-    </Link>
+    <picture style={{ display: 'block', width: '100%', height: '100%' }}>
+      {item.image_mobile && <source media="(max-width: 767px)" srcSet={item.image_mobile} />}
+      <chakra.img src={item.image} alt={fa(item.title)} w="full" h="full" objectFit="cover" draggable={false}
+        onError={() => setFailed(true)} data-testid="banner-image" />
+    </picture>
   )
 }
 
-/** One banner's face; a click follows its action (popup, same window, new tab). */
+/** The popup of an action-1 banner: its picture linking to the target, then its text (spec §2). */
+function BannerPopup({ item, onClose }: { item: BoardItem; onClose: () => void }) {
+  return (
+    <Modal open onClose={onClose} title={fa(item.title)}
+      footer={item.link ? <Button asChild colorPalette="brand"><ItemLink item={item} newTab>مشاهده</ItemLink></Button> : undefined}>
+      <Stack gap="3">
+        {item.image && (
+          <Box h={{ base: '40', md: '56' }} rounded="lg" overflow="hidden" data-testid="banner-popup-image">
+            {item.link ? <ItemLink item={item} newTab display="block" h="full"><BannerImage item={item} /></ItemLink> : <BannerImage item={item} />}
+          </Box>
+        )}
+        <Text whiteSpace="pre-line" data-testid="banner-popup-body">{fa(item.body || item.title)}</Text>
+      </Stack>
+    </Modal>
+  )
+}
+
+/** One banner's face (its picture, else its text); a click follows its action (popup, same window, new tab). */
 function BannerFace({ item, strip }: { item: BoardItem; strip?: boolean }) {
   const [open, setOpen] = useState(false)
-  const face = (
+  const face = item.image ? <BannerImage item={item} /> : (
     <Stack gap="1" minW="0" flex="1">
       <Text fontWeight="bold" fontSize={strip ? { base: 'xs', md: 'sm' } : { base: 'md', md: 'lg' }} truncate>{fa(item.title)}</Text>
       {!strip && item.body && <Text fontSize="sm" opacity="0.9" lineClamp={3}>{fa(item.body)}</Text>}
@@ -43,16 +66,13 @@ function BannerFace({ item, strip }: { item: BoardItem; strip?: boolean }) {
   if (item.action === 'popup') {
     return (
       <>
-        <chakra.button type="button" onClick={() => setOpen(true)} cursor="pointer" {...common}>{face}</chakra.button>
-        <Modal open={open} onClose={() => setOpen(false)} title={fa(item.title)}
-          footer={item.link ? <Button asChild colorPalette="brand"><ItemLink item={item} newTab>مشاهده</ItemLink></Button> : undefined}>
-          <Text whiteSpace="pre-line" data-testid="banner-popup-body">{fa(item.body || item.title)}</Text>
-        </Modal>
+        <chakra.button type="button" onClick={() => setOpen(true)} cursor="pointer" aria-haspopup="dialog" {...common}>{face}</chakra.button>
+        {open && <BannerPopup item={item} onClose={() => setOpen(false)} />}
       </>
     )
   }
   if (!item.link) return <Box {...common}>{face}</Box>
-  return <ItemLink item={item} newTab={item.action === 'new_tab'} {...common}>{face}{item.action === 'new_tab' && <ExternalIcon boxSize="4" />}</ItemLink>
+  return <ItemLink item={item} newTab={item.action === 'new_tab'} {...common}>{face}{item.action === 'new_tab' && !item.image && <ExternalIcon boxSize="4" />}</ItemLink>
 }
 
 /** The thin strip above the dashboard: only the first strip banner (spec §3, types 1 and 4). */
@@ -61,7 +81,8 @@ export function BannerStrip() {
   const first = data?.banners.find((b) => b.placement === 'strip')
   if (!first) return null
   return (
-    <Box bg="brand.subtle" color="brand.fg" rounded="lg" px={{ base: '3', md: '5' }} h={{ base: '8', md: '60px' }} display="flex"
+    <Box bg="brand.subtle" color="brand.fg" rounded="lg" px={first.image ? '0' : { base: '3', md: '5' }} h={{ base: '8', md: '60px' }} display="flex"
+      overflow="hidden"
       alignItems="center" data-testid="banner-strip">
       <BannerFace item={first} strip />
     </Box>
@@ -130,7 +151,8 @@ export function BannerCarousel() {
       gradientTo="brand.900" shadow="card" onMouseEnter={() => setPaused(true)} onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)} onBlur={() => setPaused(false)} aria-roledescription="carousel" data-testid="banner-carousel"
       touchAction="pan-y" userSelect="none" {...(n > 1 ? drag.handlers : {})}>
-      <Box px={{ base: '5', md: '7' }} py="6" h="full" key={slides[at].id} data-testid="banner-slide"
+      <Box px={slides[at].image ? '0' : { base: '5', md: '7' }} py={slides[at].image ? '0' : '6'} h="full" key={slides[at].id}
+        data-testid="banner-slide" data-banner-id={slides[at].id}
         style={drag.dx ? { transform: `translateX(${drag.dx}px)` } : undefined}>
         <BannerFace item={slides[at]} />
       </Box>
@@ -146,13 +168,6 @@ export function BannerCarousel() {
       )}
     </Box>
   )
-}
-
-/** Loading, error and empty states of a dashboard list. */
-function ListState({ isPending, isError, onRetry, empty }: { isPending: boolean; isError: boolean; onRetry: () => void; empty: string }) {
-  if (isPending) return <Stack gap="2">{[0, 1].map((i) => <Skeleton key={i} h="10" rounded="lg" />)}</Stack>
-  if (isError) return <ErrorState onRetry={onRetry} py="4" />
-  return <EmptyState title={empty} py="4" />
 }
 
 /** The quick-access links staff chose, as tiles. */
@@ -172,31 +187,6 @@ export function QuickAccess() {
         </SimpleGrid>
       ) : (
         <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="میانبری تعریف نشده است" />
-      )}
-    </SectionCard>
-  )
-}
-
-/** The dashboard news staff publish, newest position first. */
-export function News() {
-  const { data, isPending, isError, refetch } = useBoard()
-  return (
-    <SectionCard title="اخبار و اطلاعیه‌ها" data-testid="dashboard-news">
-      {data?.news.length ? (
-        <Stack gap="3" separator={<Box borderTopWidth="1px" borderColor="app.border" />}>
-          {data.news.map((n) => (
-            <Stack key={n.id} gap="1">
-              <HStack justify="space-between" gap="2" align="start">
-                <Heading as="h3" size="xs">{fa(n.title)}</Heading>
-                {n.starts_at && <Text fontSize="xs" color="app.muted" flexShrink={0}>{formatJalaliDate(n.starts_at)}</Text>}
-              </HStack>
-              {n.body && <Text fontSize="sm" color="app.muted" whiteSpace="pre-line">{fa(n.body)}</Text>}
-              {n.link && <ItemLink item={n} newTab fontSize="sm" color="brand.fg">ادامه</ItemLink>}
-            </Stack>
-          ))}
-        </Stack>
-      ) : (
-        <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="خبر تازه‌ای نیست" />
       )}
     </SectionCard>
   )

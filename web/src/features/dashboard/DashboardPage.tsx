@@ -14,7 +14,7 @@ const blocks = () => import('./ContentBlocks')
 const BannerStrip = lazy(() => blocks().then((m) => ({ default: m.BannerStrip })))
 const BannerCarousel = lazy(() => blocks().then((m) => ({ default: m.BannerCarousel })))
 const QuickAccess = lazy(() => blocks().then((m) => ({ default: m.QuickAccess })))
-const News = lazy(() => blocks().then((m) => ({ default: m.News })))
+const News = lazy(() => import('./News').then((m) => ({ default: m.News })))
 // The charts (recharts) are their own chunk too.
 const DashboardCharts = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.DashboardCharts })))
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../lib/api'
 
 /** The dashboard's staff-edited content (GET /content/dashboard). */
@@ -17,6 +17,9 @@ export interface BoardItem {
   ends_at: string | null
   placement: BannerPlacement
   action: BannerAction
+  /** A banner's pictures (panel paths); the mobile one falls back to image, none keeps the text face. */
+  image: string
+  image_mobile: string
 }
 
 export interface Board {
@@ -30,6 +33,42 @@ export const boardKey = ['dashboard', 'content'] as const
 /** The banners, news and quick-access links (mounted only once the credit is on screen: DashboardPage). */
 export const useBoard = () =>
   useQuery({ queryKey: boardKey, queryFn: () => api.get<Board>('/content/dashboard'), staleTime: 30_000 })
+
+/** A live news item with whether this user has read it. */
+export interface NewsItem extends BoardItem {
+  read: boolean
+}
+
+/** The user's news and unread count (GET /user/news/user_news_list). */
+export interface NewsList {
+  items: NewsItem[]
+  unread: number
+}
+
+export const newsKey = ['dashboard', 'news'] as const
+
+/** The staff news with this user's read state. */
+export const useNews = () =>
+  useQuery({ queryKey: newsKey, queryFn: () => api.get<NewsList>('/user/news/user_news_list'), staleTime: 30_000 })
+
+/**
+ * Marks one item read (id) or all of them (no id); the list is updated at once and
+ * read again afterwards.
+ */
+export function useMarkNewsRead() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (id?: number) => (id ? api.post(`/user/news/${id}/read`) : api.post('/user/news/read_all')),
+    onMutate: (id?: number) => {
+      qc.setQueryData<NewsList>(newsKey, (l) => {
+        if (!l) return l
+        const items = l.items.map((n) => (!id || n.id === id ? { ...n, read: true } : n))
+        return { items, unread: items.filter((n) => !n.read).length }
+      })
+    },
+    onSettled: () => void qc.invalidateQueries({ queryKey: newsKey }),
+  })
+}
 
 /** One Tehran day of the account's activity (GET /panel/dashboard_charts). */
 export interface ChartDay {

@@ -31,6 +31,25 @@ describe('progressSegments', () => {
     expect(progressSegments({ requested: 2, delivered: 2 }).segments.some((s) => s.key === 'unpaid')).toBe(false)
   })
 
+  it('shows the recipients a stop left unsent as their own segment, out of «نرسیده»', () => {
+    const { total, processed, segments } = progressSegments({
+      requested: 10, recipients: 10, delivered: 3, undelivered: 1, rejected: 6, stopped: 5, blacklisted: 0, pending: 0,
+    })
+    const by = Object.fromEntries(segments.map((s) => [s.key, s.value]))
+    expect(total).toBe(10)
+    expect(processed).toBe(10)
+    expect(by).toEqual({ delivered: 3, inflight: 0, undelivered: 2, blacklisted: 0, stopped: 5, pending: 0 })
+    expect(segments.find((s) => s.key === 'stopped')?.label).toBe('متوقف‌شده')
+    expect(progressSegments({ requested: 2, delivered: 2 }).segments.some((s) => s.key === 'stopped')).toBe(false)
+  })
+
+  it('a send stopped before its recipients existed is all «متوقف‌شده»', () => {
+    const { total, segments } = progressSegments({ requested: 40, recipients: 0, stopped: 40, pending: 0 })
+    expect(total).toBe(40)
+    expect(segments.find((s) => s.key === 'inflight')?.value).toBe(0)
+    expect(segments.find((s) => s.key === 'stopped')?.value).toBe(40)
+  })
+
   it('never goes negative and tolerates missing counters', () => {
     const { total, segments } = progressSegments({ requested: 2, delivered: 3 })
     expect(total).toBe(3)

@@ -1,7 +1,7 @@
 import type { BulkStats } from '../../lib/reports'
 
 export interface Segment {
-  key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'unpaid' | 'pending'
+  key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'unpaid' | 'stopped' | 'pending'
   label: string
   color: string
   value: number
@@ -11,16 +11,18 @@ export interface Segment {
  * Splits a send's recipients into the parts of the progress bar. "inflight" are recipients
  * submitted to the carrier whose final receipt has not arrived yet; "unpaid" (shown only
  * when there are some) were found after the send was priced and the credit could not pay
- * for them, so they were not sent.
+ * for them, so they were not sent; "stopped" (shown only when there are some) were left
+ * unsent by a stop — the API counts them in rejected too, so they leave «نرسیده».
  */
 export function progressSegments(s: Partial<BulkStats>): { total: number; processed: number; segments: Segment[] } {
   const n = (v: unknown) => Math.max(0, Number(v) || 0)
   const delivered = n(s.delivered)
-  const undelivered = n(s.undelivered) + n(s.rejected)
+  const stopped = n(s.stopped)
+  const undelivered = n(s.undelivered) + Math.max(0, n(s.rejected) - stopped)
   const blacklisted = n(s.blacklisted)
   const pending = n(s.pending)
   const unpaid = n(s.unpaid)
-  const known = delivered + undelivered + blacklisted + unpaid + pending
+  const known = delivered + undelivered + blacklisted + unpaid + stopped + pending
   const base = s.recipients !== undefined && s.recipients !== null ? n(s.recipients) : n(s.requested)
   const total = Math.max(base, known)
   const inflight = Math.max(0, total - known)
@@ -33,6 +35,7 @@ export function progressSegments(s: Partial<BulkStats>): { total: number; proces
       { key: 'undelivered', label: 'نرسیده به گوشی', color: 'red', value: undelivered },
       { key: 'blacklisted', label: 'لیست سیاه', color: 'gray', value: blacklisted },
       ...(unpaid > 0 ? [{ key: 'unpaid' as const, label: 'ارسال‌نشده (کمبود اعتبار)', color: 'purple', value: unpaid }] : []),
+      ...(stopped > 0 ? [{ key: 'stopped' as const, label: 'متوقف‌شده', color: 'yellow', value: stopped }] : []),
       { key: 'pending', label: 'در صف ارسال', color: 'orange', value: pending },
     ],
   }

@@ -4,12 +4,12 @@ import { CheckIcon } from '../../components/outlineIcons'
 import { formatRial } from '../../lib/format'
 import { toPersianDigits } from '../../lib/digits'
 import { SectionCard } from '../../components/SectionCard'
-import type { SendResult } from './api'
+import { newSendPath, type SuccessState } from './successState'
 
 /** /send-sms/success-send/{id}: the send was accepted. */
 export default function SuccessSendPage() {
   const { id = '' } = useParams()
-  const result = useLocation().state as SendResult | null
+  const result = useLocation().state as SuccessState | null
   const scheduled = result?.status === 'scheduled'
   return (
     <SectionCard py={{ base: '10', md: '16' }} data-testid="send-success">
@@ -32,8 +32,8 @@ export default function SuccessSendPage() {
             <Button asChild colorPalette="brand" data-testid="goto-report">
               <RouterLink to={`/reports/${id}`}>مشاهده گزارش</RouterLink>
             </Button>
-            <Button asChild variant="outline">
-              <RouterLink to="/send-sms/quick">
+            <Button asChild variant="outline" data-testid="new-send">
+              <RouterLink to={newSendPath(result)}>
                 ارسال جدید
               </RouterLink>
             </Button>

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Flex, HStack, Stack } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
-import { useNavigate } from 'react-router'
+import { useLocation, useNavigate } from 'react-router'
 import { WizardStepper } from '../../../components/WizardStepper'
 import { ArrowLeftIcon, ArrowRightIcon, SendIcon } from '../../../components/outlineIcons'
 import { queryKeys } from '../../../lib/queryKeys'
@@ -11,6 +11,7 @@ import { SectionCard } from '../../../components/SectionCard'
 import { ServerMessage } from '../../../components/ServerMessage'
 import { ErrorState, LoadingState } from '../../../components/States'
 import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody, type TargetedSendBody } from '../api'
+import { type SuccessState } from '../successState'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
@@ -48,6 +49,7 @@ interface Props {
  */
 export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
+  const location = useLocation()
   const queryClient = useQueryClient()
   const last = steps.length - 1
   const [step, setStep] = useState(0)
@@ -68,7 +70,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
       void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
       drafts.discard()
-      navigate(`/send-sms/success-send/${r.id}`, { state: r })
+      navigate(`/send-sms/success-send/${r.id}`, { state: { ...r, from: location.pathname } satisfies SuccessState })
     },
   })
 

@@ -1,6 +1,6 @@
 import { HStack, IconButton, Link, Text } from '@chakra-ui/react'
 import { useState } from 'react'
-import { CloseIcon, ExternalIcon } from '../../components/outlineIcons'
+import { CloseIcon, ExternalIcon } from './outlineIcons'
 
 export const OLD_PANEL_DISMISSED_KEY = 'old-panel-banner-dismissed'
 export const OLD_PANEL_URL: string = import.meta.env.VITE_OLD_PANEL_URL || 'https://old.chapar.ir'
@@ -13,7 +13,7 @@ function wasDismissed() {
   }
 }
 
-/** The thin top strip linking to the old panel (new tab); dismissal is remembered. */
+/** The thin top strip linking to the old panel (new tab) on the login page and every panel page (spec §1); dismissal is remembered. */
 export function OldPanelBanner() {
   const [hidden, setHidden] = useState(wasDismissed)
   if (hidden) return null

@@ -1,0 +1,1 @@
+ALTER TABLE content_items DROP COLUMN IF EXISTS image_mobile, DROP COLUMN IF EXISTS image;

@@ -1,0 +1,1 @@
+ALTER TABLE sends DROP COLUMN IF EXISTS stopped;
