@@ -106,6 +106,13 @@ func TestDashboardContent(t *testing.T) {
 	if len(b.News) != 1 || len(b.QuickAccess) != 1 || b.QuickAccess[0].Link != "/send-sms/quick" {
 		t.Fatalf("board %+v", b)
 	}
+	// The spec's Home calls serve the same parts on their own.
+	var banners, quick []content.Item
+	e.Must(200, "GET", "/v1/api/panel/banners", nil, ctok).Decode(t, &banners)
+	e.Must(200, "GET", "/v1/api/panel/quick_access", nil, ctok).Decode(t, &quick)
+	if len(banners) != 2 || banners[0].Title != "اول" || len(quick) != 1 || quick[0].Title != "ارسال سریع" {
+		t.Fatalf("/panel/banners %+v, /panel/quick_access %+v", banners, quick)
+	}
 	var news []content.Item
 	e.Must(200, "GET", "/v1/api/admin/content?kind=news", nil, stok).Decode(t, &news)
 	news[0].Title, news[0].Active = "خبر ویرایش‌شده", true

@@ -27,6 +27,18 @@ func (s *Server) dashboardRoutes() []Route {
 		{http.MethodGet, "/user/news/user_news_list", acl.Authenticated, userNews(s.Content)},
 		{http.MethodPost, "/user/news/:id/read", acl.Authenticated, readNews(s.Content)},
 		{http.MethodPost, "/user/news/read_all", acl.Authenticated, readAllNews(s.Content)},
+		{http.MethodGet, "/panel/banners", acl.Authenticated, boardPart(s.Content, func(b content.Board) []content.Item { return b.Banners })},
+		{http.MethodGet, "/panel/quick_access", acl.Authenticated, boardPart(s.Content, func(b content.Board) []content.Item { return b.QuickAccess })},
+	}
+}
+
+// boardPart is GET /panel/banners and /panel/quick_access (spec §7 Home): one
+// part of the live dashboard content, in staff order, as /content/dashboard
+// serves the whole.
+func boardPart(svc *content.Service, part func(content.Board) []content.Item) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		b, err := svc.Board(c.Request.Context())
+		reply(c, part(b), err)
 	}
 }
 
