@@ -4,6 +4,7 @@ import { cleanup, render, type RenderOptions } from '@testing-library/react'
 import type { ReactElement, ReactNode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { afterEach } from 'vitest'
+import { ACL_KEY, type Acl } from '../lib/acl'
 
 // vitest runs without globals here, so Testing Library's automatic cleanup is registered by hand.
 afterEach(() => cleanup())
@@ -47,6 +48,13 @@ export function TestProviders({ children, route = '/', queryClient }: { children
       </LocaleProvider>
     </ChakraProvider>
   )
+}
+
+/** A query client whose access list is the account owner's (every permission). */
+export function ownerClient(): QueryClient {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  client.setQueryData<Acl>(ACL_KEY, { is_owner: true, reseller_id: 0, permissions: [] })
+  return client
 }
 
 /** Renders inside Chakra (RTL, fa-IR), react-query and a MemoryRouter at `route`. */

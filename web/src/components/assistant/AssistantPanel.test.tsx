@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { actionSource, canSend } from '../../lib/assistant'
-import { renderWithProviders } from '../../testing/render'
+import { ownerClient, renderWithProviders } from '../../testing/render'
 import { MessageEditor } from '../MessageEditor'
 import { replyFigures } from './AssistantPanel'
 
@@ -49,7 +49,7 @@ describe('the assistant side panel', () => {
     const agent = stubAgent()
     const clip = vi.fn(() => Promise.resolve())
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: clip }, configurable: true })
-    renderWithProviders(<Harness />)
+    renderWithProviders(<Harness />, { queryClient: ownerClient() })
     await userEvent.click(screen.getByTestId('assistant-open'))
     const send = await screen.findByTestId('assistant-send')
     expect(send).toBeDisabled()
@@ -84,7 +84,7 @@ describe('the assistant side panel', () => {
 
   it('shows an error through the shared error component', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ data: null, meta: { status: 429, message: 'سهمیه روزانه تمام شده است' } }), { status: 429 })))
-    renderWithProviders(<Harness initial="متن تخفیف" />)
+    renderWithProviders(<Harness initial="متن تخفیف" />, { queryClient: ownerClient() })
     await userEvent.click(screen.getByTestId('assistant-open'))
     await userEvent.click(await screen.findByRole('button', { name: 'لحن رسمی' }))
     expect(await screen.findByTestId('assistant-error')).toHaveTextContent('سهمیه روزانه تمام شده است')
