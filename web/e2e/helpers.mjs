@@ -132,8 +132,38 @@ export async function waitForPath(page, re, timeout = 15_000) {
 export const STAFF = { username: 'admin', password: 'Admin@12345', mobile: '989120000099' }
 let lastStaffCode = ''
 
-/** Logs a staff user in at /admin/login with the code texted to its mobile (read at the simulator). */
-export async function staffLogin(page, staff = STAFF) {
+// Staff sessions already opened in this test file, by username: a later staffLogin of
+// the same user resumes one instead of texting another code (every login texts one,
+// and one mobile gets at most RATE_OTP_NUMBER_PER_DAY a day).
+const staffSessions = new Map()
+
+/**
+ * Logs a staff user in at /admin/login with the code texted to its mobile (read at the
+ * simulator). `fresh` forces the whole two-step login even when a session of the user
+ * is still valid (tests of the login itself).
+ */
+export async function staffLogin(page, staff = STAFF, { fresh = false } = {}) {
+  if (!fresh && (await resumeStaff(page, staffSessions.get(staff.username)))) return
+  await twoStepStaffLogin(page, staff)
+  staffSessions.set(staff.username, await page.evaluate(() => localStorage.getItem('admin_token')))
+}
+
+/** Opens the back office with a staff token that still answers; false when it does not. */
+async function resumeStaff(page, token) {
+  if (!token) return false
+  try {
+    await apiCall('GET', '/admin/content?kind=news', undefined, token)
+  } catch {
+    return false
+  }
+  await page.goto(`${PANEL_URL}/admin/login`)
+  await page.evaluate((t) => localStorage.setItem('admin_token', t), token)
+  await page.goto(`${PANEL_URL}/admin/reviews`)
+  await waitForPath(page, /^\/admin\/reviews$/)
+  return true
+}
+
+async function twoStepStaffLogin(page, staff) {
   await page.goto(`${PANEL_URL}/admin/login`)
   await page.getByTestId('admin-username').fill(staff.username)
   await page.getByTestId('admin-password').fill(staff.password)
