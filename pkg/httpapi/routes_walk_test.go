@@ -230,6 +230,8 @@ var routeTable = map[string]walkRoute{
 	"GET /user/news/user_news_list":    {acl.Authenticated, fixed("/user/news/user_news_list", nil), own, false},
 	"POST /user/news/:id/read":         {acl.Authenticated, fixed("/user/news/1/read", nil), "staff news are the same for every account; the read mark is the caller's own", false},
 	"POST /user/news/read_all":         {acl.Authenticated, fixed("/user/news/read_all", nil), own, false},
+	"GET /panel/banners":               {acl.Authenticated, fixed("/panel/banners", nil), "staff-edited content is the same for every account", false},
+	"GET /panel/quick_access":          {acl.Authenticated, fixed("/panel/quick_access", nil), "staff-edited content is the same for every account", false},
 	"POST /user/setting/low_balance":   {acl.WalletAlert, fixed("/user/setting/low_balance", map[string]any{"enabled": true, "threshold": 300000}), own, false},
 	"GET /acl/api_key/list":            {acl.APIKeyManage, fixed("/acl/api_key/list", nil), listing, false},
 	"GET /acl/api_key/scopes":          {acl.APIKeyManage, fixed("/acl/api_key/scopes", nil), own, false},
