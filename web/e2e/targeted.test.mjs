@@ -55,12 +55,14 @@ test('map: draw a circle, see the count change, send to it', { timeout: 240_000 
   assert.ok(second < first, `a smaller circle holds fewer numbers (${second} < ${first})`)
 
   // The send needs 5,000: draw the big one again if the small one is under it.
+  // (A redrawn circle may land a pixel off the first: the count need only cover the minimum.)
   if (second < 5000) {
     await drawCircle(page, 0, 0, 170)
     await page.waitForFunction((n) => {
       const t = document.querySelector('[data-testid="bank-total"]')?.textContent ?? ''
-      return Number(t.replace(/[۰-۹]/g, (c) => String(c.charCodeAt(0) - 0x06f0)).replace(/\D/g, '')) === n
-    }, first, { timeout: 30_000, polling: 300 })
+      const v = Number(t.replace(/[۰-۹]/g, (c) => String(c.charCodeAt(0) - 0x06f0)).replace(/\D/g, ''))
+      return v >= 5000 && v > n
+    }, second, { timeout: 30_000, polling: 300 })
   }
   await page.getByTestId('wizard-next').click()
   await page.getByTestId('targeted-map-step-1').waitFor()
