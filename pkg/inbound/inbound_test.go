@@ -83,25 +83,11 @@ func TestConsumersDrainStream(t *testing.T) {
 	_, err = pipe.Exec(ctx)
 	must(err)
 
-	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
-		Name: "test", Consumers: 2, Batch: 200}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- c.Run(runCtx) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	consumeUntil(t, d, r, 2, 200, 60*time.Second, func() (bool, string) {
 		left, err := r.Client.XLen(ctx, jobs.InboundStream).Result()
 		must(err)
-		if left == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d entries left in the stream", left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	must(<-done)
+		return left == 0, fmt.Sprintf("%d entries left in the stream", left)
+	})
 	consumers, err := r.Client.XInfoConsumers(ctx, jobs.InboundStream, jobs.InboundGroup).Result()
 	must(err)
 	if len(consumers) != 2 {
@@ -159,25 +145,39 @@ func TestOrphanedEntriesApplied(t *testing.T) {
 	if n, _ := r.Client.XLen(ctx, jobs.InboundStream).Result(); n != 3 {
 		t.Fatalf("%d entries, want 3", n)
 	}
-	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
-		Name: "test", Consumers: 1, Batch: 100}
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- c.Run(runCtx) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	consumeUntil(t, d, r, 1, 100, 20*time.Second, func() (bool, string) {
 		var reached int
 		must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 2`, sendID).Scan(&reached))
-		if left, _ := r.Client.XLen(ctx, jobs.InboundStream).Result(); reached == 3 && left == 0 {
+		left, _ := r.Client.XLen(ctx, jobs.InboundStream).Result()
+		return reached == 3 && left == 0, fmt.Sprintf("%d of 3 orphaned receipts applied", reached)
+	})
+}
+
+// consumeUntil runs a consumer of n members on the test's database and Redis
+// until done reports true, failing with its message after timeout.
+func consumeUntil(t *testing.T, d testenv.Database, r testenv.Redis, n, batch int, timeout time.Duration, done func() (bool, string)) {
+	t.Helper()
+	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
+		Name: "test", Consumers: n, Batch: batch}
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- c.Run(ctx) }()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, msg := done()
+		if ok {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of 3 orphaned receipts applied", reached)
+			stop()
+			t.Fatal(msg)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
-	must(<-done)
+	if err := <-ran; err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Stream ids compare by time, then sequence; a bare time means its first id.
