@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/account"
@@ -15,6 +16,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -161,14 +163,17 @@ func addStaff(ctx context.Context, cfg config.Config, args []string) error {
 	return nil
 }
 
-// admin runs operator commands: `admin credit <username> <rials>` and
-// `admin staff add <username> [password] [mobile]`.
+// admin runs operator commands: `admin credit <username> <rials>`,
+// `admin staff add <username> [password] [mobile]` and `admin requeue <send id>`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) >= 3 && args[0] == "staff" && args[1] == "add" {
 		return addStaff(ctx, cfg, args[2:])
 	}
+	if len(args) == 2 && args[0] == "requeue" {
+		return requeue(ctx, cfg, args[1])
+	}
 	if len(args) != 3 || args[0] != "credit" {
-		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile]")
+		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile] | admin requeue <send id>")
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil || amount <= 0 {
@@ -189,5 +194,26 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 		return err
 	}
 	fmt.Printf("credited %d rials to %s; balance %d rials\n", amount, u.Username, bal)
+	return nil
+}
+
+// requeue enqueues every unfinished batch of a send again (send.RequeueBatches).
+func requeue(ctx context.Context, cfg config.Config, arg string) error {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("admin requeue: send id must be a positive integer, got %q", arg)
+	}
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	queue := asynq.NewClient(cfg.AsynqRedis())
+	defer queue.Close()
+	n, err := send.New(pool, queue, line.New(pool), nil, 0, nil).RequeueBatches(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("send %d: %d batches enqueued again\n", id, n)
 	return nil
 }

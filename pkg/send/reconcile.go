@@ -17,6 +17,11 @@ import (
 // time-out, throttled parts their retries), while the receipt may come at once.
 const unknownSlack = 10 * time.Minute
 
+// unknownAfter is how long a pending receipt waits before it is offered to
+// unknown parts: one that merely overtook its message id (most of them, under
+// load) matches by id within a second, and is never looked at here.
+const unknownAfter = 5 * time.Second
+
 // Part states (recipients.part_states, one byte per part; see the gateway).
 const (
 	partAccepted = 'a'
@@ -46,10 +51,10 @@ func reconcileUnknown(ctx context.Context, tx pgx.Tx, ret time.Duration) error {
 			ARRAY(SELECT m.part FROM message_ids m WHERE m.recipient_id = r.id)
 		FROM pending_receipts p
 		JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
-		WHERE p.received_at >= r.submitted_at - $2::interval
+		WHERE p.received_at >= r.submitted_at - $2::interval AND p.received_at < now() - $3::interval
 			AND NOT EXISTS (SELECT 1 FROM message_ids m JOIN recipients x ON x.id = m.recipient_id
 				WHERE `+pendingMatchPred("$1")+`)
-		ORDER BY p.received_at, p.operator, p.msg_id, r.submitted_at DESC, r.id`, ret, unknownSlack)
+		ORDER BY p.received_at, p.operator, p.msg_id, r.submitted_at DESC, r.id`, ret, unknownSlack, unknownAfter)
 	if err != nil {
 		return fmt.Errorf("reconcile unknown: %w", err)
 	}
