@@ -42,8 +42,8 @@ bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by
 testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespaces, a 10,000-recipient smoke send, then down
 	@trap 'bash scripts/testbed.sh down' EXIT; bash scripts/testbed.sh up 2 && bash scripts/testbed.sh smoke 10000
 
-chaos: ## Chaos suite on a 2-pair test bed: a 100,000-recipient send per fault (kills, Redis and PostgreSQL restarts, binds down, throttling, a slow carrier), then a table
-	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
+chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-recipient send per fault (kills, Redis restart and failover, binds down, throttling, a slow carrier, PostgreSQL restart, duplicated tasks, clock jumps), then a table
+	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
 lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)

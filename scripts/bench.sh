@@ -38,6 +38,9 @@
 #                    every reply is submitted, worker CPU per MO and peak RSS
 #                    (scripts/bench-inbox.sh; BENCH_ONLY=inbox only).
 #
+# BENCH_PPROF=1 saves CPU profiles of the gateway, worker and API during part 2
+# (BENCH_PPROF_SECONDS, 8) to .data/bench/cpu-*.pprof (go tool pprof -top).
+#
 # BENCH_ONLY=otp runs part 5 alone (with part 4's campaign for 5b; BENCH_BULK_ROWS
 # sizes it); BENCH_ONLY=inbox runs part 9 alone; BENCH_ONLY=e2e runs parts 1 and 2.
 #
@@ -222,9 +225,16 @@ say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
 # ---- the rest of the stack ----------------------------------------------------
-stack_start smpp-gateway "$BIN/smpp-gateway"
-stack_start worker "$BIN/worker"
-stack_start api "$BIN/api" serve
+# BENCH_PPROF=1: each process serves its profiles (PPROF_ADDR) and part 2 saves a
+# CPU profile of each, taken while the send runs, to .data/bench/.
+pprof_port() { case $1 in smpp-gateway) echo 6061 ;; worker) echo 6062 ;; api) echo 6063 ;; esac; }
+pprof_env() { [ -n "${BENCH_PPROF:-}" ] && echo "PPROF_ADDR=127.0.0.1:$(pprof_port "$1")"; }
+# shellcheck disable=SC2046
+stack_start smpp-gateway env $(pprof_env smpp-gateway) "$BIN/smpp-gateway"
+# shellcheck disable=SC2046
+stack_start worker env $(pprof_env worker) "$BIN/worker"
+# shellcheck disable=SC2046
+stack_start api env $(pprof_env api) "$BIN/api" serve
 stack_wait_ready 30
 API=http://$HTTP_ADDR/v1/api
 TOKEN=$(curl -fsS --max-time 10 -H 'Content-Type: application/json' -d '{"username":"demo","password":"Demo@12345"}' "$API/acl/auth/login" | jq -r .data.token)
@@ -269,6 +279,13 @@ RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Ty
 ACCEPT_S=$(tail -n1 <<<"$RESP")
 SEND_ID=$(head -n1 <<<"$RESP" | jq -r .data.id)
 [ -n "$SEND_ID" ] && [ "$SEND_ID" != null ] || { echo "send not accepted: $RESP" >&2; exit 1; }
+if [ -n "${BENCH_PPROF:-}" ]; then
+  mkdir -p .data/bench
+  for p in smpp-gateway worker api; do
+    curl -fsS --max-time 30 -o ".data/bench/cpu-$p-$(date -u +%Y%m%dT%H%M%SZ).pprof" \
+      "http://127.0.0.1:$(pprof_port $p)/debug/pprof/profile?seconds=${BENCH_PPROF_SECONDS:-8}" &
+  done
+fi
 # Done when every recipient has its final receipt; given up after E2E_TIMEOUT, or
 # when nothing moved for E2E_STALL seconds (then reported as incomplete).
 deadline=$(( $(date +%s) + E2E_TIMEOUT )); last=0; STATS=; E2E_DONE=; prev=; moved=$(date +%s)

@@ -101,11 +101,78 @@ start_db() {
 }
 
 # start_redis: Redis on the db host, with its append-only file (the task queues
-# and the receipts stream live there: a restart must not lose them).
+# and the receipts stream live there: a restart must not lose them). With
+# TESTBED_REDIS=sentinel (as `make chaos` runs it): a master (6379), a replica
+# (6380) and a Sentinel (26379) watching them as "chapar"; the apps follow the
+# master through the Sentinel and the gateways acknowledge a receipt only once the
+# replica holds it (REDIS_WAIT_REPLICAS=1). Each server runs from its own config
+# file, which Sentinel rewrites on a failover, so a restart keeps its role.
 start_redis() {
-  on db redis-server --bind "$(host_ip db)" --port 6379 --save '' --appendonly yes --appendfsync everysec \
-    --protected-mode no --daemonize yes --dir "$TESTBED_DIR" --logfile "$TESTBED_DIR/redis.log" \
-    --pidfile "$TESTBED_DIR/redis.pid"
+  redis_node 6379 ""
+  [ "${TESTBED_REDIS:-}" = sentinel ] || return 0
+  redis_node 6380 "replicaof $(host_ip db) 6379"
+  cat >"$TESTBED_DIR/sentinel.conf" <<CONF
+port 26379
+bind $(host_ip db)
+protected-mode no
+daemonize yes
+dir $TESTBED_DIR
+logfile $TESTBED_DIR/sentinel.log
+pidfile $TESTBED_DIR/sentinel.pid
+sentinel monitor chapar $(host_ip db) 6379 1
+sentinel down-after-milliseconds chapar 5000
+sentinel failover-timeout chapar 20000
+CONF
+  on db redis-server "$TESTBED_DIR/sentinel.conf" --sentinel
+}
+
+# redis_node PORT EXTRA: one Redis server of the bed, from its config file
+# (written the first time; a restart reuses it as Sentinel left it).
+redis_node() {
+  local port=$1 conf=$TESTBED_DIR/redis-$1.conf
+  if [ ! -f "$conf" ]; then
+    mkdir -p "$TESTBED_DIR/redis-$port"
+    cat >"$conf" <<CONF
+bind $(host_ip db)
+port $port
+protected-mode no
+daemonize yes
+save ""
+appendonly yes
+appendfsync everysec
+dir $TESTBED_DIR/redis-$port
+logfile $TESTBED_DIR/redis-$port.log
+pidfile $TESTBED_DIR/redis-$port.pid
+$2
+CONF
+  fi
+  on db redis-server "$conf"
+}
+
+# redis_master: "host port" of the master (the Sentinel's view in sentinel mode).
+redis_master() {
+  if [ "${TESTBED_REDIS:-}" = sentinel ]; then
+    redis-cli -h "$(host_ip db)" -p 26379 sentinel get-master-addr-by-name chapar | paste -sd' '
+  else
+    echo "$(host_ip db) 6379"
+  fi
+}
+
+# redis_cli ARGS…: redis-cli against the master.
+redis_cli() {
+  local host port
+  read -r host port <<<"$(redis_master)"
+  redis-cli -h "$host" -p "$port" "$@"
+}
+
+# restart_redis_master: shut the master down (its append-only file is written
+# out) and start it again from its config file after 2 s.
+restart_redis_master() {
+  local host port
+  read -r host port <<<"$(redis_master)"
+  on db redis-cli -h "$host" -p "$port" shutdown >/dev/null 2>&1 || true
+  sleep 2
+  redis_node "$port" ""
 }
 
 app_env() { # N: the environment of app host N
@@ -115,7 +182,13 @@ app_env() { # N: the environment of app host N
     "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
     "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" "GATEWAY_BINDS_PER_OPERATOR=$BINDS" \
     "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files" \
-    ${TESTBED_EXTRA_ENV:-}
+    $(redis_env) ${TESTBED_EXTRA_ENV:-}
+}
+
+# redis_env: how the apps reach Redis in sentinel mode.
+redis_env() {
+  [ "${TESTBED_REDIS:-}" = sentinel ] || return 0
+  echo "REDIS_MODE=sentinel REDIS_SENTINELS=$(host_ip db):26379 REDIS_MASTER_NAME=chapar REDIS_WAIT_REPLICAS=1"
 }
 
 up() {
@@ -232,10 +305,10 @@ measure() {
   psql_db "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
   psql_db "SELECT pg_stat_statements_reset()" >/dev/null
   local size0; size0=$(psql_db "$sizes")
-  redis0=$(redis-cli -h "$(host_ip db)" info memory | awk -F: '/^used_memory:/ {print $2+0}')
+  redis0=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   secs=$(send_n "$n")
   wal1=$(psql_db "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0')")
-  redis1=$(redis-cli -h "$(host_ip db)" info memory | awk -F: '/^used_memory:/ {print $2+0}')
+  redis1=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   local line="pairs=$pairs recipients=$n seconds=$secs rate=$(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')/s"
   local total=0 us
   for h in "${hosts[@]}"; do

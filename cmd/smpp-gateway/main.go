@@ -41,7 +41,7 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis %s: %w", cfg.RedisAddr, err)
 	}
-	gw, err := gateway.New(gcfg, gateway.Deps{Pool: pool, Redis: rdb, Asynq: cfg.AsynqRedis(), Log: log,
+	gw, err := gateway.New(gcfg, gateway.Deps{Pool: pool, Redis: rdb, WaitReplicas: cfg.Redis.WaitReplicas, Asynq: cfg.AsynqRedis(), Log: log,
 		Links: shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret)})
 	if err != nil {
 		return err

@@ -386,6 +386,9 @@ func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger
 	}
 	log := cfg.Logger()
 	slog.SetDefault(log)
+	if addr := os.Getenv("PPROF_ADDR"); addr != "" {
+		servePprof(addr, log)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err = fn(ctx, cfg, log)
 	stop()

@@ -27,11 +27,20 @@ type RedisHA struct {
 	MasterName   string
 	Sentinels    []string
 	SentinelPass string
+	// WaitReplicas (REDIS_WAIT_REPLICAS) is how many replicas must hold a
+	// carrier's receipt before the gateway acknowledges it (Redis WAIT): with a
+	// replica and Sentinel, a failover then loses no acknowledged receipt. 0 (the
+	// default) acknowledges once the master has it.
+	WaitReplicas int
 }
 
 func loadRedisHA(db int) (RedisHA, error) {
 	h := RedisHA{Mode: env("REDIS_MODE", RedisStandalone), MasterName: env("REDIS_MASTER_NAME", "chapar"),
 		Sentinels: list(env("REDIS_SENTINELS", "")), SentinelPass: secret("REDIS_SENTINEL_PASSWORD", "")}
+	var err error
+	if h.WaitReplicas, err = envInt("REDIS_WAIT_REPLICAS", 0); err != nil || h.WaitReplicas < 0 {
+		return h, fmt.Errorf("config REDIS_WAIT_REPLICAS: a number of replicas (0 or more)")
+	}
 	switch h.Mode {
 	case RedisStandalone:
 	case RedisSentinel:

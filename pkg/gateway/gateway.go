@@ -26,6 +26,9 @@ import (
 type Deps struct {
 	Pool  *pgxpool.Pool
 	Redis redis.UniversalClient
+	// WaitReplicas is how many Redis replicas must hold a receipt or MO part
+	// before its deliver_sm is answered (config.RedisHA.WaitReplicas).
+	WaitReplicas int
 	// Asynq is the Redis connection of the task queues.
 	Asynq asynq.RedisConnOpt
 	Log   *slog.Logger
@@ -87,7 +90,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		cfg:      cfg,
 		deps:     d,
 		log:      log,
-		stream:   newStreamWriter(d.Redis, jobs.InboundStream, log),
+		stream:   newStreamWriter(d.Redis, jobs.InboundStream, d.WaitReplicas, log),
 		stopping: make(chan struct{}),
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

@@ -17,13 +17,14 @@ import (
 // under load one round trip stores many receipts while every deliver_sm is
 // still answered only after its own entry is durable.
 type streamWriter struct {
-	rdb    redis.UniversalClient
-	stream string
-	log    *slog.Logger
-	reqs   chan *xaddReq
-	quit   chan struct{}
-	wg     sync.WaitGroup
-	once   sync.Once
+	rdb      redis.UniversalClient
+	stream   string
+	replicas int // replicas that must hold an entry (Redis WAIT) before it counts as stored
+	log      *slog.Logger
+	reqs     chan *xaddReq
+	quit     chan struct{}
+	wg       sync.WaitGroup
+	once     sync.Once
 }
 
 type xaddReq struct {
@@ -35,17 +36,21 @@ const (
 	streamLoops    = 2               // pipelines in flight at once
 	streamMaxBatch = 512             // entries per pipeline
 	streamTimeout  = 5 * time.Second // bound of one pipeline round trip
+	// replicaWait bounds the wait for replicas: past it the entries count as
+	// not stored, the carrier sends them again, and they are stored again.
+	replicaWait = 500 * time.Millisecond
 )
 
 var errWriterClosed = errors.New("gateway: inbound stream writer closed")
 
-func newStreamWriter(rdb redis.UniversalClient, stream string, log *slog.Logger) *streamWriter {
+func newStreamWriter(rdb redis.UniversalClient, stream string, replicas int, log *slog.Logger) *streamWriter {
 	w := &streamWriter{
-		rdb:    rdb,
-		stream: stream,
-		log:    log,
-		reqs:   make(chan *xaddReq, streamMaxBatch),
-		quit:   make(chan struct{}),
+		rdb:      rdb,
+		stream:   stream,
+		replicas: replicas,
+		log:      log,
+		reqs:     make(chan *xaddReq, streamMaxBatch),
+		quit:     make(chan struct{}),
 	}
 	w.wg.Add(streamLoops)
 	for range streamLoops {
@@ -119,7 +124,16 @@ func (w *streamWriter) flush(batch []*xaddReq) {
 	for i, req := range batch {
 		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{Stream: w.stream, Values: req.values})
 	}
+	var wait *redis.Cmd
+	if w.replicas > 0 {
+		wait = pipe.Do(ctx, "WAIT", w.replicas, replicaWait.Milliseconds())
+	}
 	_, execErr := pipe.Exec(ctx)
+	if execErr == nil && wait != nil {
+		if n, _ := wait.Int64(); n < int64(w.replicas) {
+			execErr = fmt.Errorf("%d of %d replicas hold the entries", n, w.replicas)
+		}
+	}
 	if execErr != nil {
 		w.log.Warn("gateway: xadd to inbound stream failed", "stream", w.stream, "entries", len(batch), "err", execErr)
 	}

@@ -18,7 +18,7 @@ import (
 // the writer must still fail every entry, or the gateway would answer the
 // carrier's deliver_sm and the receipt would be lost (the chaos suite's Redis
 // restart lost 9% of a send's receipts this way).
-func TestStreamWriterFailsWhenRedisIsDown(t *testing.T) {
+func TestStreamWriterAcknowledgesOnlyStoredEntries(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestStreamWriterFailsWhenRedisIsDown(t *testing.T) {
 	l.Close() // nothing listens there now: every dial is refused
 	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: 1, DialTimeout: 200 * time.Millisecond})
 	defer rdb.Close()
-	w := newStreamWriter(rdb, "test:inbound", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w := newStreamWriter(rdb, "test:inbound", 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer w.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -39,7 +39,7 @@ func TestStreamWriterFailsWhenRedisIsDown(t *testing.T) {
 
 	// The same writer against a live Redis stores each entry before it returns.
 	r := testenv.RedisDB(t)
-	live := newStreamWriter(r.Client, "test:inbound", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	live := newStreamWriter(r.Client, "test:inbound", 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer live.Close()
 	for i := range 3 {
 		if err := live.Add(ctx, []any{FieldKind, KindReceipt, FieldMsgID, i}); err != nil {
@@ -48,5 +48,13 @@ func TestStreamWriterFailsWhenRedisIsDown(t *testing.T) {
 	}
 	if n := r.Client.XLen(ctx, "test:inbound").Val(); n != 3 {
 		t.Fatalf("stream holds %d entries, want 3", n)
+	}
+
+	// Asked for a replica (REDIS_WAIT_REPLICAS=1) against a server with none:
+	// Redis stores the entry, but it is not acknowledged (a failover could lose it).
+	replicated := newStreamWriter(r.Client, "test:inbound", 1, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer replicated.Close()
+	if err := replicated.Add(ctx, []any{FieldKind, KindReceipt, FieldMsgID, 9}); err == nil {
+		t.Fatal("entry acknowledged without the replica it waits for")
 	}
 }
