@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/smpp"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/testenv"
 )
@@ -220,6 +221,9 @@ type sendCounters struct {
 func (e *env) sendCounters(id int64) sendCounters {
 	e.t.Helper()
 	var s sendCounters
+	if _, err := send.New(e.db.Pool, nil, nil, nil, 0, nil).FoldCounts(e.ctx()); err != nil {
+		e.t.Fatalf("fold send counters: %v", err)
+	}
 	if err := e.db.Pool.QueryRow(e.ctx(), `SELECT status, submitted, rejected FROM sends WHERE id = $1`, id).
 		Scan(&s.Status, &s.Submitted, &s.Rejected); err != nil {
 		e.t.Fatalf("send counters: %v", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/send"
 )
 
 // The recorder writes what every batch handler of the gateway produces, in
@@ -547,8 +550,9 @@ func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]in
 	return nil
 }
 
-// countSends adds the recorded recipients to their sends' counters, in send id
-// order (two gateways recording the same sends lock them in the same order).
+// countSends adds the recorded recipients to their sends' counters (as deltas
+// that a worker folds in: send.AddCounts) and moves queued sends to sending; a
+// send's row is locked only by that first move.
 func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
 	per := map[int64][3]int64{}
 	for i, c := range b.claims {
@@ -561,26 +565,16 @@ func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64)
 	if len(per) == 0 {
 		return nil
 	}
-	ids := make([]int64, 0, len(per))
-	for id := range per {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	sub := make([]int64, len(ids))
-	rej := make([]int64, len(ids))
-	partial := make([]int64, len(ids))
+	ids := slices.Sorted(maps.Keys(per))
+	deltas := make([]send.Counts, len(ids))
 	for i, id := range ids {
-		sub[i], rej[i], partial[i] = per[id][0], per[id][1], per[id][2]
+		deltas[i] = send.Counts{Submitted: int32(per[id][0]), Rejected: int32(per[id][1]), Partial: int32(per[id][2])}
 	}
-	if _, err := tx.Exec(ctx, `
-		UPDATE sends s
-		SET submitted = s.submitted + u.sub, rejected = s.rejected + u.rej, partial = s.partial + u.partial,
-		    updated_at = now(), status = CASE WHEN s.status = 'queued' THEN 'sending' ELSE s.status END
-		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS u(id, sub, rej, partial)
-		WHERE s.id = u.id`, ids, sub, rej, partial); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE sends SET status = 'sending', updated_at = now()
+		WHERE id = ANY($1::bigint[]) AND status = 'queued'`, ids); err != nil {
 		return fmt.Errorf("count recorded recipients: %w", err)
 	}
-	return nil
+	return send.AddCounts(ctx, tx, ids, deltas)
 }
 
 // grantClaims raises the hand-over limit of the claims asked for, unless

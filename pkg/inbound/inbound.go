@@ -82,7 +82,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 // dead consumer left unacknowledged and retries the pending receipts.
 func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 	lastClaim := time.Time{}
-	lastPending, lastExpire, lastFlush := time.Time{}, time.Time{}, time.Time{}
+	lastPending, lastExpire, lastFlush, lastFold := time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	for ctx.Err() == nil {
 		var msgs []redis.XMessage
 		if lead && time.Since(lastClaim) > 15*time.Second {
@@ -118,6 +118,14 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
 			} else {
 				c.dirty(ctx, a.Sends)
+			}
+		}
+		if lead && time.Since(lastFold) > foldEvery {
+			lastFold = time.Now()
+			if ids, err := c.Sends.FoldCounts(ctx); err != nil {
+				slog.WarnContext(ctx, "fold send counters", "err", err)
+			} else {
+				c.dirty(ctx, ids)
 			}
 		}
 		if lead && time.Since(lastFlush) > flushEvery {
@@ -302,6 +310,10 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 	c.announce(ctx, stored)
 	return nil
 }
+
+// foldEvery is how often the lead consumer folds the sends' counter changes
+// into the sends (send.FoldCounts): the lag of the progress a panel shows.
+const foldEvery = 200 * time.Millisecond
 
 // flushEvery is how often the lead consumer stores the concatenated messages
 // whose missing parts never came.

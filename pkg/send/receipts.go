@@ -287,13 +287,12 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("apply receipts: %w", err)
 	}
-	if len(sendIDs) > 0 {
-		// In send id order: concurrent consumers and gateways lock sends alike.
-		if _, err := tx.Exec(ctx, `UPDATE sends s SET delivered = s.delivered + u.d, undelivered = s.undelivered + u.f,
-			updated_at = now() FROM unnest($1::bigint[], $2::int[], $3::int[]) AS u(id, d, f) WHERE s.id = u.id`,
-			sendIDs, dl, ud); err != nil {
-			return nil, fmt.Errorf("send counters: %w", err)
-		}
+	counts := make([]Counts, len(sendIDs))
+	for i := range counts {
+		counts[i] = Counts{Delivered: dl[i], Undelivered: ud[i]}
+	}
+	if err := AddCounts(ctx, tx, sendIDs, counts); err != nil {
+		return nil, err
 	}
 	// 2. En-route receipts: the recipient reached the telecom.
 	if enroute {

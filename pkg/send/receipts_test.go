@@ -68,6 +68,8 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 	}
 	var st1, st2 int16
 	var delivered, undelivered int
+	_, err = s.FoldCounts(ctx)
+	must(err)
 	must(d.Pool.QueryRow(ctx, `SELECT (SELECT status FROM recipients WHERE id = $1), (SELECT status FROM recipients WHERE id = $2),
 		delivered, undelivered FROM sends WHERE id = $3`, r1, r2, sendID).Scan(&st1, &st2, &delivered, &undelivered))
 	if st1 != 2 || st2 != 3 || delivered != 1 || undelivered != 1 {
@@ -132,6 +134,9 @@ func TestReceiptsConcurrentConsumers(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if _, err := s.FoldCounts(ctx); err != nil {
+		t.Fatal(err)
+	}
 	var done, parts, sDelivered, sUndelivered int
 	must(d.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 2), sum(parts_delivered + parts_failed),
 		(SELECT delivered FROM sends WHERE id = $1), (SELECT undelivered FROM sends WHERE id = $1)
