@@ -6,3 +6,4 @@ FROM (SELECT send_id, sum(submitted) AS submitted, sum(rejected) AS rejected, su
       FROM send_count_deltas GROUP BY send_id) d
 WHERE s.id = d.send_id;
 DROP TABLE send_count_deltas;
+ALTER TABLE pending_receipts RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_cost_delay);

@@ -12,7 +12,7 @@
 #   bash scripts/testbed.sh smoke [N]       send N recipients (10,000) through app2's API (app1's
 #                                           when only one), wait for every receipt, and check the
 #                                           simulator saw each exactly once and every gateway worked
-#   bash scripts/testbed.sh measure [N]     per-recipient CPU of each host, WAL, table growth and
+#   bash scripts/testbed.sh measure [N]     per-recipient CPU of each host (and net of the idle cost, measured for 15 s first), WAL, table growth and
 #                                           Redis memory for N recipients (100,000)
 #   bash scripts/testbed.sh chaos [N]       the chaos suite (scripts/chaos.sh): a send of N (100,000)
 #                                           per fault, the fault mid-send, a table of what it cost
@@ -295,7 +295,16 @@ measure() {
   local n=${1:-100000} pairs h wal0 wal1 secs redis0 redis1
   pairs=$(cat "$TESTBED_DIR/pairs")
   local hosts=(db sim); for h in $(seq 1 "$pairs"); do hosts+=("app$h"); done
-  declare -A cpu0
+  declare -A cpu0 idle
+  # The idle cost first (pollers, heartbeats, leases: per process and second, not
+  # per recipient), so that the run's CPU can be given net of it too.
+  local idle_secs=${TESTBED_IDLE_SECONDS:-15} idle_total=0
+  for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
+  sleep "$idle_secs"
+  for h in "${hosts[@]}"; do
+    idle[$h]=$(awk -v a="${cpu0[$h]}" -v b="$(cpu_of "$h")" -v s="$idle_secs" 'BEGIN { printf "%.4f", (b - a) / s }')
+    idle_total=$(awk -v t="$idle_total" -v i="${idle[$h]}" 'BEGIN { print t + i }')
+  done
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
@@ -315,7 +324,9 @@ measure() {
     us=$(awk -v a="${cpu0[$h]}" -v b="$(cpu_of "$h")" -v n="$n" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')
     line+=" cpu_us_${h}=$us"; total=$(awk -v t="$total" -v u="$us" 'BEGIN { print t + u }')
   done
-  line+=" cpu_us_total=$total wal_bytes_per_recipient=$(awk -v w="$wal1" -v n="$n" 'BEGIN { printf "%.0f", w / n }')"
+  line+=" cpu_us_total=$total idle_cores=$(printf %.2f "$idle_total")"
+  line+=" cpu_us_net_of_idle=$(awk -v t="$total" -v i="$idle_total" -v s="$secs" -v n="$n" 'BEGIN { printf "%.1f", t - i * s * 1e6 / n }')"
+  line+=" wal_bytes_per_recipient=$(awk -v w="$wal1" -v n="$n" 'BEGIN { printf "%.0f", w / n }')"
   line+=" redis_delta_bytes=$(( redis1 - redis0 ))"
   log "$line"
   log "tables before: $size0"

@@ -18,8 +18,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/testenv"
 )

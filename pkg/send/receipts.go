@@ -2,6 +2,7 @@ package send
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -119,14 +120,31 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	var out Applied
 	ret := s.idRetention()
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// Most passes find nothing waiting: planning the matches below over every
-		// partition of recipients costs milliseconds, the probe microseconds.
-		var waiting bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pending_receipts)`).Scan(&waiting); err != nil || !waiting {
+		// One worker at a time: with several, each pass would do the same work
+		// and wait on the others' rows. Most passes find nothing waiting:
+		// planning the matches below over every partition of recipients costs
+		// milliseconds, the probes microseconds.
+		var mine, waiting, unknown bool // waiting: scanned, true when a row is found
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('pending_receipts'))`).Scan(&mine); err != nil || !mine {
 			return err
 		}
-		if err := reconcileUnknown(ctx, tx, ret); err != nil {
+		// By the primary key: index entries of rows found dead are marked so and
+		// skipped by the next look, where a scan of the table reads them all.
+		err := tx.QueryRow(ctx, `SELECT true FROM pending_receipts ORDER BY operator, msg_id LIMIT 1`).Scan(&waiting)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
 			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM recipients WHERE unknown AND status IN (0, 1))`).
+			Scan(&unknown); err != nil {
+			return err
+		}
+		if unknown {
+			if err := reconcileUnknown(ctx, tx, ret); err != nil {
+				return err
+			}
 		}
 		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts d USING (
 				SELECT p.operator, p.msg_id FROM pending_receipts p
