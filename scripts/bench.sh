@@ -38,6 +38,9 @@
 #                    every reply is submitted, worker CPU per MO and peak RSS
 #                    (scripts/bench-inbox.sh; BENCH_ONLY=inbox only).
 #
+# BENCH_ENGINE_ONLY=1 stops after parts 1–5 (the engine's figures; parts 6–8 run
+# on stacks of their own and take longest).
+#
 # BENCH_PPROF=1 saves CPU profiles of the gateway, worker and API during part 2
 # (BENCH_PPROF_SECONDS, 8) to .data/bench/cpu-*.pprof (go tool pprof -top).
 #
@@ -469,6 +472,7 @@ say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1"
 say ""
 say "make bench: the measured part took $(sub "$(now)" "$T_START") s (plus build and clean-up)"
 
+if [ -z "${BENCH_ENGINE_ONLY:-}" ]; then
 say ""
 bash scripts/bench-webhooks.sh >>"$REPORT"
 say ""
@@ -477,6 +481,7 @@ bash scripts/bench-links.sh >>"$REPORT"
 say ""
 say "8. Number bank counts (scripts/bench-targeted.sh)"
 bash scripts/bench-targeted.sh >>"$REPORT"
+fi
 
 cp "$REPORT" "$OUT"
 echo
