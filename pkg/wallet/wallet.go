@@ -53,6 +53,16 @@ type Querier interface {
 // Apply writes one ledger row and moves the balance, inside tx. It returns the new
 // balance and whether the row was written (false when its ref was already applied).
 func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied bool, err error) {
+	if e.Amount == 0 {
+		// Nothing moves (a send closed with nothing to refund, settled at its
+		// quote): no ledger row, so no lock on the wallet, which every send and
+		// one-time code of the account takes.
+		if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT balance FROM wallets WHERE account_id = $1), 0)`,
+			e.AccountID).Scan(&balance); err != nil {
+			return 0, false, fmt.Errorf("read wallet: %w", err)
+		}
+		return balance, false, nil
+	}
 	if _, err := tx.Exec(ctx, `INSERT INTO wallets (account_id) VALUES ($1) ON CONFLICT DO NOTHING`, e.AccountID); err != nil {
 		return 0, false, fmt.Errorf("ensure wallet: %w", err)
 	}
