@@ -44,7 +44,8 @@
 // A recipient's outcome goes to the gateway's recorder as soon as every part
 // has one. The recorder writes all handlers' outcomes in one transaction every
 // recordEvery: it copies the accepted parts' message ids, marks the recipients sent (0) or
-// rejected (6, error "smsc:0xNN") and adds to the sends' counters; at the end
+// rejected (6, error "smsc:0xNN") and records the sends' counter changes (folded into
+// the sends by a worker, send.FoldCounts); at the end
 // of a chunk its recipients never started go back to queued and the claim row
 // is deleted, then the handler adds the send id to jobs.DirtySends. Grants and
 // the renewal of the claims in hand go through a second connection, as soon as

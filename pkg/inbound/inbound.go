@@ -114,10 +114,9 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 		}
 		if lead && time.Since(lastPending) > 500*time.Millisecond {
 			lastPending = time.Now()
-			if a, err := c.Sends.RetryPending(ctx); err != nil {
+			// The sends whose counters move are announced by the fold below.
+			if _, err := c.Sends.RetryPending(ctx); err != nil {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
-			} else {
-				c.dirty(ctx, a.Sends)
 			}
 		}
 		if lead && time.Since(lastFold) > foldEvery {
@@ -292,8 +291,7 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 				Text: in.Text, ReceivedAt: in.ReceivedAt, Ref: in.UDHRef, Seq: in.UDHSeq, Total: in.UDHTotal})
 		}
 	}
-	a, err := c.Sends.ApplyReceipts(ctx, receipts)
-	if err != nil {
+	if _, err := c.Sends.ApplyReceipts(ctx, receipts); err != nil {
 		return err
 	}
 	stored, err := c.Inbox.Apply(ctx, mos)
@@ -306,7 +304,6 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("ack inbound: %w", err)
 	}
-	c.dirty(ctx, a.Sends)
 	c.announce(ctx, stored)
 	return nil
 }

@@ -216,20 +216,21 @@ func batchNumber(op string, i int) int {
 }
 
 func existingBatches(ctx context.Context, tx pgx.Tx, sendID int64) ([]batchKey, error) {
-	rows, err := tx.Query(ctx, `SELECT DISTINCT operator, batch FROM recipients WHERE send_id = $1 AND status = 5`, sendID)
+	return batchesWith(ctx, tx, sendID, RcptQueued)
+}
+
+// batchesWith lists the send's batches that hold recipients in any of the statuses.
+func batchesWith(ctx context.Context, tx pgx.Tx, sendID int64, statuses ...int16) ([]batchKey, error) {
+	rows, err := tx.Query(ctx, `SELECT DISTINCT operator, batch FROM recipients WHERE send_id = $1 AND status = ANY($2)`,
+		sendID, statuses)
 	if err != nil {
-		return nil, fmt.Errorf("existing batches: %w", err)
+		return nil, fmt.Errorf("batches of send %d: %w", sendID, err)
 	}
-	defer rows.Close()
-	var out []batchKey
-	for rows.Next() {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (batchKey, error) {
 		var b batchKey
-		if err := rows.Scan(&b.operator, &b.batch); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+		err := r.Scan(&b.operator, &b.batch)
+		return b, err
+	})
 }
 
 // enqueueBatches enqueues batch tasks; suffix distinguishes a sweeper's re-enqueue.

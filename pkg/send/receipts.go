@@ -124,13 +124,13 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		// and wait on the others' rows. Most passes find nothing waiting:
 		// planning the matches below over every partition of recipients costs
 		// milliseconds, the probes microseconds.
-		var mine, waiting, unknown bool // waiting: scanned, true when a row is found
+		var mine, unknown bool
 		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('pending_receipts'))`).Scan(&mine); err != nil || !mine {
 			return err
 		}
 		// By the primary key: index entries of rows found dead are marked so and
 		// skipped by the next look, where a scan of the table reads them all.
-		err := tx.QueryRow(ctx, `SELECT true FROM pending_receipts ORDER BY operator, msg_id LIMIT 1`).Scan(&waiting)
+		err := tx.QueryRow(ctx, `SELECT true FROM pending_receipts ORDER BY operator, msg_id LIMIT 1`).Scan(new(bool))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}

@@ -21,15 +21,8 @@ func (s *Service) RequeueBatches(ctx context.Context, sendID int64) (int, error)
 		if err := tx.QueryRow(ctx, `SELECT type FROM sends WHERE id = $1`, sendID).Scan(&typ); err != nil {
 			return fmt.Errorf("requeue send %d: %w", sendID, err)
 		}
-		rows, err := tx.Query(ctx, `SELECT DISTINCT operator, batch FROM recipients WHERE send_id = $1 AND status IN (5, 7)`, sendID)
-		if err != nil {
-			return fmt.Errorf("requeue send %d: %w", sendID, err)
-		}
-		batches, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (batchKey, error) {
-			var b batchKey
-			err := r.Scan(&b.operator, &b.batch)
-			return b, err
-		})
+		var err error
+		batches, err = batchesWith(ctx, tx, sendID, RcptQueued, RcptSubmitting)
 		return err
 	})
 	if err != nil {

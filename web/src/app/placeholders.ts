@@ -1,6 +1,6 @@
 /**
- * Spec §2 routes whose pages are not built yet: they render «این بخش به‌زودی فعال می‌شود»
- * inside the layout instead of a 404. `mobileOnly` pages still go to /404 on desktop.
+ * Spec §2 routes whose pages are not built yet: they render ComingSoonPage inside the
+ * layout instead of a 404. `mobileOnly` pages still go to /404 on desktop.
  * Every spec route has its page now; the list stays for routes the spec adds later.
  */
 export interface PlaceholderRoute {

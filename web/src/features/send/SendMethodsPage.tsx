@@ -26,9 +26,11 @@ export default function SendMethodsPage() {
           ))}
         </SimpleGrid>
       </SectionCard>
-      <Text fontSize="xs" color="app.muted" textAlign="center">
-        روش‌های «به‌زودی» در نسخه‌های بعدی پنل فعال می‌شوند.
-      </Text>
+      {SEND_METHODS.some((m) => !m.active) && (
+        <Text fontSize="xs" color="app.muted" textAlign="center">
+          روش‌های «به‌زودی» در نسخه‌های بعدی پنل فعال می‌شوند.
+        </Text>
+      )}
     </Stack>
   )
 }
