@@ -13,7 +13,12 @@
 #                    (BENCH_CONNS=8 connections): requests/s, p50/p99/p99.9,
 #                    a) BENCH_DURATION=20 s while the stack expands and sends what
 #                       it accepts, b) BENCH_ALONE_DURATION=10 s with the worker,
-#                       gateway and simulator paused (the accept path alone);
+#                       gateway and simulator paused (the accept path alone),
+#                    c) run first: BENCH_INFLIGHT_SECS=8 s on BENCH_INFLIGHT_CONNS=4
+#                       connections, each pausing BENCH_INFLIGHT_PAUSE_MS=250 ms
+#                       between requests, while a second send like part 2's is in flight
+#                       (the posted sends scheduled an hour ahead), and that
+#                       send's rate against part 2's;
 #   4. bulk          (run between 2 and 3) a BENCH_BULK_ROWS (1,000,000)-row xlsx
 #                    campaign through the API: upload → parse → pre-flight → accept
 #                    → every receipt applied, phase times and peak RSS; then the
@@ -58,6 +63,9 @@ E2E_N=${BENCH_E2E_RECIPIENTS:-100000}
 E2E_TIMEOUT=${BENCH_E2E_TIMEOUT:-300}
 E2E_STALL=${BENCH_E2E_STALL:-20}
 CONNS=${BENCH_CONNS:-8}
+INFLIGHT_CONNS=${BENCH_INFLIGHT_CONNS:-4}
+INFLIGHT_PAUSE_MS=${BENCH_INFLIGHT_PAUSE_MS:-250}
+INFLIGHT_SECS=${BENCH_INFLIGHT_SECS:-8}
 THREADS=${BENCH_THREADS:-2}
 DURATION=${BENCH_DURATION:-20}
 ALONE=${BENCH_ALONE_DURATION:-10}
@@ -366,6 +374,11 @@ cat >"$STACK_RUN/send.lua" <<'LUA'
 -- POST /v1/api/send of 1,000 numbers (MCI, Irancell, Rightel) per request; the
 -- text carries a per-thread counter so every send is distinct.
 local token = os.getenv("BENCH_TOKEN")
+local send_at = os.getenv("BENCH_SEND_AT") or "" -- set: every send is scheduled for then (part 3c)
+local pause = tonumber(os.getenv("BENCH_PAUSE_MS") or "") -- set: each connection waits this long between requests
+if pause then
+  function delay() return pause end
+end
 local prefixes = { "0912", "0935", "0921" }
 local nlists, lists, counter, headers = 16, {}, 0, nil
 local threads = 0
@@ -386,7 +399,8 @@ end
 function request()
   counter = counter + 1
   local body = '{"type":"quick","sender":"500012345","cancel11":false,"text":"چاپار: آزمون پذیرش ' ..
-    tid .. '-' .. counter .. '","numbers":[' .. lists[counter % nlists + 1] .. ']}'
+    tid .. '-' .. counter .. '",' .. (send_at ~= "" and ('"send_at":"' .. send_at .. '",') or "") ..
+    '"numbers":[' .. lists[counter % nlists + 1] .. ']}'
   return wrk.format("POST", "/v1/api/send", headers, body)
 end
 function done(summary, latency, requests)
@@ -431,6 +445,47 @@ accept_usage() { # TAG
   say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# 3c. Accept while a send of E2E_N recipients is in flight (issue 16, goal 5): a
+# second quick send like part 2's, and while it is sent clients (INFLIGHT_CONNS
+# connections, each pausing INFLIGHT_PAUSE_MS between requests: 16 sends of 1,000
+# numbers a second, a busy API customer) post for INFLIGHT_SECS. Those
+# sends are scheduled an hour ahead: the accept path (checks, price, charge, store)
+# is measured beside the pipeline without feeding it, so the send's rate, against
+# part 2's, shows what the accepting costs the send.
+log "3c accept while $E2E_N recipients are in flight: wrk -c$INFLIGHT_CONNS -d${INFLIGHT_SECS}s"
+RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  --data-binary @"$STACK_RUN/e2e.json" "$API/send")
+T0=$(now)
+FLIGHT_ID=$(jq -r .data.id <<<"$RESP")
+[ -n "$FLIGHT_ID" ] && [ "$FLIGHT_ID" != null ] || { echo "send not accepted: $RESP" >&2; exit 1; }
+BENCH_SEND_AT=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ) BENCH_PAUSE_MS=$INFLIGHT_PAUSE_MS BENCH_TOKEN=$TOKEN timeout $((INFLIGHT_SECS + 30)) \
+  wrk -t1 -c"$INFLIGHT_CONNS" -d"${INFLIGHT_SECS}s" --timeout 10s --latency -s "$STACK_RUN/send.lua" \
+  "http://$HTTP_ADDR/v1/api/send" >"$STACK_RUN/flight.wrk" 2>&1 &
+WRK_PID=$!
+FLIGHT_DONE= FLIGHT_WRK_END=
+for _ in $(seq $((E2E_TIMEOUT * 5))); do
+  S=$(curl -fsS --max-time 10 -H "Authorization: Bearer $TOKEN" "$API/report/bulk_stats?id=$FLIGHT_ID" | jq -c .data) || S=
+  if [ -n "$S" ] && jq -e '.recipients > 0 and .delivered + .undelivered + .rejected >= .recipients' <<<"$S" >/dev/null; then
+    FLIGHT_DONE=$(now); break
+  fi
+  [ -z "$FLIGHT_WRK_END" ] && ! kill -0 "$WRK_PID" 2>/dev/null && FLIGHT_WRK_END=$(now)
+  sleep 0.2
+done
+wait "$WRK_PID" || { cat "$STACK_RUN/flight.wrk" >&2; exit 1; }
+W=$(grep '^BENCH ' "$STACK_RUN/flight.wrk")
+say ""
+say "3c. Accept while a send of $E2E_N recipients is in flight: POST /v1/api/send, 1,000 numbers per request (scheduled an hour ahead), $INFLIGHT_CONNS connections each pausing $INFLIGHT_PAUSE_MS ms between requests, ${INFLIGHT_SECS} s"
+say "   command: make bench (as part 2's send, then wrk -t1 -c$INFLIGHT_CONNS -d${INFLIGHT_SECS}s --latency -s send.lua with BENCH_SEND_AT and BENCH_PAUSE_MS)"
+say "   $(wv rps) requests/s ($(wv requests) requests, $(wv non2xx) non-2xx); latency ms: p50 $(wv p50), p90 $(wv p90), p99 $(wv p99), max $(wv max)  (target p99 ≤ 150)"
+P99_FLIGHT=$(wv p99)
+if [ -n "$FLIGHT_DONE" ]; then
+  FLIGHT_RATE=$(awk -v n="$E2E_N" -v w="$(sub "$FLIGHT_DONE" "$T0")" 'BEGIN { printf "%.0f", n / w }')
+  say "   the send in flight: every receipt $(sub "$FLIGHT_DONE" "$T0") s after its POST answered, $FLIGHT_RATE recipients/s ($(awk -v a="$FLIGHT_RATE" -v b="$E2E_RATE" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }') against part 2's $E2E_RATE/s)$([ -n "$FLIGHT_WRK_END" ] && echo "; wrk ended before the send did")"
+else
+  say "   the send in flight: NOT complete within ${E2E_TIMEOUT} s"
+fi
+say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
 # 3a. With the whole stack running: the worker expands and the gateway sends what
 # is accepted, on the same cores (as in production on one small machine).
 accept_run acc "$DURATION"
@@ -465,7 +520,7 @@ met() { awk -v v="$1" -v t="$2" -v dir="$3" 'BEGIN { ok = dir == "ge" ? v >= t :
 say ""
 say "Summary"
 say "  end to end, $E2E_N recipients: $E2E_RATE recipients/s, $(printf %.1f "$WALL_E2E") s (target ≥ 10000: $(met "$E2E_RATE" 10000 ge))$([ -n "$E2E_DONE" ] || echo "; INCOMPLETE: receipts never applied")"
-say "  accept p99 (1,000 numbers): $P99_ACC ms with the whole stack running, $P99_ALONE ms API alone (target ≤ 50: $(met "$P99_ACC" 50 le) / $(met "$P99_ALONE" 50 le))"
+say "  accept p99 (1,000 numbers): $P99_ACC ms with the whole stack running, $P99_ALONE ms API alone (target ≤ 50: $(met "$P99_ACC" 50 le) / $(met "$P99_ALONE" 50 le)); $P99_FLIGHT ms beside a send of $E2E_N in flight, which ran at ${FLIGHT_RATE:-?}/s (issue 16 goal 5, ≤ 150: $(met "$P99_FLIGHT" 150 le))"
 say "  $BULK_SUMMARY"
 say "  $OTP_SUMMARY_IDLE; $OTP_SUMMARY_CAMP"
 say "  raw ceiling: $(printf %.0f "$RAW3")/s over 3 binds, $(printf %.0f "$RAW1")/s over 1; end to end is $(awk -v a="$E2E_RATE" -v b="$RAW3" 'BEGIN { printf "%.0f%%", 100 * a / b }') of the 3-bind ceiling"
