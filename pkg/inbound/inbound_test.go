@@ -194,3 +194,43 @@ func TestIDBefore(t *testing.T) {
 		}
 	}
 }
+
+// A member tops a small read up with what arrives until its oldest entry is
+// Gather old, and does not wait once it holds GatherMin entries.
+func TestGather(t *testing.T) {
+	r := testenv.RedisDB(t)
+	ctx := context.Background()
+	if err := r.Client.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	add := func(n int) {
+		for range n {
+			if err := r.Client.XAdd(ctx, &redis.XAddArgs{Stream: jobs.InboundStream, Values: []any{"k", "v"}}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	c := &Consumer{RDB: r.Client, Batch: 5000}
+	read := func() []redis.XMessage {
+		res, err := r.Client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: "t",
+			Streams: []string{jobs.InboundStream, ">"}, Count: 5000, Block: time.Second}).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Messages
+	}
+
+	add(10)
+	go func() { time.Sleep(Gather / 4); add(5) }()
+	start := time.Now()
+	msgs := c.gather(ctx, "t", read())
+	if el := time.Since(start); len(msgs) != 15 || el < Gather/2 || el > Gather+300*time.Millisecond {
+		t.Errorf("small read: %d entries after %s, want 15 after about %s", len(msgs), el, Gather)
+	}
+
+	add(GatherMin)
+	start = time.Now()
+	if msgs = c.gather(ctx, "t", read()); len(msgs) != GatherMin || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("full read: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherMin)
+	}
+}
