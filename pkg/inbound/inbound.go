@@ -228,15 +228,21 @@ const Settle = 150 * time.Millisecond
 // Gather, it reads again. Each process then applies batches of about the same
 // size however many workers share the stream, so adding workers does not add
 // statements per receipt (issue 21's CPU per recipient from 1 to 3 pairs); a
-// receipt waits at most Gather plus Settle longer for it.
+// receipt waits at most Gather plus Settle longer for it. A read of fewer than
+// GatherFrom entries is applied as it is: the stream is quiet, and a one-time
+// code's delivery (and its webhook) should not wait for a batch to fill.
 const (
-	GatherMin = 1000
-	Gather    = 400 * time.Millisecond
+	GatherMin  = 1000
+	GatherFrom = 50
+	Gather     = 400 * time.Millisecond
 )
 
 // gather tops msgs up (see GatherMin), reading at most Batch entries in all.
 func (c *Consumer) gather(ctx context.Context, name string, msgs []redis.XMessage) []redis.XMessage {
-	for len(msgs) > 0 && len(msgs) < min(GatherMin, c.Batch) {
+	if len(msgs) < GatherFrom {
+		return msgs
+	}
+	for len(msgs) < min(GatherMin, c.Batch) {
 		wait := waitFor(msgs[0].ID, Gather, time.Now())
 		if wait < time.Millisecond {
 			break

@@ -196,7 +196,8 @@ func TestIDBefore(t *testing.T) {
 }
 
 // A member tops a small read up with what arrives until its oldest entry is
-// Gather old, and does not wait once it holds GatherMin entries.
+// Gather old, does not wait once it holds GatherMin entries, and applies a read
+// of fewer than GatherFrom entries (a quiet stream) at once.
 func TestGather(t *testing.T) {
 	r := testenv.RedisDB(t)
 	ctx := context.Background()
@@ -220,12 +221,18 @@ func TestGather(t *testing.T) {
 		return res[0].Messages
 	}
 
-	add(10)
+	add(GatherFrom)
 	go func() { time.Sleep(Gather / 4); add(5) }()
 	start := time.Now()
 	msgs := c.gather(ctx, "t", read())
-	if el := time.Since(start); len(msgs) != 15 || el < Gather/2 || el > Gather+300*time.Millisecond {
-		t.Errorf("small read: %d entries after %s, want 15 after about %s", len(msgs), el, Gather)
+	if el := time.Since(start); len(msgs) != GatherFrom+5 || el < Gather/2 || el > Gather+300*time.Millisecond {
+		t.Errorf("small read: %d entries after %s, want %d after about %s", len(msgs), el, GatherFrom+5, Gather)
+	}
+
+	add(GatherFrom - 1)
+	start = time.Now()
+	if msgs = c.gather(ctx, "t", read()); len(msgs) != GatherFrom-1 || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("quiet stream: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherFrom-1)
 	}
 
 	add(GatherMin)
