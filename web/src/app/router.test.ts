@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { matchRoutes } from 'react-router'
 import { contactRoutes } from '../features/contacts/routes'
 import { MobileOnly } from '../components/RouteGuards'
-import { PLACEHOLDER_ROUTES } from './placeholders'
 import { routes } from './router'
 
 function deepest(path: string) {
@@ -11,16 +10,10 @@ function deepest(path: string) {
 }
 
 describe('route table (spec §2)', () => {
-  it('has no duplicate placeholder paths', () => {
-    const paths = PLACEHOLDER_ROUTES.map((r) => r.path)
-    expect(new Set(paths).size).toBe(paths.length)
-  })
-
   it('marks exactly the five contacts pages mobile-only', () => {
-    const mobileOnly = [
-      ...PLACEHOLDER_ROUTES.filter((r) => r.mobileOnly).map((r) => r.path),
-      ...contactRoutes.filter((r) => (r.element as { type?: unknown } | undefined)?.type === MobileOnly).map((r) => r.path),
-    ]
+    const mobileOnly = contactRoutes
+      .filter((r) => (r.element as { type?: unknown } | undefined)?.type === MobileOnly)
+      .map((r) => r.path)
     expect(mobileOnly).toEqual([
       'contacts/all-contacts', 'contacts/all-groups', 'contacts/manage-more-features', 'contacts/blacklist', 'contacts/cancel_11',
     ])

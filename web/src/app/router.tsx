@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { lazyPage } from '../lib/chunkReload'
-import { GuestOnly, MobileOnly, RequireAuth } from '../components/RouteGuards'
+import { GuestOnly, RequireAuth } from '../components/RouteGuards'
 import { RequireStaff } from './layout/guards'
 import { adminRoutes, AdminLoginPage } from '../features/admin/routes'
 import { AcceptInvitePage, colleagueRoutes } from '../features/colleagues/routes'
@@ -15,7 +15,6 @@ import { fileRoutes } from '../features/files/routes'
 import { inboxRoutes } from '../features/inbox/routes'
 import { secretaryRoutes } from '../features/secretary/routes'
 import { profileRoutes } from '../features/profile/routes'
-import { PLACEHOLDER_ROUTES } from './placeholders'
 import { AdminLayout, AppLayout, RootShell, SoftLayout } from './RootShell'
 import { registerWarmer } from '../lib/warmup'
 import { prefetchDashboard } from '../features/dashboard/prefetch'
@@ -41,7 +40,6 @@ const AuditLogPage = lazyPage(() => import('../features/audit/AuditLogPage'))
 const TransactionsPage = lazyPage(() => import('../features/wallet/TransactionsPage'))
 const CreditPage = lazyPage(() => import('../features/wallet/CreditPage'))
 const PaymentResultPage = lazyPage(() => import('../features/wallet/PaymentResultPage'))
-const ComingSoonPage = lazyPage(() => import('../features/misc/ComingSoonPage'))
 const NotFoundPage = lazyPage(() => import('../features/misc/NotFoundPage'))
 
 // Signing in lands on the dashboard: its code and data start before the redirect.
@@ -64,17 +62,6 @@ const TARGETED_ROUTES = [
   ['tower_irancell', 'tower-irancell', 'ارسال بر اساس دکل ایرانسل'],
 ] as const
 
-const placeholders: RouteObject[] = PLACEHOLDER_ROUTES.map(({ path, title, mobileOnly }) => ({
-  path,
-  handle: { title },
-  element: mobileOnly ? (
-    <MobileOnly>
-      <ComingSoonPage />
-    </MobileOnly>
-  ) : (
-    <ComingSoonPage />
-  ),
-}))
 
 export const routes: RouteObject[] = [
   {
@@ -133,7 +120,6 @@ export const routes: RouteObject[] = [
           ...inboxRoutes,
           ...secretaryRoutes,
           ...profileRoutes,
-          ...placeholders,
         ],
       },
       {

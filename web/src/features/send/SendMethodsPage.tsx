@@ -1,4 +1,4 @@
-import { Button, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Button, SimpleGrid, Stack } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
 import { ClockIcon } from '../../components/outlineIcons'
 import { SectionCard } from '../../components/SectionCard'
@@ -26,11 +26,6 @@ export default function SendMethodsPage() {
           ))}
         </SimpleGrid>
       </SectionCard>
-      {SEND_METHODS.some((m) => !m.active) && (
-        <Text fontSize="xs" color="app.muted" textAlign="center">
-          روش‌های «به‌زودی» در نسخه‌های بعدی پنل فعال می‌شوند.
-        </Text>
-      )}
     </Stack>
   )
 }
