@@ -261,7 +261,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 	t2 := time.Now()
 	if r.critical && len(run.revert) == 0 && !run.refused {
 		finished = true
-		h.finishLater(ctx, r, acc, run, chunkNo)
+		h.finishLater(r, acc, run, chunkNo)
 		return len(c.recs) < h.chunk, nil
 	}
 	fin := <-h.rec.finish(acc, run.revert)
@@ -270,7 +270,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 		// The claim stays: the sweeper settles its recipients.
 		return true, fmt.Errorf("send %d batch %d: %w", b.SendID, b.Batch, fin.err)
 	}
-	h.count(ctx, r, fin, run)
+	h.count(r, fin, run)
 	r.log.Debug("chunk recorded", "chunk", chunkNo, "claimed", len(c.recs), "sent", fin.sent,
 		"rejected", fin.rejected, "returned", len(run.revert), "grant", r.grants.size, "claim", t1.Sub(t0).Round(time.Microsecond),
 		"submit", t2.Sub(t1).Round(time.Microsecond), "record", time.Since(t2).Round(time.Microsecond))
@@ -297,7 +297,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 // campaign. The outcome is as durable as when waited for: if the transaction
 // fails, the claim stays and the sweeper settles it, exactly as after a
 // failed wait. The gateway's graceful stop waits for it (inflight).
-func (h *batchHandler) finishLater(ctx context.Context, r *batchRun, acc *claimAcc, run chunkRun, chunkNo int) {
+func (h *batchHandler) finishLater(r *batchRun, acc *claimAcc, run chunkRun, chunkNo int) {
 	r.tot.chunks++
 	b, log := r.b, r.log
 	done := h.rec.finish(acc, nil)
@@ -309,7 +309,7 @@ func (h *batchHandler) finishLater(ctx context.Context, r *batchRun, acc *claimA
 			log.Warn("critical chunk not recorded: the sweeper settles its claim", "chunk", chunkNo, "err", fin.err)
 			return
 		}
-		h.countGateway(ctx, b.SendID, fin, run, log)
+		h.countGateway(fin, run)
 		if h.afterChunk != nil {
 			h.afterChunk(b, chunkNo)
 		}
@@ -317,23 +317,20 @@ func (h *batchHandler) finishLater(ctx context.Context, r *batchRun, acc *claimA
 }
 
 // countGateway adds a recorded chunk to the gateway's figures.
-func (h *batchHandler) countGateway(ctx context.Context, sendID int64, fin finishResult, run chunkRun, log *slog.Logger) {
+func (h *batchHandler) countGateway(fin finishResult, run chunkRun) {
 	h.stats.chunks.Add(1)
 	h.stats.sent.Add(fin.sent)
 	h.stats.rejected.Add(fin.rejected)
 	h.stats.unknown.Add(run.unknown)
-	if fin.sent+fin.rejected > 0 {
-		h.markDirty(ctx, sendID, log)
-	}
 }
 
 // count adds a recorded chunk to the batch's and the gateway's figures.
-func (h *batchHandler) count(ctx context.Context, r *batchRun, fin finishResult, run chunkRun) {
+func (h *batchHandler) count(r *batchRun, fin finishResult, run chunkRun) {
 	r.tot.chunks++
 	r.tot.sent += fin.sent
 	r.tot.rejected += fin.rejected
 	r.tot.unknown += run.unknown
-	h.countGateway(ctx, r.b.SendID, fin, run, r.log)
+	h.countGateway(fin, run)
 }
 
 // waitBound waits for a bound bind of the route before anything is claimed,

@@ -47,7 +47,8 @@
 // rejected (6, error "smsc:0xNN") and records the sends' counter changes (folded into
 // the sends by a worker, send.FoldCounts); at the end
 // of a chunk its recipients never started go back to queued and the claim row
-// is deleted, then the handler adds the send id to jobs.DirtySends. Grants and
+// is deleted (the worker that folds the counters announces the send to the live
+// publisher). Grants and
 // the renewal of the claims in hand go through a second connection, as soon as
 // asked for, so they never wait behind a large outcome transaction. The send's status is read again before every chunk: a stopped
 // send's queued recipients of the batch become 6 with error "stopped"; a

@@ -51,9 +51,6 @@ func TestBatchEndToEnd(t *testing.T) {
 	if sc.Submitted != n || sc.Rejected != 0 || sc.Status != "sending" {
 		t.Fatalf("send counters %+v", sc)
 	}
-	if ok, _ := e.redis.Client.SIsMember(e.ctx(), jobs.DirtySends, sendID).Result(); !ok {
-		t.Fatal("send not marked dirty")
-	}
 
 	// What the handsets received.
 	st := e.sim.Stats()

@@ -88,8 +88,12 @@ func TestConsumersDrainStream(t *testing.T) {
 		must(err)
 		var deltas int
 		must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM send_count_deltas`).Scan(&deltas))
-		// The lead consumer folds the counters' changes into the send.
-		return left == 0 && deltas == 0, fmt.Sprintf("%d entries left in the stream, %d counter changes", left, deltas)
+		// The lead consumer folds the counters' changes into the send, and
+		// announces the send to the live publisher.
+		dirty, err := r.Client.SIsMember(ctx, jobs.DirtySends, sendID).Result()
+		must(err)
+		return left == 0 && deltas == 0 && dirty,
+			fmt.Sprintf("%d entries left in the stream, %d counter changes, send announced %v", left, deltas, dirty)
 	})
 	consumers, err := r.Client.XInfoConsumers(ctx, jobs.InboundStream, jobs.InboundGroup).Result()
 	must(err)

@@ -69,7 +69,6 @@ type Applied struct {
 	Pending   int
 	Delivered int
 	Failed    int
-	Sends     []int64
 }
 
 // ApplyReceipts applies a batch of receipts in one transaction: each part's state is
@@ -205,8 +204,7 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 			enroute = enroute || r.Stat == StatEnroute
 		}
 	}
-	sendIDs, err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats}, enroute, &out)
-	if err != nil {
+	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats}, enroute, &out); err != nil {
 		return out, err
 	}
 	// 3. Receipts with no usable recorded id wait (the submit response may not be
@@ -220,7 +218,6 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 			pAt, pAlts = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ","))
 		}
 	}
-	out.Sends = sendIDs
 	if len(pIDs) == 0 {
 		out.Matched = len(rs)
 		return out, nil
@@ -248,13 +245,13 @@ type matchedRows struct {
 	stats    []int16
 }
 
-// applyMatched applies receipts whose message id is recorded and returns the sends
-// whose counters moved, adding the recipients delivered and failed to out. A
+// applyMatched applies receipts whose message id is recorded, moving their sends'
+// counters by deltas and adding the recipients delivered and failed to out. A
 // recipient is final once every part is: its unknown parts are reconciled
 // by receipt first (RetryPending), so the flag is left as it is.
-func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, out *Applied) ([]int64, error) {
+func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, out *Applied) error {
 	if len(mr.ids) == 0 {
-		return nil, nil
+		return nil
 	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
 	rows, err := tx.Query(ctx, `WITH r AS (
@@ -286,7 +283,7 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 		GROUP BY send_id ORDER BY send_id`,
 		mr.ops, mr.ids, mr.rids, mr.stats)
 	if err != nil {
-		return nil, fmt.Errorf("apply receipts: %w", err)
+		return fmt.Errorf("apply receipts: %w", err)
 	}
 	var sendIDs []int64
 	var dl, ud []int32
@@ -295,7 +292,7 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 		var d, u int32
 		if err := rows.Scan(&id, &d, &u); err != nil {
 			rows.Close()
-			return nil, err
+			return err
 		}
 		sendIDs, dl, ud = append(sendIDs, id), append(dl, d), append(ud, u)
 		out.Delivered += int(d)
@@ -303,14 +300,14 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("apply receipts: %w", err)
+		return fmt.Errorf("apply receipts: %w", err)
 	}
 	counts := make([]Counts, len(sendIDs))
 	for i := range counts {
 		counts[i] = Counts{Delivered: dl[i], Undelivered: ud[i]}
 	}
 	if err := AddCounts(ctx, tx, sendIDs, counts); err != nil {
-		return nil, err
+		return err
 	}
 	// 2. En-route receipts: the recipient reached the telecom.
 	if enroute {
@@ -318,10 +315,10 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 			FROM unnest($1::bigint[], $2::smallint[]) AS r(rid, stat)
 			WHERE r.stat = 1 AND x.id = r.rid AND x.status = 0`,
 			mr.rids, mr.stats); err != nil {
-			return nil, fmt.Errorf("enroute receipts: %w", err)
+			return fmt.Errorf("enroute receipts: %w", err)
 		}
 	}
-	return sendIDs, nil
+	return nil
 }
 
 // receiptMatch is, per receipt of a batch, the recorded id it matched, the
