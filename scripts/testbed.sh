@@ -16,6 +16,8 @@
 #                                           Redis memory for N recipients (100,000)
 #   bash scripts/testbed.sh chaos [N]       the chaos suite (scripts/chaos.sh): a send of N (100,000)
 #                                           per fault, the fault mid-send, a table of what it cost
+#   bash scripts/testbed.sh restart         restart every api, worker and gateway with the current
+#                                           settings (TESTBED_EXTRA_ENV); database and Redis kept
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
@@ -209,7 +211,14 @@ up() {
   on app1 env $(app_env 1) "$ROOT/bin/api" migrate up >/dev/null
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" seed-demo >/dev/null
-  for n in $(seq 1 "$pairs"); do
+  start_apps "$pairs"
+  log "up: $pairs api/worker/gateway pairs; panel at http://$(host_ip app1):8080 (demo / Demo@12345); logs in $TESTBED_DIR"
+}
+
+# start_apps PAIRS: api, worker and gateway on each app host, then wait until ready.
+start_apps() {
+  local n
+  for n in $(seq 1 "$1"); do
     # shellcheck disable=SC2046
     start "api$n" "app$n" env $(app_env "$n") "$ROOT/bin/api" serve
     # shellcheck disable=SC2046
@@ -217,8 +226,21 @@ up() {
     # shellcheck disable=SC2046
     start "gateway$n" "app$n" env $(app_env "$n") "$ROOT/bin/smpp-gateway"
   done
-  for n in $(seq 1 "$pairs"); do wait_ready "$n"; done
-  log "up: $pairs api/worker/gateway pairs; panel at http://$(host_ip app1):8080 (demo / Demo@12345); logs in $TESTBED_DIR"
+  for n in $(seq 1 "$1"); do wait_ready "$n"; done
+}
+
+# restart_apps: stop every app process (SIGTERM: they drain) and start them again
+# with the current settings (TESTBED_EXTRA_ENV), the database and Redis kept.
+restart_apps() {
+  local pairs f; pairs=$(cat "$TESTBED_DIR/pairs")
+  for f in "$TESTBED_DIR"/api*.pid "$TESTBED_DIR"/worker*.pid "$TESTBED_DIR"/gateway*.pid; do
+    kill "$(cat "$f")" 2>/dev/null || true
+  done
+  for f in "$TESTBED_DIR"/api*.pid "$TESTBED_DIR"/worker*.pid "$TESTBED_DIR"/gateway*.pid; do
+    while kill -0 "$(cat "$f")" 2>/dev/null; do sleep 0.2; done
+  done
+  start_apps "$pairs"
+  log "restarted $pairs api/worker/gateway pairs"
 }
 
 wait_ready() { # N
@@ -272,6 +294,17 @@ cpu_of() {
   awk -v t="$total" -v hz="$hz" 'BEGIN { printf "%.2f", t / hz }'
 }
 
+# cpu_by_program: CPU seconds used so far on every host of the bed, summed by
+# program ("postgres 12.3", "worker 4.5", …; reaped children included).
+cpu_by_program() {
+  local ns pid hz; hz=$(getconf CLK_TCK)
+  for ns in $(ip netns list | awk '/^chapar-/ {print $1}'); do
+    for pid in $(ip netns pids "$ns"); do
+      awk '{ print $2, $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null || true
+    done
+  done | awk -v hz="$hz" '{ gsub(/[()]/, "", $1); t[$1] += $2 } END { for (p in t) printf "%s %.2f\n", p, t[p] / hz }' | sort
+}
+
 smoke() {
   local n=${1:-10000} pairs sim secs accepted dups before ok=1 g sentby
   pairs=$(cat "$TESTBED_DIR/pairs")
@@ -317,6 +350,7 @@ measure() {
     idle_total=$(awk -v t="$idle_total" -v i="${idle[$h]}" 'BEGIN { print t + i }')
   done
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
+  local prog0; prog0=$(cpu_by_program)
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
     SELECT 'recipients' AS t, sum(pg_total_relation_size(relid)) AS b FROM pg_partition_tree('recipients')
@@ -325,6 +359,8 @@ measure() {
   psql_db "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
   psql_db "SELECT pg_stat_statements_reset()" >/dev/null
   local size0; size0=$(psql_db "$sizes")
+  local commits="SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = '$PG_DB') || ' ' || wal_sync FROM pg_stat_wal"
+  local commits0; commits0=$(psql_db "$commits")
   redis0=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   secs=$(send_n "$n")
   wal1=$(psql_db "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0')")
@@ -340,7 +376,11 @@ measure() {
   line+=" cpu_us_net_of_idle=$(awk -v t="$total" -v i="$idle_total" -v s="$secs" -v n="$n" 'BEGIN { printf "%.1f", t - i * s * 1e6 / n }')"
   line+=" wal_bytes_per_recipient=$(awk -v w="$wal1" -v n="$n" 'BEGIN { printf "%.0f", w / n }')"
   line+=" redis_delta_bytes=$(( redis1 - redis0 ))"
+  line+=" $(awk -v n="$n" -v a="$commits0" -v b="$(psql_db "$commits")" 'BEGIN { split(a, x, " "); split(b, y, " ");
+    printf "commits_per_1000=%.1f wal_syncs_per_1000=%.1f", (y[1] - x[1]) * 1000 / n, (y[2] - x[2]) * 1000 / n }')"
   log "$line"
+  log "by program, µs per recipient: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$prog0") <(cpu_by_program) |
+    awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
   log "tables before: $size0"
   log "tables after:  $(psql_db "$sizes")"
   # What PostgreSQL spent its time on: statements by execution time, with calls
@@ -378,7 +418,8 @@ case ${1:-} in
   smoke) smoke "${2:-10000}" ;;
   measure) measure "${2:-100000}" ;;
   chaos) . scripts/chaos.sh; chaos "${2:-}" ;;
+  restart) restart_apps ;;
   down) down ;;
   exec) shift; h=$1; shift; on "$h" "$@" ;;
-  *) sed -n '2,20p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac
