@@ -106,6 +106,10 @@ type Config struct {
 	WebhookWindow, WebhookRetryBase, WebhookTimeout time.Duration
 	// APICallLog records the calls made with API keys (API_CALL_LOG=0 turns it off).
 	APICallLog bool
+	// TaskQuiet is the longest an idle asynq server of the worker or gateway
+	// waits for a wake before it looks at its queues again (TASK_QUIET; 0 polls
+	// every few milliseconds as asynq does; jobs.WakeChannel).
+	TaskQuiet time.Duration
 	// RollupEvery is how often the worker rolls up the dashboard charts'
 	// daily figures (ROLLUP_EVERY, docs/dashboard.md#charts).
 	RollupEvery time.Duration
@@ -258,6 +262,7 @@ func Load() (Config, error) {
 		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
 		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
 		{"ROLLUP_EVERY", &c.RollupEvery, 30 * time.Second},
+		{"TASK_QUIET", &c.TaskQuiet, 250 * time.Millisecond},
 		{"HISTORY_EVERY", &c.HistoryEvery, time.Hour},
 		{"ASSISTANT_TIMEOUT", &c.AssistantTimeout, 20 * time.Second},
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/sms"
 )
@@ -59,8 +60,9 @@ const (
 	// DefaultCriticalConcurrency is the number of critical batch tasks
 	// handled at once, by workers of their own that bulk batches never hold.
 	DefaultCriticalConcurrency = 8
-	// DefaultCriticalPoll is how often an idle critical worker looks at the
-	// critical queues; it bounds the queueing delay of a one-time code.
+	// DefaultCriticalPoll is how soon a critical worker looks at the critical
+	// queues again after an empty round (then it waits for a wake, up to
+	// Quiet); it bounds the queueing delay of a one-time code.
 	DefaultCriticalPoll = 20 * time.Millisecond
 	// maxCriticalShare leaves bulk at least a tenth of every bind.
 	maxCriticalShare = 0.9
@@ -196,8 +198,13 @@ type Config struct {
 	// once by workers of their own; 0 serves the critical queues with the
 	// bulk workers (strict priority only: a code then waits for a free one).
 	CriticalConcurrency int
-	// CriticalPoll is how often an idle critical worker polls its queues.
+	// CriticalPoll is how soon a critical worker looks at its queues again
+	// after a task.
 	CriticalPoll time.Duration
+	// Quiet is the longest an idle asynq server of the gateway waits for a
+	// wake before it looks at its queues again (TASK_QUIET, as the worker's;
+	// 0: it polls every CriticalPoll or 100 ms; jobs.WakeChannel).
+	Quiet time.Duration
 	// SandboxPeer is the system_id a sandbox bind's SMSC must name in its bind
 	// response (GATEWAY_SANDBOX_PEER); any other peer is refused.
 	SandboxPeer string
@@ -310,7 +317,8 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
 //	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
 //	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
-//	GATEWAY_CRITICAL_POLL      idle poll of the critical queues (20ms)
+//	GATEWAY_CRITICAL_POLL      poll of the critical queues after a task (20ms)
+//	TASK_QUIET                 longest wait of an idle asynq server for a wake (250ms; 0 polls)
 //	GATEWAY_BIND_LEASES        1: split the binds between gateways by leases in Redis; 0: open every bind (1)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
@@ -343,6 +351,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),
+		Quiet:               e.durationOrZero("TASK_QUIET", jobs.DefaultQuiet),
 		SandboxPeer:         e.str("GATEWAY_SANDBOX_PEER", DefaultSandboxPeer),
 		BindLeases:          e.str("GATEWAY_BIND_LEASES", "1") != "0",
 	}
@@ -406,6 +415,14 @@ func (e *envReader) duration(k string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// durationOrZero reads a duration that may be 0 (a feature turned off).
+func (e *envReader) durationOrZero(k string, def time.Duration) time.Duration {
+	if e.str(k, "") == "0" {
+		return 0
+	}
+	return e.duration(k, def)
 }
 
 // share reads a fraction from 0 to maxCriticalShare.

@@ -52,6 +52,16 @@ type Gateway struct {
 	ln       net.Listener
 	started  time.Time
 	inbound  inboundCounters
+	// The wake gates of the asynq servers, and the closing of their clients.
+	gates       []*jobs.Gate
+	closeQueues []func()
+}
+
+// closeQueueRedis closes the asynq servers' Redis clients (after Shutdown).
+func (g *Gateway) closeQueueRedis() {
+	for _, f := range g.closeQueues {
+		f()
+	}
 }
 
 type inboundCounters struct {
@@ -69,8 +79,8 @@ type InboundCounters struct {
 const (
 	heartbeatEvery = 2 * time.Second
 	heartbeatTTL   = 10 * time.Second
-	// taskPoll is how often an idle worker looks at the queues again; it
-	// bounds the queueing delay of a one-time code.
+	// taskPoll is how soon a bulk worker looks at the queues again after an
+	// empty round (then it waits for a wake, up to Config.Quiet).
 	taskPoll = 100 * time.Millisecond
 )
 
@@ -150,10 +160,10 @@ func (g *Gateway) Queues() map[string]int {
 // CriticalConcurrency, one for the bulk queues and one of its own for the
 // critical queues, so that a one-time code never waits for a worker busy with
 // a bulk batch (strict priority alone only orders the tasks waiting for one).
-func (g *Gateway) servers() []*asynq.Server {
+func (g *Gateway) servers() ([]*asynq.Server, error) {
 	all := g.Queues()
 	if g.cfg.CriticalConcurrency == 0 {
-		return []*asynq.Server{g.server(all, g.cfg.Concurrency, taskPoll)}
+		return g.server(nil, all, g.cfg.Concurrency, taskPoll)
 	}
 	bulk, crit := map[string]int{}, map[string]int{}
 	for q, p := range all {
@@ -163,12 +173,21 @@ func (g *Gateway) servers() []*asynq.Server {
 			bulk[q] = p
 		}
 	}
-	return []*asynq.Server{g.server(crit, g.cfg.CriticalConcurrency, g.cfg.CriticalPoll),
-		g.server(bulk, g.cfg.Concurrency, taskPoll)}
+	out, err := g.server(nil, crit, g.cfg.CriticalConcurrency, g.cfg.CriticalPoll)
+	if err != nil {
+		return nil, err
+	}
+	return g.server(out, bulk, g.cfg.Concurrency, taskPoll)
 }
 
-func (g *Gateway) server(queues map[string]int, concurrency int, poll time.Duration) *asynq.Server {
-	return asynq.NewServer(g.deps.Asynq, asynq.Config{
+// server appends to out an asynq server of queues; an idle one waits for a
+// wake (jobs.WakeChannel) up to cfg.Quiet, its gate kept for Run.
+func (g *Gateway) server(out []*asynq.Server, queues map[string]int, concurrency int, poll time.Duration) ([]*asynq.Server, error) {
+	quiet := g.cfg.Quiet
+	if g.deps.Redis == nil {
+		quiet = 0
+	}
+	srv, gate, done, err := jobs.NewServer(g.deps.Asynq, asynq.Config{
 		Concurrency:       concurrency,
 		Queues:            queues,
 		StrictPriority:    true,
@@ -181,7 +200,15 @@ func (g *Gateway) server(queues map[string]int, concurrency int, poll time.Durat
 		Logger:      asynqLogger{g.log.With("component", "asynq")},
 		LogLevel:    asynq.WarnLevel,
 		BaseContext: context.Background,
-	})
+	}, quiet)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: asynq server: %w", err)
+	}
+	if gate != nil {
+		g.gates = append(g.gates, gate)
+	}
+	g.closeQueues = append(g.closeQueues, done)
+	return append(out, srv), nil
 }
 
 // deliverHandler returns the deliver_sm handler of a bind of operator: the
@@ -216,7 +243,11 @@ func (g *Gateway) deliverHandler(operator string) smpp.DeliverHandler {
 func (g *Gateway) Run(ctx context.Context) error {
 	g.started = time.Now()
 	queues := g.Queues()
-	servers := g.servers()
+	servers, err := g.servers()
+	if err != nil {
+		return err
+	}
+	defer g.closeQueueRedis()
 	mux := asynq.NewServeMux()
 	mux.Handle(jobs.TypeSendBatch, g.handler)
 	for i, srv := range servers {
@@ -228,6 +259,11 @@ func (g *Gateway) Run(ctx context.Context) error {
 			g.closeAll(time.Now().Add(g.cfg.ShutdownTimeout))
 			return fmt.Errorf("gateway: start asynq server: %w", err)
 		}
+	}
+	if len(g.gates) > 0 {
+		wakeCtx, wakeStop := context.WithCancel(context.Background())
+		defer wakeStop()
+		go jobs.Listen(wakeCtx, g.deps.Redis, g.gates...)
 	}
 	httpSrv := &http.Server{Handler: g.httpHandler(), ReadHeaderTimeout: 5 * time.Second}
 	httpErr := make(chan error, 1)

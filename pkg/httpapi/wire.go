@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/apikey"
@@ -41,6 +42,8 @@ import (
 // onMoney is told every new balance (the credit.changed event); it may be nil.
 func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.UniversalClient, queue send.Enqueuer,
 	onMoney func(ctx context.Context, accountID, balance int64)) Deps {
+	// Every task enqueued wakes the idle servers of its queue (jobs.WakeChannel).
+	queue = jobs.Waker{Enqueuer: queue, RDB: rdb}
 	limiter := ratelimit.New(rdb, "rl:")
 	accounts := account.New(pool)
 	lines := line.New(pool)

@@ -64,7 +64,7 @@ type Worker struct {
 	cfg   config.Config
 	pool  *pgxpool.Pool
 	rdb   redis.UniversalClient
-	queue *asynq.Client
+	queue jobs.Enqueuer
 	voice voice.Caller
 	pub   Publisher
 	log   *slog.Logger
@@ -73,7 +73,8 @@ type Worker struct {
 }
 
 // New assembles a worker. pub may be nil.
-func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.UniversalClient, queue *asynq.Client, pub Publisher) *Worker {
+func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.UniversalClient, client *asynq.Client, pub Publisher) *Worker {
+	queue := jobs.Waker{Enqueuer: client, RDB: rdb}
 	w := &Worker{cfg: cfg, pool: pool, rdb: rdb, queue: queue, pub: pub, log: log, Inbox: inbox.New(pool),
 		voice: voice.Sandbox{RDB: rdb}, Sweep: send.DefaultSweep, SweepEvery: time.Second}
 	alerts := wallet.NewAlerts(pool, queue)
@@ -117,8 +118,9 @@ func (w *Worker) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.TypeContactImport, phonebook.New(w.pool, w.queue, w.pub).HandleImport)
 }
 
-// taskPoll is how often an idle worker looks at its queues; it bounds the
-// queueing delay of a one-time code at each of its two worker tasks.
+// taskPoll is how soon the worker looks at its queues again after an empty
+// round (then it waits for a wake, up to TASK_QUIET): with the wake, it bounds
+// the queueing delay of a one-time code at each of its two worker tasks.
 const taskPoll = 20 * time.Millisecond
 
 // Queues are the worker's asynq queues and their weights.
@@ -128,15 +130,20 @@ func Queues() map[string]int {
 
 // Run serves tasks and runs the loops until ctx ends, then drains.
 func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
-	srv := asynq.NewServer(w.cfg.AsynqRedis(), asynq.Config{
+	srv, gate, closeRedis, err := jobs.NewServer(w.cfg.AsynqRedis(), asynq.Config{
 		Concurrency:     concurrency,
 		Queues:          Queues(),
 		ShutdownTimeout: 25 * time.Second,
-		// An idle worker polls this often (asynq's default is 1 s): a one-time
-		// code passes through the worker twice (verification, then expand).
+		// After a task, the next round comes this soon (asynq's default is 1 s):
+		// a one-time code passes through the worker twice (verification, then
+		// expand). An idle worker waits for a wake (jobs.WakeChannel) instead.
 		TaskCheckInterval: taskPoll,
 		Logger:            config.AsynqLogger(w.log),
-	})
+	}, w.cfg.TaskQuiet)
+	if err != nil {
+		return err
+	}
+	defer closeRedis()
 	mux := asynq.NewServeMux()
 	w.Register(mux)
 	if err := srv.Start(mux); err != nil {
@@ -150,6 +157,9 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	run := func(f func(context.Context)) {
 		wg.Add(1)
 		go func() { defer wg.Done(); f(ctx) }()
+	}
+	if gate != nil {
+		run(func(ctx context.Context) { jobs.Listen(ctx, w.rdb, gate) })
 	}
 	run(func(ctx context.Context) { _ = consumer.Run(ctx) })
 	run(func(ctx context.Context) { w.sweepLoop(ctx, insp) })
