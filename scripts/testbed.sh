@@ -18,6 +18,8 @@
 #                                           per fault, the fault mid-send, a table of what it cost
 #   bash scripts/testbed.sh restart         restart every api, worker and gateway with the current
 #                                           settings (TESTBED_EXTRA_ENV); database and Redis kept
+#   bash scripts/testbed.sh active K        run K of the pairs (the rest stopped), to measure 1 and 3
+#                                           pairs in turns on one bed
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
@@ -202,6 +204,7 @@ up() {
   go build -o bin/ ./cmd/...
   rm -rf "$TESTBED_DIR"; mkdir -p "$TESTBED_DIR/files"; chmod 755 "$TESTBED_DIR"
   echo "$pairs" >"$TESTBED_DIR/pairs"
+  echo "$pairs" >"$TESTBED_DIR/hosts"
   make_network "$pairs"
   start_db
   log "db host $(host_ip db): PostgreSQL and Redis"
@@ -241,6 +244,52 @@ restart_apps() {
   done
   start_apps "$pairs"
   log "restarted $pairs api/worker/gateway pairs"
+}
+
+# set_active K: run K of the bed's app pairs (the others' processes stopped, their
+# hosts kept), so that 1 and 3 pairs can be measured in turns on one bed; waits
+# until the running gateways hold every bind the carrier grants.
+set_active() {
+  local k=$1 hosts n f; hosts=$(cat "$TESTBED_DIR/hosts")
+  [ "$k" -ge 1 ] && [ "$k" -le "$hosts" ] || { echo "active: want 1..$hosts pairs" >&2; return 2; }
+  for n in $(seq $(( k + 1 )) "$hosts"); do
+    for f in "$TESTBED_DIR/api$n.pid" "$TESTBED_DIR/worker$n.pid" "$TESTBED_DIR/gateway$n.pid"; do
+      [ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+    done
+    for f in "$TESTBED_DIR/api$n.pid" "$TESTBED_DIR/worker$n.pid" "$TESTBED_DIR/gateway$n.pid"; do
+      while [ -e "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null; do sleep 0.2; done
+      rm -f "$f"
+    done
+  done
+  echo "$k" >"$TESTBED_DIR/pairs"
+  for n in $(seq 1 "$k"); do
+    [ -e "$TESTBED_DIR/gateway$n.pid" ] && kill -0 "$(cat "$TESTBED_DIR/gateway$n.pid")" 2>/dev/null && continue
+    # shellcheck disable=SC2046
+    start "api$n" "app$n" env $(app_env "$n") "$ROOT/bin/api" serve
+    # shellcheck disable=SC2046
+    start "worker$n" "app$n" env $(app_env "$n") "$ROOT/bin/worker"
+    # shellcheck disable=SC2046
+    start "gateway$n" "app$n" env $(app_env "$n") "$ROOT/bin/smpp-gateway"
+    wait_ready "$n"
+  done
+  local _ sim="http://$(host_ip sim):2780"
+  for _ in $(seq 300); do
+    binds_spread "$k" && break
+    sleep 0.2
+  done
+  log "$k of $hosts app pairs running; binds at the simulator: $(curl -fsS "$sim/stats" | jq -c '[.operators[] | .bound]')"
+}
+
+# binds_spread K: the carrier's binds are all held, and each of the K running
+# gateways holds at least its floor share of every operator's.
+binds_spread() {
+  local k=$1 n ops sim; sim="http://$(host_ip sim):2780"
+  curl -fsS "$sim/stats" | jq -e --argjson q "$BINDS" '[.operators[] | .bound] | min == $q' >/dev/null || return 1
+  ops=$(curl -fsS "$sim/stats" | jq '.operators | length')
+  for n in $(seq 1 "$k"); do
+    curl -fsS "http://$(host_ip "app$n"):2790/status" |
+      jq -e --argjson least $(( ops * (BINDS / k) )) '[.binds[] | select(.state == "bound")] | length >= $least' >/dev/null || return 1
+  done
 }
 
 wait_ready() { # N
@@ -419,7 +468,8 @@ case ${1:-} in
   measure) measure "${2:-100000}" ;;
   chaos) . scripts/chaos.sh; chaos "${2:-}" ;;
   restart) restart_apps ;;
+  active) set_active "${2:?pairs}" ;;
   down) down ;;
   exec) shift; h=$1; shift; on "$h" "$@" ;;
-  *) sed -n '2,22p' "$0"; exit 2 ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
 esac
