@@ -89,9 +89,6 @@ func (g *Gate) Wake(queue string) {
 	}
 }
 
-// Serves reports whether the gate's server serves queue.
-func (g *Gate) Serves(queue string) bool { return g.queues[queue] }
-
 // DialHook implements redis.Hook.
 func (g *Gate) DialHook(next redis.DialHook) redis.DialHook { return next }
 

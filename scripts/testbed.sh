@@ -221,15 +221,18 @@ up() {
 # start_apps PAIRS: api, worker and gateway on each app host, then wait until ready.
 start_apps() {
   local n
-  for n in $(seq 1 "$1"); do
-    # shellcheck disable=SC2046
-    start "api$n" "app$n" env $(app_env "$n") "$ROOT/bin/api" serve
-    # shellcheck disable=SC2046
-    start "worker$n" "app$n" env $(app_env "$n") "$ROOT/bin/worker"
-    # shellcheck disable=SC2046
-    start "gateway$n" "app$n" env $(app_env "$n") "$ROOT/bin/smpp-gateway"
-  done
+  for n in $(seq 1 "$1"); do start_pair "$n"; done
   for n in $(seq 1 "$1"); do wait_ready "$n"; done
+}
+
+# start_pair N: api, worker and gateway on app host N.
+start_pair() {
+  # shellcheck disable=SC2046
+  start "api$1" "app$1" env $(app_env "$1") "$ROOT/bin/api" serve
+  # shellcheck disable=SC2046
+  start "worker$1" "app$1" env $(app_env "$1") "$ROOT/bin/worker"
+  # shellcheck disable=SC2046
+  start "gateway$1" "app$1" env $(app_env "$1") "$ROOT/bin/smpp-gateway"
 }
 
 # restart_apps: stop every app process (SIGTERM: they drain) and start them again
@@ -264,12 +267,7 @@ set_active() {
   echo "$k" >"$TESTBED_DIR/pairs"
   for n in $(seq 1 "$k"); do
     [ -e "$TESTBED_DIR/gateway$n.pid" ] && kill -0 "$(cat "$TESTBED_DIR/gateway$n.pid")" 2>/dev/null && continue
-    # shellcheck disable=SC2046
-    start "api$n" "app$n" env $(app_env "$n") "$ROOT/bin/api" serve
-    # shellcheck disable=SC2046
-    start "worker$n" "app$n" env $(app_env "$n") "$ROOT/bin/worker"
-    # shellcheck disable=SC2046
-    start "gateway$n" "app$n" env $(app_env "$n") "$ROOT/bin/smpp-gateway"
+    start_pair "$n"
     wait_ready "$n"
   done
   local _ sim="http://$(host_ip sim):2780"

@@ -10,6 +10,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
@@ -210,7 +211,10 @@ func requeue(ctx context.Context, cfg config.Config, arg string) error {
 	defer pool.Close()
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()
-	n, err := send.New(pool, queue, line.New(pool), nil, 0, nil).RequeueBatches(ctx, id)
+	rdb := cfg.RedisClient()
+	defer rdb.Close()
+	// Announced like every task, so the idle gateways take them at once.
+	n, err := send.New(pool, jobs.Waker{Enqueuer: queue, RDB: rdb}, line.New(pool), nil, 0, nil).RequeueBatches(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ func main() {
 		if err != nil {
 			return fmt.Errorf("configuration: %w", err)
 		}
+		gcfg.Quiet = cfg.TaskQuiet
 		return run(ctx, cfg, gcfg, log)
 	})
 }

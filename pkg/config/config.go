@@ -12,11 +12,14 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hibiken/asynq"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/chapar/chapar/jobs"
 )
 
 // Config is the whole configuration shared by the binaries.
@@ -262,7 +265,7 @@ func Load() (Config, error) {
 		{"WEBHOOK_TIMEOUT", &c.WebhookTimeout, 10 * time.Second},
 		{"INBOX_PART_WAIT", &c.InboxPartWait, 2 * time.Minute},
 		{"ROLLUP_EVERY", &c.RollupEvery, 30 * time.Second},
-		{"TASK_QUIET", &c.TaskQuiet, 250 * time.Millisecond},
+		{"TASK_QUIET", &c.TaskQuiet, jobs.DefaultQuiet},
 		{"HISTORY_EVERY", &c.HistoryEvery, time.Hour},
 		{"ASSISTANT_TIMEOUT", &c.AssistantTimeout, 20 * time.Second},
 	}

@@ -202,8 +202,9 @@ type Config struct {
 	// after a task.
 	CriticalPoll time.Duration
 	// Quiet is the longest an idle asynq server of the gateway waits for a
-	// wake before it looks at its queues again (TASK_QUIET, as the worker's;
-	// 0: it polls every CriticalPoll or 100 ms; jobs.WakeChannel).
+	// wake before it looks at its queues again (jobs.DefaultQuiet; the command
+	// sets it from config.Config.TaskQuiet, TASK_QUIET, as the worker's; 0: it
+	// polls every CriticalPoll or 100 ms; jobs.WakeChannel).
 	Quiet time.Duration
 	// SandboxPeer is the system_id a sandbox bind's SMSC must name in its bind
 	// response (GATEWAY_SANDBOX_PEER); any other peer is refused.
@@ -318,7 +319,6 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
 //	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
 //	GATEWAY_CRITICAL_POLL      poll of the critical queues after a task (20ms)
-//	TASK_QUIET                 longest wait of an idle asynq server for a wake (250ms; 0 polls)
 //	GATEWAY_BIND_LEASES        1: split the binds between gateways by leases in Redis; 0: open every bind (1)
 func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 	if getenv == nil {
@@ -351,7 +351,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),
-		Quiet:               e.durationOrZero("TASK_QUIET", jobs.DefaultQuiet),
+		Quiet:               jobs.DefaultQuiet,
 		SandboxPeer:         e.str("GATEWAY_SANDBOX_PEER", DefaultSandboxPeer),
 		BindLeases:          e.str("GATEWAY_BIND_LEASES", "1") != "0",
 	}
@@ -415,14 +415,6 @@ func (e *envReader) duration(k string, def time.Duration) time.Duration {
 		return def
 	}
 	return d
-}
-
-// durationOrZero reads a duration that may be 0 (a feature turned off).
-func (e *envReader) durationOrZero(k string, def time.Duration) time.Duration {
-	if e.str(k, "") == "0" {
-		return 0
-	}
-	return e.duration(k, def)
 }
 
 // share reads a fraction from 0 to maxCriticalShare.

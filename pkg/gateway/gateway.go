@@ -183,10 +183,6 @@ func (g *Gateway) servers() ([]*asynq.Server, error) {
 // server appends to out an asynq server of queues; an idle one waits for a
 // wake (jobs.WakeChannel) up to cfg.Quiet, its gate kept for Run.
 func (g *Gateway) server(out []*asynq.Server, queues map[string]int, concurrency int, poll time.Duration) ([]*asynq.Server, error) {
-	quiet := g.cfg.Quiet
-	if g.deps.Redis == nil {
-		quiet = 0
-	}
 	srv, gate, done, err := jobs.NewServer(g.deps.Asynq, asynq.Config{
 		Concurrency:       concurrency,
 		Queues:            queues,
@@ -200,7 +196,7 @@ func (g *Gateway) server(out []*asynq.Server, queues map[string]int, concurrency
 		Logger:      asynqLogger{g.log.With("component", "asynq")},
 		LogLevel:    asynq.WarnLevel,
 		BaseContext: context.Background,
-	}, quiet)
+	}, g.cfg.Quiet)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: asynq server: %w", err)
 	}

@@ -250,8 +250,9 @@ func (e *env) statusCounts(sendID int64) map[int]int {
 	return out
 }
 
-// enqueue puts a batch task on its carrier queue; a non-empty id overrides
-// the task id (a second task for the same batch).
+// enqueue puts a batch task on its carrier queue and announces it, as the
+// services do (jobs.Waker); a non-empty id overrides the task id (a second
+// task for the same batch).
 func (e *env) enqueue(b jobs.SendBatch, id string) {
 	e.t.Helper()
 	c := asynq.NewClient(e.asynqOpt())
@@ -264,7 +265,7 @@ func (e *env) enqueue(b jobs.SendBatch, id string) {
 	if id != "" {
 		opts = append(opts, asynq.TaskID(id))
 	}
-	if _, err := c.Enqueue(task, opts...); err != nil {
+	if _, err := (jobs.Waker{Enqueuer: c, RDB: e.redis.Client}).EnqueueContext(context.Background(), task, opts...); err != nil {
 		e.t.Fatalf("enqueue: %v", err)
 	}
 }
