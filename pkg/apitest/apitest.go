@@ -20,6 +20,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
@@ -51,10 +52,15 @@ type Env struct {
 // codeLog remembers the verification messages (codes and notices) enqueued for
 // each mobile, as the API enqueues them: a worker running beside the API
 // (pkg/enginetest) may take a task off the queue before a test could read it there.
+// It also fails the test when a message is queued for a user no other connection
+// can see yet: a worker woken at once would drop it (the invitation of a colleague
+// once queued its SMS inside the transaction that created the colleague).
 type codeLog struct {
 	*asynq.Client
-	mu  sync.Mutex
-	all map[string][]jobs.Verification
+	tb   testing.TB
+	pool *pgxpool.Pool
+	mu   sync.Mutex
+	all  map[string][]jobs.Verification
 }
 
 // EnqueueContext records a verification task, then enqueues it.
@@ -62,12 +68,27 @@ func (q *codeLog) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...
 	if task.Type() == jobs.TypeVerification {
 		var v jobs.Verification
 		if err := json.Unmarshal(task.Payload(), &v); err == nil {
+			q.committed(ctx, v)
 			q.mu.Lock()
 			q.all[v.Mobile] = append(q.all[v.Mobile], v)
 			q.mu.Unlock()
 		}
 	}
 	return q.Client.EnqueueContext(ctx, task, opts...)
+}
+
+// committed fails the test unless the message's user is visible outside the
+// caller's transaction.
+func (q *codeLog) committed(ctx context.Context, v jobs.Verification) {
+	if v.UserID == 0 {
+		return
+	}
+	var seen bool
+	if err := q.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)`, v.UserID).Scan(&seen); err != nil {
+		q.tb.Errorf("apitest: look up user %d: %v", v.UserID, err)
+	} else if !seen {
+		q.tb.Errorf("apitest: a %q message for user %d was queued before the user was committed", v.Purpose, v.UserID)
+	}
 }
 
 func (q *codeLog) get(mobile string) []jobs.Verification {
@@ -113,7 +134,7 @@ func serve(tb testing.TB, cfg config.Config, d testenv.Database, r testenv.Redis
 	insp := asynq.NewInspector(opt)
 	tb.Cleanup(func() { queue.Close(); insp.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	codes := &codeLog{Client: queue, all: map[string][]jobs.Verification{}}
+	codes := &codeLog{Client: queue, tb: tb, pool: d.Pool, all: map[string][]jobs.Verification{}}
 	deps := httpapi.Wire(cfg, log, d.Pool, r.Client, codes, nil)
 	// Pub/sub channels are shared by every Redis database: prefixes of their own.
 	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})

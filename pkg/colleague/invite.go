@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/jobs"
@@ -47,6 +48,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 		return Colleague{}, err
 	}
 	var userID int64
+	var task *asynq.Task
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.grantable(ctx, tx, id, in.RoleID); err != nil {
 			return err
@@ -63,12 +65,15 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 		if err != nil {
 			return fmt.Errorf("insert colleague: %w", err)
 		}
-		if err := s.invite(ctx, tx, id, userID, mobile, in.Username); err != nil {
+		if task, err = s.invite(ctx, tx, id, userID, mobile, in.Username); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, id, "partner.create", userID, ip, map[string]any{"role_id": in.RoleID})
 	})
 	if err != nil {
+		return Colleague{}, err
+	}
+	if err := s.sendInvite(ctx, task); err != nil {
 		return Colleague{}, err
 	}
 	return s.Show(ctx, id, userID)
@@ -87,31 +92,37 @@ func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int6
 		return apperr.New(apperr.Conflict, MsgNotPending)
 	}
 	mobile, _ := validate.NormalizeMobile(c.Mobile)
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := s.invite(ctx, tx, id, userID, mobile, c.Username); err != nil {
+	var task *asynq.Task
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if task, err = s.invite(ctx, tx, id, userID, mobile, c.Username); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, id, "partner.invite", userID, ip, nil)
 	})
+	if err != nil {
+		return err
+	}
+	return s.sendInvite(ctx, task)
 }
 
-// invite retires the user's open invitations, stores a new one and queues its SMS in
-// the same transaction: a failed enqueue leaves no colleague without an invitation.
-func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile, username string) error {
+// invite retires the user's open invitations and stores a new one; it returns the
+// invitation's SMS task, which the caller enqueues once the transaction has committed
+// (sendInvite): a worker woken at once must find the new colleague's user row.
+func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile, username string) (*asynq.Task, error) {
 	if err := s.allow(ctx, "otp:number:"+mobile, s.limits.PerNumberToday, 24*time.Hour); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now()
 		WHERE user_id = $1 AND purpose = 'invite' AND consumed_at IS NULL`, userID); err != nil {
-		return fmt.Errorf("retire invitations: %w", err)
+		return nil, fmt.Errorf("retire invitations: %w", err)
 	}
 	code, err := randomCode(6)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	token, err := randomCode(40)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	th := sha256.Sum256([]byte(token))
 	var chID int64
@@ -119,18 +130,21 @@ func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID
 		max_tries, expires_at, issued_by) VALUES ($1, 'invite', $2, 'sms', $3, $4, $5, $4, $6) RETURNING id`,
 		userID, th[:], s.codeHash(th[:], code), time.Now().Add(InviteTTL), inviteTries, id.UserID).Scan(&chID)
 	if err != nil {
-		return fmt.Errorf("insert invitation: %w", err)
+		return nil, fmt.Errorf("insert invitation: %w", err)
 	}
 	var accountName string
 	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1`, id.AccountID).Scan(&accountName); err != nil {
-		return fmt.Errorf("account name: %w", err)
+		return nil, fmt.Errorf("account name: %w", err)
 	}
 	text := "کد دعوت همکاری چاپار: " + code + "\nشما به‌عنوان همکار «" + accountName + "» دعوت شده‌اید. نام کاربری: " +
 		username + "\nدر صفحه «پذیرش دعوت» چاپار رمز عبور خود را تعیین کنید."
-	task, err := jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: text, Purpose: "invite", ChallengeID: chID})
-	if err != nil {
-		return err
-	}
+	return jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: text, Purpose: "invite", ChallengeID: chID})
+}
+
+// sendInvite queues a committed invitation's SMS. Should Redis refuse it, the
+// colleague stays pending with an unsent code and the owner sends a new one
+// (ResendInvite); the error tells them so.
+func (s *Service) sendInvite(ctx context.Context, task *asynq.Task) error {
 	if _, err := s.queue.EnqueueContext(ctx, task); err != nil {
 		return fmt.Errorf("enqueue invitation: %w", err)
 	}
