@@ -19,8 +19,14 @@ bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
 if [ -n "$bad" ]; then echo "gofmt needed: $bad"; fail=1; fi
 go vet ./... || fail=1
 
-step "go test"
-go test -count=1 -timeout 15m ./... || fail=1
+# The Go tests mostly wait on PostgreSQL, Redis and the simulator, as do the
+# end-to-end tests: they run side by side (each on its own databases, Redis and free
+# ports), and the Go tests' output is printed when both are done.
+step "go test (in the background; its output follows the panel's tests)"
+gotest_log=$(mktemp)
+go test -count=1 -timeout 15m ./... >"$gotest_log" 2>&1 &
+gotest_pid=$!
+trap 'kill "$gotest_pid" 2>/dev/null || true' EXIT
 
 step "panel: ESLint (hooks, TypeScript, feature boundaries)"
 (cd web && npm run --silent lint) || fail=1
@@ -32,6 +38,12 @@ if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
   step "panel: build and Playwright end to end"
   bash scripts/e2e.sh || fail=1
 fi
+
+step "go test"
+gotest_rc=0
+wait "$gotest_pid" || gotest_rc=$?
+cat "$gotest_log"; rm -f "$gotest_log"
+[ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; fail=1; }
 
 if [ "$fail" != 0 ]; then
   echo; echo "make test: FAILED"; exit 1
