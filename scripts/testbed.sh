@@ -352,6 +352,20 @@ cpu_by_program() {
   done | awk -v hz="$hz" '{ gsub(/[()]/, "", $1); t[$1] += $2 } END { for (p in t) printf "%s %.2f\n", p, t[p] / hz }' | sort
 }
 
+# switches_by_program: context switches so far of every live thread on the bed,
+# summed by program ("postgres v n": voluntary, involuntary). Ended threads and
+# backends are not counted.
+switches_by_program() {
+  local ns pid
+  for ns in $(ip netns list | awk '/^chapar-/ {print $1}'); do
+    for pid in $(ip netns pids "$ns"); do
+      cat /proc/"$pid"/task/*/status 2>/dev/null | awk -v p="$(cat /proc/"$pid"/comm 2>/dev/null)" '
+        /^voluntary_ctxt_switches/ { v += $2 } /^nonvoluntary_ctxt_switches/ { n += $2 }
+        END { if (p != "") print p, v + 0, n + 0 }'
+    done
+  done | awk '{ v[$1] += $2; n[$1] += $3 } END { for (p in v) print p, v[p], n[p] }' | sort
+}
+
 smoke() {
   local n=${1:-10000} pairs sim secs accepted dups before ok=1 g sentby
   pairs=$(cat "$TESTBED_DIR/pairs")
@@ -398,6 +412,7 @@ measure() {
   done
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
   local prog0; prog0=$(cpu_by_program)
+  local sw0; sw0=$(switches_by_program)
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
     SELECT 'recipients' AS t, sum(pg_total_relation_size(relid)) AS b FROM pg_partition_tree('recipients')
@@ -428,6 +443,8 @@ measure() {
   log "$line"
   log "by program, µs per recipient: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$prog0") <(cpu_by_program) |
     awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
+  log "context switches per 1,000 recipients, voluntary/involuntary: $(join -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
+    <(echo "$sw0") <(switches_by_program) | awk -v n="$n" '{ printf "%s=%.0f/%.0f ", $1, ($4 - $2) * 1000 / n, ($5 - $3) * 1000 / n }')"
   log "tables before: $size0"
   log "tables after:  $(psql_db "$sizes")"
   # What PostgreSQL spent its time on: statements by execution time, with calls
