@@ -366,6 +366,11 @@ switches_by_program() {
   done | awk '{ v[$1] += $2; n[$1] += $3 } END { for (p in v) print p, v[p], n[p] }' | sort
 }
 
+# redis_calls: calls so far of every Redis command ("xreadgroup 1234", …).
+redis_calls() {
+  redis_cli info commandstats | tr -d '\r' | awk -F'[_:,=]' '/^cmdstat_/ { print $2, $4 }' | sort
+}
+
 smoke() {
   local n=${1:-10000} pairs sim secs accepted dups before ok=1 g sentby
   pairs=$(cat "$TESTBED_DIR/pairs")
@@ -413,6 +418,7 @@ measure() {
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
   local prog0; prog0=$(cpu_by_program)
   local sw0; sw0=$(switches_by_program)
+  local rc0; rc0=$(redis_calls)
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
     SELECT 'recipients' AS t, sum(pg_total_relation_size(relid)) AS b FROM pg_partition_tree('recipients')
@@ -445,6 +451,8 @@ measure() {
     awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
   log "context switches per 1,000 recipients, voluntary/involuntary: $(join -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
     <(echo "$sw0") <(switches_by_program) | awk -v n="$n" '{ printf "%s=%.0f/%.0f ", $1, ($4 - $2) * 1000 / n, ($5 - $3) * 1000 / n }')"
+  log "Redis calls per 1,000 recipients: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$rc0") <(redis_calls) |
+    awk -v n="$n" '{ printf "%s %.0f\n", $1, ($3 - $2) * 1000 / n }' | sort -k2 -rn | head -10 | awk '{ printf "%s=%s ", $1, $2 }')"
   log "tables before: $size0"
   log "tables after:  $(psql_db "$sizes")"
   # What PostgreSQL spent its time on: statements by execution time, with calls
