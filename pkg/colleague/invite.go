@@ -65,9 +65,11 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 		if err != nil {
 			return fmt.Errorf("insert colleague: %w", err)
 		}
-		if task, err = s.invite(ctx, tx, id, userID, mobile, in.Username); err != nil {
+		t, err := s.invite(ctx, tx, id, userID, mobile, in.Username)
+		if err != nil {
 			return err
 		}
+		task = t
 		return s.audit(ctx, tx, id, "partner.create", userID, ip, map[string]any{"role_id": in.RoleID})
 	})
 	if err != nil {
@@ -94,9 +96,11 @@ func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int6
 	mobile, _ := validate.NormalizeMobile(c.Mobile)
 	var task *asynq.Task
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if task, err = s.invite(ctx, tx, id, userID, mobile, c.Username); err != nil {
+		t, err := s.invite(ctx, tx, id, userID, mobile, c.Username)
+		if err != nil {
 			return err
 		}
+		task = t
 		return s.audit(ctx, tx, id, "partner.invite", userID, ip, nil)
 	})
 	if err != nil {
@@ -142,8 +146,8 @@ func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID
 }
 
 // sendInvite queues a committed invitation's SMS. Should Redis refuse it, the
-// colleague stays pending with an unsent code and the owner sends a new one
-// (ResendInvite); the error tells them so.
+// request fails, but the colleague is saved as pending: «ارسال دوباره دعوت» on
+// their page (ResendInvite) texts a new code.
 func (s *Service) sendInvite(ctx context.Context, task *asynq.Task) error {
 	if _, err := s.queue.EnqueueContext(ctx, task); err != nil {
 		return fmt.Errorf("enqueue invitation: %w", err)
