@@ -7,6 +7,8 @@ package db
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,6 +37,12 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	// (options=-c jit=on) still wins.
 	if _, ok := cfg.ConnConfig.RuntimeParams["jit"]; !ok && !strings.Contains(url, "jit") {
 		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
+	// Each process names itself (api, worker, smpp-gateway), so that
+	// pg_stat_activity and the server's logs tell whose connection is whose; an
+	// application_name in the URL still wins.
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = filepath.Base(os.Args[0])
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

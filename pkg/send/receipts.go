@@ -50,11 +50,28 @@ func matchPred(r, ret string) string {
 	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id AND ` + recordedPred(r, ret)
 }
 
-// pendingMatchPred is matchPred for a pending receipt p, which matches by its
-// own id or any of its other keys (alt_ids), as a receipt does on arrival.
-func pendingMatchPred(ret string) string {
-	return `m.operator = p.operator AND m.msg_id = ANY(p.msg_id || p.alt_ids) AND ` + recordedPred("p", ret)
+// pendingMatch is matchPred for a pending receipt p, as the FROM and WHERE of
+// the recorded parts m (of recipients x) it matches: by its own id or any of its
+// other keys (alt_ids), as a receipt does on arrival. Each key is probed by
+// equality: given m.msg_id = ANY(keys), the planner ANDs in the created_at BRIN
+// index, a scan of every block range of the retention window for each pending
+// receipt (48 ms against 1.9 for 100 receipts at 1.4 million ids, and growing
+// with the table).
+func pendingMatch(ret string) string {
+	return `unnest(p.msg_id || p.alt_ids) AS k(id)
+		JOIN message_ids m ON m.operator = p.operator AND m.msg_id = k.id
+		JOIN recipients x ON x.id = m.recipient_id
+		WHERE ` + recordedPred("p", ret)
 }
+
+// takePendingSQL deletes and returns the pending receipts whose id is now
+// recorded ($1: the id retention).
+var takePendingSQL = `DELETE FROM pending_receipts d USING (
+		SELECT p.operator, p.msg_id FROM pending_receipts p
+		CROSS JOIN LATERAL (SELECT 1 FROM ` + pendingMatch("$1") + ` AND x.status NOT IN (5, 7) LIMIT 1) hit
+	) x
+	WHERE d.operator = x.operator AND d.msg_id = x.msg_id
+	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at`
 
 // recordedPred is the part of matchPred after the key.
 func recordedPred(r, ret string) string {
@@ -145,13 +162,7 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 				return err
 			}
 		}
-		rows, err := tx.Query(ctx, `DELETE FROM pending_receipts d USING (
-				SELECT p.operator, p.msg_id FROM pending_receipts p
-				CROSS JOIN LATERAL (SELECT 1 FROM message_ids m JOIN recipients x ON x.id = m.recipient_id
-					WHERE `+pendingMatchPred("$1")+` AND x.status NOT IN (5, 7) LIMIT 1) hit
-			) x
-			WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-			RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at`, ret)
+		rows, err := tx.Query(ctx, takePendingSQL, ret)
 		if err != nil {
 			return fmt.Errorf("take pending: %w", err)
 		}

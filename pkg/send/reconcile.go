@@ -52,8 +52,7 @@ func reconcileUnknown(ctx context.Context, tx pgx.Tx, ret time.Duration) error {
 		FROM pending_receipts p
 		JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
 		WHERE p.received_at >= r.submitted_at - $2::interval AND p.received_at < now() - $3::interval
-			AND NOT EXISTS (SELECT 1 FROM message_ids m JOIN recipients x ON x.id = m.recipient_id
-				WHERE `+pendingMatchPred("$1")+`)
+			AND NOT EXISTS (SELECT 1 FROM `+pendingMatch("$1")+`)
 		ORDER BY p.received_at, p.operator, p.msg_id, r.submitted_at DESC, r.id`, ret, unknownSlack, unknownAfter)
 	if err != nil {
 		return fmt.Errorf("reconcile unknown: %w", err)

@@ -1,0 +1,4 @@
+package send
+
+// TakePendingSQL is takePendingSQL, for the plan test.
+var TakePendingSQL = takePendingSQL
