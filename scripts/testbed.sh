@@ -366,6 +366,18 @@ switches_by_program() {
   done | awk '{ v[$1] += $2; n[$1] += $3 } END { for (p in v) print p, v[p], n[p] }' | sort
 }
 
+# pg_cpu_by_client: CPU seconds so far of every live PostgreSQL process, summed by
+# whose it is: a client backend by its application_name (every process names
+# itself, pkg/db), the others by their type ("walwriter", "autovacuum_worker").
+# Backends that ended are not counted.
+pg_cpu_by_client() {
+  local hz; hz=$(getconf CLK_TCK)
+  psql_db "SELECT pid, translate(CASE WHEN backend_type = 'client backend' THEN coalesce(nullif(application_name, ''), 'other')
+      ELSE backend_type END, ' ', '_') FROM pg_stat_activity" | tr '|' ' ' | while read -r pid who; do
+    awk -v w="$who" '{ print w, $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true
+  done | awk -v hz="$hz" '{ t[$1] += $2 } END { for (p in t) printf "%s %.2f\n", p, t[p] / hz }' | sort
+}
+
 # redis_calls: calls so far of every Redis command ("xreadgroup 1234", …).
 redis_calls() {
   redis_cli info commandstats | tr -d '\r' | awk -F'[_:,=]' '/^cmdstat_/ { print $2, $4 }' | sort
@@ -419,6 +431,7 @@ measure() {
   local prog0; prog0=$(cpu_by_program)
   local sw0; sw0=$(switches_by_program)
   local rc0; rc0=$(redis_calls)
+  local pc0; pc0=$(pg_cpu_by_client)
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
     SELECT 'recipients' AS t, sum(pg_total_relation_size(relid)) AS b FROM pg_partition_tree('recipients')
@@ -451,14 +464,18 @@ measure() {
     awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
   log "context switches per 1,000 recipients, voluntary/involuntary: $(join -a2 -e 0 -o 0,1.2,1.3,2.2,2.3 \
     <(echo "$sw0") <(switches_by_program) | awk -v n="$n" '{ printf "%s=%.0f/%.0f ", $1, ($4 - $2) * 1000 / n, ($5 - $3) * 1000 / n }')"
+  log "PostgreSQL CPU by client, µs per recipient: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$pc0") <(pg_cpu_by_client) |
+    awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
   log "Redis calls per 1,000 recipients: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$rc0") <(redis_calls) |
     awk -v n="$n" '{ printf "%s %.0f\n", $1, ($3 - $2) * 1000 / n }' | sort -k2 -rn | head -10 | awk '{ printf "%s=%s ", $1, $2 }')"
   log "tables before: $size0"
   log "tables after:  $(psql_db "$sizes")"
   # What PostgreSQL spent its time on: statements by execution time, with calls
-  # and time per recipient (calls per recipient does not depend on the load).
+  # and time per recipient, mean time and rows per call (a cost per call that does not
+  # follow the rows shows as time per recipient growing when batches shrink).
   local st=$TESTBED_DIR/statements-$pairs.txt
-  psql "host=$(host_ip db) user=postgres dbname=$PG_DB" -c "SELECT round(calls::numeric / $n, 3) AS calls_per_r,
+  psql "host=$(host_ip db) user=postgres dbname=$PG_DB" -c "SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms,
+      round(rows::numeric / greatest(calls, 1), 1) AS rows_per_call,
       round((total_exec_time * 1000 / $n)::numeric, 1) AS exec_us_per_r, round((rows::numeric / $n), 2) AS rows_per_r,
       left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$PG_DB')
