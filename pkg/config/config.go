@@ -163,6 +163,23 @@ const EnvProduction = "production"
 
 // Load reads the configuration from the environment.
 func Load() (Config, error) {
+	c := defaults()
+	if err := c.loadInts(); err != nil {
+		return c, err
+	}
+	if err := c.loadDurations(); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Redis, err = loadRedisHA(c.RedisDB); err != nil {
+		return c, err
+	}
+	return c, c.check()
+}
+
+// defaults is the configuration from the environment's plain settings, with the
+// numbers at their defaults (loadInts and loadDurations read those).
+func defaults() Config {
 	c := Config{
 		Profile:            env("CHAPAR_PROFILE", "default"),
 		HTTPAddr:           env("HTTP_ADDR", "127.0.0.1:8080"),
@@ -207,6 +224,11 @@ func Load() (Config, error) {
 	c.AssistantKey, c.AssistantStream = secret("ASSISTANT_KEY", ""), env("ASSISTANT_STREAM", "1") != "0"
 	c.AssistantDailyQuota, c.AssistantPerMin = 200, 20
 	c.ShortLinkBase = env("SHORTLINK_BASE", "http://"+c.HTTPAddr+"/l/")
+	return c
+}
+
+// loadInts reads the integer settings over their defaults.
+func (c *Config) loadInts() error {
 	var err error
 	ints := []struct {
 		key string
@@ -238,9 +260,15 @@ func Load() (Config, error) {
 	}
 	for _, i := range ints {
 		if *i.dst, err = envInt(i.key, *i.dst); err != nil {
-			return c, err
+			return err
 		}
 	}
+	return nil
+}
+
+// loadDurations reads the duration settings.
+func (c *Config) loadDurations() error {
+	var err error
 	durs := []struct {
 		key string
 		dst *time.Duration
@@ -271,13 +299,10 @@ func Load() (Config, error) {
 	}
 	for _, d := range durs {
 		if *d.dst, err = envDuration(d.key, d.def); err != nil {
-			return c, err
+			return err
 		}
 	}
-	if c.Redis, err = loadRedisHA(c.RedisDB); err != nil {
-		return c, err
-	}
-	return c, c.check()
+	return nil
 }
 
 // check refuses settings that are unsafe where they are: production with the
