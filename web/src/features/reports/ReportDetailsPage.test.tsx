@@ -68,6 +68,21 @@ describe('ReportDetailsPage', () => {
     expect(screen.queryByTestId('stop-send')).not.toBeInTheDocument()
   })
 
+  it('keeps the report on screen when a refresh fails, with a note', async () => {
+    mockFetch()
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    renderReport(queryClient)
+    await screen.findByTestId('send-progress')
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ data: null, meta: { status: 503, message: 'unavailable' } }), { status: 503 })))
+    await act(async () => {
+      await queryClient.refetchQueries({ queryKey: ['report', '42'] }).catch(() => undefined)
+    })
+    expect(await screen.findByTestId('report-stale')).toBeInTheDocument()
+    expect(screen.getByTestId('send-progress')).toBeInTheDocument()
+    expect(screen.getByTestId('stop-send')).toBeInTheDocument()
+    expect(screen.getByTestId('report-header')).toBeInTheDocument()
+  })
+
   it('stops a running send after confirmation', async () => {
     const calls = mockFetch()
     renderReport()

@@ -73,7 +73,9 @@ export default function ReportDetailsPage() {
   }, [paused, refetch])
 
   if (isPending) return <Skeleton h="64" rounded="card" />
-  if (isError || !stats) return <SectionCard><ErrorState onRetry={() => refetch()} /></SectionCard>
+  // A refresh that fails (a dropped connection during a long send) keeps the report on
+  // screen with a note; only a report never loaded shows the error in its place.
+  if (!stats) return <SectionCard><ErrorState onRetry={() => refetch()} /></SectionCard>
 
   return (
     <Stack gap={{ base: '4', md: '6' }}>
@@ -88,6 +90,11 @@ export default function ReportDetailsPage() {
             <Badge variant="outline" colorPalette={live === 'OPEN' ? 'green' : 'gray'} size="sm" title="اتصال زنده">
               {live === 'OPEN' ? 'به‌روزرسانی زنده' : 'به‌روزرسانی دوره‌ای'}
             </Badge>
+            {isError && (
+              <Badge variant="subtle" colorPalette="orange" size="sm" data-testid="report-stale">
+                به‌روزرسانی ناموفق بود؛ آخرین وضعیت دریافت‌شده نمایش داده می‌شود
+              </Badge>
+            )}
           </HStack>
         }
         actions={
