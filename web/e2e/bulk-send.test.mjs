@@ -348,8 +348,11 @@ test('report: pause holds the progress, the history names who paused, stop refun
   const sent = await apiCall('POST', '/send', { type: 'file', file_id: file.id, sender: service.number, text: 'ارسال انبوه آزمایشی', cancel11: false }, token)
 
   const { context, page } = await open(`/reports/${sent.id}`)
-  await page.getByTestId('pause-send').click()
-  await page.getByTestId('pause-confirm').click()
+  await page.getByTestId('send-progress').waitFor()
+  // make test runs the Go tests beside this browser: on two busy cores the first click
+  // on a page taking live updates has waited over 15 s to scroll the button into view.
+  await page.getByTestId('pause-send').click({ timeout: 60_000 })
+  await page.getByTestId('pause-confirm').click({ timeout: 30_000 })
   const header = page.getByTestId('report-header')
   await header.locator('[data-testid="send-status"][data-status="paused"]').waitFor({ timeout: 20_000 })
   await page.getByTestId('resume-send').waitFor()
