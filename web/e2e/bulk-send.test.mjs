@@ -376,6 +376,17 @@ test('report: pause holds the progress, the history names who paused, stop refun
   assert.ok(held.sent < held.recipients, 'paused before the end')
   await shot(page, 'bulk-report-paused')
 
+  // A refresh the API fails keeps the report and its controls on screen, with a note.
+  await page.route('**/report/bulk_stats**', (route) => route.fulfill({
+    status: 503, contentType: 'application/json', body: JSON.stringify({ data: null, meta: { status: 503, message: 'unavailable' } }),
+  }))
+  await header.getByRole('button', { name: 'به‌روزرسانی' }).click()
+  await page.getByTestId('report-stale').waitFor()
+  assert.ok(await page.getByTestId('resume-send').isVisible(), 'the controls stay while a refresh fails')
+  await page.unroute('**/report/bulk_stats**')
+  await header.getByRole('button', { name: 'به‌روزرسانی' }).click()
+  await page.getByTestId('report-stale').waitFor({ state: 'detached' })
+
   await page.getByTestId('stop-send').click()
   await page.getByTestId('stop-confirm').click()
   await header.locator('[data-testid="send-status"][data-status="stopped"]').waitFor({ timeout: 20_000 })

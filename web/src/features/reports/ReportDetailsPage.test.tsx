@@ -11,7 +11,8 @@ const STATS = {
   parts: 1, price: 4230, refunded: 0, text: 'سلام', sender: '3000', created_at: '2025-03-21T06:30:00Z',
 }
 
-function mockFetch(stats: Record<string, unknown> = STATS) {
+/** Answers the report's API calls with stats; with status ≠ 200, every call fails with it. */
+function mockFetch(stats: Record<string, unknown> = STATS, status = 200) {
   const calls: Array<{ url: string; body?: unknown }> = []
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     calls.push({ url: String(url), body: init?.body ? JSON.parse(String(init.body)) : undefined })
@@ -24,6 +25,7 @@ function mockFetch(stats: Record<string, unknown> = STATS) {
       data = [{ mobile: '989121234567', operator: 'mci', parts: 1, status: 2, updated_at: '2025-03-21T06:31:00Z' }]
       meta = { page: 1, limit: 10, total: 1 }
     }
+    if (status !== 200) return new Response(JSON.stringify({ data: null, meta: { status, message: 'unavailable' } }), { status })
     return new Response(JSON.stringify({ data, meta: { status: 200, ...meta } }), { status: 200 })
   }))
   return calls
@@ -73,7 +75,7 @@ describe('ReportDetailsPage', () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
     renderReport(queryClient)
     await screen.findByTestId('send-progress')
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ data: null, meta: { status: 503, message: 'unavailable' } }), { status: 503 })))
+    mockFetch(STATS, 503)
     await act(async () => {
       await queryClient.refetchQueries({ queryKey: ['report', '42'] }).catch(() => undefined)
     })
