@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { QueryClient } from '@tanstack/react-query'
+import { QueryClient, QueryObserver } from '@tanstack/react-query'
 import { RECIPIENTS_REFRESH_MS, applyLiveEvent } from './liveCache'
 import { queryKeys } from './queryKeys'
 
@@ -42,9 +42,31 @@ describe('applyLiveEvent', () => {
     expect(spy).toHaveBeenCalledWith({ queryKey: ['report', '9', 'recipients'] })
     applyLiveEvent(qc, { event: 'send.status', data: { id: 9, status: 'done' } })
     expect(spy).toHaveBeenCalledWith({ queryKey: ['credit'] })
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['report', '9'], exact: true })
     vi.advanceTimersByTime(RECIPIENTS_REFRESH_MS)
-    expect(spy).toHaveBeenCalledTimes(3)
+    expect(spy).toHaveBeenCalledTimes(4)
     vi.useRealTimers()
+  })
+
+  it('reloads a report on a status change, and one shown before it was loaded', async () => {
+    const qc = new QueryClient()
+    let answers = 0
+    const fetchReport = async () => ({ id: 5, status: ++answers > 1 ? 'done' : 'sending' })
+    const observer = new QueryObserver(qc, { queryKey: queryKeys.report(5), queryFn: fetchReport })
+    const stop = observer.subscribe(() => {})
+    await vi.waitFor(() => expect(qc.getQueryData(queryKeys.report(5))).toEqual({ id: 5, status: 'sending' }))
+    // The last events of a short send: progress merges, the status change reloads.
+    applyLiveEvent(qc, { event: 'send.progress', data: { id: 5, status: 'done' } })
+    applyLiveEvent(qc, { event: 'send.status', data: { id: 5, status: 'done' } })
+    await vi.waitFor(() => expect(answers).toBe(2))
+    expect(qc.getQueryData(queryKeys.report(5))).toEqual({ id: 5, status: 'done' })
+    stop()
+
+    // A report page whose first answer failed (no data) reloads on the next event.
+    const spy = vi.spyOn(qc, 'invalidateQueries')
+    qc.getQueryCache().build(qc, { queryKey: queryKeys.report(6) })
+    applyLiveEvent(qc, { event: 'send.progress', data: { id: 6, sent: 1 } })
+    expect(spy).toHaveBeenCalledWith({ queryKey: queryKeys.report('6'), exact: true })
   })
 
   it('ignores unknown events and malformed data', () => {

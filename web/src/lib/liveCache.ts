@@ -22,7 +22,16 @@ export function applyLiveEvent(qc: QueryClient, msg: LiveMessage): boolean {
     case 'send.status': {
       if (data.id === undefined || data.id === null) return false
       const id = String(data.id)
-      qc.setQueryData<Row>(queryKeys.report(id), (old) => (old ? { ...old, ...data } : old))
+      const key = queryKeys.report(id)
+      const held = qc.getQueryState(key)
+      qc.setQueryData<Row>(key, (old) => (old ? { ...old, ...data } : old))
+      // An event for a report not loaded yet is not applied, and the answer on its
+      // way may be older than it: the final status of a short send would then never
+      // show. A status change (a few per send) therefore reloads the report, as does
+      // an event for a report shown but not loaded and not loading.
+      if (msg.event === 'send.status' || (held && held.data === undefined && held.fetchStatus === 'idle')) {
+        void qc.invalidateQueries({ queryKey: key, exact: true })
+      }
       qc.setQueriesData<{ rows: Row[] }>({ queryKey: [...queryKeys.reports, 'list'] }, (old) => {
         if (!old?.rows?.some((r) => String(r.id) === id)) return old
         return { ...old, rows: old.rows.map((r) => (String(r.id) === id ? { ...r, ...pickRow(data) } : r)) }

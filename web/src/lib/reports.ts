@@ -77,8 +77,13 @@ export function useReportList(params: Query, enabled = true) {
 /** Poll fallback: every 3 s while the live socket is not open and the send is still moving. */
 export const POLL_MS = 3000
 
+/** With the live socket open, a send still moving is read again this often all the
+ * same, so that an event missed (a socket that reconnected) is never the last word. */
+export const LIVE_CHECK_MS = 15_000
+
 export function pollInterval(liveOpen: boolean, status: string | undefined): number | false {
-  return !liveOpen && status !== undefined && !isFinalStatus(status) ? POLL_MS : false
+  if (status === undefined || isFinalStatus(status)) return false
+  return liveOpen ? LIVE_CHECK_MS : POLL_MS
 }
 
 /** One send's counters; live events update the cache, polling covers a closed socket. */

@@ -47,8 +47,9 @@ function seg(key: string) {
 }
 
 describe('ReportDetailsPage', () => {
-  it('moves the progress bar on live events without refetching', async () => {
-    mockFetch()
+  it('moves the progress bar on live events without refetching, and reloads on a status change', async () => {
+    const calls = mockFetch()
+    const statsCalls = () => calls.filter((c) => c.url.includes('/report/bulk_stats')).length
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
     renderReport(queryClient)
     await screen.findByTestId('send-progress')
@@ -61,7 +62,10 @@ describe('ReportDetailsPage', () => {
     })
     await waitFor(() => expect(seg('delivered')).toBe('1'))
     expect(seg('inflight')).toBe('2')
+    expect(statsCalls()).toBe(1)
 
+    // The server's answer after the send ended (the status change reloads the report).
+    mockFetch({ ...STATS, status: 'done', sent: 3, delivered: 2, undelivered: 1, pending: 0 })
     act(() => {
       applyLiveEvent(queryClient, { event: 'send.status', data: { id: 42, status: 'done', sent: 3, delivered: 2, undelivered: 1, pending: 0 } })
     })
