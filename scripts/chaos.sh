@@ -73,7 +73,9 @@ inject() {
   case $1 in
   none) ;;
   kill-worker) restart_proc worker1 app1 3 "$ROOT/bin/worker" ;;
-  kill-gateway) restart_proc gateway1 app1 5 "$ROOT/bin/smpp-gateway" ;;
+  kill-gateway) # restarted 2 s later, as a supervisor would: it reads its predecessor's
+    # start journal (GATEWAY_JOURNAL_DIR of app1) before the sweeper takes the claims over
+    restart_proc gateway1 app1 2 "$ROOT/bin/smpp-gateway" ;;
   restart-redis) restart_redis_master ;;
   failover-redis) redis-cli -h "$(host_ip db)" -p 26379 sentinel failover chapar >/dev/null ;;
   clock-jump) # every host's wall clock 45 s ahead (past asynq's task leases and

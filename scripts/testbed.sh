@@ -186,6 +186,7 @@ app_env() { # N: the environment of app host N
     "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
     "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" "GATEWAY_BINDS_PER_OPERATOR=$BINDS" \
     "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files" \
+    "GATEWAY_JOURNAL_DIR=$TESTBED_DIR/app$n/journal" \
     $(redis_env) ${TESTBED_EXTRA_ENV:-}
 }
 

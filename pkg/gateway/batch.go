@@ -101,6 +101,8 @@ type batchHandler struct {
 	paces      routePace
 	stats      counters
 	inflight   sync.WaitGroup
+	// journal records how far each claim in hand has been started (nil: none).
+	journal *journal
 
 	// afterChunk, when set (tests), runs after each chunk is recorded.
 	afterChunk func(b jobs.SendBatch, chunk int)

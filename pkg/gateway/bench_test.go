@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(simChildEnv) == "1" {
 		os.Exit(runSimChild())
 	}
+	if c := os.Getenv(killChildEnv); c != "" {
+		os.Exit(runKillChild(c))
+	}
 	os.Exit(m.Run())
 }
 

@@ -66,7 +66,8 @@ type chunkRun struct {
 // and a recipient with nothing submitted goes back to the queue.
 func (h *batchHandler) runChunk(ctx context.Context, r *batchRun, send sendRow, acc *claimAcc, c claimed) chunkRun {
 	k := &chunk{h: h, ctx: ctx, ob: r.ob, acc: acc, grants: &r.grants, granted: c.handed,
-		src: smpp.SenderLine(send.Sender), critical: r.critical}
+		src: smpp.SenderLine(send.Sender), critical: r.critical, slot: h.journal.take(c.claimID)}
+	defer h.journal.release(k.slot)
 	totalParts := k.prepare(send, c.recs)
 	// Buffered for every part, so a callback (on a session's read loop)
 	// never blocks: each submitted part has at most one outcome pending.
@@ -106,6 +107,8 @@ type chunk struct {
 	granted     int
 	grantCh     <-chan grantResult
 	stalled     bool // waiting for grantCh with nothing else to start
+	// slot journals the recipients started, before each is (see journal.go).
+	slot *journalSlot
 }
 
 // prepare splits each recipient's text into parts (a recipient whose text
@@ -185,6 +188,7 @@ func (k *chunk) next() (ref partRef, ok, wait bool) {
 				k.requestGrant()
 			}
 			k.grants.started(time.Now())
+			k.slot.start(int(k.cur.r) + 1)
 		}
 		ref := k.cur
 		k.cur.p++

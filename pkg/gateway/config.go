@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -213,6 +214,13 @@ type Config struct {
 	// them (GATEWAY_BIND_LEASES, on by default; lease.go): each bind is held by
 	// one gateway at a time. Off, this gateway opens every bind itself.
 	BindLeases bool
+	// JournalDir holds the start journals of this host's gateways
+	// (GATEWAY_JOURNAL_DIR, by default chapar-gateway in the temporary
+	// directory; "off" disables it; journal.go): a gateway killed then leaves
+	// unknown only the recipients it had started, not its whole grant. Give
+	// every host its own directory: a gateway reads the journals of the dead
+	// ones beside it.
+	JournalDir string
 }
 
 // fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
@@ -354,6 +362,10 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		Quiet:               jobs.DefaultQuiet,
 		SandboxPeer:         e.str("GATEWAY_SANDBOX_PEER", DefaultSandboxPeer),
 		BindLeases:          e.str("GATEWAY_BIND_LEASES", "1") != "0",
+		JournalDir:          e.str("GATEWAY_JOURNAL_DIR", filepath.Join(os.TempDir(), "chapar-gateway")),
+	}
+	if strings.EqualFold(cfg.JournalDir, "off") {
+		cfg.JournalDir = ""
 	}
 	if strings.EqualFold(cfg.OtherRoute, "none") {
 		cfg.OtherRoute = ""

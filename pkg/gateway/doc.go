@@ -19,7 +19,9 @@
 // GrantMin with the claim, then about grantHorizon of the handler's pace at a
 // time, asked for ahead of need. So when a gateway dies, only its granted
 // recipients may have reached the SMSC (their outcome is unknown); the
-// worker's sweeper queues the rest of the claim again. A grant is refused
+// worker's sweeper queues the rest of the claim again. The start journal
+// (journal.go) narrows that to the recipients actually started: the next
+// gateway on the host lowers a killed one's claims to it. A grant is refused
 // once the send is stopped or paused, which stops the chunk at once. Per part
 // the outcome is:
 //

@@ -55,6 +55,8 @@ type Gateway struct {
 	// The wake gates of the asynq servers, and the closing of their clients.
 	gates       []*jobs.Gate
 	closeQueues []func()
+	// journalScope names the database in the start journals (journal.go).
+	journalScope [32]byte
 }
 
 // closeQueueRedis closes the asynq servers' Redis clients (after Shutdown).
@@ -138,6 +140,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		chunk:      ChunkSize,
 		grantMin:   GrantMin,
 	}
+	g.openJournal()
 	return g, nil
 }
 
@@ -309,6 +312,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 	hbStop()
 	<-hbDone
+	g.handler.journal.close()
 	dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	if err := g.deps.Redis.Del(dctx, jobs.GatewayHeartbeat+g.cfg.InstanceID).Err(); err != nil {
 		g.log.Warn("gateway: remove heartbeat", "err", err)

@@ -98,5 +98,8 @@ func (g *Gateway) heartbeatLoop(ctx context.Context) {
 			g.log.Warn("gateway: heartbeat", "err", err)
 		}
 	}
-	periodic.Every(ctx, 0, heartbeatEvery, beat)
+	periodic.Every(ctx, 0, heartbeatEvery, func(ctx context.Context) {
+		beat(ctx)
+		g.recoverJournals(ctx)
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -134,4 +135,30 @@ func (st *store) claim(ctx context.Context, sendID int64, batch int, operator st
 		return claimed{}, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
 	}
 	return out, nil
+}
+
+// lowerClaims lowers the grant of each of a dead gateway's claims to the
+// recipients it started (its journal says so) and leaves the claim for the
+// sweeper's next pass; it returns the recipients that go back to the queue
+// instead of being taken as submitted with an unknown outcome. A claim the
+// sweeper has settled already is gone and left alone.
+func (st *store) lowerClaims(ctx context.Context, claims []journalClaim) (int, error) {
+	ids := make([]int64, len(claims))
+	started := make([]int32, len(claims))
+	for i, c := range claims {
+		ids[i], started[i] = c.ID, int32(min(c.Started, math.MaxInt32))
+	}
+	var spared int
+	err := st.pool.QueryRow(ctx, `
+		WITH u AS (SELECT * FROM unnest($1::bigint[], $2::int[]) AS u(id, started)),
+		old AS (SELECT c.id, c.handed FROM recipient_claims c JOIN u USING (id) FOR UPDATE OF c),
+		x AS (
+			UPDATE recipient_claims c SET handed = least(c.handed, u.started), renewed_at = '-infinity'
+			FROM u JOIN old USING (id) WHERE c.id = u.id
+			RETURNING greatest(old.handed - u.started, 0) AS spared)
+		SELECT coalesce(sum(spared), 0) FROM x`, ids, started).Scan(&spared)
+	if err != nil {
+		return 0, fmt.Errorf("lower dead gateway's claims: %w", err)
+	}
+	return spared, nil
 }
