@@ -313,6 +313,7 @@ func (g *Gateway) recoverJournals(ctx context.Context) {
 		g.log.Warn("gateway: reading a dead gateway's start journal", "err", err)
 	}
 	if files > 0 {
-		g.log.Info("gateway: dead gateway's claims settled from its start journal", "journals", files, "requeued", spared)
+		g.log.Warn("gateway: a dead gateway's claims lowered to what its start journal says it started",
+			"journals", files, "requeued", spared)
 	}
 }
