@@ -1,4 +1,4 @@
-import { Box, Button, Spinner, Stack, Text, type StackProps } from '@chakra-ui/react'
+import { Badge, Box, Button, Spinner, Stack, Text, type BadgeProps, type StackProps } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { AlertIcon, InboxIcon, RefreshIcon } from './icons'
 
@@ -51,5 +51,15 @@ export function LoadingState({ title = 'در حال بارگذاری', ...rest }
       <Spinner size="lg" color="colorPalette.solid" colorPalette="brand" aria-hidden />
       <Text fontSize="sm">{title}</Text>
     </Stack>
+  )
+}
+
+/** A refresh failed: the page keeps the last answer it received and says so
+ * (replacing it with an error would lose what the user was reading or typing). */
+export function StaleNote({ testId = 'stale-note', ...rest }: BadgeProps & { testId?: string }) {
+  return (
+    <Badge variant="subtle" colorPalette="orange" size="sm" whiteSpace="normal" data-testid={testId} {...rest}>
+      به‌روزرسانی ناموفق بود؛ آخرین اطلاعات دریافت‌شده نمایش داده می‌شود
+    </Badge>
   )
 }

@@ -19,7 +19,7 @@ export { Select, type MultiSelectProps, type SelectProps, type SingleSelectProps
 export {
   filterOptions, LOAD_MORE_THRESHOLD, multiSummary, SEARCH_DEBOUNCE_MS, type SelectOption, type SelectValue,
 } from './selectUtils'
-export { EmptyState, ErrorState, LoadingState } from './States'
+export { EmptyState, ErrorState, LoadingState, StaleNote } from './States'
 export {
   allFilterKeys, FilterControl, filterKeys, FiltersBar, FiltersModalButton, SEARCH_FILTER_DEBOUNCE_MS,
   type FilterValues, type TableFilter,

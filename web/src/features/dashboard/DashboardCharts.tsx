@@ -2,7 +2,7 @@ import { Box, Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react
 import { Link as RouterLink } from 'react-router'
 import { Chart } from '../../components/Chart'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState } from '../../components/States'
+import { EmptyState, ErrorState, StaleNote } from '../../components/States'
 import { formatNumber, formatRial } from '../../lib/format'
 import { useDashboardCharts, type DashboardCharts as Data } from './api'
 
@@ -37,7 +37,7 @@ export function DashboardCharts() {
   const { data, isPending, isError, refetch } = useDashboardCharts()
   const title = 'فعالیت ۳۰ روز اخیر'
   if (isPending) return <Skeleton h="72" rounded="card" data-testid="charts-loading" />
-  if (isError || !data) {
+  if (!data) {
     return (
       <SectionCard title={title}>
         <ErrorState onRetry={() => refetch()} />
@@ -61,7 +61,12 @@ export function DashboardCharts() {
     )
   }
   return (
-    <SectionCard title={title} description="هر ۳۰ ثانیه از آمار روزانه به‌روز می‌شود." data-testid="dashboard-charts">
+    <SectionCard
+      title={title}
+      description="هر ۳۰ ثانیه از آمار روزانه به‌روز می‌شود."
+      actions={isError ? <StaleNote /> : undefined}
+      data-testid="dashboard-charts"
+    >
       <Stack gap="5">
         <Totals t={t} />
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap="5">

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { Fact } from '../../components/Fact'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState, LoadingState } from '../../components/States'
+import { EmptyState, ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { SendStatusBadge } from '../../components/StatusBadge'
 import { toPersianDigits } from '../../lib/digits'
 import { formatNumber } from '../../lib/format'
@@ -25,11 +25,12 @@ export default function LinkStatsPage() {
   const { id } = useParams()
   const q = useLinkStats(id)
   if (q.isLoading) return <LoadingState />
-  if (q.isError || !q.data) return <ErrorState onRetry={() => void q.refetch()} action={<Button asChild size="sm" variant="outline"><RouterLink to="/links">بازگشت به لینک‌ها</RouterLink></Button>} />
+  if (!q.data) return <ErrorState onRetry={() => void q.refetch()} action={<Button asChild size="sm" variant="outline"><RouterLink to="/links">بازگشت به لینک‌ها</RouterLink></Button>} />
   const s = q.data
   const rate = s.link.unique && s.per_send.length ? s.link.unique / Math.max(1, s.per_send.reduce((n, x) => n + x.recipients, 0)) : 0
   return (
     <Stack gap="5">
+      {q.isError && <StaleNote alignSelf="flex-start" />}
       <SectionCard
         title={toPersianDigits(s.link.title)}
         description={<Text as="span" dir="ltr">{s.link.url}</Text>}

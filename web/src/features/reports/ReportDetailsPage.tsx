@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Grid, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useRef } from 'react'
 import { useParams } from 'react-router'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { RefreshIcon } from '../../components/outlineIcons'
 import { formatNumber, formatRial, relativeTime } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
@@ -90,11 +90,7 @@ export default function ReportDetailsPage() {
             <Badge variant="outline" colorPalette={live === 'OPEN' ? 'green' : 'gray'} size="sm" title="اتصال زنده">
               {live === 'OPEN' ? 'به‌روزرسانی زنده' : 'به‌روزرسانی دوره‌ای'}
             </Badge>
-            {isError && (
-              <Badge variant="subtle" colorPalette="orange" size="sm" data-testid="report-stale">
-                به‌روزرسانی ناموفق بود؛ آخرین وضعیت دریافت‌شده نمایش داده می‌شود
-              </Badge>
-            )}
+            {isError && <StaleNote testId="report-stale" />}
           </HStack>
         }
         actions={

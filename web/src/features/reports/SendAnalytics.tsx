@@ -2,7 +2,7 @@ import { Box, SimpleGrid, Skeleton, Stack, Table, Text } from '@chakra-ui/react'
 import { Chart } from '../../components/Chart'
 import { MiniTable } from '../../components/MiniTable'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState } from '../../components/States'
+import { EmptyState, ErrorState, StaleNote } from '../../components/States'
 import { formatNumber } from '../../lib/format'
 import { useSendAnalytics } from './api'
 
@@ -10,10 +10,10 @@ import { useSendAnalytics } from './api'
 export function SendAnalyticsCard({ id, pollMs }: { id: string; pollMs: number | false }) {
   const { data, isPending, isError, refetch } = useSendAnalytics(id, pollMs)
   return (
-    <SectionCard title="تحلیل ارسال" data-testid="send-analytics">
+    <SectionCard title="تحلیل ارسال" data-testid="send-analytics" actions={isError && data ? <StaleNote /> : undefined}>
       {isPending ? (
         <Skeleton h="56" rounded="lg" />
-      ) : isError || !data ? (
+      ) : !data ? (
         <ErrorState onRetry={() => refetch()} />
       ) : data.operators.length === 0 ? (
         <EmptyState title="هنوز گیرنده‌ای ثبت نشده است" description="تحلیل پس از آغاز ارسال نمایش داده می‌شود." />

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { Link as RouterLink, useParams } from 'react-router'
 import { SectionCard } from '../../components/SectionCard'
 import { ServerMessage } from '../../components/ServerMessage'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { ApiError, errorText } from '../../lib/api'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
@@ -24,11 +24,17 @@ export default function TicketDetailsPage() {
     if (m.event === 'ticket.updated' && String(data?.id) === id) void qc.invalidateQueries({ queryKey: supportKeys.all })
   })
   if (q.isLoading) return <LoadingState />
-  if (q.isError || !q.data) {
+  if (!q.data) {
     const missing = q.error instanceof ApiError && q.error.status === 404
     return <ErrorState title={missing ? 'درخواست یافت نشد' : undefined} onRetry={missing ? undefined : () => void q.refetch()} />
   }
-  return <Details t={q.data} />
+  // The same tree whether a refresh failed or not: a reply being typed stays.
+  return (
+    <Stack gap="2">
+      {q.isError && <StaleNote alignSelf="flex-start" />}
+      <Details t={q.data} />
+    </Stack>
+  )
 }
 
 function Details({ t }: { t: TicketDetail }) {

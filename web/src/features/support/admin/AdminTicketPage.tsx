@@ -4,7 +4,7 @@ import { Link as RouterLink, useParams } from 'react-router'
 import { SectionCard } from '../../../components/SectionCard'
 import { Select } from '../../../components/Select'
 import { ServerMessage } from '../../../components/ServerMessage'
-import { ErrorState, LoadingState } from '../../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../../components/States'
 import { errorText } from '../../../lib/api'
 import { toPersianDigits } from '../../../lib/digits'
 import { formatJalaliDateTime } from '../../../lib/jalali'
@@ -17,22 +17,26 @@ export default function AdminTicketPage() {
   const { id } = useParams()
   const q = useAdminTicket(id)
   if (q.isLoading) return <LoadingState />
-  if (q.isError || !q.data) return <ErrorState onRetry={() => void q.refetch()} />
+  if (!q.data) return <ErrorState onRetry={() => void q.refetch()} />
   const t = q.data
+  // The same tree whether a refresh failed or not: an answer being typed stays.
   return (
-    <SimpleGrid columns={{ base: 1, lg: 3 }} gap="4" alignItems="start">
-      <Stack gap="4" gridColumn={{ lg: 'span 2' }}>
-        <SectionCard
-          title={<HStack gap="2" wrap="wrap"><Text as="span">{t.title}</Text><StateBadge state={t.state} /></HStack>}
-          description={`شماره ${toPersianDigits(t.number)} · ${t.account_name} (حساب ${toPersianDigits(t.account_id)}) · ${formatJalaliDateTime(t.created_at)}`}
-          actions={<Button asChild size="sm" variant="outline"><RouterLink to="/admin/support/tickets">بازگشت به صف</RouterLink></Button>}
-        >
-          <Conversation items={t.interactions} staffView />
-        </SectionCard>
-        {t.state !== 4 ? <AnswerBox t={t} /> : <Text color="app.muted" data-testid="admin-ticket-closed">این درخواست بسته شده است.</Text>}
-      </Stack>
-      <Controls t={t} />
-    </SimpleGrid>
+    <Stack gap="2">
+      {q.isError && <StaleNote alignSelf="flex-start" />}
+      <SimpleGrid columns={{ base: 1, lg: 3 }} gap="4" alignItems="start">
+        <Stack gap="4" gridColumn={{ lg: 'span 2' }}>
+          <SectionCard
+            title={<HStack gap="2" wrap="wrap"><Text as="span">{t.title}</Text><StateBadge state={t.state} /></HStack>}
+            description={`شماره ${toPersianDigits(t.number)} · ${t.account_name} (حساب ${toPersianDigits(t.account_id)}) · ${formatJalaliDateTime(t.created_at)}`}
+            actions={<Button asChild size="sm" variant="outline"><RouterLink to="/admin/support/tickets">بازگشت به صف</RouterLink></Button>}
+          >
+            <Conversation items={t.interactions} staffView />
+          </SectionCard>
+          {t.state !== 4 ? <AnswerBox t={t} /> : <Text color="app.muted" data-testid="admin-ticket-closed">این درخواست بسته شده است.</Text>}
+        </Stack>
+        <Controls t={t} />
+      </SimpleGrid>
+    </Stack>
   )
 }
 

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, screen } from '@testing-library/react'
+import { QueryClient } from '@tanstack/react-query'
+import { Route, Routes } from 'react-router'
+import { renderWithProviders } from '../../testing/render'
+import TicketDetailsPage from './TicketDetailsPage'
+
+const TICKET = {
+  id: 7, number: 1007, kind: 'ticket', category_id: 1, category: 'فنی', sub_category_id: null, sub_category: '',
+  title: 'تأخیر در تحویل', state: 2, state_label: 'در انتظار پاسخ کارشناس', rating: null, rating_comment: '',
+  assigned_to: null, assigned_name: '', account_id: 3, account_name: 'فروشگاه', created_at: '2026-11-20T08:00:00Z',
+  updated_at: '2026-11-20T08:00:00Z', closed_at: null, notice: '',
+  interactions: [{ id: 1, staff: false, author: 'علی', text: 'پیامک‌ها دیر می‌رسند', rating: null, created_at: '2026-11-20T08:00:00Z', attachments: [] }],
+}
+
+/** Answers every call with the ticket, or, with status ≠ 200, fails it. */
+function mockFetch(status = 200) {
+  vi.stubGlobal('fetch', vi.fn(async () => status === 200
+    ? new Response(JSON.stringify({ data: TICKET, meta: { status: 200 } }), { status: 200 })
+    : new Response(JSON.stringify({ data: null, meta: { status, message: 'unavailable' } }), { status })))
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('TicketDetailsPage', () => {
+  it('keeps the conversation and a reply being typed when a refresh fails, with a note', async () => {
+    mockFetch()
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    renderWithProviders(
+      <Routes>
+        <Route path="/support/tickets/:id" element={<TicketDetailsPage />} />
+      </Routes>,
+      { route: '/support/tickets/7', queryClient },
+    )
+    fireEvent.change(await screen.findByTestId('reply-text'), { target: { value: 'هنوز هم دیر می‌رسد' } })
+    mockFetch(503)
+    await act(async () => {
+      await queryClient.refetchQueries({ queryKey: ['support'] }).catch(() => undefined)
+    })
+    expect(await screen.findByTestId('stale-note')).toBeInTheDocument()
+    expect(screen.getByText('پیامک‌ها دیر می‌رسند')).toBeInTheDocument()
+    expect(screen.getByTestId('reply-text')).toHaveValue('هنوز هم دیر می‌رسد')
+  })
+})
