@@ -44,8 +44,7 @@ const (
 	journalSlots  = 1024
 	journalSize   = journalHeader + journalSlots*16
 	journalExt    = ".journal"
-	// journalStaleAfter: a dead gateway's journal of another database is
-	// removed once this old (its own gateways would have read it by then).
+	// journalStaleAfter: removeIfStale.
 	journalStaleAfter = 7 * 24 * time.Hour
 )
 
@@ -226,11 +225,15 @@ func recoverJournal(ctx context.Context, path string, scope [32]byte, lower clai
 		return 0, false, err
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return 0, false, nil // its gateway is alive
-		}
-		return 0, false, fmt.Errorf("lock: %w", err)
+	// The header first, without the lock: another database's journals are
+	// passed over at the cost of one small read each round.
+	hdr := make([]byte, journalHeader)
+	if _, err := f.ReadAt(hdr, 0); err != nil || !ofScope(hdr, scope) {
+		removeIfStale(f, path)
+		return 0, false, nil
+	}
+	if !lockFree(f) {
+		return 0, false, nil // its gateway is alive
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return 0, false, nil // read and removed while this one waited for the lock
@@ -239,14 +242,7 @@ func recoverJournal(ctx context.Context, path string, scope [32]byte, lower clai
 	if err != nil {
 		return 0, false, err
 	}
-	claims, mine := parseJournal(data, scope)
-	if !mine {
-		if st, serr := f.Stat(); serr == nil && time.Since(st.ModTime()) > journalStaleAfter {
-			_ = os.Remove(path)
-		}
-		return 0, false, nil
-	}
-	if len(claims) > 0 {
+	if claims := parseJournal(data); len(claims) > 0 {
 		if spared, err = lower(ctx, claims); err != nil {
 			return 0, false, err // kept for the next round
 		}
@@ -254,22 +250,34 @@ func recoverJournal(ctx context.Context, path string, scope [32]byte, lower clai
 	return spared, true, os.Remove(path)
 }
 
-// parseJournal returns a journal's claims; mine is false when it belongs to
-// another database or is no journal.
-func parseJournal(data []byte, scope [32]byte) (claims []journalClaim, mine bool) {
-	if len(data) < journalHeader || !bytes.Equal(data[:len(journalMagic)], []byte(journalMagic)) {
-		return nil, false
+// lockFree takes the journal's lock, which its gateway holds while it lives.
+func lockFree(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}
+
+// removeIfStale removes a journal of another database whose gateway is gone,
+// once journalStaleAfter old (its own gateways would have read it by then).
+func removeIfStale(f *os.File, path string) {
+	if st, err := f.Stat(); err == nil && time.Since(st.ModTime()) > journalStaleAfter && lockFree(f) {
+		_ = os.Remove(path)
 	}
-	if !bytes.Equal(data[len(journalMagic):len(journalMagic)+32], scope[:]) {
-		return nil, false
-	}
+}
+
+// ofScope reports whether hdr heads a journal of the database named by scope.
+func ofScope(hdr []byte, scope [32]byte) bool {
+	return len(hdr) >= journalHeader && bytes.Equal(hdr[:len(journalMagic)], []byte(journalMagic)) &&
+		bytes.Equal(hdr[len(journalMagic):len(journalMagic)+32], scope[:])
+}
+
+// parseJournal returns the claims of a journal whose header was checked.
+func parseJournal(data []byte) (claims []journalClaim) {
 	for off := journalHeader; off+16 <= len(data); off += 16 {
 		id := binary.NativeEndian.Uint64(data[off:])
 		if id != 0 {
 			claims = append(claims, journalClaim{ID: int64(id), Started: int(binary.NativeEndian.Uint64(data[off+8:]))})
 		}
 	}
-	return claims, true
+	return claims
 }
 
 // safeName keeps letters, digits, '-' and '.' of an instance id for a file name.

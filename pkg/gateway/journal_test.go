@@ -76,6 +76,22 @@ func TestJournalRecoversOnlyDeadOnes(t *testing.T) {
 			t.Fatalf("%s: %v", filepath.Base(j.name), err)
 		}
 	}
+	// A dead journal of another database goes once a week old; a live one stays.
+	old := time.Now().Add(-journalStaleAfter - time.Hour)
+	for _, j := range []*journal{live, foreign} {
+		if err := os.Chtimes(j.name, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := recoverJournals(context.Background(), dir, scope, live, lower); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(foreign.name); !os.IsNotExist(err) {
+		t.Fatalf("the stale journal of another database is still there: %v", err)
+	}
+	if _, err := os.Stat(live.name); err != nil {
+		t.Fatalf("a live gateway's journal was removed: %v", err)
+	}
 }
 
 // killChildEnv makes this test binary a gateway to be killed (TestKilledGatewayLeavesOnlyStartedUnknown).
