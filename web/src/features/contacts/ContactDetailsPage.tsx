@@ -1,7 +1,7 @@
 import { Badge, Button, Grid, HStack, Link, Skeleton, Stack, Table } from '@chakra-ui/react'
 import { useState } from 'react'
 import { Link as RouterLink, useNavigate, useParams } from 'react-router'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { isApiError } from '../../lib/api'
 import { formatJalaliDate, formatJalaliDateTime } from '../../lib/jalali'
 import { SectionCard } from '../../components/SectionCard'
@@ -97,7 +97,8 @@ export default function ContactDetailsPage() {
   )
 
   if (contact.isPending) return <Skeleton h="64" rounded="card" />
-  if (contact.isError || !c)
+  // A refresh that fails keeps the contact on screen (with a note), unless it is gone.
+  if (!c || isApiError(contact.error, 404))
     return (
       <SectionCard>
         <ErrorState
@@ -112,6 +113,7 @@ export default function ContactDetailsPage() {
 
   return (
     <Stack gap={{ base: '4', md: '6' }}>
+      {contact.isError && <StaleNote alignSelf="flex-start" />}
       <SectionCard
         data-testid="contact-details"
         title={c.name ? faText(c.name) : 'بدون نام'}

@@ -1,7 +1,7 @@
 import { Button, Grid, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useNavigate, useParams } from 'react-router'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { FileIcon } from '../../components/outlineIcons'
 import { isApiError } from '../../lib/api'
 import { toPersianDigits } from '../../lib/digits'
@@ -26,7 +26,8 @@ export default function GroupDetailsPage() {
   const deleting = useDeleteFlow<number>(remove.mutateAsync, () => 'گروه حذف شد', () => navigate('/contacts?tab=1', { replace: true }))
 
   if (phonebook.isPending) return <Skeleton h="48" rounded="card" />
-  if (phonebook.isError || !p)
+  // A refresh that fails keeps the group on screen (with a note), unless it is gone.
+  if (!p || isApiError(phonebook.error, 404))
     return (
       <SectionCard>
         <ErrorState
@@ -38,6 +39,7 @@ export default function GroupDetailsPage() {
 
   return (
     <Stack gap={{ base: '4', md: '6' }}>
+      {phonebook.isError && <StaleNote alignSelf="flex-start" />}
       <SectionCard
         title={<Text as="span" data-testid="group-name">{faText(p.name)}</Text>}
         description="مخاطبین این گروه؛ برای افزودن گروهی از «ورود از فایل» استفاده کنید."

@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Grid, HStack, Stack, Text, Wrap } from '@chakra-ui/react'
 import { Link as RouterLink, useParams } from 'react-router'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState, LoadingState } from '../../components/States'
+import { EmptyState, ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { usePattern, type Pattern, type Version } from './api'
@@ -14,11 +14,12 @@ export default function PatternDetailPage({ systemic = false }: { systemic?: boo
   const id = Number(useParams().id)
   const q = usePattern(id, systemic)
   if (q.isPending) return <LoadingState />
-  if (q.isError || !q.data) return <ErrorState onRetry={() => void q.refetch()} />
+  if (!q.data) return <ErrorState onRetry={() => void q.refetch()} />
   const p = q.data
   const sending = p.approved
   return (
     <Stack gap="4">
+      {q.isError && <StaleNote alignSelf="flex-start" />}
       <SectionCard title={toPersianDigits(p.title)} description={p.description || undefined}
         actions={!p.systemic && (
           <Button asChild size="sm" variant="outline" data-testid="pattern-edit">

@@ -20,7 +20,7 @@ export default function PatternFormPage() {
   const id = Number(useParams().id ?? 0)
   const existing = usePattern(id)
   if (id > 0 && existing.isPending) return <LoadingState />
-  if (id > 0 && (existing.isError || !existing.data)) return <ErrorState onRetry={() => void existing.refetch()} />
+  if (id > 0 && !existing.data) return <ErrorState onRetry={() => void existing.refetch()} />
   const p = existing.data
   const initial: PatternInput = p
     ? { title: p.title, description: p.description, text: p.text, variables: p.variables, kind: p.kind, shared: p.shared }
