@@ -84,7 +84,17 @@ func (e *env) config(tweak func(*Config)) Config {
 // configFor is config with the mci bind to addr (credentials chapar/secret).
 func (e *env) configFor(addr string, tweak func(*Config)) Config {
 	host, port := splitAddr(e.t, addr)
-	cfg := Config{
+	cfg := testConfig(host, port)
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	return cfg
+}
+
+// testConfig is the tests' gateway configuration: one mci bind to host:port,
+// unthrottled, and no start journal.
+func testConfig(host string, port int) Config {
+	return Config{
 		Binds: []BindConfig{{
 			Operator: "mci", Host: host, Port: port,
 			SystemID: DefaultSystemID, Password: DefaultPassword,
@@ -101,10 +111,6 @@ func (e *env) configFor(addr string, tweak func(*Config)) Config {
 		CriticalConcurrency: 2,
 		CriticalPoll:        DefaultCriticalPoll,
 	}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	return cfg
 }
 
 func splitAddr(t *testing.T, addr string) (string, int) {

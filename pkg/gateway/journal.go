@@ -44,18 +44,18 @@ const (
 	journalSlots  = 1024
 	journalSize   = journalHeader + journalSlots*16
 	journalExt    = ".journal"
-	// journalStaleAfter: removeIfStale.
+	// journalStaleAfter is how old a dead journal of another database must be
+	// before a gateway removes it (removeIfStale).
 	journalStaleAfter = 7 * 24 * time.Hour
 )
 
 // journal is one gateway's start journal.
 type journal struct {
-	f     *os.File
-	name  string // its path once complete
-	mem   []byte
-	scope [32]byte
-	mu    sync.Mutex
-	free  []int
+	f    *os.File
+	name string // its path once complete
+	mem  []byte
+	mu   sync.Mutex
+	free []int
 }
 
 // journalSlot is a claim's slot in the journal; nil (no journal, or every slot
@@ -80,8 +80,8 @@ func openJournal(dir, instance string, scope [32]byte) (*journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create journal: %w", err)
 	}
-	j := &journal{f: f, scope: scope}
-	if err := j.init(); err != nil {
+	j := &journal{f: f}
+	if err := j.init(scope); err != nil {
 		_ = f.Close()
 		_ = os.Remove(f.Name())
 		return nil, err
@@ -95,13 +95,14 @@ func openJournal(dir, instance string, scope [32]byte) (*journal, error) {
 	return j, nil
 }
 
-func (j *journal) init() error {
+// init locks the new journal, writes its header and maps its slots.
+func (j *journal) init(scope [32]byte) error {
 	if err := syscall.Flock(int(j.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return fmt.Errorf("lock journal: %w", err)
 	}
 	hdr := make([]byte, journalHeader)
 	copy(hdr, journalMagic)
-	copy(hdr[len(journalMagic):], j.scope[:])
+	copy(hdr[len(journalMagic):], scope[:])
 	if _, err := j.f.WriteAt(hdr, 0); err != nil {
 		return fmt.Errorf("write journal: %w", err)
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	ossignal "os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -134,23 +136,15 @@ func runKillChild(raw string) int {
 	return 0
 }
 
+// killChildConfig is testConfig with a slow, narrow bind and one batch at a time.
 func killChildConfig(c killChild) Config {
-	i := len(c.SMSC) - 1
-	for c.SMSC[i] != ':' {
-		i--
-	}
-	var port int
-	_, _ = fmt.Sscan(c.SMSC[i+1:], &port)
-	return Config{
-		Binds: []BindConfig{{
-			Operator: "mci", Host: c.SMSC[:i], Port: port, SystemID: DefaultSystemID, Password: DefaultPassword,
-			Window: 10, TPS: 300, EnquireLink: 5 * time.Second, ReconnectMax: time.Second,
-			ResponseTimeout: 5 * time.Second, CriticalShare: DefaultCriticalShare,
-		}},
-		OtherRoute: "mci", HTTPAddr: "127.0.0.1:0", Concurrency: 1, DeliverWorkers: DefaultDeliverWorkers,
-		InstanceID: c.Instance, ShutdownTimeout: 10 * time.Second, CriticalConcurrency: 1,
-		CriticalPoll: DefaultCriticalPoll, JournalDir: c.Journal,
-	}
+	host, portText, _ := net.SplitHostPort(c.SMSC)
+	port, _ := strconv.Atoi(portText)
+	cfg := testConfig(host, port)
+	cfg.Binds[0].Window, cfg.Binds[0].TPS = 10, 300
+	cfg.Concurrency, cfg.CriticalConcurrency = 1, 1
+	cfg.InstanceID, cfg.JournalDir = c.Instance, c.Journal
+	return cfg
 }
 
 // A gateway killed (SIGKILL, in a process of its own) with most of a large

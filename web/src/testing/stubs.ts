@@ -44,7 +44,15 @@ export function stubXhr() {
   vi.stubGlobal('XMLHttpRequest', FakeXhr)
 }
 
-/** A fetch stub answering `{data, meta}` envelopes from a route table keyed by path (no query). */
+/** Thrown by a stubApi route: the call fails with this HTTP status. */
+export class StubStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`)
+  }
+}
+
+/** A fetch stub answering `{data, meta}` envelopes from a route table keyed by path
+ * (no query); a route that throws StubStatus fails the call with its status. */
 export function stubApi(routes: Record<string, (body: unknown, url: string) => unknown>) {
   const calls: Array<{ path: string; url: string; body?: unknown }> = []
   vi.stubGlobal(
@@ -54,8 +62,14 @@ export function stubApi(routes: Record<string, (body: unknown, url: string) => u
       const body = init?.body ? JSON.parse(String(init.body)) : undefined
       calls.push({ path, url: String(url), body })
       const route = routes[path]
-      if (!route) return new Response(JSON.stringify({ data: null, meta: { status: 404, message: 'یافت نشد' } }), { status: 404 })
-      return new Response(JSON.stringify({ data: route(body, String(url)), meta: { status: 200 } }), { status: 200 })
+      const fail = (status: number, message: string) => new Response(JSON.stringify({ data: null, meta: { status, message } }), { status })
+      if (!route) return fail(404, 'یافت نشد')
+      try {
+        return new Response(JSON.stringify({ data: route(body, String(url)), meta: { status: 200 } }), { status: 200 })
+      } catch (e) {
+        if (e instanceof StubStatus) return fail(e.status, 'unavailable')
+        throw e
+      }
     }),
   )
   return calls

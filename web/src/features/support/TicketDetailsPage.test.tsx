@@ -3,6 +3,7 @@ import { act, fireEvent, screen } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders } from '../../testing/render'
+import { StubStatus, stubApi } from '../../testing/stubs'
 import TicketDetailsPage from './TicketDetailsPage'
 
 const TICKET = {
@@ -13,18 +14,11 @@ const TICKET = {
   interactions: [{ id: 1, staff: false, author: 'علی', text: 'پیامک‌ها دیر می‌رسند', rating: null, created_at: '2026-11-20T08:00:00Z', attachments: [] }],
 }
 
-/** Answers every call with the ticket, or, with status ≠ 200, fails it. */
-function mockFetch(status = 200) {
-  vi.stubGlobal('fetch', vi.fn(async () => status === 200
-    ? new Response(JSON.stringify({ data: TICKET, meta: { status: 200 } }), { status: 200 })
-    : new Response(JSON.stringify({ data: null, meta: { status, message: 'unavailable' } }), { status })))
-}
-
 afterEach(() => vi.unstubAllGlobals())
 
 describe('TicketDetailsPage', () => {
   it('keeps the conversation and a reply being typed when a refresh fails, with a note', async () => {
-    mockFetch()
+    stubApi({ '/ticket/show/7': () => TICKET })
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
     renderWithProviders(
       <Routes>
@@ -33,7 +27,7 @@ describe('TicketDetailsPage', () => {
       { route: '/support/tickets/7', queryClient },
     )
     fireEvent.change(await screen.findByTestId('reply-text'), { target: { value: 'هنوز هم دیر می‌رسد' } })
-    mockFetch(503)
+    stubApi({ '/ticket/show/7': () => { throw new StubStatus(503) } })
     await act(async () => {
       await queryClient.refetchQueries({ queryKey: ['support'] }).catch(() => undefined)
     })
