@@ -57,6 +57,12 @@ func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 			sendID, due, (cost-due)*operator.CharityPct/100); err != nil {
 			return fmt.Errorf("close send: %w", err)
 		}
+		// A change of nothing: the next fold lists the send as changed, so the live
+		// pump announces its close (send.status) even when its last counters moved
+		// before it; a page showing it would otherwise learn it only by polling.
+		if err := AddCounts(ctx, tx, []int64{sendID}, []Counts{{}}); err != nil {
+			return err
+		}
 		closed = true
 		return nil
 	})

@@ -3,6 +3,7 @@ package send_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -156,6 +157,16 @@ func TestSweepTakesOverDeadClaims(t *testing.T) {
 	}
 	if n := w.count(`SELECT refunded FROM sends WHERE id = $1 AND finished_at IS NOT NULL`, stopped); n != 3*230 {
 		t.Fatalf("stopped send refunded %d, want %d", n, 3*230)
+	}
+	// The close is announced: the next fold lists the send as changed (the live
+	// pump publishes its status), and its counters are what they were.
+	changed, err := w.svc.FoldCounts(ctx)
+	w.must(err)
+	if !slices.Contains(changed, stopped) {
+		t.Fatalf("fold after the close changed %v, want the closed send %d among them", changed, stopped)
+	}
+	if n := w.count(`SELECT submitted * 100 + rejected FROM sends WHERE id = $1`, stopped); n != 203 {
+		t.Fatalf("stopped send after the fold: submitted*100+rejected = %d, want 203", n)
 	}
 }
 

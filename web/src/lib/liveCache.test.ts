@@ -69,6 +69,34 @@ describe('applyLiveEvent', () => {
     expect(spy).toHaveBeenCalledWith({ queryKey: queryKeys.report('6'), exact: true })
   })
 
+  it('reads a report again when an event landed while an older answer was on its way', async () => {
+    const qc = new QueryClient()
+    // The server's state moves on while the first answer is slow to come.
+    let delivered = 1
+    let answers = 0
+    let release: () => void = () => {}
+    const fetchReport = async () => {
+      const snapshot = { id: 4, status: 'done', delivered }
+      answers++
+      if (answers === 1) await new Promise<void>((r) => (release = r))
+      return snapshot
+    }
+    const observer = new QueryObserver(qc, { queryKey: queryKeys.report(4), queryFn: fetchReport })
+    const stop = observer.subscribe(() => {})
+    await vi.waitFor(() => expect(answers).toBe(1))
+    // The last receipt's event lands while that answer is on its way, and the answer replaces it.
+    delivered = 2
+    applyLiveEvent(qc, { event: 'send.progress', data: { id: 4, status: 'done', delivered: 2 } })
+    release()
+    await vi.waitFor(() => expect(qc.getQueryData(queryKeys.report(4))).toEqual({ id: 4, status: 'done', delivered: 1 }))
+    // One more read, soon after, shows the newer state.
+    await vi.waitFor(() => expect(qc.getQueryData(queryKeys.report(4))).toEqual({ id: 4, status: 'done', delivered: 2 }), {
+      timeout: RECIPIENTS_REFRESH_MS + 1500,
+    })
+    expect(answers).toBe(2)
+    stop()
+  })
+
   it('ignores unknown events and malformed data', () => {
     const qc = new QueryClient()
     expect(applyLiveEvent(qc, { event: 'inbox.received', data: {} })).toBe(false)

@@ -81,9 +81,51 @@ export const POLL_MS = 3000
  * same, so that an event missed (a socket that reconnected) is never the last word. */
 export const LIVE_CHECK_MS = 15_000
 
-export function pollInterval(liveOpen: boolean, status: string | undefined): number | false {
-  if (status === undefined || isFinalStatus(status)) return false
+/**
+ * How often a report is read again: every POLL_MS while the socket is closed and the send
+ * still moves, every LIVE_CHECK_MS with it open; a send closed (final status) while some
+ * of its recipients still wait for the queue or a receipt is read every LIVE_CHECK_MS
+ * too, so a receipt's event lost or overtaken by an older answer is never the last word.
+ */
+export function pollInterval(liveOpen: boolean, stats: Partial<BulkStats> | undefined): number | false {
+  if (stats?.status === undefined) return false
+  if (isFinalStatus(stats.status)) {
+    const c = recipientCounts(stats)
+    return c.pending + c.inflight > 0 ? LIVE_CHECK_MS : false
+  }
   return liveOpen ? LIVE_CHECK_MS : POLL_MS
+}
+
+/** A send's recipients by where they are (the progress bar's segments). */
+export interface RecipientCounts {
+  total: number
+  delivered: number
+  /** Submitted, the final receipt not in yet. */
+  inflight: number
+  /** Refused or not reached (without those a stop left unsent). */
+  undelivered: number
+  blacklisted: number
+  unpaid: number
+  stopped: number
+  pending: number
+}
+
+/**
+ * Splits a send's recipients by state. "stopped" are counted by the API in rejected too,
+ * so they leave undelivered; "inflight" is what no other count holds.
+ */
+export function recipientCounts(s: Partial<BulkStats>): RecipientCounts {
+  const n = (v: unknown) => Math.max(0, Number(v) || 0)
+  const delivered = n(s.delivered)
+  const stopped = n(s.stopped)
+  const undelivered = n(s.undelivered) + Math.max(0, n(s.rejected) - stopped)
+  const blacklisted = n(s.blacklisted)
+  const pending = n(s.pending)
+  const unpaid = n(s.unpaid)
+  const known = delivered + undelivered + blacklisted + unpaid + stopped + pending
+  const base = s.recipients !== undefined && s.recipients !== null ? n(s.recipients) : n(s.requested)
+  const total = Math.max(base, known)
+  return { total, delivered, inflight: total - known, undelivered, blacklisted, unpaid, stopped, pending }
 }
 
 /** One send's counters; live events update the cache, polling covers a closed socket. */
@@ -91,7 +133,7 @@ export function useReport(id: string, liveOpen: boolean) {
   return useQuery({
     queryKey: queryKeys.report(id),
     queryFn: ({ signal }) => api.get<BulkStats>('/report/bulk_stats', { id }, signal),
-    refetchInterval: (q) => pollInterval(liveOpen, q.state.data?.status),
+    refetchInterval: (q) => pollInterval(liveOpen, q.state.data),
   })
 }
 

@@ -63,7 +63,7 @@ export default function ReportDetailsPage() {
   const report = useReport(id, live === 'OPEN')
   const { isPending, isError, refetch, isFetching } = report
   const stats = report.data as ControlledStats | undefined
-  const pollMs = pollInterval(live === 'OPEN', stats?.status)
+  const pollMs = pollInterval(live === 'OPEN', stats)
   // A live status change between paused and running (perhaps by a colleague) brings a new control entry.
   const paused = stats ? isPaused(stats) : undefined
   const wasPaused = useRef(paused)

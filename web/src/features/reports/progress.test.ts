@@ -63,13 +63,17 @@ describe('progressSegments', () => {
 })
 
 describe('pollInterval', () => {
-  it('polls every 3 s only while the socket is not open and the send is not final', async () => {
+  it('polls every 3 s while the socket is not open and the send moves, every 15 s while receipts are due', async () => {
     const { pollInterval } = await import('../../lib/reports')
-    expect(pollInterval(false, 'sending')).toBe(3000)
-    expect(pollInterval(false, 'queued')).toBe(3000)
-    expect(pollInterval(true, 'sending')).toBe(15_000)
-    expect(pollInterval(true, 'done')).toBe(false)
-    expect(pollInterval(false, 'done')).toBe(false)
+    const settled = { recipients: 2, delivered: 1, undelivered: 1, pending: 0 }
+    expect(pollInterval(false, { status: 'sending', ...settled })).toBe(3000)
+    expect(pollInterval(false, { status: 'queued' })).toBe(3000)
+    expect(pollInterval(true, { status: 'sending', ...settled })).toBe(15_000)
+    expect(pollInterval(true, { status: 'done', ...settled })).toBe(false)
+    expect(pollInterval(false, { status: 'done', ...settled })).toBe(false)
     expect(pollInterval(false, undefined)).toBe(false)
+    // Closed, with a receipt still to come: checked again until it is in.
+    expect(pollInterval(true, { status: 'done', recipients: 2, delivered: 1, pending: 0 })).toBe(15_000)
+    expect(pollInterval(false, { status: 'stopped', recipients: 2, delivered: 1, pending: 0 })).toBe(15_000)
   })
 })

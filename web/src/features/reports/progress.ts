@@ -1,4 +1,4 @@
-import type { BulkStats } from '../../lib/reports'
+import { recipientCounts, type BulkStats } from '../../lib/reports'
 
 export interface Segment {
   key: 'delivered' | 'inflight' | 'undelivered' | 'blacklisted' | 'unpaid' | 'stopped' | 'pending'
@@ -15,17 +15,7 @@ export interface Segment {
  * unsent by a stop — the API counts them in rejected too, so they leave «نرسیده».
  */
 export function progressSegments(s: Partial<BulkStats>): { total: number; processed: number; segments: Segment[] } {
-  const n = (v: unknown) => Math.max(0, Number(v) || 0)
-  const delivered = n(s.delivered)
-  const stopped = n(s.stopped)
-  const undelivered = n(s.undelivered) + Math.max(0, n(s.rejected) - stopped)
-  const blacklisted = n(s.blacklisted)
-  const pending = n(s.pending)
-  const unpaid = n(s.unpaid)
-  const known = delivered + undelivered + blacklisted + unpaid + stopped + pending
-  const base = s.recipients !== undefined && s.recipients !== null ? n(s.recipients) : n(s.requested)
-  const total = Math.max(base, known)
-  const inflight = Math.max(0, total - known)
+  const { total, delivered, inflight, undelivered, blacklisted, unpaid, stopped, pending } = recipientCounts(s)
   return {
     total,
     processed: total - pending,
