@@ -33,4 +33,25 @@ stack_wait_ready 20
 cd web
 # Arguments name test files (relative to web/) to run only those; none runs them all.
 if [ $# -gt 0 ]; then files=("$@"); else files=(e2e/*.test.mjs); fi
-PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 "${files[@]}"
+rc=0
+PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 "${files[@]}" || rc=$?
+cd ..
+# A failure leaves a short account of the stack (E2E_DIAG, or stderr): the sends not
+# closed, their recipients by state, the claims in hand, and each process's last
+# warnings, so a failure on a machine that is gone can still be read.
+if [ "$rc" != 0 ]; then
+  {
+    echo "== e2e diagnostics: sends not closed, their recipients by status, claims"
+    psql "$DATABASE_URL" -Xq -c "SELECT id, type, status, recipients, submitted, rejected, delivered, undelivered,
+        created_at::time(0) AS created, expanded_at::time(0) AS expanded, updated_at::time(0) AS updated
+      FROM sends WHERE finished_at IS NULL AND status NOT IN ('scheduled', 'review') ORDER BY id DESC LIMIT 15" \
+      -c "SELECT r.send_id, r.status, r.unknown, count(*) FROM recipients r JOIN sends s ON s.id = r.send_id
+      WHERE s.finished_at IS NULL GROUP BY 1, 2, 3 ORDER BY 1 DESC LIMIT 30" \
+      -c "SELECT send_id, batch, operator, handed, cardinality(ids) AS ids, renewed_at::time(0) FROM recipient_claims LIMIT 20" 2>&1 || true
+    for p in api worker smpp-gateway smsc-sim; do
+      echo "== e2e diagnostics: $p, last warnings"
+      grep -E 'level=(WARN|ERROR)|panic' "$STACK_RUN/$p.log" 2>/dev/null | grep -v 'path=/readyz' | tail -n 15 | cut -c1-400 || true
+    done
+  } >>"${E2E_DIAG:-/dev/stderr}"
+fi
+exit "$rc"

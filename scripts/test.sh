@@ -36,7 +36,8 @@ step "panel: vitest"
 
 if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
   step "panel: build and Playwright end to end"
-  bash scripts/e2e.sh || fail=1
+  e2e_diag=$(mktemp)
+  E2E_DIAG=$e2e_diag bash scripts/e2e.sh || fail=1
 fi
 
 step "go test"
@@ -44,6 +45,9 @@ gotest_rc=0
 wait "$gotest_pid" || gotest_rc=$?
 cat "$gotest_log"; rm -f "$gotest_log"
 [ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; fail=1; }
+# What the end-to-end stack looked like when a test there failed (scripts/e2e.sh).
+if [ -s "${e2e_diag:-}" ]; then echo; cat "$e2e_diag"; fi
+rm -f "${e2e_diag:-}"
 
 if [ "$fail" != 0 ]; then
   echo; echo "make test: FAILED"; exit 1

@@ -31,13 +31,33 @@ async function open(path, { viewport, dark = false } = {}) {
 
 const numberOf = async (page, testId) => Number(await page.getByTestId(testId).getAttribute('data-value'))
 
-/** Waits for the report page to show every recipient in a final state and a final status. */
+/** What the report page shows: its status and the count of each segment. */
+const shown = (page) =>
+  page.evaluate(() => ({
+    url: location.pathname,
+    status: document.querySelector('[data-testid="report-header"] [data-testid="send-status"]')?.getAttribute('data-status'),
+    stale: !!document.querySelector('[data-testid="report-stale"]'),
+    segments: Object.fromEntries([...document.querySelectorAll('[data-testid^="seg-"]')].map((e) => [e.dataset.testid, e.dataset.value])),
+  }))
+
+/**
+ * Waits for the report page to show every recipient in a final state and a final status.
+ * On a timeout the failure names what the page shows and what the API answers for the
+ * same send, so a slow page and a send that never closed can be told apart.
+ */
 async function waitReportFinal(page, total) {
-  await page.waitForFunction(({ final }) => {
-    const v = (k) => Number(document.querySelector(`[data-testid="seg-${k}"]`)?.getAttribute('data-value') ?? -1)
-    const status = document.querySelector('[data-testid="report-header"] [data-testid="send-status"]')?.getAttribute('data-status')
-    return v('pending') === 0 && v('inflight') === 0 && final.includes(status ?? '')
-  }, { final: FINAL }, { timeout: 150_000, polling: 500 })
+  try {
+    await page.waitForFunction(({ final }) => {
+      const v = (k) => Number(document.querySelector(`[data-testid="seg-${k}"]`)?.getAttribute('data-value') ?? -1)
+      const status = document.querySelector('[data-testid="report-header"] [data-testid="send-status"]')?.getAttribute('data-status')
+      return v('pending') === 0 && v('inflight') === 0 && final.includes(status ?? '')
+    }, { final: FINAL }, { timeout: 150_000, polling: 500 })
+  } catch (err) {
+    const page_ = await shown(page).catch((e) => String(e))
+    const id = page.url().split('/').pop()
+    const api = await apiCall('GET', `/report/bulk_stats?id=${id}`, undefined, token).catch((e) => String(e))
+    throw new Error(`${err.message}\npage: ${JSON.stringify(page_)}\napi: ${JSON.stringify(api)}`, { cause: err })
+  }
   assert.equal(await page.getByTestId('send-progress').getAttribute('data-total'), String(total))
 }
 
