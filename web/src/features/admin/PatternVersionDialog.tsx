@@ -1,6 +1,6 @@
 import { Badge, Box, Stack, Text, Wrap } from '@chakra-ui/react'
 import { Modal } from '../../components/Overlays'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { wordDiff } from '../../lib/textDiff'
 import { usePatternVersion, type PatternVersion } from './api'
@@ -11,8 +11,9 @@ export function PatternVersionDialog({ versionID, onClose }: { versionID: number
   const r = q.data
   return (
     <Modal open onClose={onClose} title="بررسی الگو" size="lg">
-      {q.isPending ? <LoadingState /> : q.isError || !r ? <ErrorState onRetry={() => void q.refetch()} /> : (
+      {q.isPending ? <LoadingState /> : !r ? <ErrorState onRetry={() => void q.refetch()} /> : (
         <Stack gap="4" data-testid="pattern-review">
+          {q.isError && <StaleNote alignSelf="flex-start" />}
           <Text fontSize="sm" color="fg.muted">
             {`حساب «${r.account}» (نام برند) — کد `}<bdi dir="ltr">{r.code}</bdi>{` — نوع ${r.kind} — نسخه ${toPersianDigits(r.version.version)}`}
           </Text>

@@ -5,6 +5,7 @@ import { FormField, FormStack } from '../../components/FormField'
 import { JalaliDateTimeInput } from '../../components/JalaliDateInput'
 import { ProgressBar } from '../../components/ProgressBar'
 import { ServerMessage } from '../../components/ServerMessage'
+import { StaleNote } from '../../components/States'
 import { ApiError } from '../../lib/apiError'
 import { toPersianDigits } from '../../lib/digits'
 import { formatBytes } from '../../lib/files'
@@ -56,7 +57,8 @@ function DestinationBox({ method }: { method: OfflineMethod }) {
   const dest = useDestination()
   const owner = useCardOwner()
   if (dest.isPending) return <Text color="app.muted" fontSize="sm">در حال بارگذاری</Text>
-  if (dest.isError || !dest.data) return <ServerMessage error={dest.error} color="red.fg" fontSize="sm" />
+  // A refresh that fails keeps the destination on screen, with a note.
+  if (!dest.data) return <ServerMessage error={dest.error} color="red.fg" fontSize="sm" />
   const d = dest.data
   const rows = method === 'card'
     ? [['شماره کارت مقصد', toPersianDigits(d.card_number.replace(/(\d{4})(?=\d)/g, '$1-')), 'dest-card'],
@@ -66,6 +68,7 @@ function DestinationBox({ method }: { method: OfflineMethod }) {
   return (
     <Box borderWidth="1px" borderColor="app.border" rounded="lg" p="4" maxW="xl" data-testid="offline-destination">
       <Text fontWeight="bold" mb="2">{method === 'card' ? 'مبلغ را به این کارت واریز کنید' : 'مبلغ را به این حساب واریز کنید (پایا یا ساتنا)'}</Text>
+      {dest.isError && <StaleNote mb="2" />}
       <Stack gap="1" fontSize="sm">
         {rows.map(([label, value, id]) => <Row key={id} label={label} value={<bdi data-testid={id}>{value}</bdi>} />)}
       </Stack>

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { Link as RouterLink, useSearchParams } from 'react-router'
 import { SectionCard } from '../../components/SectionCard'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { queryKeys } from '../../lib/queryKeys'
@@ -23,8 +23,9 @@ export default function PaymentResultPage() {
   }, [qc, state])
   if (!/^\d+$/.test(id)) return <Result state="failed" />
   if (payment.isPending) return <LoadingState data-testid="payment-loading" />
-  if (payment.isError) return <ErrorState onRetry={() => void payment.refetch()} />
-  return <Result state={payment.data.state} payment={payment.data} />
+  // A failed check of a payment already shown keeps it on screen, with a note.
+  if (!payment.data) return <ErrorState onRetry={() => void payment.refetch()} />
+  return <Result state={payment.data.state} payment={payment.data} stale={payment.isError} />
 }
 
 const LOOKS = {
@@ -34,7 +35,7 @@ const LOOKS = {
   pending: { title: 'در انتظار نتیجه پرداخت', color: 'orange', mark: '…' },
 } as const
 
-function Result({ state, payment }: { state: OnlinePayment['state']; payment?: OnlinePayment }) {
+function Result({ state, payment, stale }: { state: OnlinePayment['state']; payment?: OnlinePayment; stale?: boolean }) {
   const look = LOOKS[state]
   return (
     <SectionCard py={{ base: '10', md: '16' }} data-testid="payment-result" data-state={state}>
@@ -44,6 +45,7 @@ function Result({ state, payment }: { state: OnlinePayment['state']; payment?: O
             {look.mark}
           </Center>
           <Heading size="lg">{look.title}</Heading>
+          {stale && <StaleNote />}
           <Text color="app.muted" data-testid="payment-message">
             {payment?.message || PAYMENT_MESSAGES[state]}
           </Text>
