@@ -58,7 +58,7 @@ export function LoadingState({ title = 'در حال بارگذاری', ...rest }
  * (replacing it with an error would lose what the user was reading or typing). */
 export function StaleNote({ testId = 'stale-note', ...rest }: BadgeProps & { testId?: string }) {
   return (
-    <Badge variant="subtle" colorPalette="orange" size="sm" whiteSpace="normal" data-testid={testId} {...rest}>
+    <Badge variant="subtle" colorPalette="orange" size="sm" whiteSpace="normal" alignSelf="flex-start" data-testid={testId} {...rest}>
       به‌روزرسانی ناموفق بود؛ آخرین اطلاعات دریافت‌شده نمایش داده می‌شود
     </Badge>
   )

@@ -1,7 +1,7 @@
 import { Box, Button, Flex, HStack, Image, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useState } from 'react'
 import { Modal } from '../../components/Overlays'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
@@ -40,7 +40,8 @@ export function OfflinePaymentDialog({ id, onClose }: { id: number; onClose: () 
     : []
   return (
     <Modal open onClose={onClose} title={`پرداخت آفلاین ${toPersianDigits(id)}`} size="lg">
-      {p.isPending ? <LoadingState /> : p.isError ? <ErrorState onRetry={() => p.refetch()} /> : (
+      {p.isError && p.data && <StaleNote />}
+      {p.isPending ? <LoadingState /> : !p.data ? <ErrorState onRetry={() => p.refetch()} /> : (
         <Stack gap="4" data-testid="offline-detail">
           <Stack gap="1" fontSize="sm">
             {rows.map(([label, value]) => (

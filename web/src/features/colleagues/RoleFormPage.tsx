@@ -12,7 +12,8 @@ export default function RoleFormPage() {
   const role = useRole(id)
   const perms = usePermissionList()
   if ((id && role.isPending) || perms.isPending) return <LoadingState />
-  if (role.isError || perms.isError) {
+  // A failed refresh keeps the form and what was typed in it; only data never loaded shows the error.
+  if ((id && !role.data) || !perms.data) {
     return <ErrorState description={undefined} onRetry={() => { void role.refetch(); void perms.refetch() }} />
   }
   return <RoleForm key={id ?? 'new'} id={id ? Number(id) : undefined} initialName={role.data?.name ?? ''} initialPerms={role.data?.permissions ?? []} />

@@ -39,7 +39,7 @@ export function CreditHero() {
             <Skeleton h="10" w="48" variant="shine" />
           ) : (
             <Text fontSize={{ base: '3xl', md: '4xl' }} fontWeight="black" lineHeight="1.2" data-testid="dashboard-credit">
-              {credit.isError ? '—' : formatNumber(credit.data ?? 0)}
+              {credit.isError && credit.data === undefined ? '—' : formatNumber(credit.data ?? 0)}
               <Text as="span" fontSize="md" fontWeight="medium" ms="2" opacity="0.9">
                 ریال
               </Text>

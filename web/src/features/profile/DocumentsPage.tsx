@@ -2,7 +2,7 @@ import { Button, Flex, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/re
 import { useRef, useState } from 'react'
 import { FormField } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState } from '../../components/States'
+import { EmptyState, ErrorState, StaleNote } from '../../components/States'
 import { downloadFile, errorText, isApiError } from '../../lib/api'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toaster } from '../../lib/toaster'
@@ -66,7 +66,8 @@ export default function DocumentsPage() {
         </Flex>
       </SectionCard>
       <SectionCard title="مدارک من">
-        {docs.isPending ? <Skeleton h="24" /> : docs.isError ? <ErrorState description={errorText(docs.error)} onRetry={() => docs.refetch()} /> :
+        {docs.isError && docs.data && <StaleNote />}
+        {docs.isPending ? <Skeleton h="24" /> : !docs.data ? <ErrorState description={errorText(docs.error)} onRetry={() => docs.refetch()} /> :
           docs.data.documents.length === 0 ? <EmptyState description="هنوز مدرکی بارگذاری نکرده‌اید." /> :
             docs.data.documents.map((d) => <DocumentRow key={d.id} d={d} />)}
       </SectionCard>

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router'
 import { FormField, FormStack } from '../../components/FormField'
 import { PasswordInput } from '../../components/PasswordInput'
 import { SectionCard } from '../../components/SectionCard'
-import { EmptyState, ErrorState } from '../../components/States'
+import { EmptyState, ErrorState, StaleNote } from '../../components/States'
 import { errorText, isApiError } from '../../lib/api'
 import { clearToken } from '../../lib/auth'
 import { toPersianDigits } from '../../lib/digits'
@@ -164,9 +164,10 @@ function SessionsCard() {
           خروج از همه جا
         </Button>
       </HStack>
+      {sessions.isError && sessions.data && <StaleNote />}
       {sessions.isPending ? (
         <Skeleton h="24" />
-      ) : sessions.isError ? (
+      ) : !sessions.data ? (
         <ErrorState description={errorText(sessions.error)} onRetry={() => sessions.refetch()} />
       ) : sessions.data.length === 0 ? (
         <EmptyState />

@@ -2,7 +2,7 @@ import { Button, Checkbox, Input, NativeSelect, Skeleton, Stack, Switch, Text } 
 import { useEffect, useState } from 'react'
 import { FormField } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { errorText, isApiError } from '../../lib/api'
 import { onlyDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
@@ -27,7 +27,8 @@ function LowBalanceCard() {
   if (isApiError(lb.error, 403)) return null
   return (
     <SectionCard title="هشدار کمبود اعتبار" description="وقتی اعتبار از این مبلغ کمتر شود، به شماره مالک حساب پیامک می‌شود.">
-      {lb.isPending ? <Skeleton h="20" /> : lb.isError ? <ErrorState description={errorText(lb.error)} onRetry={() => lb.refetch()} /> : (
+      {lb.isError && lb.data && <StaleNote />}
+      {lb.isPending ? <Skeleton h="20" /> : !lb.data ? <ErrorState description={errorText(lb.error)} onRetry={() => lb.refetch()} /> : (
         <Stack gap="3" maxW="md">
           <Switch.Root checked={on} onCheckedChange={(e) => setOn(e.checked)} data-testid="settings-lowbalance-on">
             <Switch.HiddenInput />
@@ -56,7 +57,8 @@ function DefaultLineCard() {
   const current = lines.data?.find((l) => l.is_default)?.id ?? ''
   return (
     <SectionCard title="خط پیش‌فرض" description="ارسال‌ها بدون انتخاب خط، از این خط فرستاده می‌شوند.">
-      {lines.isPending ? <Skeleton h="10" /> : lines.isError ? <ErrorState description={errorText(lines.error)} onRetry={() => lines.refetch()} /> :
+      {lines.isError && lines.data && <StaleNote />}
+      {lines.isPending ? <Skeleton h="10" /> : !lines.data ? <ErrorState description={errorText(lines.error)} onRetry={() => lines.refetch()} /> :
         lines.data.length === 0 ? <Text color="app.muted">هنوز خطی برای حساب شما ثبت نشده است.</Text> : (
           <NativeSelect.Root maxW="xs">
             <NativeSelect.Field value={String(current)} data-testid="settings-default-line"
@@ -99,7 +101,8 @@ function NoticesCard() {
   if (isApiError(q.error, 403)) return null
   return (
     <SectionCard title="اعلان‌های پیامکی" description="هشدار کمبود اعتبار در بخش بالا تنظیم می‌شود.">
-      {q.isPending ? <Skeleton h="10" /> : q.isError ? <ErrorState description={errorText(q.error)} onRetry={() => q.refetch()} /> : (
+      {q.isError && q.data && <StaleNote />}
+      {q.isPending ? <Skeleton h="10" /> : !q.data ? <ErrorState description={errorText(q.error)} onRetry={() => q.refetch()} /> : (
         <Switch.Root checked={q.data.sms_on_answer} disabled={save.isPending} data-testid="settings-ticket-sms"
           onCheckedChange={(e) => save.mutate({ sms_on_answer: e.checked }, {
             onSuccess: () => toaster.create({ type: 'success', description: 'تنظیمات ذخیره شد' }), onError: fail,

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { errorText, isApiError } from '../../lib/api'
 import { onlyDigits, toPersianDigits } from '../../lib/digits'
 import { formatNumber, formatRial } from '../../lib/format'
@@ -126,9 +126,10 @@ export default function TariffsPage() {
   return (
     <Stack gap="4">
       <SectionCard title="تعرفه ارسال پیامک" description="قیمت هر بخش پیامک برای هر اپراتور، افزایش ایرانسل و رایتل و هزینه ثابت هر ارسال.">
+        {t.isError && t.data && <StaleNote />}
         {t.isPending ? (
           <Skeleton h="40" />
-        ) : t.isError ? (
+        ) : !t.data ? (
           <ErrorState description={errorText(t.error)} onRetry={() => t.refetch()} />
         ) : (
           <>

@@ -46,7 +46,7 @@ function Summary() {
     >
       {q.isLoading ? (
         <LoadingState py="4" />
-      ) : q.isError ? (
+      ) : q.isError && !q.data ? (
         <ErrorState py="4" onRetry={() => void q.refetch()} />
       ) : (
         <SimpleGrid columns={{ base: 2, md: 3, xl: 6 }} gap="3" data-testid="support-summary">
@@ -87,7 +87,7 @@ function FAQSection() {
         </HStack>
         {q.isLoading ? (
           <LoadingState />
-        ) : q.isError ? (
+        ) : q.isError && !q.data ? (
           <ErrorState onRetry={() => void q.refetch()} />
         ) : !q.data?.length ? (
           <EmptyState title="پرسشی یافت نشد" description="می‌توانید پرسش خود را با ثبت تیکت از پشتیبانی بپرسید." />

@@ -2,7 +2,7 @@ import { Button, Checkbox, Input, InputGroup, Skeleton, Stack, Text } from '@cha
 import { useEffect, useState } from 'react'
 import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
-import { ErrorState } from '../../components/States'
+import { ErrorState, StaleNote } from '../../components/States'
 import { errorText, isApiError } from '../../lib/api'
 import { useCredit } from '../../lib/credit'
 import { formatRial } from '../../lib/format'
@@ -49,9 +49,10 @@ export function LowBalanceCard() {
       description="وقتی اعتبار حساب از این مبلغ کمتر شود، یک پیامک به شماره موبایل مالک حساب فرستاده و در پنل اعلان نمایش داده می‌شود؛ هشدار بعدی پس از شارژ حساب به بالاتر از این مبلغ."
       data-testid="low-balance-card"
     >
+      {setting.isError && setting.data && <StaleNote />}
       {setting.isPending ? (
         <Skeleton h="24" rounded="md" />
-      ) : setting.isError ? (
+      ) : !setting.data ? (
         <ErrorState description={errorText(setting.error)} onRetry={() => setting.refetch()} />
       ) : (
         <FormStack gap="4" onSubmit={submit} noValidate maxW="md">
