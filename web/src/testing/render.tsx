@@ -33,8 +33,13 @@ export interface ProviderOptions extends Omit<RenderOptions, 'wrapper'> {
   queryClient?: QueryClient
 }
 
+/** A query client for tests: a failed query fails at once (no retries). */
+export function testClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false } } })
+}
+
 export function TestProviders({ children, route = '/', queryClient }: { children: ReactNode; route?: string; queryClient?: QueryClient }) {
-  const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const client = queryClient ?? testClient()
   return (
     <ChakraProvider value={testSystem}>
       <LocaleProvider locale="fa-IR">
@@ -52,7 +57,7 @@ export function TestProviders({ children, route = '/', queryClient }: { children
 
 /** A query client whose access list is the account owner's (every permission). */
 export function ownerClient(): QueryClient {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const client = testClient()
   client.setQueryData<Acl>(ACL_KEY, { is_owner: true, reseller_id: 0, permissions: [] })
   return client
 }

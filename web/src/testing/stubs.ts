@@ -1,4 +1,6 @@
 import { vi } from 'vitest'
+import { act } from '@testing-library/react'
+import type { QueryClient, QueryKey } from '@tanstack/react-query'
 
 /** A stand-in for XMLHttpRequest that lets a test drive upload progress and the answer. */
 export class FakeXhr {
@@ -73,6 +75,15 @@ export function stubApi(routes: Record<string, (body: unknown, url: string) => u
     }),
   )
   return calls
+}
+
+/** From now on `path` fails (503), and the queries under queryKey are read again: a
+ * background refresh that fails, for the tests of pages that keep their data. */
+export async function failRefresh(client: QueryClient, path: string, queryKey: QueryKey) {
+  stubApi({ [path]: () => { throw new StubStatus(503) } })
+  await act(async () => {
+    await client.refetchQueries({ queryKey }).catch(() => undefined)
+  })
 }
 
 /** jsdom has no matchMedia (a desktop viewport here) nor scrolling. */

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, screen } from '@testing-library/react'
-import { QueryClient } from '@tanstack/react-query'
+import { fireEvent, screen } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
-import { renderWithProviders } from '../../testing/render'
-import { StubStatus, stubApi } from '../../testing/stubs'
+import { renderWithProviders, testClient } from '../../testing/render'
+import { failRefresh, stubApi } from '../../testing/stubs'
 import TicketDetailsPage from './TicketDetailsPage'
 
 const TICKET = {
@@ -19,7 +18,7 @@ afterEach(() => vi.unstubAllGlobals())
 describe('TicketDetailsPage', () => {
   it('keeps the conversation and a reply being typed when a refresh fails, with a note', async () => {
     stubApi({ '/ticket/show/7': () => TICKET })
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const queryClient = testClient()
     renderWithProviders(
       <Routes>
         <Route path="/support/tickets/:id" element={<TicketDetailsPage />} />
@@ -27,10 +26,7 @@ describe('TicketDetailsPage', () => {
       { route: '/support/tickets/7', queryClient },
     )
     fireEvent.change(await screen.findByTestId('reply-text'), { target: { value: 'هنوز هم دیر می‌رسد' } })
-    stubApi({ '/ticket/show/7': () => { throw new StubStatus(503) } })
-    await act(async () => {
-      await queryClient.refetchQueries({ queryKey: ['support'] }).catch(() => undefined)
-    })
+    await failRefresh(queryClient, '/ticket/show/7', ['support'])
     expect(await screen.findByTestId('stale-note')).toBeInTheDocument()
     expect(screen.getByText('پیامک‌ها دیر می‌رسند')).toBeInTheDocument()
     expect(screen.getByTestId('reply-text')).toHaveValue('هنوز هم دیر می‌رسد')

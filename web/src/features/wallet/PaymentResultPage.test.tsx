@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, screen } from '@testing-library/react'
-import { QueryClient } from '@tanstack/react-query'
-import { renderWithProviders } from '../../testing/render'
-import { StubStatus, stubApi } from '../../testing/stubs'
+import { screen } from '@testing-library/react'
+import { renderWithProviders, testClient } from '../../testing/render'
+import { StubStatus, failRefresh, stubApi } from '../../testing/stubs'
 import PaymentResultPage from './PaymentResultPage'
 
 const PENDING = {
@@ -15,20 +14,17 @@ afterEach(() => vi.unstubAllGlobals())
 describe('PaymentResultPage', () => {
   it('keeps a payment waiting for its result on screen when a check fails, with a note', async () => {
     stubApi({ '/payment/online/41': () => PENDING })
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const queryClient = testClient()
     renderWithProviders(<PaymentResultPage />, { route: '/wallet/payment-result?id=41', queryClient })
     expect(await screen.findByTestId('payment-result')).toHaveAttribute('data-state', 'pending')
-    stubApi({ '/payment/online/41': () => { throw new StubStatus(503) } })
-    await act(async () => {
-      await queryClient.refetchQueries({ queryKey: ['wallet', 'payment'] }).catch(() => undefined)
-    })
+    await failRefresh(queryClient, '/payment/online/41', ['wallet', 'payment'])
     expect(await screen.findByTestId('stale-note')).toBeInTheDocument()
     expect(screen.getByTestId('payment-result')).toHaveAttribute('data-state', 'pending')
   })
 
   it('shows the error with a retry when the payment was never loaded', async () => {
     stubApi({ '/payment/online/42': () => { throw new StubStatus(503) } })
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    const queryClient = testClient()
     renderWithProviders(<PaymentResultPage />, { route: '/wallet/payment-result?id=42', queryClient })
     expect(await screen.findByRole('button', { name: /تلاش/ })).toBeInTheDocument()
     expect(screen.queryByTestId('payment-result')).not.toBeInTheDocument()
