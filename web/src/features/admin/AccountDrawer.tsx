@@ -1,7 +1,7 @@
 import { Button, Checkbox, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { Drawer } from '../../components/Overlays'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { ApiError } from '../../lib/apiError'
 import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
@@ -61,7 +61,8 @@ function Tariffs({ account }: { account: AdminAccount }) {
   return (
     <Stack gap="3">
       <Heading size="sm">تعرفه‌های حساب</Heading>
-      {isPending ? <LoadingState /> : isError ? <ErrorState onRetry={() => refetch()} /> : (
+      {isError && data && <StaleNote />}
+      {isPending ? <LoadingState /> : !data ? <ErrorState onRetry={() => refetch()} /> : (
         <Table.Root size="sm">
           <Table.Header>
             <Table.Row>

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Field, HStack, Input, Stack, Textarea } from '@chakra-ui/react'
 import { useState } from 'react'
 import { Modal } from '../../components/Overlays'
-import { ErrorState, LoadingState } from '../../components/States'
+import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { ApiError } from '../../lib/apiError'
 import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { adminApi, useAdminMutation, useModeration, type ModerationRules } from './api'
@@ -11,7 +11,12 @@ export function ModerationDialog({ onClose }: { onClose: () => void }) {
   const { data, isPending, isError, refetch } = useModeration(true)
   return (
     <Modal open onClose={onClose} title="قوانین بررسی ارسال" closeOnInteractOutside={false} size="lg">
-      {isPending ? <LoadingState /> : isError ? <ErrorState onRetry={() => refetch()} /> : <RulesForm rules={data} onClose={onClose} />}
+      {isPending ? <LoadingState /> : !data ? <ErrorState onRetry={() => refetch()} /> : (
+        <>
+          {isError && <StaleNote mb="3" />}
+          <RulesForm rules={data} onClose={onClose} />
+        </>
+      )}
     </Modal>
   )
 }

@@ -12,7 +12,7 @@ export default function ColleagueDetailsPage() {
   const { id = '' } = useParams()
   const q = useColleague(id)
   if (q.isPending) return <LoadingState />
-  if (q.isError) return <ErrorState onRetry={() => void q.refetch()} />
+  if (!q.data) return <ErrorState onRetry={() => void q.refetch()} />
   return <Details c={q.data} />
 }
 

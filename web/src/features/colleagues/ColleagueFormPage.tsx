@@ -14,7 +14,7 @@ export default function ColleagueFormPage() {
   const navigate = useNavigate()
   const roles = useRoles({ page: 1, limit: 100 })
   if (roles.isPending) return <LoadingState />
-  if (roles.isError) return <ErrorState onRetry={() => void roles.refetch()} />
+  if (!roles.data) return <ErrorState onRetry={() => void roles.refetch()} />
   if (!roles.data.rows.length) {
     return (
       <EmptyState

@@ -45,7 +45,7 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
   const step = otp.data && !FIELDS.some((f) => fieldError(create.error, f)) ? 'code' : 'form'
 
   if (scopes.isPending) return <LoadingState />
-  if (scopes.isError) return <ErrorState description={undefined} onRetry={() => void scopes.refetch()} />
+  if (!scopes.data) return <ErrorState description={undefined} onRetry={() => void scopes.refetch()} />
 
   const askCode = () => {
     setTouched(true)

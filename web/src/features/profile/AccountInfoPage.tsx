@@ -16,7 +16,7 @@ export function AccountSummary() {
   const upload = useUploadLogo()
   const input = useRef<HTMLInputElement>(null)
   if (profile.isPending) return <Skeleton h="40" rounded="card" />
-  if (profile.isError) return <ErrorState description={errorText(profile.error)} onRetry={() => profile.refetch()} />
+  if (!profile.data) return <ErrorState description={errorText(profile.error)} onRetry={() => profile.refetch()} />
   const p = profile.data
   const pick = (file: File | undefined) => {
     if (!file) return

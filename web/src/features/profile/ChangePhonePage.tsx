@@ -70,7 +70,7 @@ export default function ChangePhonePage() {
   const change = useMobileChange()
   const cancel = useCancelMobileChange()
   if (profile.isPending || change.isPending) return <Skeleton h="40" rounded="card" />
-  if (profile.isError) return <ErrorState description={errorText(profile.error)} onRetry={() => profile.refetch()} />
+  if (!profile.data) return <ErrorState description={errorText(profile.error)} onRetry={() => profile.refetch()} />
   const open = change.data && (change.data.status === 'pending')
   return (
     <Stack gap="4">

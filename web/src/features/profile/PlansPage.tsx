@@ -50,7 +50,7 @@ export default function PlansPage() {
   const plan = usePlan()
   const facilitiesFirst = useLocation().pathname.startsWith('/facilities')
   if (plan.isPending) return <Skeleton h="64" rounded="card" />
-  if (plan.isError) return <ErrorState description={errorText(plan.error)} onRetry={() => plan.refetch()} />
+  if (!plan.data) return <ErrorState description={errorText(plan.error)} onRetry={() => plan.refetch()} />
   const { current, usage } = plan.data
   const limits = (
     <SectionCard title={`طرح فعلی: ${current.title}`} description="برای ارتقای طرح یا افزایش سقف‌ها تیکت ثبت کنید."

@@ -62,7 +62,7 @@ function TwoStepCard() {
   const [method, setMethod] = useState<string | null>(null)
   const [code, setCode] = useState('')
   if (status.isPending) return <Skeleton h="32" rounded="card" />
-  if (status.isError) return <ErrorState description={errorText(status.error)} onRetry={() => status.refetch()} />
+  if (!status.data) return <ErrorState description={errorText(status.error)} onRetry={() => status.refetch()} />
   const chosen = method ?? status.data.method
   const save = () =>
     enable.mutate(
