@@ -33,55 +33,57 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 	out := Stopped{ID: sendID, Status: StatusStopped}
 	var balance int64
 	moved := false
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var status string
-		var quote, refunded int64
-		var expanded bool
-		err := tx.QueryRow(ctx, `SELECT status, quote, refunded, expanded_at IS NOT NULL FROM sends
+	err := retryAborted(ctx, func() error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var status string
+			var quote, refunded int64
+			var expanded bool
+			err := tx.QueryRow(ctx, `SELECT status, quote, refunded, expanded_at IS NOT NULL FROM sends
 			WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, sendID, id.AccountID).Scan(&status, &quote, &refunded, &expanded)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.ErrNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("lock send: %w", err)
-		}
-		switch status {
-		case StatusScheduled, StatusQueued, StatusSending, StatusPaused:
-		case StatusHeld:
-			if err := withdrawHeld(ctx, tx, sendID); err != nil {
-				return err
+			if errors.Is(err, pgx.ErrNoRows) {
+				return apperr.ErrNotFound
 			}
-		default:
-			return apperr.New(apperr.Conflict, MsgNotStoppable).WithCode("not-stoppable")
-		}
-		var amount int64
-		var n int
-		if !expanded {
-			// Nothing was expanded yet: the whole hold goes back.
-			amount = quote
-		} else {
-			if err := tx.QueryRow(ctx, `WITH stopped AS (
+			if err != nil {
+				return fmt.Errorf("lock send: %w", err)
+			}
+			switch status {
+			case StatusScheduled, StatusQueued, StatusSending, StatusPaused:
+			case StatusHeld:
+				if err := withdrawHeld(ctx, tx, sendID); err != nil {
+					return err
+				}
+			default:
+				return apperr.New(apperr.Conflict, MsgNotStoppable).WithCode("not-stoppable")
+			}
+			var amount int64
+			var n int
+			if !expanded {
+				// Nothing was expanded yet: the whole hold goes back.
+				amount = quote
+			} else {
+				if err := tx.QueryRow(ctx, `WITH stopped AS (
 				UPDATE recipients SET status = 6, error = 'stopped', updated_at = now(), done_at = now()
 				WHERE send_id = $1 AND status = 5 RETURNING cost)
 				SELECT count(*), coalesce(sum(cost), 0) FROM stopped`, sendID).Scan(&n, &amount); err != nil {
-				return fmt.Errorf("stop recipients: %w", err)
+					return fmt.Errorf("stop recipients: %w", err)
+				}
 			}
-		}
-		if _, err := tx.Exec(ctx, `UPDATE sends SET status = 'stopped', stopped_by = $2, stopped_at = now(),
+			if _, err := tx.Exec(ctx, `UPDATE sends SET status = 'stopped', stopped_by = $2, stopped_at = now(),
 			rejected = rejected + $3, stopped = stopped + $3, refunded = refunded + $4, updated_at = now(),
 			finished_at = CASE WHEN expanded_at IS NULL THEN now() ELSE finished_at END WHERE id = $1`,
-			sendID, id.UserID, n, amount); err != nil {
-			return fmt.Errorf("stop send: %w", err)
-		}
-		bal, applied, err := wallet.Apply(ctx, tx, wallet.Entry{AccountID: id.AccountID, Kind: wallet.Refund, Amount: amount,
-			SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":stop", UserID: id.UserID,
-			Description: "بازگشت هزینه ارسال متوقف‌شده " + strconv.FormatInt(sendID, 10)})
-		if err != nil {
-			return err
-		}
-		balance, moved = bal, applied
-		out.Refunded = amount
-		return recordControl(ctx, tx, sendID, id, ActionStop, map[string]any{"from": status, "refunded": amount, "recipients": n}, ip)
+				sendID, id.UserID, n, amount); err != nil {
+				return fmt.Errorf("stop send: %w", err)
+			}
+			bal, applied, err := wallet.Apply(ctx, tx, wallet.Entry{AccountID: id.AccountID, Kind: wallet.Refund, Amount: amount,
+				SendID: sendID, Ref: "send:" + strconv.FormatInt(sendID, 10) + ":stop", UserID: id.UserID,
+				Description: "بازگشت هزینه ارسال متوقف‌شده " + strconv.FormatInt(sendID, 10)})
+			if err != nil {
+				return err
+			}
+			balance, moved = bal, applied
+			out.Refunded = amount
+			return recordControl(ctx, tx, sendID, id, ActionStop, map[string]any{"from": status, "refunded": amount, "recipients": n}, ip)
+		})
 	})
 	if err != nil {
 		return Stopped{}, err
