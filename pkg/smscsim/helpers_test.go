@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 )
 
-const waitLong = 3 * time.Second
+const waitLong = 10 * time.Second
 
 func httpJSON(t *testing.T, srv *Server, method, path, body string, out any) int {
 	t.Helper()

@@ -19,7 +19,7 @@ test('live socket: ticket in the URL, closed within seconds of a logout elsewher
   assert.ok(!ws.url().includes(token), 'the session token is not in the socket URL')
   await page.getByTestId('credit-value').waitFor()
 
-  const closed = ws.waitForEvent('close', { timeout: 5_000 })
+  const closed = ws.waitForEvent('close', { timeout: 15_000 })
   await apiCall('POST', '/acl/auth/logout', undefined, token) // as from another device
   await closed
   await waitForPath(page, /\/login$/)
