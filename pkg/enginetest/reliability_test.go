@@ -53,11 +53,12 @@ func TestGatewayKilledMidSend(t *testing.T) {
 		FROM recipients WHERE send_id = $1`, a.ID).Scan(&unknown, &claimed); err != nil {
 		t.Fatal(err)
 	}
-	// One bind with a window of 100: what was in flight, plus the grants of the six
-	// batches in hand and a few milliseconds of unrecorded answers (103–170 measured).
-	// Claiming 500 per chunk without grants left 1,432 unknown here.
-	if claimed != 0 || unknown > 250 {
-		t.Fatalf("after the takeover: %d unknown (want at most 250), %d still claimed", unknown, claimed)
+	// Unknown now: what was in flight (one bind, a window of 100), the answers the
+	// dead gateway had not yet recorded (more on a loaded machine, where its group
+	// transactions lag), and the grants in hand that it never sent. Only the last
+	// end without a receipt; they are bounded below.
+	if claimed != 0 {
+		t.Fatalf("after the takeover: %d still claimed", claimed)
 	}
 	e.StartGatewayProcess(t)
 	e.Wait("every recipient final", 150*time.Second, func() bool {
@@ -79,6 +80,12 @@ func TestGatewayKilledMidSend(t *testing.T) {
 	// Each recipient the carrier accepted reached its handset once; the ones the dead
 	// gateway held but never sent end as not reached (their outcome was unknown).
 	accepted := int(st.Total.Accepted) - 1 // minus the account's login code
+	// The grants of the six batches in hand (sized by pace, 16 at least) are all
+	// that may never reach the carrier: 86 on a quiet machine. Claiming 500 per
+	// chunk without grants left 1,432 unknown here.
+	if noReceipt > 250 {
+		t.Fatalf("%d recipients granted and never sent (want at most 250)", noReceipt)
+	}
 	if total != n || delivered != accepted || delivered+noReceipt != n || noReceipt > unknown {
 
 		t.Fatalf("recipients %d, delivered %d, no receipt %d, carrier accepted %d", total, delivered, noReceipt, accepted)
