@@ -12,21 +12,29 @@ command -v pdftoppm >/dev/null || apt_install poppler-utils
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "gofmt and go vet"
 bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
 if [ -n "$bad" ]; then echo "gofmt needed: $bad"; fail=1; fi
 go vet ./... || fail=1
 
-# The Go tests mostly wait on PostgreSQL, Redis and the simulator, as do the
-# end-to-end tests: they run side by side (each on its own databases, Redis and free
-# ports), and the Go tests' output is printed when both are done.
-step "go test (in the background; its output follows the panel's tests)"
+# The Go tests and the end-to-end tests mostly wait on PostgreSQL, Redis, the
+# simulator and the browser: they run in the background, side by side (each on its
+# own databases, Redis and free ports), while ESLint and vitest use the cores; their
+# output is printed when all are done. The end-to-end run starts first, as the
+# longest (about 8 minutes of tests on a quiet machine).
+e2e_log=$(mktemp) e2e_diag=$(mktemp) e2e_pid=
+if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
+  step "panel: build and Playwright end to end (in the background; its output follows)"
+  E2E_DIAG=$e2e_diag bash scripts/e2e.sh >"$e2e_log" 2>&1 &
+  e2e_pid=$!
+fi
+step "go test (in the background; its output follows)"
 gotest_log=$(mktemp)
 go test -count=1 -timeout 15m ./... >"$gotest_log" 2>&1 &
 gotest_pid=$!
-trap 'kill "$gotest_pid" 2>/dev/null || true' EXIT
+trap 'kill "$gotest_pid" ${e2e_pid:+"$e2e_pid"} 2>/dev/null || true' EXIT
 
 step "panel: ESLint (hooks, TypeScript, feature boundaries)"
 (cd web && npm run --silent lint) || fail=1
@@ -34,11 +42,14 @@ step "panel: ESLint (hooks, TypeScript, feature boundaries)"
 step "panel: vitest"
 (cd web && npx vitest run --passWithNoTests) || fail=1
 
-if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
-  step "panel: build and Playwright end to end"
-  e2e_diag=$(mktemp)
-  E2E_DIAG=$e2e_diag bash scripts/e2e.sh || fail=1
+if [ -n "$e2e_pid" ]; then
+  step "panel: Playwright end to end"
+  e2e_rc=0
+  wait "$e2e_pid" || e2e_rc=$?
+  cat "$e2e_log"
+  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; fail=1; }
 fi
+rm -f "$e2e_log"
 
 step "go test"
 gotest_rc=0
