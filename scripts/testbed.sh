@@ -23,6 +23,9 @@
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
+# TESTBED_PPROF=1 (for up, restart and active) makes every app process serve Go's
+# profiles on its host's address: api :6061, worker :6062, gateway :6063.
+#
 # Needs root (ip netns), iproute2, PostgreSQL 15+ binaries, redis-server, curl and jq.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -229,12 +232,17 @@ start_apps() {
 # start_pair N: api, worker and gateway on app host N.
 start_pair() {
   # shellcheck disable=SC2046
-  start "api$1" "app$1" env $(app_env "$1") "$ROOT/bin/api" serve
+  start "api$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6061) "$ROOT/bin/api" serve
   # shellcheck disable=SC2046
-  start "worker$1" "app$1" env $(app_env "$1") "$ROOT/bin/worker"
+  start "worker$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6062) "$ROOT/bin/worker"
   # shellcheck disable=SC2046
-  start "gateway$1" "app$1" env $(app_env "$1") "$ROOT/bin/smpp-gateway"
+  start "gateway$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6063) "$ROOT/bin/smpp-gateway"
 }
+
+# pprof_env N PORT: with TESTBED_PPROF=1, the process serves Go's profiles on app
+# host N's PORT (api 6061, worker 6062, gateway 6063), e.g.
+# curl -o gw.pprof "http://10.213.7.31:6063/debug/pprof/profile?seconds=10".
+pprof_env() { [ -z "${TESTBED_PPROF:-}" ] || echo "PPROF_ADDR=$(host_ip "app$1"):$2"; }
 
 # restart_apps: stop every app process (SIGTERM: they drain) and start them again
 # with the current settings (TESTBED_EXTRA_ENV), the database and Redis kept.
