@@ -45,6 +45,10 @@ type Consumer struct {
 	Batch int
 	// OnMO, when set, is told about each stored MO (the inbox.received event).
 	OnMO func(ctx context.Context, m inbox.Stored)
+	// Lead, when set, is the fleet's lease: only the worker holding it retries
+	// pending receipts, folds the counters, stores concatenated messages and
+	// expires message ids (each is also safe on several at once).
+	Lead *jobs.Lead
 }
 
 // ParseConsumers reads a consumer count (the INBOUND_CONSUMERS setting): a
@@ -113,14 +117,17 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			settle(ctx, msgs[len(msgs)-1].ID, time.Now())
 			c.applyRetrying(ctx, msgs)
 		}
-		if lead && time.Since(lastPending) > 500*time.Millisecond {
+		if !lead || (c.Lead != nil && !c.Lead.Held(ctx)) {
+			continue
+		}
+		if time.Since(lastPending) > 500*time.Millisecond {
 			lastPending = time.Now()
 			// The sends whose counters move are announced by the fold below.
 			if _, err := c.Sends.RetryPending(ctx); err != nil {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
 			}
 		}
-		if lead && time.Since(lastFold) > foldEvery {
+		if time.Since(lastFold) > foldEvery {
 			lastFold = time.Now()
 			if ids, err := c.Sends.FoldCounts(ctx); err != nil {
 				slog.WarnContext(ctx, "fold send counters", "err", err)
@@ -128,11 +135,11 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 				c.dirty(ctx, ids)
 			}
 		}
-		if lead && time.Since(lastFlush) > flushEvery {
+		if time.Since(lastFlush) > flushEvery {
 			lastFlush = time.Now()
 			c.flushParts(ctx)
 		}
-		if lead && time.Since(lastExpire) > expireEvery {
+		if time.Since(lastExpire) > expireEvery {
 			lastExpire = time.Now()
 			if _, err := c.Sends.ExpireMessageIDs(ctx, expireBatch); err != nil {
 				slog.WarnContext(ctx, "expire message ids", "err", err)

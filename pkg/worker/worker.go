@@ -70,6 +70,8 @@ type Worker struct {
 	log   *slog.Logger
 	// Extra loops run beside the consumer and the sweeper (e.g. the progress pump).
 	loops []func(context.Context)
+	// lead is the workers' lease for the work one of them does for all (Run).
+	lead *jobs.Lead
 }
 
 // New assembles a worker. pub may be nil.
@@ -151,8 +153,10 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	}
 	insp := asynq.NewInspector(w.cfg.AsynqRedis())
 	defer insp.Close()
+	w.lead = &jobs.Lead{RDB: w.rdb, Key: leadKey, Token: name}
+	defer w.lead.Release(context.WithoutCancel(ctx))
 	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
-		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS"))}
+		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {
 		wg.Add(1)
@@ -193,9 +197,13 @@ func (w *Worker) notify(ctx context.Context, accountID int64, event string, data
 	}
 }
 
+// leadKey is the Redis key of the workers' lease (jobs.Lead).
+const leadKey = "worker:lead"
+
 // scheduleLoop fires due scheduled sends and recurring campaign runs every second,
-// and every 30 s requeues file parses that were never queued.
-// Both are safe on several workers at once (row locks with SKIP LOCKED).
+// and every 30 s requeues file parses that were never queued, on the worker that
+// holds the lease. Both are safe on several workers at once (row locks with SKIP
+// LOCKED); the lease only saves the others' polls.
 func (w *Worker) scheduleLoop(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -204,6 +212,9 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if !w.lead.Held(ctx) {
+			continue
 		}
 		if tick%30 == 0 {
 			if n, err := w.Files.RequeueStuck(ctx); err != nil {

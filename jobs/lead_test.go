@@ -1,0 +1,54 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/testenv"
+)
+
+// TestLead runs two processes' leases on one key in real Redis: one holds it at
+// a time, a holder keeps it by asking, a clean release hands it over at the
+// follower's next ask, and a holder that stops asking (dead) loses it after TTL.
+func TestLead(t *testing.T) {
+	ctx := context.Background()
+	r := testenv.RedisDB(t)
+	const ttl = 600 * time.Millisecond
+	a := &jobs.Lead{RDB: r.Client, Key: "lead", Token: "a", TTL: ttl}
+	b := &jobs.Lead{RDB: r.Client, Key: "lead", Token: "b", TTL: ttl}
+	if !a.Held(ctx) || b.Held(ctx) {
+		t.Fatal("want a to lead and b to follow")
+	}
+	for range 6 { // 1.2 s: a renews past its first TTL; b asks every TTL/3
+		time.Sleep(ttl / 6)
+		if !a.Held(ctx) || b.Held(ctx) {
+			t.Fatal("a lost the lease while asking for it")
+		}
+	}
+	a.Release(ctx)
+	waitHeld(t, b, ttl/3+100*time.Millisecond)
+	if a.Held(ctx) {
+		t.Fatal("a took the lease back from b")
+	}
+	// b dies (asks no more): a takes over once b's lease ran out.
+	start := time.Now()
+	waitHeld(t, a, 2*ttl)
+	if took := time.Since(start); took < ttl/2 {
+		t.Fatalf("a took over after %v, before b's lease ran out", took)
+	}
+	if (*jobs.Lead)(nil).Held(ctx) != true {
+		t.Fatal("a nil lease (no fleet) must always lead")
+	}
+}
+
+func waitHeld(t *testing.T, l *jobs.Lead, within time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if l.Held(context.Background()) {
+			return
+		}
+	}
+	t.Fatalf("%s did not take the lease within %v", l.Token, within)
+}
