@@ -24,6 +24,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/testing/setup.ts'],
+    // vi.stubGlobal (fetch, XMLHttpRequest, matchMedia) is undone before every test.
+    unstubGlobals: true,
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
   },

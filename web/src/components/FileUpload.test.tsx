@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
-import { vi } from 'vitest'
 import { useState } from 'react'
 import { renderWithProviders } from '../testing/render'
 import { liveClient } from '../lib/useLive'
@@ -37,7 +36,6 @@ const pick = (name: string, size = 2048) =>
   fireEvent.change(screen.getByTestId('file-input'), { target: { files: [new File([new Uint8Array(size)], name)] } })
 
 beforeEach(() => stubXhr())
-afterEach(() => vi.unstubAllGlobals())
 
 describe('FileUpload', () => {
   it('shows upload progress, then parse progress from live events, then the ready file', async () => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '../testing/render'
 import { stubApi } from '../testing/stubs'
 import { MessageEditor } from './MessageEditor'
@@ -16,8 +16,6 @@ function Harness({ initial }: { initial: string }) {
   const [value, setValue] = useState(initial)
   return <MessageEditor value={value} onChange={setValue} predefined showCancel11={false} />
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('MessageEditor «درج متن آماده»', () => {
   it('previews the chosen message and inserts it at the caret', async () => {

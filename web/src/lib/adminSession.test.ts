@@ -13,7 +13,6 @@ beforeEach(() => {
 })
 afterEach(() => {
   fetchMock.mockReset()
-  vi.unstubAllGlobals()
   setUnauthorizedHandler(null)
 })
 

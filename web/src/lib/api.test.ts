@@ -17,7 +17,6 @@ beforeEach(() => {
 })
 afterEach(() => {
   fetchMock.mockReset()
-  vi.unstubAllGlobals()
   setUnauthorizedHandler(null)
 })
 

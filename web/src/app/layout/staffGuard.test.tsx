@@ -22,7 +22,6 @@ function serverAnswers(status: number) {
 beforeEach(() => localStorage.clear())
 afterEach(() => {
   localStorage.clear()
-  vi.unstubAllGlobals()
 })
 
 describe('RequireStaff', () => {

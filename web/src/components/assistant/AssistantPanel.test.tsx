@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { actionSource, canSend } from '../../lib/assistant'
 import { ownerClient, renderWithProviders } from '../../testing/render'
 import { MessageEditor } from '../MessageEditor'
@@ -29,8 +29,6 @@ function stubAgent() {
   )
   return { bodies, answer: (thought: string) => waiting.shift()?.(thought) }
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('assistant helpers', () => {
   it('rewrites the last reply, else the draft, and sends only non-empty text when idle', () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders } from '../../testing/render'
@@ -16,7 +16,6 @@ function mockApi(routes: Record<string, (body: Record<string, unknown>) => [numb
 }
 
 beforeEach(() => localStorage.clear())
-afterEach(() => vi.unstubAllGlobals())
 
 describe('AdminLoginPage', () => {
   it('always asks for the code and keeps the staff token apart from the customer token', async () => {

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
 import { ModerationDialog } from './ModerationDialog'
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('ModerationDialog', () => {
   it('edits the words one per line and saves the rules', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { screen } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
 import { ACCESS_LIMITED } from '../../lib/apiError'
@@ -23,8 +23,6 @@ function mockFetch(rows: unknown[], status = 200) {
   }))
   return urls
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('AuditLogPage', () => {
   it('shows the entries with Persian labels and passes the URL filters to the API', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders } from '../../testing/render'
@@ -37,7 +37,6 @@ async function submitCredentials() {
 }
 
 beforeEach(() => localStorage.clear())
-afterEach(() => vi.unstubAllGlobals())
 
 describe('LoginPage', () => {
   it('shows the branded description and logs in without a second step', async () => {

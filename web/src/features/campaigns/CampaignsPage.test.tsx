@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
 import { stubApi, stubDesktop } from '../../testing/stubs'
@@ -27,7 +27,6 @@ function api() {
 }
 
 beforeEach(() => stubDesktop())
-afterEach(() => vi.unstubAllGlobals())
 
 describe('scheduled sends', () => {
   it('cancels a scheduled send with its refund after confirmation', async () => {

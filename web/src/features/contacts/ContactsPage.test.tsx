@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { useLocation } from 'react-router'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../../testing/render'
 import ContactsPage from './ContactsPage'
 
@@ -32,8 +32,6 @@ beforeEach(() => {
   // Desktop viewport.
   vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener: () => {}, removeEventListener: () => {} }))
 })
-afterEach(() => vi.unstubAllGlobals())
-
 describe('ContactsPage', () => {
   it('opens the tab of ?tab= and a new tab starts without the old filters', async () => {
     mockApi({

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { renderWithProviders } from '../../testing/render'
 import { stubApi } from '../../testing/stubs'
 import PredefinedMessagesPage from './PredefinedMessagesPage'
@@ -10,7 +10,6 @@ const COUNTS = { groups: 1, messages: 3, drafts: 2 }
 
 beforeEach(() => localStorage.setItem('token', 't'))
 afterEach(() => {
-  vi.unstubAllGlobals()
   localStorage.clear()
 })
 

@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fireEvent, screen } from '@testing-library/react'
 import { renderWithProviders, testClient } from '../../testing/render'
 import { failRefresh, stubApi } from '../../testing/stubs'
 import SettingsPage from './SettingsPage'
 
 const LOW = { enabled: true, threshold: 500_000, minimum: 100_000 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('SettingsPage', () => {
   it('keeps the low-balance form and the amount being typed when a refresh fails, with a note', async () => {

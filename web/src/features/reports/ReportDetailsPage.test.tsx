@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { Route, Routes } from 'react-router'
@@ -30,8 +30,6 @@ function mockFetch(stats: Record<string, unknown> = STATS, status = 200) {
   }))
   return calls
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 function renderReport(queryClient?: QueryClient) {
   renderWithProviders(

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fireEvent, screen } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders, testClient } from '../../testing/render'
@@ -12,8 +12,6 @@ const TICKET = {
   updated_at: '2026-11-20T08:00:00Z', closed_at: null, notice: '',
   interactions: [{ id: 1, staff: false, author: 'علی', text: 'پیامک‌ها دیر می‌رسند', rating: null, created_at: '2026-11-20T08:00:00Z', attachments: [] }],
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('TicketDetailsPage', () => {
   it('keeps the conversation and a reply being typed when a refresh fails, with a note', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
 import CreditPage from './CreditPage'
@@ -28,8 +28,6 @@ function mockFetch(data: unknown, status = 200, side: Record<string, unknown> = 
   }))
   return urls
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('CreditPage', () => {
   it('shows the tax and total of a Persian amount and asks for the payment link', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { screen } from '@testing-library/react'
 import { renderWithProviders, testClient } from '../../testing/render'
 import { StubStatus, failRefresh, stubApi } from '../../testing/stubs'
@@ -8,8 +8,6 @@ const PENDING = {
   id: 41, amount: 1_000_000, tax: 100_000, total: 1_100_000, state: 'pending', message: '', bank_ref: '',
   description: '', refund_state: '', created_at: '2026-11-28T08:00:00Z', settled_at: null,
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('PaymentResultPage', () => {
   it('keeps a payment waiting for its result on screen when a check fails, with a note', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderWithProviders } from '../../testing/render'
 import TransactionsPage from './TransactionsPage'
@@ -29,8 +29,6 @@ function mockFetch(rows: unknown[], opts: { status?: number; alertStatus?: numbe
   }))
   return calls
 }
-
-afterEach(() => vi.unstubAllGlobals())
 
 describe('TransactionsPage', () => {
   it('lists transactions with type chips, Persian amounts and send links, posting the URL filters', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders } from '../../../testing/render'
@@ -49,8 +49,6 @@ beforeEach(() => {
   stubXhr()
   stubDesktop()
 })
-afterEach(() => vi.unstubAllGlobals())
-
 describe('file send wizard', () => {
   it('upload → pre-flight → text → price → POST /send → success page', async () => {
     const calls = routes()
