@@ -19,6 +19,8 @@ stack_init e2e
 trap stack_cleanup EXIT
 stack_start_redis
 export SIM_RECEIPT_DELAY_MS=${SIM_RECEIPT_DELAY_MS:-300-1500} OTP_RESEND_AFTER=5s WEBHOOK_ALLOW_PRIVATE=1 WEBHOOK_RETRY_BASE=1s
+# e2e/dashboard-charts.test.mjs waits for the rollups to include its send (30 s by default).
+export ROLLUP_EVERY=${ROLLUP_EVERY:-3s}
 # The number bank of targeted sends (e2e/targeted.test.mjs): big enough for a 5,000 send in Tehran.
 export BANK_SIZE=${BANK_SIZE:-100000}
 # e2e/part-states.test.mjs: the carrier refuses parts 3 and 4 sent to this number.
