@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/periodic"
 )
 
@@ -34,20 +35,6 @@ const (
 	// leaseTTL is how long a lease outlives its last renewal.
 	leaseTTL = heartbeatTTL
 )
-
-// renewScript keeps a lease: it extends the holder's own lease and takes a
-// missing one back (after a Redis restart every lease is gone at once, and
-// the binds must not all drop); it answers 0 when another gateway holds it.
-var renewScript = redis.NewScript(`
-local v = redis.call('GET', KEYS[1])
-if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
-return 0`)
-
-// releaseScript deletes a lease if the caller holds it.
-var releaseScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`)
 
 // leaser holds the gateway's bind leases.
 type leaser struct {
@@ -81,7 +68,7 @@ func (l *leaser) live(ctx context.Context, now time.Time) (int, error) {
 func (l *leaser) leave(ctx context.Context, held []*bind) {
 	l.rdb.ZRem(ctx, liveKey, l.instance)
 	for _, b := range held {
-		releaseScript.Run(ctx, l.rdb, []string{slotKey(b)}, l.instance)
+		_ = lease.Drop(ctx, l.rdb, slotKey(b), l.instance)
 	}
 }
 
@@ -98,9 +85,11 @@ func (l *leaser) rebalance(ctx context.Context, ob *operatorBinds, live int, now
 		if !b.held() {
 			continue
 		}
-		ok, err := renewScript.Run(ctx, l.rdb, []string{slotKey(b)}, l.instance, l.ttl.Milliseconds()).Int()
+		// Renewed, or taken back when missing (after a Redis restart every lease
+		// is gone at once, and the binds must not all drop).
+		ok, err := lease.Keep(ctx, l.rdb, slotKey(b), l.instance, l.ttl)
 		switch {
-		case err == nil && ok == 1:
+		case err == nil && ok:
 			l.renewedAt[b] = now
 			held = append(held, b)
 		case err == nil || now.Sub(l.renewedAt[b]) >= l.ttl:
@@ -113,7 +102,7 @@ func (l *leaser) rebalance(ctx context.Context, ob *operatorBinds, live int, now
 		// Give back the newest-numbered slots first, so the choice is stable.
 		sort.Slice(held, func(i, j int) bool { return held[i].slot < held[j].slot })
 		for _, b := range held[want:] {
-			releaseScript.Run(ctx, l.rdb, []string{slotKey(b)}, l.instance)
+			_ = lease.Drop(ctx, l.rdb, slotKey(b), l.instance)
 			shut = append(shut, b)
 		}
 		return nil, shut
@@ -154,11 +143,11 @@ func (g *Gateway) leaseRound(ctx context.Context) {
 		}
 		for _, b := range open {
 			if g.stoppingNow() {
-				releaseScript.Run(ctx, g.lease.rdb, []string{slotKey(b)}, g.lease.instance)
+				_ = lease.Drop(ctx, g.lease.rdb, slotKey(b), g.lease.instance)
 				continue
 			}
 			if err := b.open(); err != nil {
-				releaseScript.Run(ctx, g.lease.rdb, []string{slotKey(b)}, g.lease.instance)
+				_ = lease.Drop(ctx, g.lease.rdb, slotKey(b), g.lease.instance)
 				g.log.Error("gateway: open leased bind", "bind", b.name, "err", err)
 				continue
 			}

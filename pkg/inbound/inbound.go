@@ -21,6 +21,7 @@ import (
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/send"
 )
 
@@ -48,7 +49,7 @@ type Consumer struct {
 	// Lead, when set, is the fleet's lease: only the worker holding it retries
 	// pending receipts, folds the counters, stores concatenated messages and
 	// expires message ids (each is also safe on several at once).
-	Lead *jobs.Lead
+	Lead *lease.Lead
 }
 
 // ParseConsumers reads a consumer count (the INBOUND_CONSUMERS setting): a

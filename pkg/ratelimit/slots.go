@@ -8,13 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/chapar/chapar/pkg/lease"
 )
-
-var release = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`)
 
 // Acquire takes one of n concurrent slots of key (shared by every instance) for at
 // most hold, so a crashed holder frees its slot by itself. ok is false when all n
@@ -33,7 +28,7 @@ func (l *Limiter) Acquire(ctx context.Context, key string, n int, hold time.Dura
 			return nil, false, fmt.Errorf("slot %s: %w", key, err)
 		}
 		if taken {
-			return func() { _ = release.Run(context.WithoutCancel(ctx), l.rdb, []string{slot}, token).Err() }, true, nil
+			return func() { _ = lease.Drop(context.WithoutCancel(ctx), l.rdb, slot, token) }, true, nil
 		}
 	}
 	return nil, false, nil

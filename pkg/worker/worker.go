@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/history"
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
@@ -71,7 +72,7 @@ type Worker struct {
 	// Extra loops run beside the consumer and the sweeper (e.g. the progress pump).
 	loops []func(context.Context)
 	// lead is the workers' lease for the work one of them does for all (Run).
-	lead *jobs.Lead
+	lead *lease.Lead
 }
 
 // New assembles a worker. pub may be nil.
@@ -153,7 +154,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	}
 	insp := asynq.NewInspector(w.cfg.AsynqRedis())
 	defer insp.Close()
-	w.lead = &jobs.Lead{RDB: w.rdb, Key: leadKey, Token: name}
+	w.lead = &lease.Lead{RDB: w.rdb, Key: leadKey, Token: name}
 	defer w.lead.Release(context.WithoutCancel(ctx))
 	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
 		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead}
@@ -197,7 +198,7 @@ func (w *Worker) notify(ctx context.Context, accountID int64, event string, data
 	}
 }
 
-// leadKey is the Redis key of the workers' lease (jobs.Lead).
+// leadKey is the Redis key of the workers' lease (lease.Lead).
 const leadKey = "worker:lead"
 
 // scheduleLoop fires due scheduled sends and recurring campaign runs every second,
@@ -243,7 +244,7 @@ func (w *Worker) onMO(ctx context.Context, m inbox.Stored) {
 	}
 }
 
-// sweepLoop runs the sweeper on one worker at a time (a Redis lease).
+// sweepLoop runs the sweeper on the worker that holds the lease.
 func (w *Worker) sweepLoop(ctx context.Context, insp *asynq.Inspector) {
 	t := time.NewTicker(w.SweepEvery)
 	defer t.Stop()
@@ -253,12 +254,10 @@ func (w *Worker) sweepLoop(ctx context.Context, insp *asynq.Inspector) {
 			return
 		case <-t.C:
 		}
-		ok, err := w.rdb.SetNX(ctx, "sweeper:lease", "1", 5*time.Second+w.SweepEvery).Result()
-		if err != nil || !ok {
+		if !w.lead.Held(ctx) {
 			continue
 		}
 		did, err := w.Sends.Sweep(ctx, insp, w.Sweep)
-		w.rdb.Del(context.WithoutCancel(ctx), "sweeper:lease")
 		if err != nil {
 			w.log.WarnContext(ctx, "sweep", "err", err)
 			continue

@@ -1,11 +1,11 @@
-package jobs_test
+package lease_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
@@ -16,8 +16,8 @@ func TestLead(t *testing.T) {
 	ctx := context.Background()
 	r := testenv.RedisDB(t)
 	const ttl = 600 * time.Millisecond
-	a := &jobs.Lead{RDB: r.Client, Key: "lead", Token: "a", TTL: ttl}
-	b := &jobs.Lead{RDB: r.Client, Key: "lead", Token: "b", TTL: ttl}
+	a := &lease.Lead{RDB: r.Client, Key: "lead", Token: "a", TTL: ttl}
+	b := &lease.Lead{RDB: r.Client, Key: "lead", Token: "b", TTL: ttl}
 	if !a.Held(ctx) || b.Held(ctx) {
 		t.Fatal("want a to lead and b to follow")
 	}
@@ -38,12 +38,12 @@ func TestLead(t *testing.T) {
 	if took := time.Since(start); took < ttl/2 {
 		t.Fatalf("a took over after %v, before b's lease ran out", took)
 	}
-	if (*jobs.Lead)(nil).Held(ctx) != true {
+	if (*lease.Lead)(nil).Held(ctx) != true {
 		t.Fatal("a nil lease (no fleet) must always lead")
 	}
 }
 
-func waitHeld(t *testing.T, l *jobs.Lead, within time.Duration) {
+func waitHeld(t *testing.T, l *lease.Lead, within time.Duration) {
 	t.Helper()
 	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		if l.Held(context.Background()) {
