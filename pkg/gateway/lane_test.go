@@ -102,7 +102,9 @@ func TestCriticalPartsTakeTheReserve(t *testing.T) {
 	with := criticalLatency(t, DefaultCriticalShare)
 	without := criticalLatency(t, 0)
 	t.Logf("critical accept → submit_sm, worst of 5: %v with the reserve, %v without", with, without)
-	if with > 250*time.Millisecond {
+	// Quiet, 81–91 ms with the reserve and 440–450 ms without (the bind's queue of
+	// bulk parts); under make test's load, 300 ms with it. The bound is the queue.
+	if with > 400*time.Millisecond {
 		t.Errorf("with the reserve a critical part took %v", with)
 	}
 	if without < with+100*time.Millisecond {
