@@ -2,11 +2,14 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/chapar/chapar/pkg/smpp"
 )
 
 // lane is the fast lane of one bind: the part of its window and of its rate
@@ -27,6 +30,7 @@ import (
 type lane struct {
 	window   chan struct{} // bulk slots; nil: bulk may fill the whole window
 	rate     *rate.Limiter // bulk rate; nil: no TPS or no reservation
+	tick     time.Duration // the grid bulk parts wake on (smpp.OnGrid)
 	critical atomic.Int32  // critical parts being handed to pkg/smpp now
 	reserved int           // window slots kept for critical parts
 }
@@ -49,7 +53,9 @@ func newLane(bc BindConfig) *lane {
 	}
 	if bc.TPS > 0 {
 		r := bc.TPS * (1 - bc.CriticalShare)
-		l.rate = rate.NewLimiter(rate.Limit(r), max(1, int(r*pacerBurst)))
+		burst := max(1, int(r*pacerBurst))
+		l.rate = rate.NewLimiter(rate.Limit(r), burst)
+		l.tick = min(smpp.BucketTick, time.Duration(float64(burst)/r*float64(time.Second)))
 	}
 	return l
 }
@@ -76,13 +82,38 @@ func (l *lane) bulk(ctx context.Context) (release func(), err error) {
 			return nil, ctx.Err()
 		}
 	}
-	if l.rate != nil {
-		if err := l.rate.Wait(ctx); err != nil {
-			release()
-			return nil, err
-		}
+	if err := l.waitRate(ctx); err != nil {
+		release()
+		return nil, err
 	}
 	return release, nil
+}
+
+// waitRate takes a token of the bulk rate, waking on smpp's grid (smpp.OnGrid)
+// no sooner than the token matures, so that the parts paced within one tick
+// leave together.
+func (l *lane) waitRate(ctx context.Context) error {
+	if l.rate == nil {
+		return nil
+	}
+	now := time.Now()
+	r := l.rate.ReserveN(now, 1)
+	if !r.OK() {
+		return errors.New("gateway: bulk rate: burst below one part")
+	}
+	d := r.DelayFrom(now)
+	if d == 0 {
+		return nil
+	}
+	t := time.NewTimer(smpp.OnGrid(now, d, l.tick))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		r.Cancel()
+		return ctx.Err()
+	}
 }
 
 func (l *lane) releaseSlot() { <-l.window }
