@@ -36,6 +36,9 @@ const (
 	streamLoops    = 2               // pipelines in flight at once
 	streamMaxBatch = 512             // entries per pipeline
 	streamTimeout  = 5 * time.Second // bound of one pipeline round trip
+	// streamLinger is how long a pipeline waits for more entries after its
+	// first (see fill): well under what a carrier waits for deliver_sm_resp.
+	streamLinger = 2 * time.Millisecond
 	// replicaWait bounds the wait for replicas: past it the entries count as
 	// not stored, the carrier sends them again, and they are stored again.
 	replicaWait = 500 * time.Millisecond
@@ -102,18 +105,30 @@ func (w *streamWriter) loop() {
 		case req := <-w.reqs:
 			batch = append(batch[:0], req)
 		}
-	fill:
-		for len(batch) < streamMaxBatch {
-			select {
-			case req := <-w.reqs:
-				batch = append(batch, req)
-			default:
-				break fill
-			}
-		}
+		batch = w.fill(batch)
 		w.flush(batch)
 		clear(batch)
 	}
+}
+
+// fill adds to batch the requests that arrive within streamLinger of the first
+// (or until it is full): a carrier's receipts come one at a time, and one
+// pipeline for those of a millisecond or two costs Redis and the gateway one
+// round trip instead of one each.
+func (w *streamWriter) fill(batch []*xaddReq) []*xaddReq {
+	linger := time.NewTimer(streamLinger)
+	defer linger.Stop()
+	for len(batch) < streamMaxBatch {
+		select {
+		case req := <-w.reqs:
+			batch = append(batch, req)
+		case <-linger.C:
+			return batch
+		case <-w.quit:
+			return batch
+		}
+	}
+	return batch
 }
 
 func (w *streamWriter) flush(batch []*xaddReq) {

@@ -58,3 +58,26 @@ func TestStreamWriterAcknowledgesOnlyStoredEntries(t *testing.T) {
 		t.Fatal("entry acknowledged without the replica it waits for")
 	}
 }
+
+// A pipeline takes what is queued and waits streamLinger after its first entry
+// for more (the same select takes those that arrive meanwhile), and goes once
+// full without waiting.
+func TestStreamWriterLingers(t *testing.T) {
+	w := &streamWriter{reqs: make(chan *xaddReq, streamMaxBatch), quit: make(chan struct{})}
+	req := func() *xaddReq { return &xaddReq{done: make(chan error, 1)} }
+	for range 3 {
+		w.reqs <- req()
+	}
+	start := time.Now()
+	batch := w.fill([]*xaddReq{req()})
+	if el := time.Since(start); len(batch) != 4 || el < streamLinger {
+		t.Fatalf("%d entries after %s, want the 4 queued after at least %s", len(batch), el, streamLinger)
+	}
+	// A full pipeline goes at once, leaving the rest for the next.
+	for range streamMaxBatch {
+		w.reqs <- req()
+	}
+	if batch = w.fill([]*xaddReq{req()}); len(batch) != streamMaxBatch || len(w.reqs) != 1 {
+		t.Fatalf("%d entries with %d left, want %d with 1 left", len(batch), len(w.reqs), streamMaxBatch)
+	}
+}
