@@ -22,17 +22,22 @@ import (
 // group transactions on two lanes, each with its own connection:
 //
 //   - outcomes: the outcome of each recipient as soon as all its parts have
-//     one, and the end of each claim, one transaction every recordEvery. It
-//     costs the same whatever the number of handlers and keeps the recipients
-//     whose outcome would be lost with the process (handed to the SMSC, not
-//     yet recorded) to what is in flight plus a few tens of milliseconds;
+//     one, and the end of each claim, one transaction every recordEvery, or up
+//     to recordMaxGap while the transactions carry fewer than recordTarget
+//     recipients (a paced bind, one gateway of several: outcomeGap). It costs
+//     the same whatever the number of handlers and keeps the recipients whose
+//     outcome would be lost with the process (handed to the SMSC, not yet
+//     recorded) to what is in flight plus recordTarget or a few tens of
+//     milliseconds' worth, whichever is more;
 //   - grants: the grants that let a handler hand further recipients of its
 //     claim to the SMSC, as soon as one is asked for (requests that arrive
 //     during a transaction go together in the next), and the renewal of the
 //     claims in hand every renewEvery. A grant never waits behind a large
 //     outcome transaction.
 const (
-	recordEvery    = 20 * time.Millisecond  // gathering time of an outcome transaction
+	recordEvery    = 20 * time.Millisecond  // least gathering time of an outcome transaction
+	recordMaxGap   = 100 * time.Millisecond // most gathering time of an outcome transaction
+	recordTarget   = 128                    // recipients an outcome transaction gathers for, within those times
 	grantGap       = 2 * time.Millisecond   // least time between grant transactions
 	recordRetryMax = 5 * time.Second        // back-off cap of a failed transaction
 	renewEvery     = 500 * time.Millisecond // claims in hand are renewed this often
@@ -111,6 +116,7 @@ type recorder struct {
 	log  *slog.Logger
 
 	nTxs, nGrantTxs, nFailed, nRecipients, nGrants, nGrantWaits atomic.Int64
+	lastOuts                                                    atomic.Int64 // recipients of the last outcome transaction
 
 	mu       sync.Mutex
 	outs     []outcome
@@ -260,7 +266,11 @@ func (r *recorder) outcomesPending() bool {
 // recorder stops it stores what is left.
 func (r *recorder) outcomeLoop() {
 	defer r.wg.Done()
-	r.lane("recording", r.outWake, nil, recordEvery, r.flushOutcomes)
+	gap := recordEvery
+	r.lane("recording", r.outWake, nil, func() time.Duration {
+		gap = outcomeGap(gap, int(r.lastOuts.Load()))
+		return gap
+	}, r.flushOutcomes)
 	r.drain()
 }
 
@@ -270,12 +280,23 @@ func (r *recorder) grantLoop() {
 	defer r.wg.Done()
 	renew := time.NewTicker(renewEvery)
 	defer renew.Stop()
-	r.lane("granting", r.grantWake, renew.C, grantGap, r.flushGrants)
+	r.lane("granting", r.grantWake, renew.C, func() time.Duration { return grantGap }, r.flushGrants)
+}
+
+// outcomeGap is the gathering time of the next outcome transaction, given the
+// last one's and the recipients it carried: long enough for recordTarget at
+// the rate they came (the commits of a slow bind, or of one gateway among
+// several, cost as few as a fast one's), between recordEvery and recordMaxGap.
+func outcomeGap(last time.Duration, n int) time.Duration {
+	if n <= 0 {
+		return last
+	}
+	return min(max(last*recordTarget/time.Duration(n), recordEvery), recordMaxGap)
 }
 
 // lane runs flush when woken (or ticked), at most once per gap, retrying a
 // failed flush with a capped back-off, until the recorder stops.
-func (r *recorder) lane(what string, wake chan struct{}, tick <-chan time.Time, gap time.Duration,
+func (r *recorder) lane(what string, wake chan struct{}, tick <-chan time.Time, gap func() time.Duration,
 	flush func(context.Context) error) {
 	var last time.Time
 	delay := 200 * time.Millisecond
@@ -296,7 +317,7 @@ func (r *recorder) lane(what string, wake chan struct{}, tick <-chan time.Time, 
 		case <-r.quit:
 			return
 		}
-		if d := time.Until(last.Add(gap)); d > 0 && !sleep(d) {
+		if d := time.Until(last.Add(gap())); d > 0 && !sleep(d) {
 			return
 		}
 		last = time.Now()
@@ -462,6 +483,7 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	r.mu.Unlock()
 	r.nTxs.Add(1)
 	r.nRecipients.Add(int64(len(outs)))
+	r.lastOuts.Store(int64(len(outs)))
 	for _, f := range finishes {
 		f.done <- finishResult{sent: f.claim.sent, rejected: f.claim.rejected}
 	}

@@ -229,3 +229,23 @@ func TestInboundFromDeliver(t *testing.T) {
 		t.Fatalf("MO %+v", in)
 	}
 }
+
+// An outcome transaction gathers for recordTarget recipients at the rate they
+// came, within recordEvery and recordMaxGap.
+func TestOutcomeGap(t *testing.T) {
+	for _, c := range []struct {
+		last time.Duration
+		n    int
+		want time.Duration
+	}{
+		{recordEvery, 0, recordEvery},                                // nothing recorded: as before
+		{recordEvery, 4 * recordTarget, recordEvery},                 // a fast bind: never below recordEvery
+		{recordEvery, recordTarget / 2, 2 * recordEvery},             // half the target: twice as long
+		{40 * time.Millisecond, recordTarget, 40 * time.Millisecond}, // on target: kept
+		{recordEvery, 1, recordMaxGap},                               // a slow bind: never above recordMaxGap
+	} {
+		if got := outcomeGap(c.last, c.n); got != c.want {
+			t.Errorf("after %s with %d recipients: %s, want %s", c.last, c.n, got, c.want)
+		}
+	}
+}
