@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"math"
 	"sync/atomic"
 	"time"
@@ -55,7 +54,7 @@ func newLane(bc BindConfig) *lane {
 		r := bc.TPS * (1 - bc.CriticalShare)
 		burst := max(1, int(r*pacerBurst))
 		l.rate = rate.NewLimiter(rate.Limit(r), burst)
-		l.tick = min(smpp.BucketTick, time.Duration(float64(burst)/r*float64(time.Second)))
+		l.tick = smpp.GridTick(r, burst)
 	}
 	return l
 }
@@ -89,31 +88,13 @@ func (l *lane) bulk(ctx context.Context) (release func(), err error) {
 	return release, nil
 }
 
-// waitRate takes a token of the bulk rate, waking on smpp's grid (smpp.OnGrid)
-// no sooner than the token matures, so that the parts paced within one tick
-// leave together.
+// waitRate takes a token of the bulk rate on smpp's grid (smpp.WaitGrid), so
+// that the parts paced within one tick leave together.
 func (l *lane) waitRate(ctx context.Context) error {
 	if l.rate == nil {
 		return nil
 	}
-	now := time.Now()
-	r := l.rate.ReserveN(now, 1)
-	if !r.OK() {
-		return errors.New("gateway: bulk rate: burst below one part")
-	}
-	d := r.DelayFrom(now)
-	if d == 0 {
-		return nil
-	}
-	t := time.NewTimer(smpp.OnGrid(now, d, l.tick))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		r.Cancel()
-		return ctx.Err()
-	}
+	return smpp.WaitGrid(ctx, l.rate, l.tick, nil)
 }
 
 func (l *lane) releaseSlot() { <-l.window }

@@ -118,7 +118,7 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			settle(ctx, msgs[len(msgs)-1].ID, time.Now())
 			c.applyRetrying(ctx, msgs)
 		}
-		if !lead || (c.Lead != nil && !c.Lead.Held(ctx)) {
+		if !lead || !c.Lead.Held(ctx) { // a nil Lead (no fleet) is always held
 			continue
 		}
 		if time.Since(lastPending) > 500*time.Millisecond {

@@ -10,22 +10,23 @@ import (
 // A paced waiter wakes on the bucket's grid: never before its token matures,
 // and less than a tick after.
 func TestBucketWakesOnTheGrid(t *testing.T) {
-	b := newTokenBucket(1000, 100) // tick 10 ms (the burst lasts 100 ms)
+	const r = 1000.0
+	b := newTokenBucket(r, 100) // tick 10 ms (the burst lasts 100 ms)
 	if b.tick != BucketTick {
 		t.Fatalf("tick %s, want %s", b.tick, BucketTick)
 	}
 	now := time.Unix(0, 1_234_567_891)
 	for _, deficit := range []float64{0.001, 1, 7.5, 12, 100} {
-		mature := time.Duration(deficit / b.rate * float64(time.Second))
-		d := b.untilTick(now, deficit)
+		mature := time.Duration(deficit / r * float64(time.Second))
+		d := OnGrid(now, mature, b.tick)
 		if d < mature || d >= mature+b.tick || now.Add(d).UnixNano()%int64(b.tick) != 0 {
 			t.Errorf("deficit %v: wakes after %s (matures after %s), off the %s grid", deficit, d, mature, b.tick)
 		}
 	}
 	// A burst shorter than a tick shortens the tick: no more than the burst
 	// leaves at once.
-	if b := newTokenBucket(1000, 2); b.tick != 2*time.Millisecond {
-		t.Errorf("burst of 2 at 1000/s: tick %s, want 2ms", b.tick)
+	if tick := GridTick(1000, 2); tick != 2*time.Millisecond {
+		t.Errorf("burst of 2 at 1000/s: tick %s, want 2ms", tick)
 	}
 }
 
@@ -34,8 +35,8 @@ func TestBucketWakesOnTheGrid(t *testing.T) {
 // only makes waiters later, so this cannot fail for want of speed).
 func TestBucketNeverAheadOfRate(t *testing.T) {
 	const rate, burst, n = 2000, 20, 300
+	start := time.Now()
 	b := newTokenBucket(rate, burst)
-	start := b.last
 	var mu sync.Mutex
 	taken := make([]time.Time, 0, n)
 	var wg sync.WaitGroup
