@@ -12,12 +12,23 @@ command -v pdftoppm >/dev/null || apt_install poppler-utils
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
+failed=() # what failed, with the lines that say why, printed last (CI shows the tail)
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+# failed_step NAME LOG PATTERN: note NAME as failed, with LOG's lines matching PATTERN.
+failed_step() {
+  fail=1
+  failed+=("-- $1")
+  local why
+  why=$(grep -E -- "$3" "$2" 2>/dev/null | head -n 40 | cut -c1-300) || true
+  [ -n "$why" ] || why=$(tail -n 15 "$2" 2>/dev/null | cut -c1-300) || true
+  failed+=("$why")
+}
 
 step "gofmt and go vet"
+vet_log=$(mktemp)
 bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
-if [ -n "$bad" ]; then echo "gofmt needed: $bad"; fail=1; fi
-go vet ./... || fail=1
+if [ -n "$bad" ]; then echo "gofmt needed: $bad" | tee -a "$vet_log"; fail=1; failed+=("-- gofmt" "$bad"); fi
+go vet ./... 2>&1 | tee -a "$vet_log" || failed_step "go vet" "$vet_log" '.'
 
 # The Go tests and the end-to-end tests mostly wait on PostgreSQL, Redis, the
 # simulator and the browser: they run in the background, side by side (each on its
@@ -37,30 +48,36 @@ gotest_pid=$!
 trap 'kill "$gotest_pid" ${e2e_pid:+"$e2e_pid"} 2>/dev/null || true' EXIT
 
 step "panel: ESLint (hooks, TypeScript, feature boundaries)"
-(cd web && npm run --silent lint) || fail=1
+lint_log=$(mktemp)
+(cd web && npm run --silent lint) 2>&1 | tee "$lint_log" || failed_step "ESLint" "$lint_log" 'error|✖'
 
 step "panel: vitest"
-(cd web && npx vitest run --passWithNoTests) || fail=1
+vitest_log=$(mktemp)
+(cd web && npx vitest run --passWithNoTests) 2>&1 | tee "$vitest_log" ||
+  failed_step "vitest" "$vitest_log" 'FAIL|AssertionError|Error:|×|✗'
 
 if [ -n "$e2e_pid" ]; then
   step "panel: Playwright end to end"
   e2e_rc=0
   wait "$e2e_pid" || e2e_rc=$?
   cat "$e2e_log"
-  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; fail=1; }
+  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; failed_step "end to end (exit $e2e_rc)" "$e2e_log" '^not ok|^# (fail|cancelled)|not ready|Error:|error:|✖'; }
 fi
-rm -f "$e2e_log"
 
 step "go test"
 gotest_rc=0
 wait "$gotest_pid" || gotest_rc=$?
-cat "$gotest_log"; rm -f "$gotest_log"
-[ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; fail=1; }
+cat "$gotest_log"
+[ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; failed_step "go test" "$gotest_log" '^(--- FAIL|FAIL|panic:|ok  .*FAIL)|_test\.go:[0-9]+:|timed out'; }
 # What the end-to-end stack looked like when a test there failed (scripts/e2e.sh).
 if [ -s "${e2e_diag:-}" ]; then echo; cat "$e2e_diag"; fi
 rm -f "${e2e_diag:-}"
 
+rm -f "$vet_log" "$lint_log" "$vitest_log" "$e2e_log" "$gotest_log"
+
 if [ "$fail" != 0 ]; then
+  echo; echo "== what failed"
+  printf '%s\n' "${failed[@]}"
   echo; echo "make test: FAILED"; exit 1
 fi
 echo; echo "make test: all passed"

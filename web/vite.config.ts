@@ -26,6 +26,9 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     // vi.stubGlobal (fetch, XMLHttpRequest, matchMedia) is undone before every test.
     unstubGlobals: true,
+    // Under make test's load (two cores shared with the Go and end-to-end tests) a test
+    // that takes 1 s alone can take several: each test gets 30 s, not 5.
+    testTimeout: 30_000,
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
   },
