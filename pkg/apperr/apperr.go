@@ -55,6 +55,7 @@ type Error struct {
 	RetryAfter int
 }
 
+// Error returns the message, with the field errors and the cause when present.
 func (e *Error) Error() string {
 	msg := e.Message
 	if len(e.Fields) > 0 {
@@ -66,6 +67,7 @@ func (e *Error) Error() string {
 	return msg
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // As returns the *Error in err's chain, if any.

@@ -402,11 +402,24 @@ func AsynqLogger(l *slog.Logger) asynq.Logger { return asynqLogger{l} }
 
 type asynqLogger struct{ l *slog.Logger }
 
+// Debug logs asynq's message at slog debug level.
 func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
-func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
-func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+
+// Info logs asynq's message at slog info level.
+func (a asynqLogger) Info(args ...any) { a.l.Info(fmt.Sprint(args...)) }
+
+// Warn logs asynq's message at slog warn level.
+func (a asynqLogger) Warn(args ...any) { a.l.Warn(fmt.Sprint(args...)) }
+
+// Error logs asynq's message at slog error level.
 func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
-func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+
+// Fatal logs asynq's message at slog error level and exits, as asynq's Logger
+// contract says (asynq calls it for nothing it could recover from).
+func (a asynqLogger) Fatal(args ...any) {
+	a.l.Error(fmt.Sprint(args...))
+	os.Exit(1)
+}
 
 // Main is the start of every binary: it loads the configuration, installs the
 // logger, runs fn with a context that ends on SIGINT or SIGTERM (so fn can drain

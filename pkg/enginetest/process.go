@@ -46,6 +46,7 @@ type buildError struct {
 	err error
 }
 
+// Error returns the build error followed by the build's output.
 func (b *buildError) Error() string { return b.err.Error() + ": " + b.out }
 
 // Process is a gateway running as its own OS process.

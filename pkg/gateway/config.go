@@ -281,6 +281,7 @@ func (e fileBind) applyRetry(b *BindConfig) error {
 // of seconds.
 type duration time.Duration
 
+// UnmarshalJSON reads a Go duration string ("15s") or a number of seconds.
 func (d *duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smpp"
 )
@@ -196,7 +196,7 @@ func (g *Gateway) server(out []*asynq.Server, queues map[string]int, concurrency
 		// A batch handed on to the gateway holding its binds is no failure:
 		// its retry count stays.
 		IsFailure:   func(err error) bool { return !errors.Is(err, errNoBindHere) },
-		Logger:      asynqLogger{g.log.With("component", "asynq")},
+		Logger:      config.AsynqLogger(g.log.With("component", "asynq")),
 		LogLevel:    asynq.WarnLevel,
 		BaseContext: context.Background,
 	}, g.cfg.Quiet)
@@ -368,20 +368,6 @@ func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
 	}
 	d := time.Second << min(n, 6) // 2 s … 64 s
 	return d/2 + rand.N(d/2+1)
-}
-
-// asynqLogger sends asynq's log to slog.
-type asynqLogger struct{ l *slog.Logger }
-
-func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
-func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
-func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
-func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
-
-// Fatal is called by asynq only for unrecoverable start-up errors.
-func (a asynqLogger) Fatal(args ...any) {
-	a.l.Error(fmt.Sprint(args...))
-	os.Exit(1)
 }
 
 // heldBinds are the binds this gateway holds now.

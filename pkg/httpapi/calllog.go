@@ -86,10 +86,12 @@ type readCloser struct {
 
 type errReader struct{ err error }
 
+// Read returns no bytes and the read error met while peeking the body.
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 type eofReader struct{}
 
+// Read returns io.EOF: the peeked head held the whole body.
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // capturingWriter copies the head of the response body.
@@ -98,11 +100,13 @@ type capturingWriter struct {
 	head headBuffer
 }
 
+// Write keeps the head of p for the call log and writes p to the response.
 func (w *capturingWriter) Write(p []byte) (int, error) {
 	w.head.keep(p)
 	return w.ResponseWriter.Write(p)
 }
 
+// WriteString keeps the head of s for the call log and writes s to the response.
 func (w *capturingWriter) WriteString(s string) (int, error) {
 	w.head.keep([]byte(s))
 	return w.ResponseWriter.WriteString(s)

@@ -131,11 +131,13 @@ type teeWriter struct {
 	buf bytes.Buffer
 }
 
+// Write copies b into the buffer and writes it to the response.
 func (w *teeWriter) Write(b []byte) (int, error) {
 	w.buf.Write(b)
 	return w.ResponseWriter.Write(b)
 }
 
+// WriteString copies s into the buffer and writes it to the response.
 func (w *teeWriter) WriteString(s string) (int, error) {
 	w.buf.WriteString(s)
 	return w.ResponseWriter.WriteString(s)

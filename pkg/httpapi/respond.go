@@ -201,6 +201,7 @@ type attachment struct {
 	started bool
 }
 
+// Write sends the download headers before the first byte, then writes p to the response.
 func (a *attachment) Write(p []byte) (int, error) {
 	if !a.started {
 		a.started = true

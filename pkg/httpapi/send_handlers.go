@@ -150,6 +150,7 @@ func (s *Server) rescheduleSend(c *gin.Context) {
 // flexID accepts an id as a JSON number or a numeric string.
 type flexID int64
 
+// UnmarshalJSON reads an id from a JSON number or a quoted numeric string.
 func (j *flexID) UnmarshalJSON(b []byte) error {
 	s := string(b)
 	if len(s) >= 2 && s[0] == '"' {

@@ -19,7 +19,10 @@ func (s *Service) ReviewQueue() review.Handler { return queue{} }
 
 type queue struct{}
 
-func (queue) Kind() string  { return ReviewKind }
+// Kind returns ReviewKind, the pattern versions' queue.
+func (queue) Kind() string { return ReviewKind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (queue) Title() string { return "الگوهای در انتظار بررسی" }
 
 // Decide approves a version (it becomes the one that sends, replacing the previous

@@ -206,7 +206,10 @@ func (s *Service) DocumentQueue() review.Handler { return documentQueue{} }
 
 type documentQueue struct{}
 
-func (documentQueue) Kind() string  { return DocumentKind }
+// Kind returns DocumentKind, the account documents' queue.
+func (documentQueue) Kind() string { return DocumentKind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (documentQueue) Title() string { return "مدارک حساب‌ها" }
 
 // Decide approves or rejects (with the reason shown to the customer) a pending document.

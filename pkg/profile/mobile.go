@@ -201,7 +201,10 @@ func (s *Service) MobileQueue() review.Handler { return mobileQueue{} }
 
 type mobileQueue struct{}
 
-func (mobileQueue) Kind() string  { return MobileKind }
+// Kind returns MobileKind, the mobile changes' queue.
+func (mobileQueue) Kind() string { return MobileKind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (mobileQueue) Title() string { return "تغییر شماره همراه" }
 
 // Decide approves a change (the user's mobile becomes the new number, audited with

@@ -19,7 +19,10 @@ func (s *Service) ReviewQueue() review.Handler { return queue{} }
 
 type queue struct{}
 
+// Kind returns ReviewKind, the readers' queue.
 func (queue) Kind() string { return ReviewKind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (queue) Title() string {
 	return "منشی‌ها و کلیدخوان‌های در انتظار بررسی"
 }

@@ -143,7 +143,10 @@ func (q heldQueue) then(sendID int64, f func(context.Context)) func(context.Cont
 	}
 }
 
-func (heldQueue) Kind() string  { return ReviewKind }
+// Kind returns ReviewKind, the held sends' queue.
+func (heldQueue) Kind() string { return ReviewKind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (heldQueue) Title() string { return "ارسال‌های در انتظار بررسی" }
 
 // Decide releases a held send (it goes out, or waits for its time) or blocks it

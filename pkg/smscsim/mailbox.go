@@ -277,10 +277,19 @@ type due struct {
 
 type dueHeap []due
 
-func (h dueHeap) Len() int           { return len(h) }
+// Len returns the number of scheduled items.
+func (h dueHeap) Len() int { return len(h) }
+
+// Less orders items by due time, earliest first.
 func (h dueHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h dueHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *dueHeap) Push(x any)        { *h = append(*h, x.(due)) }
+
+// Swap swaps items i and j.
+func (h dueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+
+// Push appends x, a due, for container/heap.
+func (h *dueHeap) Push(x any) { *h = append(*h, x.(due)) }
+
+// Pop removes and returns the last item, for container/heap.
 func (h *dueHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]

@@ -26,6 +26,7 @@ const (
 	bindTRX
 )
 
+// String returns the bind's SMPP name: transmitter, receiver, transceiver or unbound.
 func (b bindKind) String() string {
 	switch b {
 	case bindTX:

@@ -324,6 +324,7 @@ type recordBound struct {
 	n     int
 }
 
+// Read reads from the csv stream and fails with errRecordTooLong once a record passes maxRowBytes.
 func (rb *recordBound) Read(p []byte) (int, error) {
 	n, err := rb.r.Read(p)
 	if !rb.skim(p[:n]) {

@@ -249,6 +249,7 @@ type rowFeed struct {
 	err    error
 }
 
+// Next pulls the next valid row from the scanner, keeping any error but io.EOF.
 func (r *rowFeed) Next() bool {
 	row, err := r.sc.Next()
 	if err != nil {
@@ -261,10 +262,12 @@ func (r *rowFeed) Next() bool {
 	return true
 }
 
+// Values returns the current row as COPY values: file id, row number, mobile and cells.
 func (r *rowFeed) Values() ([]any, error) {
 	return []any{r.fileID, int32(r.row.No), r.row.Mobile, r.row.Cells}, nil
 }
 
+// Err returns the scanner error that ended the feed, if any.
 func (r *rowFeed) Err() error { return r.err }
 
 // reporter writes files.progress and publishes file.progress, at most once per

@@ -267,6 +267,7 @@ type cappedReader struct {
 	left int64
 }
 
+// Read reads from the underlying reader and fails with errTooLarge once more than left bytes are read.
 func (c *cappedReader) Read(p []byte) (int, error) {
 	if c.left < 0 {
 		return 0, errTooLarge

@@ -132,6 +132,7 @@ func scanOtherSheets(zr *zip.Reader, read *zip.File) error {
 	return nil
 }
 
+// Next returns the next row and its number, handing out empty rows for gaps in the sheet.
 func (s *sheetSource) Next() ([]string, int, error) {
 	if s.held != nil || s.heldNo > 0 {
 		return s.fromHeld()
@@ -363,6 +364,7 @@ func (r *rowBuild) strings() []string {
 	return cells
 }
 
+// Done estimates the fraction read from the rows handed out over the sheet's estimated rows.
 func (s *sheetSource) Done() float64 {
 	if s.est <= 0 {
 		return 0
@@ -370,6 +372,7 @@ func (s *sheetSource) Done() float64 {
 	return min(1, float64(s.no)/float64(s.est))
 }
 
+// Close closes the sheet entry and then the zip file.
 func (s *sheetSource) Close() error {
 	err := s.rc.Close()
 	if cerr := s.zr.Close(); err == nil {

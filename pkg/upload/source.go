@@ -147,6 +147,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying file and counts the bytes it returns.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
@@ -201,6 +202,7 @@ func validUTF8Prefix(b []byte) bool {
 	return utf8.Valid(b)
 }
 
+// Done estimates the fraction read from the raw bytes read over the file's size.
 func (t *textFile) Done() float64 {
 	if t.size <= 0 {
 		return 0
@@ -208,6 +210,7 @@ func (t *textFile) Done() float64 {
 	return min(1, float64(t.count.n)/float64(t.size))
 }
 
+// Close closes the underlying file.
 func (t *textFile) Close() error { return t.f.Close() }
 
 // cleanCell makes a text cell storable: valid UTF-8 without NUL bytes.
@@ -242,6 +245,7 @@ func openCSV(p string) (*csvSource, error) {
 	return &csvSource{textFile: t, cr: cr}, nil
 }
 
+// Next reads the next csv record with cleaned cells and the line it starts on.
 func (c *csvSource) Next() ([]string, int, error) {
 	rec, err := c.cr.Read()
 	if err == io.EOF {
@@ -318,6 +322,7 @@ func openTXT(p string) (*txtSource, error) {
 	return &txtSource{textFile: t, sc: sc}, nil
 }
 
+// Next returns the next line as a one-cell row, with its line number.
 func (t *txtSource) Next() ([]string, int, error) {
 	if !t.sc.Scan() {
 		if err := t.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
@@ -392,6 +397,7 @@ func (p *prefetched) run() {
 	}
 }
 
+// Next returns the next row of the prefetched batches, waiting for a batch when needed.
 func (p *prefetched) Next() ([]string, int, error) {
 	if p.err != nil {
 		return nil, 0, p.err
@@ -408,6 +414,7 @@ func (p *prefetched) Next() ([]string, int, error) {
 	return r.cells, r.no, r.err
 }
 
+// Done returns the source's fraction read as of the last batch fetched.
 func (p *prefetched) Done() float64 { return math.Float64frombits(p.frac.Load()) }
 
 // Close stops the reader goroutine before closing the source.

@@ -118,6 +118,7 @@ type ctxReader struct {
 	r   io.Reader
 }
 
+// Read returns the context's error once it ends, and otherwise reads from the underlying reader.
 func (c ctxReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err

@@ -75,6 +75,7 @@ const (
 // FileError is a reason a file cannot be used; the file ends failed with its message.
 type FileError struct{ Message string }
 
+// Error returns the message the file ends failed with.
 func (e *FileError) Error() string { return e.Message }
 
 // The file errors.

@@ -26,7 +26,10 @@ func (s *Service) ReviewQueue() review.Handler { return queue{s} }
 
 type queue struct{ s *Service }
 
-func (queue) Kind() string  { return Kind }
+// Kind returns Kind, the offline payments' queue.
+func (queue) Kind() string { return Kind }
+
+// Title returns the queue's Persian name in the back office menu.
 func (queue) Title() string { return "پرداخت‌های کارت به کارت و بانکی" }
 
 // Decide approves (credits the wallet once, by the report's reference) or rejects
