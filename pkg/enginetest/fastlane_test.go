@@ -29,7 +29,9 @@ type otpSent struct {
 // through the API at 20/s each reach the handset within fastLaneBound of
 // being accepted, in the order they were accepted (see assertArrivalOrder).
 // The bound is far below what is left of the bulk's drain time, which the
-// test checks too.
+// test checks too. It is not a speed goal: alone the codes take p50 30 ms and
+// p99 55 ms (logged here; make bench measures them), and 3 s leaves room for
+// make test's load on two cores while a code without the lane waits 7–11 s.
 //
 // FASTLANE_OFF=1 runs the same test with the reservation and the critical
 // workers disabled (GATEWAY_CRITICAL_SHARE=0, GATEWAY_CRITICAL_CONCURRENCY=0):
@@ -40,7 +42,7 @@ func TestOTPFastLaneDuringBulk(t *testing.T) {
 		users         = 20
 		otps          = 200
 		fastLaneRate  = 300
-		fastLaneBound = time.Second
+		fastLaneBound = 3 * time.Second
 	)
 	gw := map[string]string{"GATEWAY_TPS": fmt.Sprint(fastLaneRate), "GATEWAY_CONCURRENCY": "4"}
 	switch os.Getenv("FASTLANE_OFF") {
@@ -100,8 +102,10 @@ func TestOTPFastLaneDuringBulk(t *testing.T) {
 }
 
 // orderSlack: codes handled at once by the worker's and the gateway's
-// concurrent tasks may swap; codes accepted this much apart may not.
-const orderSlack = 500 * time.Millisecond
+// concurrent tasks may swap; codes accepted this much apart may not. Alone no
+// two codes swap more than 250 ms apart; under make test's load one code was
+// held 824 ms and overtaken by one accepted 791 ms later.
+const orderSlack = time.Second
 
 // assertArrivalOrder checks that codes reach the carrier in the order they
 // were accepted: strictly for each handset (its codes are a second apart here),

@@ -35,7 +35,8 @@ test('map: draw a circle, see the count change, send to it', { timeout: 240_000 
 
   await page.locator('#bank-map-focus').click()
   await page.getByRole('option', { name: /^تهران/ }).click()
-  await page.waitForTimeout(1500) // the fly to the province
+  // The circles below are drawn in pixels: only once the map has flown to the province.
+  await page.locator('[data-testid="bank-map"][data-focus]').waitFor({ timeout: 30_000 })
 
   await drawCircle(page, 0, 0, 60)
   await page.getByTestId('bank-total').waitFor({ timeout: 60_000 })

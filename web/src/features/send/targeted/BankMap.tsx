@@ -113,7 +113,14 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
   useEffect(() => {
     const m = map.current
     const f = provinces.data?.features.find((x) => x.properties.code === focus)
-    if (m && f) m.flyToBounds(L.geoJSON(f as never).getBounds(), { duration: 0.6 })
+    if (!m || !f) return
+    // data-focus names the province once the map has flown there (what is drawn next is in its frame).
+    const box = m.getContainer()
+    delete box.dataset.focus
+    const arrived = () => void (box.dataset.focus = String(focus))
+    m.once('moveend', arrived)
+    m.flyToBounds(L.geoJSON(f as never).getBounds(), { duration: 0.6 })
+    return () => void m.off('moveend', arrived)
   }, [focus, provinces.data])
 
   useEffect(() => {
