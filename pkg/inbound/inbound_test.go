@@ -2,8 +2,10 @@ package inbound
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -201,9 +203,10 @@ func TestIDBefore(t *testing.T) {
 
 // A member tops a small read up with what arrives until its oldest entry is
 // Gather old, does not wait once it holds GatherMin entries, and applies a read
-// of fewer than GatherFrom entries (a quiet stream) at once. "At once" is bounded
-// by half of Gather, the least a wait would take, so a loaded machine does not
-// fail the test.
+// of fewer than GatherFrom entries (a quiet stream) at once. Each batch of
+// entries is added in one pipeline, and the wait is measured from the oldest
+// entry's id, as gather measures it, so a loaded machine does not fail the test:
+// "at once" is bounded by half of Gather, the least a wait would take.
 func TestGather(t *testing.T) {
 	r := testenv.RedisDB(t)
 	ctx := context.Background()
@@ -211,16 +214,23 @@ func TestGather(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func(n int) {
-		for range n {
-			if err := r.Client.XAdd(ctx, &redis.XAddArgs{Stream: jobs.InboundStream, Values: []any{"k", "v"}}).Err(); err != nil {
-				t.Fatal(err)
+		_, err := r.Client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for range n {
+				p.XAdd(ctx, &redis.XAddArgs{Stream: jobs.InboundStream, Values: []any{"k", "v"}})
 			}
+			return nil
+		})
+		if err != nil {
+			t.Errorf("xadd: %v", err)
 		}
 	}
 	c := &Consumer{RDB: r.Client, Batch: 5000}
-	read := func() []redis.XMessage {
+	read := func(block time.Duration) []redis.XMessage {
 		res, err := r.Client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: "t",
-			Streams: []string{jobs.InboundStream, ">"}, Count: 5000, Block: time.Second}).Result()
+			Streams: []string{jobs.InboundStream, ">"}, Count: 5000, Block: block}).Result()
+		if errors.Is(err, redis.Nil) {
+			return nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,22 +238,46 @@ func TestGather(t *testing.T) {
 	}
 
 	add(GatherFrom)
-	go func() { time.Sleep(Gather / 4); add(5) }()
-	start := time.Now()
-	msgs := c.gather(ctx, "t", read())
-	if el := time.Since(start); len(msgs) != GatherFrom+5 || el < Gather/2 || el > Gather+2*time.Second {
-		t.Errorf("small read: %d entries after %s, want %d after about %s", len(msgs), el, GatherFrom+5, Gather)
+	first := read(time.Second)
+	oldest := idTime(t, first[0].ID)
+	added := make(chan time.Time)
+	go func() {
+		time.Sleep(Gather / 4)
+		add(5)
+		added <- time.Now()
+	}()
+	msgs := c.gather(ctx, "t", first)
+	end, el := time.Now(), time.Since(oldest)
+	lateAt := <-added
+	if el < Gather-2*time.Millisecond || el > Gather+2*time.Second {
+		t.Errorf("small read: gathered until its oldest entry was %s old, want about %s", el, Gather)
 	}
+	// The five entries count when they came before the wait's end (a loaded machine may add them later).
+	if lateAt.Before(end.Add(-10*time.Millisecond)) && len(msgs) != GatherFrom+5 {
+		t.Errorf("small read: %d entries, want %d", len(msgs), GatherFrom+5)
+	}
+	read(-1) // what came after the wait, before the next case
 
 	add(GatherFrom - 1)
-	start = time.Now()
-	if msgs = c.gather(ctx, "t", read()); len(msgs) != GatherFrom-1 || time.Since(start) > Gather/2 {
+	start := time.Now()
+	if msgs = c.gather(ctx, "t", read(time.Second)); len(msgs) != GatherFrom-1 || time.Since(start) > Gather/2 {
 		t.Errorf("quiet stream: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherFrom-1)
 	}
 
 	add(GatherMin)
 	start = time.Now()
-	if msgs = c.gather(ctx, "t", read()); len(msgs) != GatherMin || time.Since(start) > Gather/2 {
+	if msgs = c.gather(ctx, "t", read(time.Second)); len(msgs) != GatherMin || time.Since(start) > Gather/2 {
 		t.Errorf("full read: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherMin)
 	}
+}
+
+// idTime is the time of a stream entry id (milliseconds-sequence) or of bare milliseconds.
+func idTime(t *testing.T, id string) time.Time {
+	t.Helper()
+	ms, _, _ := strings.Cut(id, "-")
+	n, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		t.Fatalf("id %q: %v", id, err)
+	}
+	return time.UnixMilli(n)
 }
