@@ -125,12 +125,14 @@ func (s *session) close() {
 	})
 }
 
-// shutdown sends unbind (best effort) and closes the connection.
+// shutdown sends unbind (best effort: it waits up to shutdownWait for a writer
+// that holds the buffer, never for a peer that does not read) and closes the
+// connection.
 func (s *session) shutdown() {
-	if s.wmu.TryLock() {
+	if s.lockWithin(shutdownWait) {
 		if s.werr == nil {
 			if b, err := encode(pdu.NewUnbind(), s.nextSeq(), StatusOK); err == nil {
-				s.conn.SetWriteDeadline(time.Now().Add(time.Second))
+				s.conn.SetWriteDeadline(time.Now().Add(shutdownWait))
 				if _, err := s.bw.Write(b); err == nil {
 					s.bw.Flush()
 				}
@@ -140,6 +142,22 @@ func (s *session) shutdown() {
 		s.wmu.Unlock()
 	}
 	s.close()
+}
+
+// shutdownWait bounds each step of a session's shutdown: waiting for the write
+// lock, then writing the unbind.
+const shutdownWait = time.Second
+
+// lockWithin takes the write lock if it comes free within d.
+func (s *session) lockWithin(d time.Duration) bool {
+	for end := time.Now().Add(d); ; time.Sleep(5 * time.Millisecond) {
+		if s.wmu.TryLock() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
 }
 
 // write queues an encoded PDU in the write buffer.
