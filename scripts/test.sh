@@ -27,7 +27,7 @@ failed_step() {
 step "gofmt and go vet"
 vet_log=$(mktemp)
 bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
-if [ -n "$bad" ]; then echo "gofmt needed: $bad" | tee -a "$vet_log"; fail=1; failed+=("-- gofmt" "$bad"); fi
+if [ -n "$bad" ]; then echo "gofmt needed: $bad" | tee -a "$vet_log"; failed_step gofmt "$vet_log" 'gofmt needed'; fi
 go vet ./... 2>&1 | tee -a "$vet_log" || failed_step "go vet" "$vet_log" '.'
 
 # The Go tests and the end-to-end tests mostly wait on PostgreSQL, Redis, the

@@ -271,12 +271,19 @@ func (c *Consumer) gather(ctx context.Context, name string, msgs []redis.XMessag
 // never longer than age whatever the clocks say (0 when it is, or the id is
 // not one).
 func waitFor(id string, age time.Duration, now time.Time) time.Duration {
-	ms, _, _ := strings.Cut(id, "-")
-	at, err := strconv.ParseInt(ms, 10, 64)
-	if err != nil {
+	at, ok := idTime(id)
+	if !ok {
 		return 0
 	}
-	return max(min(time.UnixMilli(at).Add(age).Sub(now), age), 0)
+	return max(min(at.Add(age).Sub(now), age), 0)
+}
+
+// idTime is when a stream entry id (milliseconds-sequence) was added; false
+// when it is not one.
+func idTime(id string) (time.Time, bool) {
+	ms, _, _ := strings.Cut(id, "-")
+	at, err := strconv.ParseInt(ms, 10, 64)
+	return time.UnixMilli(at), err == nil
 }
 
 // settle waits until the entry id (milliseconds-sequence) is Settle old, never

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -239,7 +238,7 @@ func TestGather(t *testing.T) {
 
 	add(GatherFrom)
 	first := read(time.Second)
-	oldest := idTime(t, first[0].ID)
+	oldest, _ := idTime(first[0].ID)
 	added := make(chan time.Time)
 	go func() {
 		time.Sleep(Gather / 4)
@@ -269,15 +268,4 @@ func TestGather(t *testing.T) {
 	if msgs = c.gather(ctx, "t", read(time.Second)); len(msgs) != GatherMin || time.Since(start) > Gather/2 {
 		t.Errorf("full read: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherMin)
 	}
-}
-
-// idTime is the time of a stream entry id (milliseconds-sequence) or of bare milliseconds.
-func idTime(t *testing.T, id string) time.Time {
-	t.Helper()
-	ms, _, _ := strings.Cut(id, "-")
-	n, err := strconv.ParseInt(ms, 10, 64)
-	if err != nil {
-		t.Fatalf("id %q: %v", id, err)
-	}
-	return time.UnixMilli(n)
 }
