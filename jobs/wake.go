@@ -32,8 +32,11 @@ import (
 // lost wake (Redis failing over) costs the same, never the task.
 const WakeChannel = "chapar:jobs:wake"
 
-// DefaultQuiet is the longest an idle server waits between two rounds.
-const DefaultQuiet = 250 * time.Millisecond
+// DefaultQuiet is the longest an idle server waits between two rounds. A task
+// that becomes pending unannounced has waited for asynq's forwarder (every 5 s)
+// already; 1 s more keeps an idle fleet's rounds to one a second per server (the
+// 3-pair bed's idle cost 0.097 → 0.071 cores against 250 ms, docs/testbed.md).
+const DefaultQuiet = time.Second
 
 // Enqueuer is the asynq.Client method the services use.
 type Enqueuer interface {

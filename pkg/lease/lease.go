@@ -85,6 +85,23 @@ func (l *Lead) Held(ctx context.Context) bool {
 	return !l.until.IsZero()
 }
 
+// FollowerPace is how many times longer than the lead a follower waits between
+// two polls of a shared outbox that found nothing (Pace).
+const FollowerPace = 10
+
+// Pace is the wait after an empty poll of work any process of the fleet may take
+// (the webhook outbox, the secretaries' replies): every on the lead, FollowerPace
+// times every on the others. The lead keeps the latency of an idle fleet's first
+// item whatever the fleet's size, and the followers' polls stop growing with it;
+// a follower that finds work keeps taking it at once, so busy work still spreads.
+// A nil Lead paces every.
+func (l *Lead) Pace(ctx context.Context, every time.Duration) time.Duration {
+	if l.Held(ctx) {
+		return every
+	}
+	return every * FollowerPace
+}
+
 // Release gives the lease up if this process holds it (on a clean stop), so the
 // next lead need not wait for TTL.
 func (l *Lead) Release(ctx context.Context) {

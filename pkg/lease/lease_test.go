@@ -21,6 +21,13 @@ func TestLead(t *testing.T) {
 	if !a.Held(ctx) || b.Held(ctx) {
 		t.Fatal("want a to lead and b to follow")
 	}
+	const every = 200 * time.Millisecond
+	if got := a.Pace(ctx, every); got != every {
+		t.Fatalf("the lead paces %v, want %v", got, every)
+	}
+	if got := b.Pace(ctx, every); got != every*lease.FollowerPace {
+		t.Fatalf("a follower paces %v, want %v", got, every*lease.FollowerPace)
+	}
 	for range 6 { // one TTL: a renews past its first; b asks every TTL/3
 		time.Sleep(ttl / 6)
 		if !a.Held(ctx) || b.Held(ctx) {
@@ -40,6 +47,9 @@ func TestLead(t *testing.T) {
 	}
 	if (*lease.Lead)(nil).Held(ctx) != true {
 		t.Fatal("a nil lease (no fleet) must always lead")
+	}
+	if got := (*lease.Lead)(nil).Pace(ctx, every); got != every {
+		t.Fatalf("a nil lease paces %v, want %v", got, every)
 	}
 }
 

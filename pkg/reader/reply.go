@@ -101,10 +101,8 @@ func (s *Service) sendBatch(ctx context.Context, batch int64) (int, error) {
 }
 
 // RepliesLoop sends replies until ctx ends: at once while batches wait, else
-// every poll.
-func (s *Service) RepliesLoop(ctx context.Context, poll time.Duration) {
-	t := time.NewTicker(poll)
-	defer t.Stop()
+// after pace(ctx) (the worker's lease.Lead.Pace of its poll).
+func (s *Service) RepliesLoop(ctx context.Context, pace func(context.Context) time.Duration) {
 	for {
 		n, err := s.SendReplies(ctx)
 		if err != nil {
@@ -116,7 +114,7 @@ func (s *Service) RepliesLoop(ctx context.Context, poll time.Duration) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-time.After(pace(ctx)):
 		}
 	}
 }

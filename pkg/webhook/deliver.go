@@ -65,6 +65,10 @@ type Deliverer struct {
 	slots  chan struct{}
 	wg     sync.WaitGroup
 	now    func() time.Time
+
+	// Pace, when set, gives the wait after a poll that left slots free from
+	// Settings.Every (the worker's lease.Lead.Pace); nil waits Every.
+	Pace func(ctx context.Context, every time.Duration) time.Duration
 }
 
 // NewDeliverer builds a deliverer whose connections pass through guard.
@@ -80,10 +84,9 @@ func NewDeliverer(pool *pgxpool.Pool, guard Guard, set Settings, log *slog.Logge
 
 // Run polls the outbox until ctx ends, then waits for the POSTs in flight. While
 // every slot is taken and more deliveries are due it claims again as soon as a
-// slot frees, rather than at the next tick.
+// slot frees, rather than at the next poll; after a poll that left slots free it
+// waits Settings.Every, or what Pace makes of it.
 func (d *Deliverer) Run(ctx context.Context) {
-	t := time.NewTicker(d.set.Every)
-	defer t.Stop()
 	defer d.wg.Wait()
 	for {
 		busy, err := d.Step(ctx)
@@ -102,9 +105,16 @@ func (d *Deliverer) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-time.After(d.pace(ctx)):
 		}
 	}
+}
+
+func (d *Deliverer) pace(ctx context.Context) time.Duration {
+	if d.Pace == nil {
+		return d.set.Every
+	}
+	return d.Pace(ctx, d.set.Every)
 }
 
 // Step batches the waiting events and starts the due deliveries there are free

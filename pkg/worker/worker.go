@@ -91,7 +91,9 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Inbox.PartWait = cfg.InboxPartWait
 	w.Readers = reader.New(pool, w.Sends)
 	w.Inbox.Answer = w.Readers.Answer
-	w.AddLoop(func(ctx context.Context) { w.Readers.RepliesLoop(ctx, replyPoll) })
+	w.AddLoop(func(ctx context.Context) {
+		w.Readers.RepliesLoop(ctx, func(ctx context.Context) time.Duration { return w.lead.Pace(ctx, replyPoll) })
+	})
 	w.Rollups = rollup.NewJob(pool, log)
 	w.History = history.NewJob(pool, log)
 	w.History.Keep = cfg.HistoryKeepMonths
@@ -107,7 +109,8 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	return w
 }
 
-// replyPoll is how often an idle worker looks for secretary replies to send.
+// replyPoll is how often the lead worker looks for secretary replies to send when
+// none wait (the others, lease.FollowerPace times less often).
 const replyPoll = 200 * time.Millisecond
 
 // AddLoop runs f beside the worker's own loops.
@@ -155,6 +158,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	insp := asynq.NewInspector(w.cfg.AsynqRedis())
 	defer insp.Close()
 	w.lead = &lease.Lead{RDB: w.rdb, Key: leadKey, Token: name}
+	w.Webhooks.Pace = w.lead.Pace
 	defer w.lead.Release(context.WithoutCancel(ctx))
 	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
 		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead}
