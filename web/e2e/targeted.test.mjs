@@ -40,7 +40,7 @@ test('map: draw a circle, see the count change, send to it', { timeout: 240_000 
 
   await drawCircle(page, 0, 0, 60)
   await page.getByTestId('bank-total').waitFor({ timeout: 60_000 })
-  await page.waitForFunction(() => document.querySelector('[data-testid="bank-counts"]')?.getAttribute('style')?.includes('opacity: 1') ?? true)
+  await page.locator('[data-testid="bank-counts"][data-state="ready"]').waitFor({ timeout: 60_000 })
   const first = await total(page)
   assert.ok(first > 0, `the circle holds numbers (${first})`)
 
@@ -51,8 +51,9 @@ test('map: draw a circle, see the count change, send to it', { timeout: 240_000 
     const v = Number(t.replace(/[۰-۹]/g, (c) => String(c.charCodeAt(0) - 0x06f0)).replace(/\D/g, ''))
     return v >= 5000 && v > n
   }, first, { timeout: 60_000, polling: 300 }).catch(async (err) => {
-    const circles = await page.locator('path.leaflet-interactive').count()
-    throw new Error(`the count stayed at ${await total(page)} (the small circle: ${first}; ${circles} shapes on the map): ${err.message}`)
+    const map = await page.getByTestId('bank-map').evaluate((el) => ({ ...el.dataset }))
+    await shot(page, 'targeted-map-failed')
+    throw new Error(`the count stayed at ${await total(page)} (the small circle: ${first}; map ${JSON.stringify(map)}): ${err.message}`)
   })
   const second = await total(page)
   assert.ok(second > first, `a bigger circle holds more numbers (${second} > ${first})`)

@@ -25,7 +25,7 @@ export function CountsCard({ counts, idle }: { counts: UseQueryResult<BankCounts
   const c = counts.data
   const ops = Object.entries(c.by_operator).map(([op, n]) => ({ name: operatorLabel(op), n }))
   return (
-    <Stack gap="4" data-testid="bank-counts" opacity={counts.isFetching ? 0.6 : 1}>
+    <Stack gap="4" data-testid="bank-counts" data-state={counts.isFetching ? 'loading' : 'ready'} opacity={counts.isFetching ? 0.6 : 1}>
       <SimpleGrid columns={{ base: 2, md: 4 }} gap="3">
         <Fact label="شماره‌های این محدوده" value={formatNumber(c.total)} testId="bank-total" />
         <Fact label="گیرندگان ارسال" value={formatNumber(c.recipients)} testId="bank-recipients" />
