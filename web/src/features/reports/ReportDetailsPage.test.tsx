@@ -1,10 +1,17 @@
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { Route, Routes } from 'react-router'
 import { renderWithProviders } from '../../testing/render'
 import { applyLiveEvent } from '../../lib/liveCache'
 import ReportDetailsPage from './ReportDetailsPage'
+
+// The live socket's state as the page sees it: closed (the page polls every 3 s) unless a test opens it.
+const live = vi.hoisted(() => ({ status: 'CLOSED' }))
+vi.mock('../../lib/useLive', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/useLive')>()),
+  useLiveStatus: () => live.status,
+}))
 
 const STATS = {
   id: 42, status: 'sending', requested: 3, sent: 0, delivered: 0, undelivered: 0, blacklisted: 0, pending: 3,
@@ -46,6 +53,9 @@ function seg(key: string) {
 
 describe('ReportDetailsPage', () => {
   it('moves the progress bar on live events without refetching, and reloads on a status change', async () => {
+    // With the socket open the page reads the report again only every 15 s: any second read here is the events'.
+    live.status = 'OPEN'
+    onTestFinished(() => void (live.status = 'CLOSED'))
     const calls = mockFetch()
     const statsCalls = () => calls.filter((c) => c.url.includes('/report/bulk_stats')).length
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
