@@ -114,18 +114,12 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
     const m = map.current
     const f = provinces.data?.features.find((x) => x.properties.code === focus)
     if (!m || !f) return
-    // data-focus names the province once the map has flown there (what is drawn next is in its frame):
-    // at the end of a move that left it on the province at the province's zoom, since a move begun
-    // earlier (the first fit, a resize) may end while the flight is under way.
+    // data-focus names the province once the map has flown there (what is drawn next is in its frame).
     const box = m.getContainer()
     delete box.dataset.focus
-    const bounds = L.geoJSON(f as never).getBounds()
-    const arrived = () => {
-      if (bounds.contains(m.getCenter()) && m.getZoom() === m.getBoundsZoom(bounds)) box.dataset.focus = String(focus)
-      else m.once('moveend', arrived)
-    }
+    const arrived = () => void (box.dataset.focus = String(focus))
     m.once('moveend', arrived)
-    m.flyToBounds(bounds, { duration: 0.6 })
+    m.flyToBounds(L.geoJSON(f as never).getBounds(), { duration: 0.6 })
     return () => void m.off('moveend', arrived)
   }, [focus, provinces.data])
 
