@@ -102,7 +102,7 @@ func (s *Session) onDeliver(f frame) {
 	s.delivers++
 	s.mu.Unlock()
 	select {
-	case q <- d:
+	case q <- &d:
 	default:
 		s.doneDeliver()
 		s.sh.stats.deliverOverflow.Add(1)
@@ -119,14 +119,14 @@ func (s *Session) doneDeliver() {
 	s.mu.Unlock()
 }
 
-func (s *Session) deliverWorker(q chan Deliver) {
+func (s *Session) deliverWorker(q chan *Deliver) {
 	defer s.wg.Done()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case d := <-q:
-			s.handleDeliver(d)
+			s.handleDeliver(*d)
 		}
 	}
 }

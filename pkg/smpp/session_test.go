@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -723,5 +724,26 @@ func TestReceiverBindRefusesSubmit(t *testing.T) {
 	defer func() { _ = s.Close(context.Background()) }()
 	if _, err := s.Submit(context.Background(), testMsg(1)); !IsNotSent(err) {
 		t.Fatalf("submit on a receiver bind: %v", err)
+	}
+}
+
+// TestEmptyDeliverQueuesAreSmall checks what a bound session holds for its
+// deliver queues before any deliver_sm: the gateway runs 64 workers of 1,024
+// slots per bind, and slots holding whole Delivers (192 bytes) made that 12.6
+// MB per bind, live for the bind's life and scanned by every collection.
+func TestEmptyDeliverQueuesAreSmall(t *testing.T) {
+	srv := newTestSMSC(t, smscOptions{})
+	cfg := testConfig(srv.addr(), func(context.Context, Deliver) error { return nil })
+	cfg.DeliverWorkers, cfg.DeliverQueue = 64, 1024
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s, err := Dial(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	defer s.Close(context.Background())
+	if got := after.TotalAlloc - before.TotalAlloc; got > 2<<20 {
+		t.Errorf("a session with 64 × 1,024 deliver slots allocated %.1f MB, want under 2", float64(got)/(1<<20))
 	}
 }
