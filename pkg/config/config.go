@@ -20,6 +20,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/gcfloor"
 )
 
 // Config is the whole configuration shared by the binaries.
@@ -89,6 +90,9 @@ type Config struct {
 	HTTPMaxConnsPerIP     int
 	// FilesQuotaMB is the megabytes of uploaded files an account may keep (0: no quota).
 	FilesQuotaMB int
+	// GCHeapFloorMB is the heap, in MiB, each process may grow to before its
+	// garbage collector runs (pkg/gcfloor; 0: Go's default; GOGC set wins).
+	GCHeapFloorMB int
 	// FilesRetention is how long an uploaded file is kept (0: for ever).
 	FilesRetention time.Duration
 	// Online payments: the gateway (PAYMENT_GATEWAY, "sandbox"), the public origin
@@ -207,6 +211,7 @@ func defaults() Config {
 		BankCountsPerMin:   240,
 		APIKeyPerMin:       600,
 		FilesQuotaMB:       2048,
+		GCHeapFloorMB:      gcfloor.DefaultFloorMB,
 	}
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
 	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
@@ -253,6 +258,7 @@ func (c *Config) loadInts() error {
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
 		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
+		{"GC_HEAP_FLOOR_MB", &c.GCHeapFloorMB},
 		{"WEBHOOK_BATCH", &c.WebhookBatch},
 		{"WEBHOOK_CONCURRENCY", &c.WebhookConcurrency},
 		{"ASSISTANT_DAILY_QUOTA", &c.AssistantDailyQuota},
@@ -435,6 +441,7 @@ func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger
 	if addr := os.Getenv("PPROF_ADDR"); addr != "" {
 		servePprof(addr, log)
 	}
+	gcfloor.Start(cfg.GCHeapFloorMB)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err = fn(ctx, cfg, log)
 	stop()
