@@ -1,13 +1,13 @@
 // Package gcfloor gives a process's garbage collector a heap floor: the heap
-// may grow to a floor (GC_HEAP_FLOOR_MB) before a collection, and above that to twice the
-// live heap, as with Go's default GOGC=100. Go's own floor is 4 MB, so a
-// process whose live heap is a few megabytes (a worker between imports: 3–8
+// may grow to the floor (GC_HEAP_FLOOR_MB) before a collection, and above it to
+// twice the live heap, as with Go's default GOGC=100. Go's own floor is 4 MB, so
+// a process whose live heap is a few megabytes (a worker between imports: 3–8
 // MB) collected several times a second under load, each collection waking
 // threads on every core; with the floor it collects tens of times less often.
 //
 // It sets the collector's percentage (debug.SetGCPercent) after every
 // collection from the live heap that collection found, so memory stays
-// bounded by max(Floor, 2 × live) plus what Go keeps beside the heap. A GOGC
+// bounded by max(floor, 2 × live) plus what Go keeps beside the heap. A GOGC
 // in the environment wins: the operator has chosen.
 package gcfloor
 
