@@ -114,7 +114,10 @@ func (w *streamWriter) loop() {
 // fill adds to batch the requests that arrive within streamLinger of the first
 // (or until it is full): a carrier's receipts come one at a time, and one
 // pipeline for those of a millisecond or two costs Redis and the gateway one
-// round trip instead of one each.
+// round trip instead of one each. What is already queued when the wait ends
+// goes too: select picks at random among ready cases, and a busy machine that
+// let the timer fire mid-drain would otherwise split the queue into small
+// pipelines just when the gateway can least afford them.
 func (w *streamWriter) fill(batch []*xaddReq) []*xaddReq {
 	linger := time.NewTimer(streamLinger)
 	defer linger.Stop()
@@ -123,8 +126,21 @@ func (w *streamWriter) fill(batch []*xaddReq) []*xaddReq {
 		case req := <-w.reqs:
 			batch = append(batch, req)
 		case <-linger.C:
-			return batch
+			return w.drain(batch)
 		case <-w.quit:
+			return batch
+		}
+	}
+	return batch
+}
+
+// drain adds to batch what is queued now, without waiting, until it is full.
+func (w *streamWriter) drain(batch []*xaddReq) []*xaddReq {
+	for len(batch) < streamMaxBatch {
+		select {
+		case req := <-w.reqs:
+			batch = append(batch, req)
+		default:
 			return batch
 		}
 	}
