@@ -51,6 +51,7 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await page.getByTestId('predefined-preview').waitFor()
   await snap(page, 'picker')
   await page.getByTestId('predefined-insert').click()
+  await page.getByTestId('predefined-picker').waitFor({ state: 'detached' })
   assert.equal(await area.inputValue(), `سلام ${text}`)
 
   await page.getByTestId('wizard-save-draft').click()
@@ -67,9 +68,12 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await page.getByTestId(`draft-resume-${saved.id}`).click()
   await waitForPath(page, /\/send-sms\/quick$/)
   assert.match(page.url(), new RegExp(`draft=${saved.id}$`))
-  await page.getByTestId('quick-step-0').waitFor()
+  // The step shows the draft's recipients only once the draft has loaded (until then
+  // «مرحله بعد» is disabled, and a click would wait for it).
+  await page.getByTestId('quick-step-0').getByTestId('recipients').waitFor()
   await page.getByTestId('wizard-next').click()
-  assert.equal(await page.getByTestId('message').locator('textarea').inputValue(), `سلام ${text}`)
+  const resumed = page.getByTestId('quick-step-1').getByTestId('message').locator('textarea')
+  assert.equal(await resumed.inputValue(), `سلام ${text}`)
   await page.getByTestId('wizard-next').click()
   await page.getByTestId('price-quote').waitFor()
   assert.equal(await page.getByTestId('quote-recipients').textContent(), '۱')

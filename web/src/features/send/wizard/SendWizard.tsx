@@ -129,7 +129,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
         scheduled={scheduled}
         onSaveDraft={draft ? () => drafts.save(draft.state) : undefined}
         savingDraft={drafts.saving}
-        draftDisabled={!!draft?.resume.loading}
+        resuming={!!draft?.resume.loading}
       />
     </Stack>
   )
@@ -147,11 +147,12 @@ interface BarProps {
   /** Absent: the method keeps no drafts and the button is not shown. */
   onSaveDraft?: () => void
   savingDraft: boolean
-  draftDisabled: boolean
+  /** A resumed draft is still loading: neither saving nor moving on means anything yet. */
+  resuming: boolean
 }
 
 /** The sticky bar: back, «ذخیره پیش‌نویس» («پیش‌نویس» on mobile) and next or send. */
-function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, draftDisabled }: BarProps) {
+function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, resuming }: BarProps) {
   const isMobile = useIsMobile()
   return (
     <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
@@ -166,13 +167,13 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
             aria-label="ذخیره پیش‌نویس"
             onClick={onSaveDraft}
             loading={savingDraft}
-            disabled={busy || draftDisabled}
+            disabled={busy || resuming}
             data-testid="wizard-save-draft"
           >
             {isMobile ? 'پیش‌نویس' : 'ذخیره پیش‌نویس'}
           </Button>)}
           {!last ? (
-            <Button colorPalette="brand" onClick={onNext} data-testid="wizard-next">
+            <Button colorPalette="brand" onClick={onNext} disabled={resuming} data-testid="wizard-next">
               مرحله بعد <ArrowLeftIcon />
             </Button>
           ) : (
