@@ -1,21 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { screen } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
-import { renderWithProviders } from '../testing/render'
+import { renderWithProviders, stubViewport } from '../testing/render'
 import { DesktopOnly, GuestOnly, MobileOnly, RequireAuth } from './RouteGuards'
-
-function setViewport(mobile: boolean) {
-  window.matchMedia = ((query: string) => ({
-    matches: mobile,
-    media: query,
-    onchange: null,
-    addEventListener() {},
-    removeEventListener() {},
-    addListener() {},
-    removeListener() {},
-    dispatchEvent: () => false,
-  })) as unknown as typeof window.matchMedia
-}
 
 function app(route: string) {
   return renderWithProviders(
@@ -35,26 +22,26 @@ afterEach(() => localStorage.clear())
 
 describe('route guards', () => {
   it('mobile-only pages go to /404 on desktop and render on mobile', () => {
-    setViewport(false)
+    stubViewport(false)
     app('/contacts/all-contacts')
     expect(screen.getByText('not found')).toBeInTheDocument()
   })
 
   it('a mobile-only page renders on mobile', () => {
-    setViewport(true)
+    stubViewport(true)
     app('/contacts/all-contacts')
     expect(screen.getByText('mobile page')).toBeInTheDocument()
   })
 
   it('desktop-only pages go to /404 on mobile', () => {
-    setViewport(true)
+    stubViewport(true)
     app('/desk')
     expect(screen.getByText('not found')).toBeInTheDocument()
-    setViewport(false)
+    stubViewport(false)
   })
 
   it('the layout needs a stored token; login is only for visitors', () => {
-    setViewport(false)
+    stubViewport(false)
     const first = app('/dashboard')
     expect(screen.getByText('login page')).toBeInTheDocument()
     first.unmount()

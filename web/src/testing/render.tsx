@@ -73,3 +73,24 @@ export function renderWithProviders(ui: ReactElement, { route, queryClient, ...o
     ...options,
   })
 }
+
+/**
+ * Makes `window.matchMedia` (absent in jsdom) answer every query with `mobile`, as the
+ * panel's viewport hooks ask it whether the screen is narrower than 768 px.
+ */
+export function stubViewport(mobile: boolean) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string) => ({
+      matches: mobile,
+      media: query,
+      onchange: null,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+      dispatchEvent: () => false,
+    }),
+  })
+}
