@@ -14,12 +14,14 @@ export TEST_DATABASE_URL REDIS_ADDR
 fail=0
 failed=() # what failed, with the lines that say why, printed last (CI shows the tail)
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
-# failed_step NAME LOG PATTERN: note NAME as failed, with LOG's lines matching PATTERN.
+# failed_step NAME LOG PATTERN [AFTER]: note NAME as failed, with LOG's lines
+# matching PATTERN and the AFTER lines that follow each (node:test prints a
+# failure's message and stack below its «not ok» line).
 failed_step() {
   fail=1
   failed+=("-- $1")
   local why
-  why=$(grep -E -- "$3" "$2" 2>/dev/null | head -n 40 | cut -c1-300) || true
+  why=$(grep -E -A "${4:-0}" -- "$3" "$2" 2>/dev/null | head -n 60 | cut -c1-300) || true
   [ -n "$why" ] || why=$(tail -n 15 "$2" 2>/dev/null | cut -c1-300) || true
   failed+=("$why")
 }
@@ -62,7 +64,7 @@ if [ -n "$e2e_pid" ]; then
   e2e_rc=0
   wait "$e2e_pid" || e2e_rc=$?
   cat "$e2e_log"
-  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; failed_step "end to end (exit $e2e_rc)" "$e2e_log" '^not ok|^# (fail|cancelled)|not ready|Error:|error:|✖'; }
+  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; failed_step "end to end (exit $e2e_rc)" "$e2e_log" '^ *not ok|^# (fail|cancelled)|not ready' 22; }
 fi
 
 step "go test"
