@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderWithProviders, stubViewport } from '../testing/render'
+import { renderWithProviders, setViewport } from '../testing/render'
 import { DataTable, type DataTableColumn } from './DataTable'
 import { pageWindow } from './Pagination'
 import type { TableFilter } from './TableFilters'
@@ -127,7 +127,7 @@ describe('DataTable paging and filters in the URL', () => {
 
 describe('DataTable on mobile', () => {
   it('renders cards and applies filters from the modal on page 1', async () => {
-    stubViewport(true)
+    setViewport(true)
     renderTable({}, '/reports?page=3&limit=10')
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
     const cards = within(screen.getByRole('list', { name: 'گزارش‌ها' })).getAllByRole('listitem')

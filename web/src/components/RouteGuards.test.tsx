@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { screen } from '@testing-library/react'
 import { Route, Routes } from 'react-router'
-import { renderWithProviders, stubViewport } from '../testing/render'
+import { renderWithProviders, setViewport } from '../testing/render'
 import { DesktopOnly, GuestOnly, MobileOnly, RequireAuth } from './RouteGuards'
 
 function app(route: string) {
@@ -22,26 +22,26 @@ afterEach(() => localStorage.clear())
 
 describe('route guards', () => {
   it('mobile-only pages go to /404 on desktop and render on mobile', () => {
-    stubViewport(false)
+    setViewport(false)
     app('/contacts/all-contacts')
     expect(screen.getByText('not found')).toBeInTheDocument()
   })
 
   it('a mobile-only page renders on mobile', () => {
-    stubViewport(true)
+    setViewport(true)
     app('/contacts/all-contacts')
     expect(screen.getByText('mobile page')).toBeInTheDocument()
   })
 
   it('desktop-only pages go to /404 on mobile', () => {
-    stubViewport(true)
+    setViewport(true)
     app('/desk')
     expect(screen.getByText('not found')).toBeInTheDocument()
-    stubViewport(false)
+    setViewport(false)
   })
 
   it('the layout needs a stored token; login is only for visitors', () => {
-    stubViewport(false)
+    setViewport(false)
     const first = app('/dashboard')
     expect(screen.getByText('login page')).toBeInTheDocument()
     first.unmount()

@@ -75,10 +75,11 @@ export function renderWithProviders(ui: ReactElement, { route, queryClient, ...o
 }
 
 /**
- * Makes `window.matchMedia` (absent in jsdom) answer every query with `mobile`, as the
- * panel's viewport hooks ask it whether the screen is narrower than 768 px.
+ * Sets the screen the tests run on: `window.matchMedia` (absent in jsdom) answers every
+ * query with `mobile`, which is how the panel's viewport hooks tell a screen narrower
+ * than 768 px.
  */
-export function stubViewport(mobile: boolean) {
+export function setViewport(mobile: boolean) {
   Object.defineProperty(window, 'matchMedia', {
     configurable: true,
     writable: true,

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { renderWithProviders, stubViewport } from '../../../testing/render'
+import { renderWithProviders, setViewport } from '../../../testing/render'
 import type { WizardState } from '../drafts/model'
 import { SendWizard } from './SendWizard'
 
@@ -24,7 +24,7 @@ function wizard(loading: boolean) {
 }
 
 describe('SendWizard resuming a draft', () => {
-  beforeEach(() => stubViewport(false))
+  beforeEach(() => setViewport(false))
 
   // A click on «مرحله بعد» before the draft arrives would judge an empty step, and
   // a save would overwrite the draft with it.
