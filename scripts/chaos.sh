@@ -122,19 +122,21 @@ chaos_fault() {
   heal "$fault" &
   healer=$!
   # Until every recipient has its final receipt, or all are settled and no
-  # receipt has come for CHAOS_SETTLE seconds (what is left is unknown).
+  # receipt has come for CHAOS_SETTLE seconds (what is left is unknown). The
+  # recovery ends at the last change seen, not when that wait ran out.
   local prev=-1 still=0
+  t1=$t0
   while c=$(chaos_counts "$id" 2>/dev/null) || c="0 0 0 0"; read -r fin set _ tot <<<"$c"; [ "$tot" -lt "$n" ] || [ "$fin" -lt "$tot" ]; do
     [ "$(secs)" -lt "$deadline" ] || break
-    if [ "$set" -eq "$tot" ] && [ "$fin" -eq "$prev" ]; then
+    if [ "$set" -eq "$tot" ] && [ "$fin $set" = "$prev" ]; then
       still=$(( still + 1 )); [ "$still" -lt "$CHAOS_SETTLE" ] || break
     else
-      still=0
+      still=0 t1=$(mono)
     fi
-    prev=$fin
+    prev="$fin $set"
     sleep 1
   done
-  t1=$(mono)
+  [ "$fin" -lt "$tot" ] || t1=$(mono)
   wait "$healer" # not the processes a fault restarted
   read -r fin set unk tot <<<"$(chaos_counts "$id")"
   local lost=$(( n - set )) dups=$(( $(sim_dups) - dups0 )) ledger

@@ -87,6 +87,8 @@ type Service struct {
 
 	// IDRetention is how long a message id matches receipts (0: DefaultIDRetention).
 	IDRetention time.Duration
+
+	orphans orphanWatch // the sweeper's orphaned batch tasks (orphans.go)
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the

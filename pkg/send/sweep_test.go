@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/line"
@@ -24,6 +25,7 @@ type sweepWorld struct {
 	d    testenv.Database
 	svc  *send.Service
 	ins  *asynq.Inspector
+	opt  asynq.RedisClientOpt
 	acct int64
 }
 
@@ -34,7 +36,7 @@ func newSweepWorld(t *testing.T) *sweepWorld {
 	client := asynq.NewClient(opt)
 	ins := asynq.NewInspector(opt)
 	t.Cleanup(func() { _ = client.Close(); _ = ins.Close() })
-	w := &sweepWorld{t: t, d: d, svc: send.New(d.Pool, client, line.New(d.Pool), nil, 0, nil), ins: ins}
+	w := &sweepWorld{t: t, d: d, svc: send.New(d.Pool, client, line.New(d.Pool), nil, 0, nil), ins: ins, opt: opt}
 	w.must(d.Pool.QueryRow(context.Background(), `INSERT INTO accounts (name) VALUES ('sweep') RETURNING id`).Scan(&w.acct))
 	return w
 }
@@ -205,4 +207,88 @@ func TestSweepIdleSend(t *testing.T) {
 	if did["batches_requeued"] != 0 {
 		t.Fatalf("second pass within Stalled did %v", did)
 	}
+}
+
+// A batch task a gateway took and then died with (before it claimed any of the
+// batch) stays active in asynq until its recoverer gives it back, a minute or
+// two later. The sweeper enqueues such a batch again once its task has been
+// active for Orphaned with no live server working on it, and once only; a
+// batch a live server works on is left alone.
+func TestSweepRequeuesBatchOfDeadGateway(t *testing.T) {
+	w := newSweepWorld(t)
+	ctx := context.Background()
+	cfg := send.SweepConfig{Abandoned: time.Minute, Stalled: time.Minute, NoReceipt: 48 * time.Hour, Orphaned: 300 * time.Millisecond}
+	q := jobs.CarrierQueue("mci")
+	client := asynq.NewClient(w.opt)
+	defer client.Close()
+	sending := func() int64 {
+		id, _ := w.sendWith("sending", 3, 5)
+		task, err := jobs.NewSendBatch(jobs.SendBatch{SendID: id, Batch: 7, Operator: "mci"}, false)
+		w.must(err)
+		_, err = client.Enqueue(task)
+		w.must(err)
+		return id
+	}
+
+	// A live server works on the first send's batch.
+	alive := sending()
+	release := make(chan struct{})
+	srv := asynq.NewServer(w.opt, asynq.Config{Concurrency: 1, Queues: map[string]int{q: 1}, LogLevel: asynq.FatalLevel})
+	mux := asynq.NewServeMux()
+	mux.HandleFunc(jobs.TypeSendBatch, func(context.Context, *asynq.Task) error { <-release; return nil })
+	w.must(srv.Start(mux))
+	defer srv.Shutdown()
+	defer close(release)
+	listed := func() bool {
+		servers, err := w.ins.Servers()
+		w.must(err)
+		for _, s := range servers {
+			for _, a := range s.ActiveWorkers {
+				if a.TaskID == "batch:"+itoa(alive)+":7" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(15 * time.Second); !listed(); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the live server never listed the batch it works on")
+		}
+	}
+	srv.Stop() // takes nothing more: the second batch is the dead gateway's
+
+	// A gateway took the second send's batch and died: asynq's dequeue, by hand.
+	dead := sending()
+	id := "batch:" + itoa(dead) + ":7"
+	rdb := redis.NewClient(&redis.Options{Addr: w.opt.Addr, DB: w.opt.DB})
+	defer rdb.Close()
+	prefix := "asynq:{" + q + "}:"
+	w.must(rdb.LRem(ctx, prefix+"pending", 0, id).Err())
+	w.must(rdb.LPush(ctx, prefix+"active", id).Err())
+	w.must(rdb.HSet(ctx, prefix+"t:"+id, "state", "active").Err())
+	w.must(rdb.ZAdd(ctx, prefix+"lease", redis.Z{Score: float64(time.Now().Add(30 * time.Second).Unix()), Member: id}).Err())
+	if info, err := w.ins.GetTaskInfo(q, id); err != nil || info.State != asynq.TaskStateActive {
+		t.Fatalf("the dead gateway's batch: %v %v, want active", info, err)
+	}
+
+	sweep := func(want int) {
+		t.Helper()
+		did, err := w.svc.Sweep(ctx, w.ins, cfg)
+		w.must(err)
+		if did["orphans_requeued"] != want {
+			t.Fatalf("sweep did %v, want %d orphaned batches enqueued again", did, want)
+		}
+	}
+	sweep(0) // first seen
+	if got := w.batchTasks(); len(got) != 0 {
+		t.Fatalf("pending batch tasks %v before Orphaned passed", got)
+	}
+	time.Sleep(cfg.Orphaned + 50*time.Millisecond)
+	sweep(1)
+	if got := w.batchTasks(); len(got) != 1 || got[0] != itoa(dead)+":7" {
+		t.Fatalf("pending batch tasks %v, want the dead gateway's batch only", got)
+	}
+	time.Sleep(cfg.Orphaned)
+	sweep(0) // still active in asynq, already enqueued again
 }

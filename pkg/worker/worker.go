@@ -101,7 +101,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 		Batch: cfg.WebhookBatch, Window: cfg.WebhookWindow, RetryBase: cfg.WebhookRetryBase, Timeout: cfg.WebhookTimeout,
 		Concurrency: cfg.WebhookConcurrency}, log)
 	for k, dst := range map[string]*time.Duration{"SWEEP_ABANDONED": &w.Sweep.Abandoned, "SWEEP_STALLED": &w.Sweep.Stalled,
-		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt, "MESSAGE_ID_RETENTION": &w.Sends.IDRetention} {
+		"SWEEP_NO_RECEIPT": &w.Sweep.NoReceipt, "SWEEP_ORPHANED": &w.Sweep.Orphaned, "MESSAGE_ID_RETENTION": &w.Sends.IDRetention} {
 		if d, err := time.ParseDuration(os.Getenv(k)); err == nil {
 			*dst = d
 		}
