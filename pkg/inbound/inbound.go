@@ -50,7 +50,19 @@ type Consumer struct {
 	// pending receipts, folds the counters, stores concatenated messages and
 	// expires message ids (each is also safe on several at once).
 	Lead *lease.Lead
+	// Alive, when set, names the processes alive now as Name names a worker
+	// (host-pid). The lead then takes over the entries a dead worker read and
+	// left unacknowledged as soon as its process is gone and its members have
+	// been idle DeadAfter, instead of after stragglerAge (30 s).
+	Alive func(ctx context.Context) (map[string]bool, error)
+	// DeadAfter is how long a dead worker's members must have been idle before
+	// its entries are taken over (DefaultDeadAfter when 0).
+	DeadAfter time.Duration
 }
+
+// DefaultDeadAfter is Consumer.DeadAfter's default: a live member reads at
+// least every 200 ms unless it is applying a batch.
+const DefaultDeadAfter = 5 * time.Second
 
 // ParseConsumers reads a consumer count (the INBOUND_CONSUMERS setting): a
 // positive integer, otherwise 0 (the default).
@@ -86,11 +98,15 @@ func (c *Consumer) Run(ctx context.Context) error {
 // consume is one member of the group. The lead member also claims entries a
 // dead consumer left unacknowledged and retries the pending receipts.
 func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
-	lastClaim := time.Time{}
+	lastClaim, lastDead := time.Time{}, time.Time{}
 	lastPending, lastExpire, lastFlush, lastFold := time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	for ctx.Err() == nil {
 		var msgs []redis.XMessage
-		if lead && time.Since(lastClaim) > 15*time.Second {
+		if lead && time.Since(lastDead) > c.deadAfter() {
+			lastDead = time.Now()
+			msgs = c.fromDead(ctx, name)
+		}
+		if lead && len(msgs) == 0 && time.Since(lastClaim) > 15*time.Second {
 			lastClaim = time.Now()
 			msgs = c.stragglers(ctx, name)
 		}
@@ -147,6 +163,76 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			}
 		}
 	}
+}
+
+func (c *Consumer) deadAfter() time.Duration {
+	if c.DeadAfter > 0 {
+		return c.DeadAfter
+	}
+	return DefaultDeadAfter
+}
+
+// fromDead takes over, for member name, the unacknowledged entries of a
+// member whose process is not alive (Alive) and that has been idle DeadAfter:
+// a killed worker's batch is applied within seconds of its death. A live
+// process's members are left alone, however long they take.
+func (c *Consumer) fromDead(ctx context.Context, name string) []redis.XMessage {
+	if c.Alive == nil {
+		return nil
+	}
+	members, err := c.RDB.XInfoConsumers(ctx, jobs.InboundStream, jobs.InboundGroup).Result()
+	if err != nil {
+		return nil // the group is made by the next read; other errors show there
+	}
+	var alive map[string]bool
+	for _, m := range members {
+		if m.Pending == 0 || m.Idle < c.deadAfter() {
+			continue
+		}
+		if alive == nil {
+			if alive, err = c.Alive(ctx); err != nil {
+				slog.WarnContext(ctx, "list live processes", "err", err)
+				return nil
+			}
+		}
+		if alive[processOf(m.Name)] {
+			continue
+		}
+		msgs, err := c.claimFrom(ctx, name, m.Name)
+		if err != nil {
+			slog.WarnContext(ctx, "take over a dead worker's inbound entries", "member", m.Name, "err", err)
+			continue
+		}
+		if len(msgs) > 0 {
+			slog.WarnContext(ctx, "a dead worker's inbound entries taken over", "member", m.Name, "entries", len(msgs))
+			return msgs
+		}
+	}
+	return nil
+}
+
+// claimFrom claims, for member name, up to Batch of the entries member from holds.
+func (c *Consumer) claimFrom(ctx context.Context, name, from string) ([]redis.XMessage, error) {
+	held, err := c.RDB.XPendingExt(ctx, &redis.XPendingExtArgs{Stream: jobs.InboundStream, Group: jobs.InboundGroup,
+		Start: "-", End: "+", Count: int64(c.Batch), Consumer: from}).Result()
+	if err != nil || len(held) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(held))
+	for i, p := range held {
+		ids[i] = p.ID
+	}
+	return c.RDB.XClaim(ctx, &redis.XClaimArgs{Stream: jobs.InboundStream, Group: jobs.InboundGroup,
+		Consumer: name, MinIdle: c.deadAfter(), Messages: ids}).Result()
+}
+
+// processOf is the process a member belongs to: its name without the "-i" of
+// its place among the worker's members (Run).
+func processOf(member string) string {
+	if i := strings.LastIndexByte(member, '-'); i > 0 {
+		return member[:i]
+	}
+	return member
 }
 
 // stragglerAge is how long an entry may wait unacknowledged before the lead

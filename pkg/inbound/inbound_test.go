@@ -161,12 +161,70 @@ func TestOrphanedEntriesApplied(t *testing.T) {
 	})
 }
 
+// A worker killed holding entries it read: the lead takes them over once the
+// dead process's members have been idle DeadAfter (not stragglerAge, 30 s) and
+// applies them; a live process's entries stay with it however long it holds
+// them.
+func TestDeadWorkersEntriesTakenOver(t *testing.T) {
+	d := testenv.Postgres(t)
+	r := testenv.RedisDB(t)
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var acct, sendID int64
+	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('dead') RETURNING id`).Scan(&acct))
+	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '30001234', 'x', 'sending', 4, now()) RETURNING id`, acct).Scan(&sendID))
+	_, err := d.Pool.Exec(ctx, `WITH r AS (
+			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+			SELECT $1, 0, '98935000000' || g, 'irancell', 1, 249, 0 FROM generate_series(1, 4) g RETURNING id, mobile)
+		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+		SELECT 'irancell', 'd' || r.mobile, r.id, $1, 1, now() - interval '1 minute' FROM r`, sendID)
+	must(err)
+	must(r.Client.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err())
+	for i := 1; i <= 4; i++ {
+		mobile := fmt.Sprintf("98935000000%d", i)
+		must(r.Client.XAdd(ctx, xadd(gateway.Inbound{Kind: gateway.KindReceipt, Operator: "irancell", MsgID: "d" + mobile,
+			Stat: gateway.StatDelivered, Mobile: mobile, Line: "30001234", ReceivedAt: time.Now()})).Err())
+	}
+	read := func(member string, n int64) {
+		must(r.Client.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: member,
+			Streams: []string{jobs.InboundStream, ">"}, Count: n}).Err())
+	}
+	read("deadhost-101-0", 3)
+	read("livehost-202-1", 1)
+	alive := func(o *Consumer) {
+		o.DeadAfter = 200 * time.Millisecond
+		o.Alive = func(context.Context) (map[string]bool, error) { return map[string]bool{"livehost-202": true}, nil }
+	}
+	// Well inside stragglerAge: only the dead process's takeover can apply them.
+	consumeUntil(t, d, r, 1, 100, 10*time.Second, func() (bool, string) {
+		var reached int
+		must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 2`, sendID).Scan(&reached))
+		return reached == 3, fmt.Sprintf("%d of the dead worker's 3 receipts applied", reached)
+	}, alive)
+	held, err := r.Client.XPendingExt(ctx, &redis.XPendingExtArgs{Stream: jobs.InboundStream, Group: jobs.InboundGroup,
+		Start: "-", End: "+", Count: 10}).Result()
+	must(err)
+	if len(held) != 1 || held[0].Consumer != "livehost-202-1" {
+		t.Fatalf("pending after the takeover: %+v, want only the live worker's entry", held)
+	}
+}
+
 // consumeUntil runs a consumer of n members on the test's database and Redis
 // until done reports true, failing with its message after timeout.
-func consumeUntil(t *testing.T, d testenv.Database, r testenv.Redis, n, batch int, timeout time.Duration, done func() (bool, string)) {
+func consumeUntil(t *testing.T, d testenv.Database, r testenv.Redis, n, batch int, timeout time.Duration, done func() (bool, string),
+	opts ...func(*Consumer)) {
 	t.Helper()
 	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
 		Name: "test", Consumers: n, Batch: batch}
+	for _, o := range opts {
+		o(c)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
 	go func() { ran <- c.Run(ctx) }()

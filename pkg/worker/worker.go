@@ -161,7 +161,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	w.Webhooks.Pace = w.lead.Pace
 	defer w.lead.Release(context.WithoutCancel(ctx))
 	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
-		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead}
+		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead, Alive: alive(insp, name)}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {
 		wg.Add(1)
@@ -245,6 +245,22 @@ func (w *Worker) onMO(ctx context.Context, m inbox.Stored) {
 	if w.pub != nil {
 		_ = w.pub.Publish(ctx, m.AccountID, "inbox.received", map[string]any{"id": m.ID, "sender": m.Shown(),
 			"line": m.Line, "text": m.Text, "received_at": m.ReceivedAt})
+	}
+}
+
+// alive names the processes alive now as a worker's name does (host-pid): those
+// whose asynq servers beat (a dead one's beat ends within 10 s), and this one.
+func alive(insp *asynq.Inspector, self string) func(context.Context) (map[string]bool, error) {
+	return func(context.Context) (map[string]bool, error) {
+		servers, err := insp.Servers()
+		if err != nil {
+			return nil, fmt.Errorf("asynq servers: %w", err)
+		}
+		out := map[string]bool{self: true}
+		for _, s := range servers {
+			out[fmt.Sprintf("%s-%d", s.Host, s.PID)] = true
+		}
+		return out, nil
 	}
 }
 
