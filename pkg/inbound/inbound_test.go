@@ -117,6 +117,29 @@ func xadd(in gateway.Inbound) *redis.XAddArgs {
 	return &redis.XAddArgs{Stream: jobs.InboundStream, Values: in.Values()}
 }
 
+// sentTo is a sending send of n Irancell recipients (98935000000g), each with a
+// part whose message id is prefix+mobile, recorded a minute ago; it returns the
+// send's id.
+func sentTo(t *testing.T, d testenv.Database, n int, prefix string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var sendID int64
+	err := d.Pool.QueryRow(ctx, `WITH a AS (INSERT INTO accounts (name) VALUES ($1) RETURNING id)
+		INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		SELECT a.id, 'quick', '30001234', 'x', 'sending', $2, now() FROM a RETURNING id`, "inbound-"+prefix, n).Scan(&sendID)
+	if err == nil {
+		_, err = d.Pool.Exec(ctx, `WITH r AS (
+				INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+				SELECT $1, 0, '98935000000' || g, 'irancell', 1, 249, 0 FROM generate_series(1, $2::int) g RETURNING id, mobile)
+			INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+			SELECT 'irancell', $3 || r.mobile, r.id, $1, 1, now() - interval '1 minute' FROM r`, sendID, n, prefix)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sendID
+}
+
 // Entries the group has delivered but no consumer holds (a Redis restart kept
 // the group's last-delivered id and lost the pending list) are taken over by
 // the lead and applied; entries a consumer still holds are left to it.
@@ -130,16 +153,7 @@ func TestOrphanedEntriesApplied(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var acct, sendID int64
-	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('orphans') RETURNING id`).Scan(&acct))
-	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '30001234', 'x', 'sending', 3, now()) RETURNING id`, acct).Scan(&sendID))
-	_, err := d.Pool.Exec(ctx, `WITH r AS (
-			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
-			SELECT $1, 0, '98935000000' || g, 'irancell', 1, 249, 0 FROM generate_series(1, 3) g RETURNING id, mobile)
-		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
-		SELECT 'irancell', 'o' || r.mobile, r.id, $1, 1, now() - interval '2 minutes' FROM r`, sendID)
-	must(err)
+	sendID := sentTo(t, d, 3, "o")
 	old := time.Now().Add(-time.Minute).UnixMilli()
 	for i := 1; i <= 3; i++ {
 		mobile := fmt.Sprintf("98935000000%d", i)
@@ -175,16 +189,7 @@ func TestDeadWorkersEntriesTakenOver(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var acct, sendID int64
-	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('dead') RETURNING id`).Scan(&acct))
-	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '30001234', 'x', 'sending', 4, now()) RETURNING id`, acct).Scan(&sendID))
-	_, err := d.Pool.Exec(ctx, `WITH r AS (
-			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
-			SELECT $1, 0, '98935000000' || g, 'irancell', 1, 249, 0 FROM generate_series(1, 4) g RETURNING id, mobile)
-		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
-		SELECT 'irancell', 'd' || r.mobile, r.id, $1, 1, now() - interval '1 minute' FROM r`, sendID)
-	must(err)
+	sendID := sentTo(t, d, 4, "d")
 	must(r.Client.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err())
 	for i := 1; i <= 4; i++ {
 		mobile := fmt.Sprintf("98935000000%d", i)
