@@ -67,6 +67,8 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
   useEffect(() => {
     if (!el.current) return
     const m = L.map(el.current, { preferCanvas: true, zoomSnap: 0.5, minZoom: 4, maxZoom: 16, attributionControl: true })
+    // data-zoom says the view's zoom once it rests (the e2e tests report it when a count is off).
+    m.on('moveend', () => void (m.getContainer().dataset.zoom = m.getZoom().toFixed(1)))
     m.fitBounds(IRAN)
     m.attributionControl.setPrefix(false).addAttribution('© مشارکت‌کنندگان OpenStreetMap')
     map.current = m
