@@ -1,6 +1,8 @@
 // Package inbound drains the gateways' inbound stream (delivery receipts and MO
 // messages, stored by the gateway before it answered the carrier) into PostgreSQL in
 // batches: receipts through send.ApplyReceipts, MO messages through inbox.Apply.
+// The worker holding the fleet's lease reads it; the others help only when it
+// falls behind.
 // Entries are acknowledged only after their batch committed, and entries a dead
 // worker left unacknowledged are claimed again, so nothing is lost and a repeat
 // changes nothing.
@@ -101,6 +103,10 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 	lastClaim, lastDead := time.Time{}, time.Time{}
 	lastPending, lastExpire, lastFlush, lastFold := time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	for ctx.Err() == nil {
+		if !c.helps(ctx) {
+			sleepCtx(ctx, followerWait)
+			continue
+		}
 		var msgs []redis.XMessage
 		if lead && time.Since(lastDead) > c.deadAfter() {
 			lastDead = time.Now()
@@ -235,6 +241,36 @@ func processOf(member string) string {
 	return member
 }
 
+// followerWait is how often a member of a worker without the fleet's lease
+// looks whether the lead's members have fallen behind.
+const followerWait = 500 * time.Millisecond
+
+// helps reports whether this member reads the stream: always on the worker
+// holding the fleet's lease (and with no fleet), on the others only while more
+// than three batches wait in the stream (acknowledged entries are deleted, so
+// its length is what is not yet applied; the lead's members hold up to a batch
+// each). One worker applies everything it can keep up with, in transactions as
+// large as with a single worker: with every worker's members reading, three
+// workers applied 248 transactions of about 400 receipts per 100,000
+// recipients where one applied 80 of about 1,250 (docs/testbed.md, ninth day).
+func (c *Consumer) helps(ctx context.Context) bool {
+	if c.Lead.Held(ctx) {
+		return true
+	}
+	n, err := c.RDB.XLen(ctx, jobs.InboundStream).Result()
+	return err != nil || n > 3*int64(c.Batch)
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
 // stragglerAge is how long an entry may wait unacknowledged before the lead
 // takes it over.
 const stragglerAge = 30 * time.Second
@@ -319,9 +355,8 @@ const Settle = 150 * time.Millisecond
 
 // GatherMin and Gather fill a batch by volume rather than by time: while a
 // member holds fewer than GatherMin entries and its oldest entry is younger than
-// Gather, it reads again. Each process then applies batches of about the same
-// size however many workers share the stream, so adding workers does not add
-// statements per receipt (issue 21's CPU per recipient from 1 to 3 pairs); a
+// Gather, it reads again, so that batches keep their size when several members
+// share the stream (the lead's two, and the followers' once they help); a
 // receipt waits at most Gather plus Settle longer for it. A read of fewer than
 // GatherFrom entries is applied as it is: the stream is quiet, and a one-time
 // code's delivery (and its webhook) should not wait for a batch to fill.
@@ -375,15 +410,8 @@ func idTime(id string) (time.Time, bool) {
 // settle waits until the entry id (milliseconds-sequence) is Settle old, never
 // longer than Settle whatever the clocks say.
 func settle(ctx context.Context, id string, now time.Time) {
-	wait := waitFor(id, Settle, now)
-	if wait <= 0 {
-		return
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
+	if wait := waitFor(id, Settle, now); wait > 0 {
+		sleepCtx(ctx, wait)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
@@ -45,15 +46,8 @@ func TestSettle(t *testing.T) {
 // applied once (the send's counters are exact), MO messages reach the inbox, and
 // every entry is acknowledged and deleted.
 func TestConsumersDrainStream(t *testing.T) {
-	d := testenv.Postgres(t)
-	r := testenv.RedisDB(t)
+	d, r, must := setup(t)
 	ctx := context.Background()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	const n = 3000
 	var acct, sendID int64
 	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('inbound') RETURNING id`).Scan(&acct))
@@ -117,6 +111,16 @@ func xadd(in gateway.Inbound) *redis.XAddArgs {
 	return &redis.XAddArgs{Stream: jobs.InboundStream, Values: in.Values()}
 }
 
+// setup is a test's database and Redis, and a check that fails it on an error.
+func setup(t *testing.T) (testenv.Database, testenv.Redis, func(error)) {
+	return testenv.Postgres(t), testenv.RedisDB(t), func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // sentTo is a sending send of n Irancell recipients (98935000000g), each with a
 // part whose message id is prefix+mobile, recorded a minute ago; it returns the
 // send's id.
@@ -144,15 +148,8 @@ func sentTo(t *testing.T, d testenv.Database, n int, prefix string) int64 {
 // the group's last-delivered id and lost the pending list) are taken over by
 // the lead and applied; entries a consumer still holds are left to it.
 func TestOrphanedEntriesApplied(t *testing.T) {
-	d := testenv.Postgres(t)
-	r := testenv.RedisDB(t)
+	d, r, must := setup(t)
 	ctx := context.Background()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	sendID := sentTo(t, d, 3, "o")
 	old := time.Now().Add(-time.Minute).UnixMilli()
 	for i := 1; i <= 3; i++ {
@@ -180,15 +177,8 @@ func TestOrphanedEntriesApplied(t *testing.T) {
 // applies them; a live process's entries stay with it however long it holds
 // them.
 func TestDeadWorkersEntriesTakenOver(t *testing.T) {
-	d := testenv.Postgres(t)
-	r := testenv.RedisDB(t)
+	d, r, must := setup(t)
 	ctx := context.Background()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	sendID := sentTo(t, d, 4, "d")
 	must(r.Client.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err())
 	for i := 1; i <= 4; i++ {
@@ -218,6 +208,42 @@ func TestDeadWorkersEntriesTakenOver(t *testing.T) {
 	if len(held) != 1 || held[0].Consumer != "livehost-202-1" {
 		t.Fatalf("pending after the takeover: %+v, want only the live worker's entry", held)
 	}
+}
+
+// A worker without the fleet's lease leaves the stream to the lead's members
+// while it is short, and helps once more than three batches wait.
+func TestFollowerHelpsOnlyWhenBehind(t *testing.T) {
+	d, r, must := setup(t)
+	ctx := context.Background()
+	const key = "inbound-test:lead"
+	if ok, err := lease.Keep(ctx, r.Client, key, "the-lead", time.Minute); err != nil || !ok {
+		t.Fatalf("lease for the lead: %v %v", ok, err)
+	}
+	sendID := sentTo(t, d, 10, "f")
+	for i := 1; i <= 10; i++ {
+		mobile := fmt.Sprintf("98935000000%d", i)
+		must(r.Client.XAdd(ctx, xadd(gateway.Inbound{Kind: gateway.KindReceipt, Operator: "irancell", MsgID: "f" + mobile,
+			Stat: gateway.StatDelivered, Mobile: mobile, Line: "30001234", ReceivedAt: time.Now()})).Err())
+	}
+	follower := func(batch int) func(*Consumer) {
+		return func(c *Consumer) {
+			c.Lead = &lease.Lead{RDB: r.Client, Key: key, Token: "follower"}
+			c.Batch = batch
+		}
+	}
+	// 10 entries, batches of 4: the lead's members can hold them; the follower waits.
+	stop := time.Now().Add(1500 * time.Millisecond)
+	consumeUntil(t, d, r, 1, 4, 5*time.Second, func() (bool, string) { return time.Now().After(stop), "" }, follower(4))
+	var reached int
+	must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 2`, sendID).Scan(&reached))
+	if n, _ := r.Client.XLen(ctx, jobs.InboundStream).Result(); reached != 0 || n != 10 {
+		t.Fatalf("the follower applied %d receipts (%d entries left) while the stream was short", reached, n)
+	}
+	// Batches of 3: more than three wait, and it helps.
+	consumeUntil(t, d, r, 1, 3, 20*time.Second, func() (bool, string) {
+		must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 2`, sendID).Scan(&reached))
+		return reached >= 3, fmt.Sprintf("the follower applied %d receipts of a stream three batches long", reached)
+	}, follower(3))
 }
 
 // consumeUntil runs a consumer of n members on the test's database and Redis
