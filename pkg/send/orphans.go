@@ -43,7 +43,7 @@ type orphanState struct {
 // been active with no live server working on it for grace (SweepConfig.Orphaned),
 // looking at most twice per grace. Should the old task run after all (asynq's
 // recoverer), it finds nothing left to claim.
-func (s *Service) sweepOrphans(ctx context.Context, probe *taskProbe, grace time.Duration, did map[string]int) error {
+func (s *Service) sweepOrphans(ctx context.Context, tasks TaskLookup, grace time.Duration, did map[string]int) error {
 	if grace <= 0 {
 		grace = DefaultOrphaned
 	}
@@ -51,11 +51,11 @@ func (s *Service) sweepOrphans(ctx context.Context, probe *taskProbe, grace time
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := time.Now()
-	if probe.tasks == nil || now.Sub(w.last) < grace/2 {
+	if tasks == nil || now.Sub(w.last) < grace/2 {
 		return nil
 	}
 	w.last = now
-	found, err := probe.orphans()
+	found, err := orphans(tasks)
 	if err != nil {
 		return fmt.Errorf("sweep orphaned batches: %w", err)
 	}
@@ -84,7 +84,7 @@ func (s *Service) sweepOrphans(ctx context.Context, probe *taskProbe, grace time
 func (s *Service) requeueOrphan(ctx context.Context, t *asynq.TaskInfo) error {
 	var b jobs.SendBatch
 	if err := json.Unmarshal(t.Payload, &b); err != nil {
-		return nil // not a batch task: not ours to requeue
+		return nil // a malformed payload: asynq's recoverer and the handler deal with it
 	}
 	var sending bool
 	if err := s.pool.QueryRow(ctx, `SELECT status = $2 FROM sends WHERE id = $1`, b.SendID, StatusSending).
@@ -100,8 +100,18 @@ func (s *Service) requeueOrphan(ctx context.Context, t *asynq.TaskInfo) error {
 // orphans are the batch tasks of the carrier queues that are active with no
 // live server working on them, by queue and id. A live server lists a task it
 // started within its heartbeat (5 s); a dead one leaves the list within two.
-func (p *taskProbe) orphans() (map[string]*asynq.TaskInfo, error) {
-	queues, err := p.tasks.Queues()
+func orphans(tasks TaskLookup) (map[string]*asynq.TaskInfo, error) {
+	servers, err := tasks.Servers()
+	if err != nil {
+		return nil, err
+	}
+	working := map[string]bool{}
+	for _, srv := range servers {
+		for _, w := range srv.ActiveWorkers {
+			working[w.TaskID] = true
+		}
+	}
+	queues, err := tasks.Queues()
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +120,12 @@ func (p *taskProbe) orphans() (map[string]*asynq.TaskInfo, error) {
 		if !strings.HasPrefix(q, "carrier:") {
 			continue
 		}
-		active, err := p.tasks.ListActiveTasks(q, asynq.PageSize(orphanPage))
+		active, err := tasks.ListActiveTasks(q, asynq.PageSize(orphanPage))
 		if err != nil {
 			return nil, fmt.Errorf("active tasks of %s: %w", q, err)
 		}
 		for _, t := range active {
-			if t.Type == jobs.TypeSendBatch && !p.worked(t.ID) {
+			if t.Type == jobs.TypeSendBatch && !working[t.ID] {
 				out[q+"/"+t.ID] = t
 			}
 		}

@@ -60,7 +60,6 @@ const sweepLimit = 1000
 // has been idle that long.
 func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (map[string]int, error) {
 	did := map[string]int{}
-	probe := &taskProbe{tasks: tasks}
 	// 1. Claims of dead gateways.
 	if err := s.sweepClaims(ctx, c, did); err != nil {
 		return did, err
@@ -85,11 +84,11 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 		did["pending_dropped"] = int(tag.RowsAffected())
 	}
 	// 3. Idle sends: batches whose task is gone while recipients still wait.
-	if err := s.sweepIdle(ctx, probe, c, did); err != nil {
+	if err := s.sweepIdle(ctx, tasks, c, did); err != nil {
 		return did, err
 	}
 	// 3b. Batch tasks a dead gateway took before claiming any recipient.
-	if err := s.sweepOrphans(ctx, probe, c.Orphaned, did); err != nil {
+	if err := s.sweepOrphans(ctx, tasks, c.Orphaned, did); err != nil {
 		return did, err
 	}
 	// 4. Accepted sends whose expand task was lost.
@@ -117,7 +116,7 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 		if IsCritical(x.typ) {
 			queue = jobs.QueueCritical
 		}
-		if probe.live(queue, fmt.Sprintf("expand:%d", x.id)) {
+		if live(tasks, queue, fmt.Sprintf("expand:%d", x.id)) {
 			continue
 		}
 		if tasks != nil {
@@ -271,7 +270,7 @@ func addToSends(ctx context.Context, tx interface {
 // per Stalled: recipients claimed before recipient_claims existed and left by a
 // dead gateway become unknown, batches with queued recipients whose task is gone
 // are enqueued again, and a send with nothing waiting is finalized.
-func (s *Service) sweepIdle(ctx context.Context, probe *taskProbe, c SweepConfig, did map[string]int) error {
+func (s *Service) sweepIdle(ctx context.Context, tasks TaskLookup, c SweepConfig, did map[string]int) error {
 	rows, err := s.pool.Query(ctx, `UPDATE sends SET swept_at = now()
 		WHERE id IN (SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND expanded_at IS NOT NULL
 			AND finished_at IS NULL AND updated_at < now() - $1::interval
@@ -342,11 +341,11 @@ func (s *Service) sweepIdle(ctx context.Context, probe *taskProbe, c SweepConfig
 			if critical {
 				q = jobs.CarrierQueueCritical(w.key.operator)
 			}
-			if probe.live(q, fmt.Sprintf("batch:%d:%d", x.id, w.key.batch)) {
+			if live(tasks, q, fmt.Sprintf("batch:%d:%d", x.id, w.key.batch)) {
 				continue
 			}
 			suffix := "sweep" + strconv.FormatInt(time.Now().Unix()/60, 10)
-			if probe.live(q, fmt.Sprintf("batch:%d:%d:%s", x.id, w.key.batch, suffix)) {
+			if live(tasks, q, fmt.Sprintf("batch:%d:%d:%s", x.id, w.key.batch, suffix)) {
 				continue
 			}
 			if err := s.enqueueBatches(ctx, x.id, []batchKey{w.key}, critical, suffix); err == nil {
@@ -357,57 +356,20 @@ func (s *Service) sweepIdle(ctx context.Context, probe *taskProbe, c SweepConfig
 	return nil
 }
 
-// taskProbe tells, for one sweep pass, whether a task may still run. The live
-// servers' work is read once, when an active task is first looked at.
-type taskProbe struct {
-	tasks   TaskLookup
-	working map[string]bool // ids of the tasks live servers work on; nil until read
-}
-
-// live reports whether the task may still run: pending, scheduled, retrying,
-// aggregating or active (true when it cannot be looked up).
-func (p *taskProbe) live(queue, id string) bool {
-	st, found, err := p.state(queue, id)
-	return err != nil || found && willRun(st)
-}
-
-// willRun: a task in this state has still to run or is running.
-func willRun(st asynq.TaskState) bool {
-	return st != asynq.TaskStateCompleted && st != asynq.TaskStateArchived
-}
-
-// state looks the task up: found is false when it (or its queue) does not exist,
-// or when there is nothing to look it up in.
-func (p *taskProbe) state(queue, id string) (st asynq.TaskState, found bool, err error) {
-	if p.tasks == nil {
-		return 0, false, nil
+// live reports whether a task with the id is still pending, scheduled, running or retrying.
+func live(tasks TaskLookup, queue, id string) bool {
+	if tasks == nil {
+		return false
 	}
-	info, err := p.tasks.GetTaskInfo(queue, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return 0, false, nil
-	}
+	info, err := tasks.GetTaskInfo(queue, id)
 	if err != nil {
-		return 0, false, err
+		return !errors.Is(err, asynq.ErrTaskNotFound) && !errors.Is(err, asynq.ErrQueueNotFound)
 	}
-	return info.State, true, nil
-}
-
-// worked reports whether a live server works on the task (true when the servers
-// cannot be read: as if it did).
-func (p *taskProbe) worked(id string) bool {
-	if p.working == nil {
-		servers, err := p.tasks.Servers()
-		if err != nil {
-			return true
-		}
-		p.working = map[string]bool{}
-		for _, srv := range servers {
-			for _, w := range srv.ActiveWorkers {
-				p.working[w.TaskID] = true
-			}
-		}
+	switch info.State {
+	case asynq.TaskStatePending, asynq.TaskStateActive, asynq.TaskStateScheduled, asynq.TaskStateRetry, asynq.TaskStateAggregating:
+		return true
 	}
-	return p.working[id]
+	return false
 }
 
 // perSend reads (send id, count) rows.
