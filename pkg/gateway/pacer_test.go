@@ -154,7 +154,9 @@ func TestThrottleAdapts(t *testing.T) {
 	cuts := g.Status().Binds[0].Pacer.Cuts
 	t.Logf("%d recipients in %s: %.0f/s against a carrier limit of 1000/s; %d throttled answers, %d rate cuts",
 		n, took.Round(time.Millisecond), rate, st.Total.Throttled, cuts)
-	if rate < 500 || cuts == 0 {
+	// Above the 100–200/s of a fixed pause with room for make test's load
+	// (2026-11-29: 445/s beside the e2e run; quiet, near the carrier's 1,000/s).
+	if rate < 300 || cuts == 0 {
 		t.Fatalf("%.0f recipients/s with %d rate cuts: the bind did not adapt", rate, cuts)
 	}
 }
