@@ -89,7 +89,7 @@ type binds struct {
 // openBinds makes a bind per configured one and, unless their leases decide
 // (cfg.BindLeases), starts every client; each keeps (re)binding in the
 // background. deliver returns the deliver_sm handler of an operator.
-func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, log *slog.Logger) (*binds, error) {
+func openBinds(cfg Config, deliver func(operator string) smpp.DeliverBatchHandler, log *slog.Logger) (*binds, error) {
 	bs := &binds{byOp: map[string]*operatorBinds{}}
 	counts, slots := map[string]int{}, map[string]int{}
 	for _, bc := range cfg.Binds {
@@ -120,7 +120,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverHandler, lo
 }
 
 // dialer returns what starts a client of the bind bc.
-func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverHandler, log *slog.Logger) func() (*smpp.Client, error) {
+func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverBatchHandler, log *slog.Logger) func() (*smpp.Client, error) {
 	peer := ""
 	if bc.Operator == OperatorSandbox {
 		peer = cfg.SandboxPeer
@@ -138,7 +138,7 @@ func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverHandler, log *slog.Lo
 			TPS:             bc.TPS,
 			ThrottlePause:   cmp.Or(bc.ThrottlePause, DefaultThrottlePause),
 			ReconnectMax:    bc.ReconnectMax,
-			DeliverHandler:  deliver,
+			DeliverBatch:    deliver,
 			DeliverWorkers:  max(cfg.DeliverWorkers, 1),
 			Logger:          log,
 		})

@@ -111,7 +111,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		return nil, fmt.Errorf("gateway: listen %s: %w", cfg.HTTPAddr, err)
 	}
 	g.ln = ln
-	g.binds, err = openBinds(cfg, g.deliverHandler, log)
+	g.binds, err = openBinds(cfg, g.deliverBatch, log)
 	if err != nil {
 		_ = ln.Close()
 		g.stream.Close()
@@ -210,28 +210,36 @@ func (g *Gateway) server(out []*asynq.Server, queues map[string]int, concurrency
 	return append(out, srv), nil
 }
 
-// deliverHandler returns the deliver_sm handler of a bind of operator: the
-// receipt or MO part is in the stream before it returns nil, and only then
-// does pkg/smpp answer the deliver_sm.
-func (g *Gateway) deliverHandler(operator string) smpp.DeliverHandler {
-	return func(ctx context.Context, d smpp.Deliver) error {
-		in, ok := inboundFromDeliver(operator, d)
-		if !ok {
-			g.inbound.dropped.Add(1)
-			g.log.Warn("gateway: receipt without a message id acknowledged and dropped",
-				"operator", operator, "source", d.Source.Addr, "text", d.Text)
-			return nil
+// deliverBatch returns the deliver_sm handler of a bind of operator: each
+// receipt or MO part is in the stream before its error is nil, and only then
+// does pkg/smpp answer its deliver_sm. A batch's entries are queued to the
+// stream writer together, so they usually share one pipeline.
+func (g *Gateway) deliverBatch(operator string) smpp.DeliverBatchHandler {
+	return func(ctx context.Context, ds []smpp.Deliver) []error {
+		errs := make([]error, len(ds))
+		entries, ins, at := make([][]any, 0, len(ds)), make([]Inbound, 0, len(ds)), make([]int, 0, len(ds))
+		for i, d := range ds {
+			in, ok := inboundFromDeliver(operator, d)
+			if !ok {
+				g.inbound.dropped.Add(1)
+				g.log.Warn("gateway: receipt without a message id acknowledged and dropped",
+					"operator", operator, "source", d.Source.Addr, "text", d.Text)
+				continue
+			}
+			entries, ins, at = append(entries, in.Values()), append(ins, in), append(at, i)
 		}
-		if err := g.stream.Add(ctx, in.Values()); err != nil {
-			g.inbound.failed.Add(1)
-			return fmt.Errorf("store %s from %s: %w", in.Kind, in.Mobile, err)
+		for k, err := range g.stream.AddMany(ctx, entries) {
+			switch {
+			case err != nil:
+				g.inbound.failed.Add(1)
+				errs[at[k]] = fmt.Errorf("store %s from %s: %w", ins[k].Kind, ins[k].Mobile, err)
+			case ins[k].Kind == KindReceipt:
+				g.inbound.receipts.Add(1)
+			default:
+				g.inbound.mo.Add(1)
+			}
 		}
-		if in.Kind == KindReceipt {
-			g.inbound.receipts.Add(1)
-		} else {
-			g.inbound.mo.Add(1)
-		}
-		return nil
+		return errs
 	}
 }
 

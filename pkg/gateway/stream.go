@@ -65,18 +65,52 @@ func newStreamWriter(rdb redis.UniversalClient, stream string, replicas int, log
 // Add stores one entry and returns once Redis has acknowledged it.
 func (w *streamWriter) Add(ctx context.Context, values []any) error {
 	req := &xaddReq{values: values, done: make(chan error, 1)}
-	select {
-	case w.reqs <- req:
-	case <-ctx.Done():
-		return fmt.Errorf("queue xadd: %w", ctx.Err())
-	case <-w.quit:
-		return errWriterClosed
+	if err := w.queue(ctx, req); err != nil {
+		return err
 	}
 	select {
 	case err := <-req.done:
 		return err
 	case <-ctx.Done():
 		return fmt.Errorf("await xadd: %w", ctx.Err())
+	}
+}
+
+// AddMany stores entries, each as Add does, and returns one error per entry
+// (nil: stored). Entries queued together usually share one pipeline, and the
+// caller is woken once rather than once per entry.
+func (w *streamWriter) AddMany(ctx context.Context, entries [][]any) []error {
+	errs := make([]error, len(entries))
+	reqs := make([]xaddReq, len(entries))
+	queued := 0
+	for ; queued < len(entries); queued++ {
+		reqs[queued] = xaddReq{values: entries[queued], done: make(chan error, 1)}
+		if err := w.queue(ctx, &reqs[queued]); err != nil {
+			for i := queued; i < len(entries); i++ {
+				errs[i] = err
+			}
+			break
+		}
+	}
+	for i := range queued {
+		select {
+		case errs[i] = <-reqs[i].done:
+		case <-ctx.Done():
+			errs[i] = fmt.Errorf("await xadd: %w", ctx.Err())
+		}
+	}
+	return errs
+}
+
+// queue hands one request to the pipelines.
+func (w *streamWriter) queue(ctx context.Context, req *xaddReq) error {
+	select {
+	case w.reqs <- req:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("queue xadd: %w", ctx.Err())
+	case <-w.quit:
+		return errWriterClosed
 	}
 }
 

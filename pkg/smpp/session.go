@@ -246,7 +246,10 @@ func (s *Session) checkPeer(fr frame) error {
 }
 
 func (s *Session) start() {
-	n := s.cfg.DeliverWorkers
+	n, size := s.cfg.DeliverWorkers, s.cfg.DeliverQueue
+	if s.cfg.DeliverBatch != nil {
+		n, size = 1, s.cfg.DeliverWorkers*s.cfg.DeliverQueue
+	}
 	if s.cfg.BindType == BindTransmitter {
 		n = 0
 	}
@@ -256,14 +259,18 @@ func (s *Session) start() {
 		// Deliver (192), so a bind's empty queues (64 workers × 1,024 by the
 		// gateway's defaults) are 0.5 MB rather than 12.6 MB, which the
 		// garbage collector scanned on every cycle.
-		s.queues[i] = make(chan *Deliver, s.cfg.DeliverQueue)
+		s.queues[i] = make(chan *Deliver, size)
 	}
 	s.wg.Add(3 + n)
 	go s.readLoop()
 	go s.writeLoop()
 	go s.timerLoop()
 	for _, q := range s.queues {
-		go s.deliverWorker(q)
+		if s.cfg.DeliverBatch != nil {
+			go s.deliverBatcher(q)
+		} else {
+			go s.deliverWorker(q)
+		}
 	}
 }
 

@@ -158,3 +158,87 @@ func (s *Session) callHandler(d Deliver) (err error) {
 	}()
 	return s.cfg.DeliverHandler(s.ctx, d)
 }
+
+// deliverBatcher hands the deliveries of q to Config.DeliverBatch: each call
+// takes what queued up while the previous one ran.
+func (s *Session) deliverBatcher(q chan *Deliver) {
+	defer s.wg.Done()
+	batch := make([]Deliver, 0, DeliverBatchMax)
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case d := <-q:
+			batch = append(batch[:0], *d)
+		}
+	fill:
+		for len(batch) < DeliverBatchMax {
+			select {
+			case d := <-q:
+				batch = append(batch, *d)
+			default:
+				break fill
+			}
+		}
+		s.handleBatch(batch)
+		clear(batch)
+	}
+}
+
+// handleBatch stores ds through Config.DeliverBatch and queues their answers
+// in one write, as handleDeliver does for one.
+func (s *Session) handleBatch(ds []Deliver) {
+	defer s.doneDelivers(len(ds))
+	if s.ctx.Err() != nil {
+		return // connection gone: the SMSC will redeliver
+	}
+	errs := s.callBatch(ds)
+	if s.ctx.Err() != nil {
+		return
+	}
+	buf := getBuf()
+	defer putBuf(buf)
+	for i, d := range ds {
+		st := StatusOK
+		if errs[i] != nil {
+			st = StatusAppNackTemporary
+			s.sh.stats.deliverNacks.Add(1)
+			s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", errs[i])
+		} else {
+			s.sh.stats.deliverAcks.Add(1)
+		}
+		if n := buf.Len(); encodePDU(buf, pdu.NewDeliverSMResp(), d.Seq, st) != nil {
+			buf.Truncate(n) // the SMSC redelivers it
+			s.log.Error("smpp: encode deliver_sm_resp failed", "seq", d.Seq)
+		}
+	}
+	if err := s.send(nil, buf.Bytes()); err != nil {
+		s.log.Debug("smpp: responses dropped", "count", len(ds), "err", err)
+	}
+}
+
+// callBatch calls Config.DeliverBatch, turning a panic or a short answer into
+// an error for every delivery left without one.
+func (s *Session) callBatch(ds []Deliver) (errs []error) {
+	defer func() {
+		if p := recover(); p != nil {
+			errs = nil
+			for range ds {
+				errs = append(errs, fmt.Errorf("deliver handler panicked: %v", p))
+			}
+		}
+	}()
+	errs = s.cfg.DeliverBatch(s.ctx, ds)
+	for len(errs) < len(ds) {
+		errs = append(errs, errors.New("deliver handler gave no answer"))
+	}
+	return errs
+}
+
+// doneDelivers is doneDeliver for n deliveries at once.
+func (s *Session) doneDelivers(n int) {
+	s.mu.Lock()
+	s.delivers -= n
+	s.checkDrainedLocked()
+	s.mu.Unlock()
+}

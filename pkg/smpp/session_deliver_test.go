@@ -270,3 +270,106 @@ func TestEmptyDeliverQueuesAreSmall(t *testing.T) {
 		t.Errorf("a session with 64 × 1,024 deliver slots allocated %.1f MB, want under 2", float64(got)/(1<<20))
 	}
 }
+
+// With DeliverBatch, each deliver_sm is answered only after the batch that
+// held it was stored, with its own status (a failed one is redelivered), in
+// arrival order; deliveries that arrive while a batch is being stored go
+// together in the next.
+func TestDeliverBatchAnswersEachAfterItsBatch(t *testing.T) {
+	rl := newReceiptLog()
+	srv := newTestSMSC(t, smscOptions{receipts: true, ackCheck: rl.handlerReturned})
+	var mu sync.Mutex
+	attempts := map[string]int{}
+	var last time.Time
+	var calls, most, outOfOrder int
+	cfg := testConfig(srv.addr(), nil)
+	cfg.DeliverBatch = func(ctx context.Context, ds []Deliver) []error {
+		time.Sleep(2 * time.Millisecond) // a store's round trip: the next batch gathers meanwhile
+		errs := make([]error, len(ds))
+		mu.Lock()
+		defer mu.Unlock()
+		calls, most = calls+1, max(most, len(ds))
+		for i, d := range ds {
+			if d.ReceivedAt.Before(last) { // read in this order on the read loop
+				outOfOrder++
+			}
+			last = d.ReceivedAt
+			r, err := rl.record(d)
+			if err != nil {
+				errs[i] = err
+				continue
+			}
+			key := MessageIDKeys(r.MessageID)[0]
+			if attempts[key]++; attempts[key] == 1 && i%2 == 0 {
+				errs[i] = errors.New("store unavailable")
+				continue
+			}
+			rl.stored(r)
+		}
+		return errs
+	}
+	cfg.Window = 64
+	c := startClient(t, cfg)
+	const n = 600
+	res := submitAll(t, c, 0, n)
+	waitFor(t, "every receipt acknowledged", 20*time.Second, func() bool {
+		_, acked, _, _ := srv.snapshot()
+		return len(acked) == n
+	})
+	_, acked, nacks, violations := srv.snapshot()
+	if len(violations) > 0 {
+		t.Fatalf("%d violations, first: %s", len(violations), violations[0])
+	}
+	nacked := 0
+	for _, o := range res {
+		if o.err != nil || acked[o.id] != 1 || rl.has(o.id) != 1 {
+			t.Fatalf("%s: err=%v acks=%d stored=%d", o.id, o.err, acked[o.id], rl.has(o.id))
+		}
+		nacked += nacks[o.id]
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if nacked == 0 || int(srv.redelivered.Load()) != nacked {
+		t.Fatalf("%d nacked, %d redelivered: want some, each redelivered", nacked, srv.redelivered.Load())
+	}
+	if most < 2 || calls >= n+nacked || outOfOrder != 0 {
+		t.Fatalf("%d calls for %d deliveries, largest batch %d, %d out of order", calls, n+nacked, most, outOfOrder)
+	}
+	if st := c.Stats(); st.DeliversAcked != n || st.DeliversNacked != int64(nacked) {
+		t.Fatalf("stats %+v", st)
+	}
+	t.Logf("%d deliveries in %d batches (largest %d), %d nacked and redelivered", n+nacked, calls, most, nacked)
+}
+
+// A DeliverBatch that panics leaves every delivery of its batch unanswered as
+// stored: each is answered ESME_RX_T_APPN and redelivered.
+func TestDeliverBatchPanicNacksTheBatch(t *testing.T) {
+	rl := newReceiptLog()
+	srv := newTestSMSC(t, smscOptions{receipts: true, ackCheck: rl.handlerReturned})
+	var panicked atomic.Bool
+	cfg := testConfig(srv.addr(), nil)
+	cfg.DeliverBatch = func(ctx context.Context, ds []Deliver) []error {
+		if !panicked.Swap(true) {
+			panic("store bug")
+		}
+		for _, d := range ds {
+			r, err := rl.record(d)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			rl.stored(r)
+		}
+		return make([]error, len(ds))
+	}
+	c := startClient(t, cfg)
+	res := submitAll(t, c, 0, 20)
+	waitFor(t, "every receipt acknowledged", 10*time.Second, func() bool {
+		_, acked, _, _ := srv.snapshot()
+		return len(acked) == len(res)
+	})
+	_, _, nacks, violations := srv.snapshot()
+	if len(violations) > 0 || len(nacks) == 0 {
+		t.Fatalf("violations %v, %d nacked: want none, and the panicked batch nacked", violations, len(nacks))
+	}
+}
