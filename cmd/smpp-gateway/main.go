@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/chapar/chapar/pkg/config"
@@ -25,6 +26,9 @@ func main() {
 			return fmt.Errorf("configuration: %w", err)
 		}
 		gcfg.Quiet = cfg.TaskQuiet
+		if os.Getenv("GOMAXPROCS") == "" && gcfg.Procs > 0 {
+			runtime.GOMAXPROCS(gcfg.Procs)
+		}
 		return run(ctx, cfg, gcfg, log)
 	})
 }

@@ -51,6 +51,12 @@ const (
 	DefaultHTTPAddr        = "127.0.0.1:2790"
 	DefaultConcurrency     = 8
 	DefaultDeliverWorkers  = 64
+	// DefaultProcs is the gateway's GOMAXPROCS when neither GATEWAY_PROCS nor
+	// GOMAXPROCS is set: one thread running Go code holds 38,000 recipients a
+	// second (26 µs each), far beyond what carriers grant a gateway, and a
+	// mostly waiting process with two paid for waking and stealing between
+	// them (docs/testbed.md, "Eleventh day").
+	DefaultProcs           = 1
 	DefaultShutdownTimeout = 30 * time.Second
 	DefaultRetryMax        = 4
 	DefaultRetryBackoff    = 250 * time.Millisecond
@@ -188,8 +194,14 @@ type Config struct {
 	HTTPAddr string
 	// Concurrency is the number of batch tasks handled at once.
 	Concurrency int
-	// DeliverWorkers is the number of deliver_sm handler goroutines per bind.
+	// DeliverWorkers sizes each bind's deliver_sm queue (DeliverWorkers ×
+	// smpp.DefaultDeliverQueue): one goroutine per bind hands what queued up
+	// to the inbound stream in batches (smpp.Config.DeliverBatch), and a
+	// deliver_sm that finds the queue full is answered ESME_RX_T_APPN.
 	DeliverWorkers int
+	// Procs is the process's GOMAXPROCS (GATEWAY_PROCS, DefaultProcs); the
+	// command applies it unless GOMAXPROCS is set in the environment.
+	Procs int
 	// InstanceID names this gateway in its heartbeat key.
 	InstanceID string
 	// ShutdownTimeout bounds the graceful stop: finishing the batches in
@@ -322,8 +334,9 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 //	GATEWAY_OTHER_ROUTE        operator carrying "other" numbers, "none" to disable (mci)
 //	GATEWAY_HTTP_ADDR          status endpoint (127.0.0.1:2790)
 //	GATEWAY_CONCURRENCY        batch tasks at once (8)
-//	GATEWAY_DELIVER_WORKERS    deliver_sm handlers per bind (64)
+//	GATEWAY_DELIVER_WORKERS    a bind's deliver_sm queue, in 1,024s (64)
 //	GATEWAY_INSTANCE_ID        heartbeat name (hostname-pid)
+//	GATEWAY_PROCS              threads running Go code at once (1); a GOMAXPROCS in the environment wins
 //	GATEWAY_SHUTDOWN_TIMEOUT   graceful stop bound (30s)
 //	GATEWAY_CRITICAL_SHARE     share of each bind's window and TPS bulk never takes (0.2; 0 none)
 //	GATEWAY_CRITICAL_CONCURRENCY critical batch tasks at once, on workers of their own (8; 0 shares the bulk ones)
@@ -355,6 +368,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		HTTPAddr:        e.str("GATEWAY_HTTP_ADDR", DefaultHTTPAddr),
 		Concurrency:     e.integer("GATEWAY_CONCURRENCY", DefaultConcurrency),
 		DeliverWorkers:  e.integer("GATEWAY_DELIVER_WORKERS", DefaultDeliverWorkers),
+		Procs:           e.integer("GATEWAY_PROCS", DefaultProcs),
 		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
 		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
 

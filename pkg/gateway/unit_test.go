@@ -30,7 +30,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		b.EnquireLink != DefaultEnquireLink || b.ReconnectMax != DefaultReconnectMax {
 		t.Fatalf("bind defaults %+v", b)
 	}
-	if cfg.OtherRoute != "mci" || cfg.HTTPAddr != "127.0.0.1:2790" || cfg.Concurrency != 8 || cfg.InstanceID == "" {
+	if cfg.OtherRoute != "mci" || cfg.HTTPAddr != "127.0.0.1:2790" || cfg.Concurrency != 8 || cfg.InstanceID == "" || cfg.Procs != 1 {
 		t.Fatalf("config %+v", cfg)
 	}
 	if q := cfg.QueueOperators(); !reflect.DeepEqual(q, []string{"mci", "irancell", "rightel", "sandbox", "other"}) {
@@ -45,9 +45,9 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil || bench.Binds[0].TPS != 0 {
 		t.Fatalf("bench profile TPS %v, %v", bench.Binds[0].TPS, err)
 	}
-	explicit, err := LoadConfig("bench", envOf(map[string]string{"GATEWAY_TPS": "50"}))
-	if err != nil || explicit.Binds[0].TPS != 50 {
-		t.Fatalf("explicit TPS under bench %v, %v", explicit.Binds[0].TPS, err)
+	explicit, err := LoadConfig("bench", envOf(map[string]string{"GATEWAY_TPS": "50", "GATEWAY_PROCS": "4"}))
+	if err != nil || explicit.Binds[0].TPS != 50 || explicit.Procs != 4 {
+		t.Fatalf("explicit TPS and procs under bench %v, %d, %v", explicit.Binds[0].TPS, explicit.Procs, err)
 	}
 }
 
