@@ -13,7 +13,8 @@
 #                                           when only one), wait for every receipt, and check the
 #                                           simulator saw each exactly once and every gateway worked
 #   bash scripts/testbed.sh measure [N]     per-recipient CPU of each host (and net of the idle cost, measured for 15 s first), WAL, table growth and
-#                                           Redis memory for N recipients (100,000)
+#                                           Redis memory for N recipients (100,000), after a warm-up send of
+#                                           TESTBED_WARMUP (20,000) that is not counted
 #   bash scripts/testbed.sh chaos [N]       the chaos suite (scripts/chaos.sh): a send of N (100,000)
 #                                           per fault, the fault mid-send, a table of what it cost
 #   bash scripts/testbed.sh restart         restart every api, worker and gateway with the current
@@ -23,6 +24,8 @@
 #   bash scripts/testbed.sh down            stop every process and remove the hosts and the bridge
 #   bash scripts/testbed.sh exec HOST CMD…  run a command on a host (e.g. exec app1 ss -tnp)
 #
+# TESTBED_GATEWAY_ENV adds settings to the gateways only (TESTBED_EXTRA_ENV: every
+# app process).
 # TESTBED_PPROF=1 (for up, restart and active) makes every app process serve Go's
 # profiles on its host's address: api :6061, worker :6062, gateway :6063.
 #
@@ -236,7 +239,7 @@ start_pair() {
   # shellcheck disable=SC2046
   start "worker$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6062) "$ROOT/bin/worker"
   # shellcheck disable=SC2046
-  start "gateway$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6063) "$ROOT/bin/smpp-gateway"
+  start "gateway$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6063) ${TESTBED_GATEWAY_ENV:-} "$ROOT/bin/smpp-gateway"
 }
 
 # pprof_env N PORT: with TESTBED_PPROF=1, the process serves Go's profiles on app
@@ -392,6 +395,9 @@ redis_calls() {
   redis_cli info commandstats | tr -d '\r' | awk -F'[_:,=]' '/^cmdstat_/ { print $2, $4 }' | sort
 }
 
+# redis_reads: the reads Redis has processed so far (a request or a pipeline each).
+redis_reads() { redis_cli info stats | tr -d '\r' | awk -F: '/^total_reads_processed:/ { print $2 }'; }
+
 smoke() {
   local n=${1:-10000} pairs sim secs accepted dups before ok=1 g sentby
   pairs=$(cat "$TESTBED_DIR/pairs")
@@ -415,6 +421,12 @@ smoke() {
   log "smoke: passed"
 }
 
+# autovacuum on|off: PostgreSQL's autovacuum on the bed's cluster.
+autovacuum() {
+  psql_db "ALTER SYSTEM SET autovacuum = $1" >/dev/null
+  psql_db "SELECT pg_reload_conf()" >/dev/null
+}
+
 # measure N: the per-recipient costs of N recipients: CPU per host, WAL, the tables'
 # growth and Redis memory (the figures of docs/scaling.md).
 measure() {
@@ -424,11 +436,23 @@ measure() {
   declare -A cpu0 idle
   # The idle cost first (pollers, heartbeats, leases: per process and second, not
   # per recipient), so that the run's CPU can be given net of it too.
-  local idle_secs=${TESTBED_IDLE_SECONDS:-15} idle_total=0
-  credit_demo "$n"
+  local idle_secs=${TESTBED_IDLE_SECONDS:-15} idle_total=0 warm=${TESTBED_WARMUP:-20000}
+  credit_demo $(( n + warm ))
+  # A warm-up send first, not counted: processes that `active` has just started
+  # open their database connections (a new PostgreSQL backend fills its caches)
+  # and grow their heaps during their first send, a start-up cost, not a cost per
+  # recipient (2026-11-29: a cold 3-pair run +20–25% over a warm one).
+  [ "$warm" -gt 0 ] && send_n "$warm" >/dev/null
   # Every run starts from a checkpoint, so that each pays the same full-page
   # writes: a checkpoint falling inside some runs only spread the figures by a
   # tenth (2026-11-27: the outliers were the runs with 20–35% more WAL).
+  # And from vacuumed, analysed tables with autovacuum paused until the send is
+  # over: it would otherwise vacuum or analyse the recipients inside some runs
+  # and not others (2026-11-29: 8–33 µs per recipient in 7 of 52 runs).
+  # Vacuum's cost follows the rows, not the pairs.
+  autovacuum off
+  trap 'autovacuum on' EXIT
+  psql_db "VACUUM (ANALYZE)" >/dev/null
   psql_db "CHECKPOINT" >/dev/null
   for h in "${hosts[@]}"; do cpu0[$h]=$(cpu_of "$h"); done
   sleep "$idle_secs"
@@ -440,6 +464,7 @@ measure() {
   local prog0; prog0=$(cpu_by_program)
   local sw0; sw0=$(switches_by_program)
   local rc0; rc0=$(redis_calls)
+  local rr0; rr0=$(redis_reads)
   local pc0; pc0=$(pg_cpu_by_client)
   wal0=$(psql_db "SELECT pg_current_wal_lsn()")
   local sizes="SELECT string_agg(t || '=' || b, ' ' ORDER BY t) FROM (
@@ -453,6 +478,7 @@ measure() {
   local commits0; commits0=$(psql_db "$commits")
   redis0=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   secs=$(send_n "$n")
+  autovacuum on
   wal1=$(psql_db "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0')")
   redis1=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   local line="pairs=$pairs recipients=$n seconds=$secs rate=$(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')/s"
@@ -475,6 +501,7 @@ measure() {
     <(echo "$sw0") <(switches_by_program) | awk -v n="$n" '{ printf "%s=%.0f/%.0f ", $1, ($4 - $2) * 1000 / n, ($5 - $3) * 1000 / n }')"
   log "PostgreSQL CPU by client, µs per recipient: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$pc0") <(pg_cpu_by_client) |
     awk -v n="$n" '{ printf "%s=%.1f ", $1, ($3 - $2) * 1e6 / n }')"
+  log "Redis reads (requests and pipelines) per 1,000 recipients: $(( ($(redis_reads) - rr0) * 1000 / n ))"
   log "Redis calls per 1,000 recipients: $(join -a2 -e 0 -o 0,1.2,2.2 <(echo "$rc0") <(redis_calls) |
     awk -v n="$n" '{ printf "%s %.0f\n", $1, ($3 - $2) * 1000 / n }' | sort -k2 -rn | head -10 | awk '{ printf "%s=%s ", $1, $2 }')"
   log "tables before: $size0"
