@@ -446,8 +446,8 @@ measure() {
   # Every run starts from a checkpoint, so that each pays the same full-page
   # writes: a checkpoint falling inside some runs only spread the figures by a
   # tenth (2026-11-27: the outliers were the runs with 20–35% more WAL).
-  # And from vacuumed, analysed tables with autovacuum paused until the send is
-  # over: it would otherwise vacuum or analyse the recipients inside some runs
+  # And from vacuumed, analysed tables with autovacuum paused until the run is
+  # over (the trap): it would otherwise vacuum or analyse the recipients inside some runs
   # and not others (2026-11-29: 8–33 µs per recipient in 7 of 52 runs).
   # Vacuum's cost follows the rows, not the pairs.
   autovacuum off
@@ -478,7 +478,6 @@ measure() {
   local commits0; commits0=$(psql_db "$commits")
   redis0=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   secs=$(send_n "$n")
-  autovacuum on
   wal1=$(psql_db "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal0')")
   redis1=$(redis_cli info memory | awk -F: '/^used_memory:/ {print $2+0}')
   local line="pairs=$pairs recipients=$n seconds=$secs rate=$(awk -v n="$n" -v s="$secs" 'BEGIN { printf "%.0f", n / s }')/s"

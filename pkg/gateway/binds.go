@@ -139,7 +139,7 @@ func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverBatchHandler, log *sl
 			ThrottlePause:   cmp.Or(bc.ThrottlePause, DefaultThrottlePause),
 			ReconnectMax:    bc.ReconnectMax,
 			DeliverBatch:    deliver,
-			DeliverWorkers:  max(cfg.DeliverWorkers, 1),
+			DeliverQueue:    max(cfg.DeliverWorkers, 1) * smpp.DefaultDeliverQueue,
 			Logger:          log,
 		})
 	}

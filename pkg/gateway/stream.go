@@ -64,16 +64,7 @@ func newStreamWriter(rdb redis.UniversalClient, stream string, replicas int, log
 
 // Add stores one entry and returns once Redis has acknowledged it.
 func (w *streamWriter) Add(ctx context.Context, values []any) error {
-	req := &xaddReq{values: values, done: make(chan error, 1)}
-	if err := w.queue(ctx, req); err != nil {
-		return err
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("await xadd: %w", ctx.Err())
-	}
+	return w.AddMany(ctx, [][]any{values})[0]
 }
 
 // AddMany stores entries, each as Add does, and returns one error per entry

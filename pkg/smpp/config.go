@@ -104,11 +104,11 @@ type Config struct {
 	DeliverBatch DeliverBatchHandler
 	// DeliverWorkers is the number of handler goroutines (default 1, strict
 	// arrival order). With more, order is kept per source address. With
-	// DeliverBatch there is one, and the queue holds DeliverWorkers ×
-	// DeliverQueue.
+	// DeliverBatch there is one.
 	DeliverWorkers int
-	// DeliverQueue is the number of deliver_sm each worker may hold before
-	// further ones are answered ESME_RX_T_APPNACK (default 1024).
+	// DeliverQueue is the number of deliver_sm each worker (or DeliverBatch's
+	// goroutine) may hold before further ones are answered ESME_RX_T_APPNACK
+	// (default 1024).
 	DeliverQueue int
 
 	// Logger receives session events (default slog.Default()).

@@ -246,9 +246,9 @@ func (s *Session) checkPeer(fr frame) error {
 }
 
 func (s *Session) start() {
-	n, size := s.cfg.DeliverWorkers, s.cfg.DeliverQueue
+	n := s.cfg.DeliverWorkers
 	if s.cfg.DeliverBatch != nil {
-		n, size = 1, s.cfg.DeliverWorkers*s.cfg.DeliverQueue
+		n = 1
 	}
 	if s.cfg.BindType == BindTransmitter {
 		n = 0
@@ -259,7 +259,7 @@ func (s *Session) start() {
 		// Deliver (192), so a bind's empty queues (64 workers × 1,024 by the
 		// gateway's defaults) are 0.5 MB rather than 12.6 MB, which the
 		// garbage collector scanned on every cycle.
-		s.queues[i] = make(chan *Deliver, size)
+		s.queues[i] = make(chan *Deliver, s.cfg.DeliverQueue)
 	}
 	s.wg.Add(3 + n)
 	go s.readLoop()

@@ -140,14 +140,31 @@ func (s *Session) handleDeliver(d Deliver) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	if err != nil {
-		s.sh.stats.deliverNacks.Add(1)
-		s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", err)
-		s.sendPDU(pdu.NewDeliverSMResp(), d.Seq, StatusAppNackTemporary)
-		return
+	s.answer([]Deliver{d}, []error{err})
+}
+
+// answer queues the deliver_sm_resp of each of ds in one write: ESME_ROK when
+// its error is nil, ESME_RX_T_APPN (the SMSC redelivers) otherwise.
+func (s *Session) answer(ds []Deliver, errs []error) {
+	buf := getBuf()
+	defer putBuf(buf)
+	for i, d := range ds {
+		st := StatusOK
+		if errs[i] != nil {
+			st = StatusAppNackTemporary
+			s.sh.stats.deliverNacks.Add(1)
+			s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", errs[i])
+		} else {
+			s.sh.stats.deliverAcks.Add(1)
+		}
+		if n := buf.Len(); encodePDU(buf, pdu.NewDeliverSMResp(), d.Seq, st) != nil {
+			buf.Truncate(n) // the SMSC redelivers it
+			s.log.Error("smpp: encode deliver_sm_resp failed", "seq", d.Seq)
+		}
 	}
-	s.sh.stats.deliverAcks.Add(1)
-	s.sendPDU(pdu.NewDeliverSMResp(), d.Seq, StatusOK)
+	if err := s.send(nil, buf.Bytes()); err != nil {
+		s.log.Debug("smpp: responses dropped", "count", len(ds), "err", err)
+	}
 }
 
 func (s *Session) callHandler(d Deliver) (err error) {
@@ -185,8 +202,8 @@ func (s *Session) deliverBatcher(q chan *Deliver) {
 	}
 }
 
-// handleBatch stores ds through Config.DeliverBatch and queues their answers
-// in one write, as handleDeliver does for one.
+// handleBatch stores ds through Config.DeliverBatch and answers them, as
+// handleDeliver does for one.
 func (s *Session) handleBatch(ds []Deliver) {
 	defer s.doneDelivers(len(ds))
 	if s.ctx.Err() != nil {
@@ -196,25 +213,7 @@ func (s *Session) handleBatch(ds []Deliver) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	buf := getBuf()
-	defer putBuf(buf)
-	for i, d := range ds {
-		st := StatusOK
-		if errs[i] != nil {
-			st = StatusAppNackTemporary
-			s.sh.stats.deliverNacks.Add(1)
-			s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", errs[i])
-		} else {
-			s.sh.stats.deliverAcks.Add(1)
-		}
-		if n := buf.Len(); encodePDU(buf, pdu.NewDeliverSMResp(), d.Seq, st) != nil {
-			buf.Truncate(n) // the SMSC redelivers it
-			s.log.Error("smpp: encode deliver_sm_resp failed", "seq", d.Seq)
-		}
-	}
-	if err := s.send(nil, buf.Bytes()); err != nil {
-		s.log.Debug("smpp: responses dropped", "count", len(ds), "err", err)
-	}
+	s.answer(ds, errs)
 }
 
 // callBatch calls Config.DeliverBatch, turning a panic or a short answer into
