@@ -21,6 +21,7 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/gateway"
+	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/worker"
@@ -45,6 +46,10 @@ type Options struct {
 	Now func() time.Time
 	// Gateway overrides the gateway's environment (e.g. GATEWAY_RESPONSE_TIMEOUT).
 	Gateway map[string]string
+	// LivePrefix, when set, makes the worker publish its live events on Redis
+	// channels under it (a test's own prefix: channels are shared by every
+	// logical database).
+	LivePrefix string
 }
 
 // Start runs everything; the test's cleanup stops it.
@@ -69,7 +74,11 @@ func Start(t testing.TB, o Options) *Engine {
 	t.Cleanup(func() { cancel(); sim.Close() })
 
 	rdb := e.Redis.Client
-	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, nil)
+	var pub worker.Publisher
+	if o.LivePrefix != "" {
+		pub = live.NewPublisher(rdb, o.LivePrefix)
+	}
+	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, pub)
 	e.Worker.SweepEvery = 200 * time.Millisecond
 	if o.Now != nil {
 		e.Worker.Campaigns.Now = o.Now

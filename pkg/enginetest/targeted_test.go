@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,18 +41,25 @@ func bankNumbers(t *testing.T, e *enginetest.Engine, province, n int) []string {
 
 func local(m string) string { return "0" + m[2:] }
 
-// A regional send (type city_province) to a province of the bank: the account's
-// send blacklist and cancel-11 list are left out and not charged, another
-// account's blacklist is not; every other number reaches the carrier; the reports
+// A regional send (type city_province) to a province of the bank: no account's
+// send blacklist or cancel-11 list narrows it (the account's own would make the
+// send's counts, charge and report a lookup of the numbers listed), so every
+// number reaches the carrier and is charged as quoted; the reports
 // and the Excel export show only masked numbers and no number can be looked up;
 // an audience under 5,000 is refused; a random draw picks distinct numbers.
 func TestTargetedRegionalSend(t *testing.T) {
-	e := enginetest.Start(t, enginetest.Options{})
+	prefix := livePrefix()
+	e := enginetest.Start(t, enginetest.Options{LivePrefix: prefix})
 	ctx := context.Background()
 	if _, err := bank.Seed(ctx, e.DB.Pool, 3, 36_000); err != nil {
 		t.Fatal(err)
 	}
 	token, acct := e.Account("regional", "09121110040", "30004040", "service", 200_000_000)
+	tap := tapLive(t, e, prefix, acct)
+	if _, err := e.DB.Pool.Exec(ctx, `INSERT INTO webhook_endpoints (account_id, url, events, secret)
+		VALUES ($1, 'https://hooks.invalid/chapar', ARRAY['delivery.receipt', 'inbound.message', 'send.status'], 'x')`, acct); err != nil {
+		t.Fatal(err)
+	}
 	other, _ := e.Account("neighbour", "09121110041", "30004041", "service", 1_000_000)
 	picked := bankNumbers(t, e, 28, 4)
 	mine, theirs := picked[:2], picked[2:]
@@ -72,7 +80,7 @@ func TestTargetedRegionalSend(t *testing.T) {
 	body := map[string]any{"type": "city_province", "target": target, "text": "تخفیف ویژه", "sender": "30004040"}
 	var q send.Quote
 	e.Must(200, "POST", "/v1/api/send/calculate-price", body, token).Decode(t, &q)
-	if int64(q.Recipients) != c.Total-2 || q.Blacklisted != 2 || int64(q.Requested) != c.Total {
+	if int64(q.Recipients) != c.Total || q.Blacklisted != 0 || int64(q.Requested) != c.Total {
 		t.Fatalf("quote %+v for %d numbers", q, c.Total)
 	}
 	var a send.Accepted
@@ -81,23 +89,22 @@ func TestTargetedRegionalSend(t *testing.T) {
 		s := sendStats(t, e, a.ID)
 		return s.Status == "done" && s.Delivered+s.Undelivered == q.Recipients
 	})
-	for _, m := range mine {
-		if st, cost := recipientOf(t, e, a.ID, m); st != send.RcptBlacklisted || cost != 0 || len(e.Sim.Messages(m)) != 0 {
-			t.Fatalf("%s on my lists: status %d cost %d", m, st, cost)
-		}
+	if s := sendStats(t, e, a.ID); s.Blacklisted != 0 || s.Recipients != q.Recipients {
+		t.Fatalf("the send's counts depend on the account's lists: %+v", s)
 	}
-	for _, m := range theirs {
+	for _, m := range picked {
 		if msg, ok := e.Sim.Latest(m); !ok || msg.Text != "تخفیف ویژه" {
-			t.Fatalf("%s is on another account's list only and must get the message: %+v", m, msg)
+			t.Fatalf("%s is on a list only and must get the message: %+v", m, msg)
 		}
 	}
 	if taken := ledgerBalanced(t, e, acct, a.ID); taken != q.Price || taken != charged(t, e, a.ID) {
 		t.Fatalf("ledger took %d, quoted %d", taken, q.Price)
 	}
 	checkMasked(t, e, token, acct, a.ID, theirs[0])
-	checkReplies(t, e, token, acct, theirs[0])
+	reply := checkReplies(t, e, token, acct, theirs[0])
+	checkOptOut(t, e, token, acct, theirs[1])
 
-	draw := map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}, "count": 5000},
+	draw := map[string]any{"type": "city_province", "target": map[string]any{"provinces": []int{28}, "count": 5000, "seed": 12345},
 		"text": "قرعه", "sender": "30004040"}
 	var b send.Accepted
 	e.Must(201, "POST", "/v1/api/send", draw, token).Decode(t, &b)
@@ -107,6 +114,12 @@ func TestTargetedRegionalSend(t *testing.T) {
 		Scan(&rows, &distinct); err != nil || rows != 5000 || distinct != 5000 {
 		t.Fatalf("a draw of 5,000: %d rows, %d distinct (%v)", rows, distinct, err)
 	}
+	var seed int64
+	if err := e.DB.Pool.QueryRow(ctx, `SELECT (source->'target'->>'seed')::bigint FROM sends WHERE id = $1`, b.ID).Scan(&seed); err != nil ||
+		seed == 12345 || seed == 0 {
+		t.Fatalf("a draw's seed is the platform's, never the request's: %d (%v)", seed, err)
+	}
+	checkNeverWhole(t, e, token, acct, []int64{a.ID, b.ID, reply}, mine, tap)
 }
 
 // checkMasked reads a bank send's recipients as the customer does: the list, one
@@ -154,7 +167,7 @@ func checkMasked(t *testing.T, e *enginetest.Engine, token string, acct, sendID 
 // not find it; the reply by the message's id reaches the number and its report is
 // masked; a message from a number never reached through the bank shows whole, and
 // another account cannot reply to the message.
-func checkReplies(t *testing.T, e *enginetest.Engine, token string, acct int64, reached string) {
+func checkReplies(t *testing.T, e *enginetest.Engine, token string, acct int64, reached string) int64 {
 	t.Helper()
 	const stranger = "989121000077"
 	for _, from := range []string{reached, stranger} {
@@ -205,4 +218,59 @@ func checkReplies(t *testing.T, e *enginetest.Engine, token string, acct int64, 
 	if len(rows) != 1 || rows[0].Mobile != bank.Mask(reached) {
 		t.Fatalf("the reply's report: %+v", rows)
 	}
+	return a.ID
+}
+
+// checkOptOut: «11» from a number the account reached through the bank is kept
+// off the account's cancel-11 list (read by number, it would unmask the sender):
+// the list does not show it, a quick send's quote of the number does not count
+// it, and it is honoured by a reply by id; «12» from the number lifts it.
+func checkOptOut(t *testing.T, e *enginetest.Engine, token string, acct int64, reached string) {
+	t.Helper()
+	ctx := context.Background()
+	optedOut := func() bool {
+		var n int
+		if err := e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM bank_optout WHERE account_id = $1 AND mobile = $2`, acct, reached).
+			Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+	mo := func(text string) int64 {
+		if _, err := e.Sim.InjectMO(smscsim.MO{Operator: "mci", From: reached, To: "30004040", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		var id int64
+		e.Wait("the message «"+text+"»", 10*time.Second, func() bool {
+			return e.DB.Pool.QueryRow(ctx, `SELECT id FROM inbox WHERE account_id = $1 AND sender = $2 AND text = $3`,
+				acct, reached, text).Scan(&id) == nil
+		})
+		return id
+	}
+	id := mo("11")
+	if !optedOut() {
+		t.Fatal("«11» from a bank number is not kept")
+	}
+	var list []struct{ Number string }
+	e.Must(200, "GET", "/v1/api/phonebooks/blacklist?kind=cancel11&limit=100", nil, token).Decode(t, &list)
+	for _, l := range list {
+		if strings.HasSuffix(l.Number, reached[2:]) {
+			t.Fatalf("the cancel-11 list shows the bank number: %+v", list)
+		}
+	}
+	var q send.Quote
+	e.Must(200, "POST", "/v1/api/send/calculate-price", map[string]any{"numbers": []string{local(reached)}, "text": "x",
+		"sender": "30004040"}, token).Decode(t, &q)
+	if q.Blacklisted != 0 {
+		t.Fatalf("a quick quote tells the number opted out: %+v", q)
+	}
+	if r := e.Do("POST", "/v1/api/report/messages-inbox/reply", map[string]any{"id": id, "text": "باشه"}, token); r.Status != 422 ||
+		!bytes.Contains(r.Raw, []byte(send.MsgNothingToSend)) {
+		t.Fatalf("a reply to a number that opted out: %d %s", r.Status, r.Raw)
+	}
+	id = mo("12")
+	if optedOut() {
+		t.Fatal("«12» did not lift the opt-out")
+	}
+	e.Must(201, "POST", "/v1/api/report/messages-inbox/reply", map[string]any{"id": id, "text": "خوش آمدید"}, token)
 }

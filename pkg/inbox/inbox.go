@@ -159,16 +159,25 @@ func store(ctx context.Context, tx pgx.Tx, mos []MO) ([]Stored, error) {
 }
 
 // cancel11 applies «11» (opt out) and «12» (opt back in) for the line's account.
+// A number the account reached through the bank opts out on bank_optout instead of
+// the account's cancel-11 list (migration 0110): that list is read by number, and
+// would tell which number a masked sender is.
 func cancel11(ctx context.Context, tx pgx.Tx, m MO) error {
+	const reached = `EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = l.account_id AND k.mobile = $2)`
 	var err error
 	switch Keyword(m.Text) {
 	case "11":
-		_, err = tx.Exec(ctx, `INSERT INTO blacklist (account_id, kind, mobile, source)
-			SELECT account_id, 'cancel11', $2, 'inbound' FROM lines WHERE number = $1 AND account_id IS NOT NULL
+		_, err = tx.Exec(ctx, `WITH l AS (SELECT account_id FROM lines WHERE number = $1 AND account_id IS NOT NULL),
+			b AS (INSERT INTO bank_optout (account_id, mobile) SELECT account_id, $2 FROM l WHERE `+reached+`
+				ON CONFLICT DO NOTHING)
+			INSERT INTO blacklist (account_id, kind, mobile, source)
+			SELECT account_id, 'cancel11', $2, 'inbound' FROM l WHERE NOT `+reached+`
 			ON CONFLICT DO NOTHING`, m.Line, m.Sender)
 	case "12":
-		_, err = tx.Exec(ctx, `DELETE FROM blacklist WHERE kind = 'cancel11' AND mobile = $2
-			AND account_id = (SELECT account_id FROM lines WHERE number = $1)`, m.Line, m.Sender)
+		_, err = tx.Exec(ctx, `WITH l AS (SELECT account_id FROM lines WHERE number = $1 AND account_id IS NOT NULL),
+			b AS (DELETE FROM bank_optout o USING l WHERE o.account_id = l.account_id AND o.mobile = $2)
+			DELETE FROM blacklist USING l WHERE blacklist.kind = 'cancel11' AND blacklist.mobile = $2
+			AND blacklist.account_id = l.account_id`, m.Line, m.Sender)
 	}
 	if err != nil {
 		return fmt.Errorf("cancel-11 list: %w", err)

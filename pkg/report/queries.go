@@ -80,9 +80,11 @@ WHERE r.send_id = $1 AND r.mobile = $2 AND NOT ` + bankSend + `
 ORDER BY r.batch, r.id
 LIMIT 1`
 
-	// qRequested finds a number among a send's requested numbers before expansion.
+	// qRequested finds a number among a send's requested numbers before expansion;
+	// never in a masked reply (a reply held for review would otherwise tell which
+	// number a masked sender is).
 	qRequested = `SELECT s.parts, s.created_at FROM sends s
-WHERE s.id = $1 AND s.expanded_at IS NULL AND $2 = ANY(s.numbers)`
+WHERE s.id = $1 AND s.expanded_at IS NULL AND NOT s.masked AND $2 = ANY(s.numbers)`
 
 	qRecipientsCount         = `SELECT count(*) FROM recipients_history WHERE send_id = $1`
 	qRecipientsCountByStatus = `SELECT count(*) FROM recipients_history WHERE send_id = $1 AND status = ANY($2::smallint[])`

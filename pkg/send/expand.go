@@ -54,10 +54,10 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		var numbers, texts []string
 		var src Source
 		var quote int64
-		var expanded, sandbox bool
+		var expanded, sandbox, masked bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
-			expanded_at IS NOT NULL, coalesce(texts, '{}'), sandbox FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
-			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts, &sandbox)
+			expanded_at IS NOT NULL, coalesce(texts, '{}'), sandbox, masked FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts, &sandbox, &masked)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
 		}
@@ -84,7 +84,7 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		}
 		x := newExpansion(sendID, quote+free)
 		x.sandbox = sandbox
-		w := walker{typ: typ, text: text, cancel11: cancel11, numbers: numbers, texts: texts, src: src, tbl: tbl, sized: s.links.Sized}
+		w := walker{typ: typ, text: text, cancel11: cancel11, masked: masked, numbers: numbers, texts: texts, src: src, tbl: tbl, sized: s.links.Sized}
 		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
 		if err != nil {
 			return err

@@ -143,6 +143,7 @@ type prepared struct {
 	quote    Quote
 	text     string
 	cancel11 bool
+	masked   bool // a reply to a masked message (Request.Masked)
 	tbl      *operator.Table
 	// rules and words are the moderation rules, loaded before an accepted send's
 	// walk when its rows carry their own texts; rowWords is what the walk found.
@@ -164,7 +165,7 @@ func (s *Service) prepare(ctx context.Context, accountID int64, r Request) (prep
 // check validates a request without walking its recipients (cheap: a rate limit
 // is counted only after it, and only the walk of price is expensive).
 func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepared, error) {
-	p := prepared{typ: r.Type}
+	p := prepared{typ: r.Type, masked: r.Masked}
 	if p.typ == "" {
 		p.typ = TypeQuick
 	}
@@ -284,7 +285,7 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 
 // price walks the recipients of a checked request and fills its quote.
 func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
-	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl,
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, masked: p.masked, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl,
 		words: p.words, sized: s.links.Sized}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })

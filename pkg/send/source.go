@@ -79,11 +79,14 @@ type walker struct {
 	typ      string
 	text     string
 	cancel11 bool
-	numbers  []string
-	texts    []string // pattern sends: the text of each number
-	src      Source
-	tbl      *operator.Table
-	words    *moderation.Matcher // checks every per-row text (nil: not checked)
+	// masked: a reply to a masked message, which also honours the opt-outs of
+	// the numbers the account knows only through the bank (bank_optout).
+	masked  bool
+	numbers []string
+	texts   []string // pattern sends: the text of each number
+	src     Source
+	tbl     *operator.Table
+	words   *moderation.Matcher // checks every per-row text (nil: not checked)
 	// sized replaces tracked-link placeholders by links of their sent length
 	// (nil: texts are counted as they are).
 	sized func(string) string
@@ -101,13 +104,7 @@ func (w walker) size(text string) string {
 // each chunk of unique, priced recipients to fn (nil: pricing only).
 func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, fn func([]planned) error) (walkTotals, error) {
 	var tot walkTotals
-	var bl blockSet
-	var err error
-	if w.typ == TypeQuick || w.typ == TypeVerification || rowTexts(w.typ) {
-		bl, err = blocked(ctx, q, accountID, w.numbers)
-	} else {
-		bl, err = loadBlockSet(ctx, q, accountID)
-	}
+	bl, err := w.blockSet(ctx, q, accountID)
 	if err != nil {
 		return tot, err
 	}
@@ -162,6 +159,30 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		return fn(out)
 	})
 	return tot, err
+}
+
+// blockSet is what the walk leaves out: the account's send blacklist and cancel-11
+// list, except for a bank audience. A bank audience holds numbers the account does
+// not know, and a list the account fills by hand would turn every answer about it
+// (the quote, the price held, the charge, the report, the refund) into a lookup of
+// the numbers it lists (docs/targeted-sends.md, «The account's lists»).
+func (w walker) blockSet(ctx context.Context, q operator.Querier, accountID int64) (blockSet, error) {
+	switch {
+	case bank.IsBankType(w.typ):
+		return blockSet{}, nil
+	case w.typ == TypeQuick || w.typ == TypeVerification || rowTexts(w.typ):
+		bl, err := blocked(ctx, q, accountID, w.numbers)
+		if err != nil || !w.masked {
+			return bl, err
+		}
+		out, err := scanBlockSet(ctx, q, `SELECT mobile FROM bank_optout WHERE account_id = $1 AND mobile = ANY($2::text[])`,
+			accountID, w.numbers)
+		for n := range bl {
+			out[n] = struct{}{}
+		}
+		return out, err
+	}
+	return loadBlockSet(ctx, q, accountID)
 }
 
 // read hands the source's rows to fn, a chunk at a time.

@@ -11,7 +11,8 @@ import (
 
 // checkTarget checks a bank send's audience into p (docs/targeted-sends.md): its
 // per-field errors join fields. A tower send reaches Irancell numbers only, and a
-// random draw gets its seed here, so the price and the expansion draw alike.
+// random draw gets its seed here (never the request's), so the price and the
+// expansion draw alike.
 func (s *Service) checkTarget(ctx context.Context, r Request, p *prepared, fields apperr.Fields) error {
 	if r.Target == nil {
 		fields.Add("target", bank.MsgTargetRequired)
@@ -27,7 +28,10 @@ func (s *Service) checkTarget(ctx context.Context, r Request, p *prepared, field
 	if err := bank.CheckShape(ctx, s.pool, &t); err != nil {
 		return mergeFields(err, fields)
 	}
-	if t.Count > 0 && t.Seed == 0 {
+	// The seed is always the platform's: hashint8extended is public, so a seed the
+	// customer chose would let it steer which numbers a draw holds.
+	t.Seed = 0
+	if t.Count > 0 {
 		t.Seed = rand.Int64N(1<<53) + 1
 	}
 	p.src = Source{Target: &t}
