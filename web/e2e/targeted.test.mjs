@@ -72,6 +72,8 @@ test('map: draw a circle, see the count change, send to it', { timeout: 240_000 
   await page.getByTestId('price-quote').waitFor({ timeout: 60_000 })
   const recipients = Number(latinDigits((await page.getByTestId('quote-recipients').textContent()) ?? '').replace(/\D/g, ''))
   assert.ok(recipients >= 5000, `the quote reaches the circle's numbers (${recipients})`)
+  assert.match(await page.getByTestId('quote-lists-note').textContent() ?? '', /روی شماره‌های بانک اعمال نمی‌شود/,
+    'a bank quote says the account lists do not apply')
   await shot(page, 'targeted-map-review')
   await page.getByTestId('wizard-send').click()
   await waitForPath(page, /\/send-sms\/success-send\/[^/]+$/, 60_000)

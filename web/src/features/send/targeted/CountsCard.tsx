@@ -58,7 +58,7 @@ export function CountsCard({ counts, idle }: { counts: UseQueryResult<BankCounts
         </SimpleGrid>
       )}
       <Text fontSize="xs" color="app.muted">
-        شماره‌ها به شما نمایش داده نمی‌شوند؛ هزینه دقیق (بدون شماره‌های لیست سیاه و لغو۱۱ شما) در مرحله آخر محاسبه می‌شود.
+        شماره‌ها به شما نمایش داده نمی‌شوند. لیست سیاه و لغو۱۱ شما روی شماره‌های بانک اعمال نمی‌شود؛ هزینه دقیق در مرحله آخر محاسبه می‌شود.
       </Text>
     </Stack>
   )

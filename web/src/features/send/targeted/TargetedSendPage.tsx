@@ -171,7 +171,7 @@ function TargetedReview({ kind, draft, quote, counts }: { kind: TargetedKind; dr
       </Stack>
       <SectionCard title="هزینه" p="4" shadow="none" minW="0">
         <Stack gap="3">
-          <PriceQuoteCard quote={quote.data} loading={quote.isPending} error={quote.error} onRetry={() => quote.refetch()} />
+          <PriceQuoteCard quote={quote.data} loading={quote.isPending} error={quote.error} onRetry={() => quote.refetch()} bank />
           <Text fontSize="xs" color="app.muted">
             شماره‌های بانک به شما نمایش داده نمی‌شوند و در گزارش‌ها به شکل ۰۹۱۲***۴۵۶۷ دیده می‌شوند.
           </Text>

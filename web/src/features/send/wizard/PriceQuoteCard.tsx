@@ -14,10 +14,12 @@ interface Props {
   onRetry: () => void
   /** Texts differ per row (peer-to-peer, keyword): parts is the largest row's count. */
   perRow?: boolean
+  /** A send to the number bank: the account's blacklist and «لغو۱۱» list do not apply to it. */
+  bank?: boolean
 }
 
 /** The price of the send from POST /send/calculate-price, with the per-operator cost table. */
-export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false }: Props) {
+export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false, bank = false }: Props) {
   if (loading) return <Skeleton h="48" rounded="xl" />
   if (error || !quote) return <ErrorState py="6" description={<ServerMessage error={error} />} onRetry={onRetry} />
   const withParts = quote.per_operator?.some((o) => o.parts !== undefined)
@@ -67,8 +69,10 @@ export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false 
               {`شامل سهم خیریه: ${formatRial(quote.charity)}`}
             </Text>
           )}
-          <Text fontSize="xs" color="app.muted">
-            هزینه گیرندگان لیست سیاه و لغو۱۱ کسر نمی‌شود.
+          <Text fontSize="xs" color="app.muted" data-testid="quote-lists-note">
+            {bank
+              ? 'لیست سیاه و لغو۱۱ شما روی شماره‌های بانک اعمال نمی‌شود؛ هزینه همه گیرندگان محاسبه می‌شود.'
+              : 'هزینه گیرندگان لیست سیاه و لغو۱۱ کسر نمی‌شود.'}
           </Text>
         </Box>
       </HStack>
