@@ -140,8 +140,7 @@ func store(ctx context.Context, tx pgx.Tx, mos []MO) ([]Stored, error) {
 		}
 		var st Stored
 		err := tx.QueryRow(ctx, `INSERT INTO inbox (account_id, line, sender, text, operator, stream_id, received_at, parts, incomplete, masked)
-			SELECT l.account_id, l.number, $2, $3, $4, $5, $6, $7, $8,
-				EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = l.account_id AND k.mobile = $2)
+			SELECT l.account_id, l.number, $2, $3, $4, $5, $6, $7, $8, `+maskedSender+`
 			FROM lines l WHERE l.number = $1 AND l.account_id IS NOT NULL
 			AND NOT EXISTS (SELECT 1 FROM blacklist b WHERE b.account_id = l.account_id AND b.kind = 'receive' AND b.mobile = $2)
 			ON CONFLICT (stream_id) DO NOTHING RETURNING id, account_id, masked`,
@@ -158,12 +157,19 @@ func store(ctx context.Context, tx pgx.Tx, mos []MO) ([]Stored, error) {
 	return out, nil
 }
 
+// maskedSender says (in SQL, for the account l.account_id and the sender $2)
+// whether a message is masked: its sender is a number a bank send of the account
+// reached, and no earlier message of the sender was shown whole (masking a number
+// the account has already seen would only tell that a bank send reached it).
+const maskedSender = `CASE WHEN EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = l.account_id AND k.mobile = $2)
+	THEN NOT EXISTS (SELECT 1 FROM inbox w WHERE w.account_id = l.account_id AND w.sender = $2 AND NOT w.masked) ELSE false END`
+
 // cancel11 applies «11» (opt out) and «12» (opt back in) for the line's account.
-// A number the account reached through the bank opts out on bank_optout instead of
-// the account's cancel-11 list (migration 0110): that list is read by number, and
-// would tell which number a masked sender is.
+// A masked sender (maskedSender) opts out on bank_optout instead of the account's
+// cancel-11 list (migration 0110): that list is read by number, and would tell
+// which number a masked sender is.
 func cancel11(ctx context.Context, tx pgx.Tx, m MO) error {
-	const reached = `EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = l.account_id AND k.mobile = $2)`
+	const reached = `(` + maskedSender + `)`
 	var err error
 	switch Keyword(m.Text) {
 	case "11":

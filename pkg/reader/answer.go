@@ -173,9 +173,9 @@ func (r active) apply(ctx context.Context, tx pgx.Tx, sender, rest string) (entr
 // count adds one to the sender's messages to the reader and returns the total.
 func (r active) count(ctx context.Context, tx pgx.Tx, sender string) (int, error) {
 	var n int
-	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender) VALUES ($1, $2)
+	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender, masked) VALUES ($1, $2, $3)
 		ON CONFLICT (reader_id, sender) DO UPDATE SET visits = reader_participants.visits + 1, updated_at = now()
-		RETURNING visits`, r.id, sender).Scan(&n)
+		RETURNING visits`, r.id, sender, r.masked).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count participant: %w", err)
 	}
@@ -185,8 +185,8 @@ func (r active) count(ctx context.Context, tx pgx.Tx, sender string) (int, error
 func (r active) contest(ctx context.Context, tx pgx.Tx, sender, rest string) (entry, error) {
 	correct := rest == r.answer
 	var got bool
-	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender, correct) VALUES ($1, $2, $3)
-		ON CONFLICT (reader_id, sender) DO NOTHING RETURNING correct`, r.id, sender, correct).Scan(&got)
+	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender, correct, masked) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (reader_id, sender) DO NOTHING RETURNING correct`, r.id, sender, correct, r.masked).Scan(&got)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return entry{OutRepeat, r.render(r.replyRepeat, sender, nil)}, nil
@@ -204,9 +204,9 @@ func (r active) poll(ctx context.Context, tx pgx.Tx, sender, rest string) (entry
 		return entry{OutInvalid, r.render(r.replyWrong, sender, nil)}, nil
 	}
 	var inserted bool
-	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender, option) VALUES ($1, $2, $3)
+	err := tx.QueryRow(ctx, `INSERT INTO reader_participants (reader_id, sender, option, masked) VALUES ($1, $2, $3, $5)
 		ON CONFLICT (reader_id, sender) DO UPDATE SET option = excluded.option, updated_at = now() WHERE $4
-		RETURNING xmax = 0`, r.id, sender, opt, r.changeable).Scan(&inserted)
+		RETURNING xmax = 0`, r.id, sender, opt, r.changeable, r.masked).Scan(&inserted)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return entry{OutRepeat, r.render(r.replyRepeat, sender, nil)}, nil
 	}
@@ -224,8 +224,8 @@ func (r active) poll(ctx context.Context, tx pgx.Tx, sender, rest string) (entry
 // FOR UPDATE SKIP LOCKED, so two senders at once never get the same one, and the
 // participant row (primary key) means a sender never gets two.
 func (r active) gift(ctx context.Context, tx pgx.Tx, sender string) (entry, error) {
-	tag, err := tx.Exec(ctx, `INSERT INTO reader_participants (reader_id, sender) VALUES ($1, $2)
-		ON CONFLICT (reader_id, sender) DO NOTHING`, r.id, sender)
+	tag, err := tx.Exec(ctx, `INSERT INTO reader_participants (reader_id, sender, masked) VALUES ($1, $2, $3)
+		ON CONFLICT (reader_id, sender) DO NOTHING`, r.id, sender, r.masked)
 	if err != nil {
 		return entry{}, fmt.Errorf("gift participant: %w", err)
 	}
@@ -238,8 +238,8 @@ func (r active) gift(ctx context.Context, tx pgx.Tx, sender string) (entry, erro
 		return entry{OutRepeat, r.render(r.replyRepeat, sender, map[string]string{"code": code})}, nil
 	}
 	var code string
-	err = tx.QueryRow(ctx, `UPDATE reader_codes SET sender = $2, given_at = now() WHERE id = (SELECT id FROM reader_codes
-		WHERE reader_id = $1 AND sender IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING code`, r.id, sender).Scan(&code)
+	err = tx.QueryRow(ctx, `UPDATE reader_codes SET sender = $2, masked = $3, given_at = now() WHERE id = (SELECT id FROM reader_codes
+		WHERE reader_id = $1 AND sender IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING code`, r.id, sender, r.masked).Scan(&code)
 	if errors.Is(err, pgx.ErrNoRows) {
 		_, err = tx.Exec(ctx, `DELETE FROM reader_participants WHERE reader_id = $1 AND sender = $2`, r.id, sender)
 		return entry{OutNoCode, r.render(r.replyWrong, sender, nil)}, err
@@ -273,9 +273,9 @@ func record(ctx context.Context, tx pgx.Tx, r active, m inbox.Stored, e entry) e
 	if _, ok := validate.NormalizeMobile(m.Sender); !ok {
 		e.reply = ""
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO reader_entries (reader_id, account_id, inbox_id, sender, text, outcome, reply)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (inbox_id) DO NOTHING`,
-		r.id, m.AccountID, m.ID, m.Sender, m.Text, e.outcome, strings.TrimSpace(e.reply)); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO reader_entries (reader_id, account_id, inbox_id, sender, text, outcome, reply, masked)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (inbox_id) DO NOTHING`,
+		r.id, m.AccountID, m.ID, m.Sender, m.Text, e.outcome, strings.TrimSpace(e.reply), m.Masked); err != nil {
 		return fmt.Errorf("record entry: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE inbox SET reader_id = $2 WHERE id = $1`, m.ID, r.id); err != nil {

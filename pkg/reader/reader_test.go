@@ -347,3 +347,38 @@ func TestSecretaryMasksBankNumbers(t *testing.T) {
 		return masked == 1
 	})
 }
+
+// TestBankReachKeepsWholeSendersWhole: a number the account has already seen whole
+// (a secretary's entry, an inbox message) stays whole after a bank send of the
+// account reaches it, in the old rows and in its next message: a sender turning
+// masked would tell that the send reached the number.
+func TestBankReachKeepsWholeSendersWhole(t *testing.T) {
+	f := start(t, "wholereader", "09121110086", "30008686")
+	ctx := context.Background()
+	const known = "989121000502"
+	sec := f.create(t, map[string]any{"kind": "secretary", "title": "منشی", "reply": "پیام شما رسید"})
+	list := func() []reader.Entry {
+		var entries []reader.Entry
+		f.e.Must(200, "GET", fmt.Sprintf("/v1/api/phonebooks/advanced-services/module-inboxes-list?reader_id=%d", sec.ID), nil, f.token).
+			Decode(t, &entries)
+		return entries
+	}
+	f.mo(t, known, "سلام")
+	f.replies(t, known, 1)
+	if got := list(); len(got) != 1 || got[0].Sender != known {
+		t.Fatalf("before the bank send: %+v", got)
+	}
+	if _, err := f.e.DB.Pool.Exec(ctx, `INSERT INTO bank_reached (account_id, mobile) VALUES ($1, $2)`, f.acct, known); err != nil {
+		t.Fatal(err)
+	}
+	f.mo(t, known, "دوباره سلام")
+	f.replies(t, known, 2)
+	got := list()
+	if len(got) != 2 || got[0].Sender != known || got[1].Sender != known {
+		t.Fatalf("a sender seen whole turned masked after a bank send reached it: %+v", got)
+	}
+	var masked int
+	if err := f.e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox WHERE account_id = $1 AND masked`, f.acct).Scan(&masked); err != nil || masked != 0 {
+		t.Fatalf("%d inbox messages masked (%v)", masked, err)
+	}
+}

@@ -62,8 +62,8 @@ func (s *Service) claim(ctx context.Context) (int64, error) {
 
 // sendBatch accepts the send of one claimed batch.
 func (s *Service) sendBatch(ctx context.Context, batch int64) (int, error) {
-	rows, err := s.pool.Query(ctx, `SELECT r.account_id, r.line, r.kind, e.sender, e.reply, coalesce(i.masked, false)
-		FROM reader_entries e JOIN readers r ON r.id = e.reader_id LEFT JOIN inbox i ON i.id = e.inbox_id
+	rows, err := s.pool.Query(ctx, `SELECT r.account_id, r.line, r.kind, e.sender, e.reply, e.masked
+		FROM reader_entries e JOIN readers r ON r.id = e.reader_id
 		WHERE e.reply_batch = $1 ORDER BY e.id`, batch)
 	if err != nil {
 		return 0, fmt.Errorf("read reply batch: %w", err)

@@ -125,8 +125,8 @@ func (s *Service) DrawWinners(ctx context.Context, id acl.Identity, readerID int
 		if err := s.own(ctx, tx, id.AccountID, readerID, KindContest); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+shownSender("$2", "p.sender")+` FROM reader_participants p
-			WHERE p.reader_id = $1 AND p.correct ORDER BY p.created_at, p.sender`, readerID, id.AccountID)
+		rows, err := tx.Query(ctx, `SELECT `+shownSender("p")+` FROM reader_participants p
+			WHERE p.reader_id = $1 AND p.correct ORDER BY p.created_at, p.sender`, readerID)
 		if err != nil {
 			return fmt.Errorf("read entrants: %w", err)
 		}
@@ -265,14 +265,15 @@ func ParseEntryFilter(q url.Values) (EntryFilter, error) {
 
 const entryWhere = `FROM reader_entries e WHERE e.account_id = $1 AND e.reader_id = $2 AND ($3 = '' OR e.outcome = $3)`
 
-// shownSender is a sender as the account sees it: masked (0912***4567) when it is a
-// number of the bank the account reached through a targeted send (migration 0091).
-func shownSender(account, sender string) string {
-	return `shown_mobile(EXISTS (SELECT 1 FROM bank_reached k WHERE k.account_id = ` + account + ` AND k.mobile = ` + sender +
-		`), ` + sender + `)`
+// shownSender is a row's sender as the account sees it: masked (0912***4567) when
+// the message that wrote the row was (migration 0111): fixed then, so a row shown
+// whole stays whole after a later bank send (turning masked would tell that the
+// send reached the number).
+func shownSender(row string) string {
+	return `shown_mobile(` + row + `.masked, ` + row + `.sender)`
 }
 
-var entryCols = `SELECT e.id, ` + shownSender("e.account_id", "e.sender") + `, e.text, e.outcome, e.reply, e.reply_send_id, e.created_at `
+var entryCols = `SELECT e.id, ` + shownSender("e") + `, e.text, e.outcome, e.reply, e.reply_send_id, e.created_at `
 
 func scanEntry(r pgx.CollectableRow) (Entry, error) {
 	var e Entry
@@ -348,8 +349,8 @@ func (s *Service) WriteCodesXLSX(ctx context.Context, id acl.Identity, readerID 
 		return err
 	}
 	defer b.Close()
-	rows, err := s.pool.Query(ctx, `SELECT code, coalesce(`+shownSender("$2", "c.sender")+`, ''), given_at FROM reader_codes c
-		WHERE c.reader_id = $1 ORDER BY c.id`, readerID, id.AccountID)
+	rows, err := s.pool.Query(ctx, `SELECT code, coalesce(`+shownSender("c")+`, ''), given_at FROM reader_codes c
+		WHERE c.reader_id = $1 ORDER BY c.id`, readerID)
 	if err != nil {
 		return fmt.Errorf("export codes: %w", err)
 	}
