@@ -69,13 +69,18 @@ export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false,
               {`شامل سهم خیریه: ${formatRial(quote.charity)}`}
             </Text>
           )}
-          <Text fontSize="xs" color="app.muted" data-testid="quote-lists-note">
-            {bank
-              ? 'لیست سیاه و لغو۱۱ شما روی شماره‌های بانک اعمال نمی‌شود؛ هزینه همه گیرندگان محاسبه می‌شود.'
-              : 'هزینه گیرندگان لیست سیاه و لغو۱۱ کسر نمی‌شود.'}
-          </Text>
+          {!bank && (
+            <Text fontSize="xs" color="app.muted" data-testid="quote-lists-note">
+              هزینه گیرندگان لیست سیاه و لغو۱۱ کسر نمی‌شود.
+            </Text>
+          )}
         </Box>
       </HStack>
+      {bank && (
+        <Text fontSize="xs" color="app.muted" data-testid="quote-lists-note">
+          لیست سیاه و لغو۱۱ شما روی شماره‌های بانک اعمال نمی‌شود؛ هزینه همه گیرندگان محاسبه می‌شود.
+        </Text>
+      )}
     </Stack>
   )
 }
