@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -139,9 +140,13 @@ func (r active) option(rest string) int {
 	return 0
 }
 
-// vars fills a reply's variables.
+// render fills a reply's variables; {mobile} is masked for a masked sender.
 func (r active) render(text, sender string, v map[string]string) string {
-	pairs := []string{"{mobile}", "0" + strings.TrimPrefix(sender, "98"), "{title}", r.title}
+	mobile := "0" + strings.TrimPrefix(sender, "98")
+	if r.masked { // the reply is shown to the account (entries, the reply send's report)
+		mobile = bank.Mask(sender)
+	}
+	pairs := []string{"{mobile}", mobile, "{title}", r.title}
 	for k, val := range v {
 		pairs = append(pairs, "{"+k+"}", val)
 	}
