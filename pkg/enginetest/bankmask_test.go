@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/chapar/chapar/pkg/enginetest"
@@ -109,6 +110,20 @@ func rawGet(t *testing.T, e *enginetest.Engine, path, token string) []byte {
 	return raw
 }
 
+// texts reads one text column of a query.
+func texts(t *testing.T, e *enginetest.Engine, sql string, args ...any) []string {
+	t.Helper()
+	rows, err := e.DB.Pool.Query(context.Background(), sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // checkNeverWhole reads everything the customer can read about its bank sends and
 // the replies to them (the reports and their exports, the status API, the inbox,
 // its export and API read, the lists and their export, the webhook deliveries and
@@ -117,20 +132,10 @@ func rawGet(t *testing.T, e *enginetest.Engine, path, token string) []byte {
 // those it typed itself (typed: on its own lists).
 func checkNeverWhole(t *testing.T, e *enginetest.Engine, token string, acct int64, sends []int64, typed []string, tap *liveTap) {
 	t.Helper()
-	ctx := context.Background()
 	set := map[string]bool{}
-	rows, err := e.DB.Pool.Query(ctx, `SELECT mobile FROM bank_reached WHERE account_id = $1`, acct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var m string
-		if err := rows.Scan(&m); err != nil {
-			t.Fatal(err)
-		}
+	for _, m := range texts(t, e, `SELECT mobile FROM bank_reached WHERE account_id = $1`, acct) {
 		set[m[2:]] = true
 	}
-	rows.Close()
 	for _, m := range typed {
 		delete(set, m[2:])
 	}
@@ -149,33 +154,19 @@ func checkNeverWhole(t *testing.T, e *enginetest.Engine, token string, acct int6
 			t.Fatalf("GET %s shows the bank number %s whole", p, m)
 		}
 	}
-	var stored []string
-	for _, q := range []string{
-		`SELECT ev.payload::text FROM webhook_events ev JOIN webhook_endpoints w ON w.id = ev.endpoint_id WHERE w.account_id = $1`,
-		`SELECT details::text || target FROM audit_log WHERE account_id = $1`} {
-		rows, err := e.DB.Pool.Query(ctx, q, acct)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			stored = append(stored, s)
-		}
-		rows.Close()
-	}
+	stored := append(texts(t, e, `SELECT ev.payload::text FROM webhook_events ev
+		JOIN webhook_endpoints w ON w.id = ev.endpoint_id WHERE w.account_id = $1`, acct),
+		texts(t, e, `SELECT details::text || target FROM audit_log WHERE account_id = $1`, acct)...)
 	events := tap.all()
 	for _, s := range append(stored, events...) {
 		if m := wholeIn(s, set); m != "" {
 			t.Fatalf("%s shows the bank number %s whole", s, m)
 		}
 	}
-	if n := strings.Count(strings.Join(stored, "\n"), `"mobile": "09`); n == 0 {
+	if !strings.Contains(strings.Join(stored, "\n"), `"mobile": "09`) {
 		t.Fatalf("no delivery event was captured (%d stored)", len(stored))
 	}
-	if n := strings.Count(strings.Join(events, "\n"), `inbox.received`); n == 0 {
+	if !strings.Contains(strings.Join(events, "\n"), `inbox.received`) {
 		t.Fatalf("no inbox.received live event (%d events)", len(events))
 	}
 }

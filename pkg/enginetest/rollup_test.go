@@ -3,8 +3,6 @@ package enginetest_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -172,18 +170,7 @@ func systemicList(t *testing.T, e *enginetest.Engine, token, other string) {
 			t.Fatalf("account B sees %+v", m)
 		}
 	}
-	req, err := http.NewRequest("GET", e.URL+"/v1/api/report/systemic_list/export", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 || !strings.HasPrefix(string(raw), "PK") {
-		t.Fatalf("export %d is not an xlsx: %.40q", res.StatusCode, raw)
+	if raw := rawGet(t, e, "/v1/api/report/systemic_list/export", token); !strings.HasPrefix(string(raw), "PK") {
+		t.Fatalf("the export is not an xlsx: %.40q", raw)
 	}
 }
