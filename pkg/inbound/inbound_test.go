@@ -251,7 +251,7 @@ func TestFollowerHelpsOnlyWhenBehind(t *testing.T) {
 func consumeUntil(t *testing.T, d testenv.Database, r testenv.Redis, n, batch int, timeout time.Duration, done func() (bool, string),
 	opts ...func(*Consumer)) {
 	t.Helper()
-	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
+	c := &Consumer{RDB: r.Client, Pool: d.Pool, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
 		Name: "test", Consumers: n, Batch: batch}
 	for _, o := range opts {
 		o(c)
