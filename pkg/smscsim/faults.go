@@ -53,11 +53,14 @@ func newFaults(list []SubmitFault) *faults {
 
 // match returns the fault that applies to this attempt at dest's part, if any.
 func (f *faults) match(dest string, part int) (SubmitFault, bool) {
-	if f == nil || len(f.list) == 0 {
+	if f == nil {
 		return SubmitFault{}, false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.list) == 0 {
+		return SubmitFault{}, false
+	}
 	k := faultKey{dest, part}
 	f.attempts[k]++
 	n := f.attempts[k]
@@ -131,4 +134,13 @@ func parseFault(item string) (SubmitFault, error) {
 	}
 	f.Status = uint32(st)
 	return f, nil
+}
+
+// SetSubmitFaults replaces the submit faults (Config.SubmitFaults) from the next
+// submit_sm on, their attempt counts starting again.
+func (srv *Server) SetSubmitFaults(list []SubmitFault) {
+	f := srv.faults
+	f.mu.Lock()
+	f.list, f.attempts = list, map[faultKey]int{}
+	f.mu.Unlock()
 }
