@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,8 +202,9 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	// Deciding it later would let a just-recorded id count as matched without
 	// being applied. A match whose recipient is still being recorded waits too.
 	// A receipt whose id matches only parts that already have their final state
-	// waits too: the SMSC reused the id (a restart of its counter) for a newer
-	// submit whose response is not recorded yet, and the receipt is that one's.
+	// waits too when its handset has a message being submitted: the SMSC reused
+	// the id (a restart of its counter) for that newer submit, whose response is
+	// not recorded yet, and the receipt is that one's (waitForSubmitting).
 	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs)),
 		final: make([]bool, len(rs))}
 	if err := m.lookup(ctx, tx, rs, ret, false); err != nil {
@@ -211,8 +213,8 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	if err := m.lookup(ctx, tx, rs, ret, true); err != nil {
 		return out, err
 	}
-	for g := range rs {
-		m.wait[g] = m.wait[g] || m.final[g]
+	if err := m.waitForSubmitting(ctx, tx, rs); err != nil {
+		return out, err
 	}
 	var mOps, mIDs []string
 	var mRids []int64
@@ -349,6 +351,39 @@ type receiptMatch struct {
 	rid   []int64
 	wait  []bool
 	final []bool
+}
+
+// waitForSubmitting makes the receipts matched only to final parts wait when a
+// recipient on their handset is being submitted (status 7, in a gateway's
+// claim): the receipt may be for that submit, whose id the SMSC reused and
+// whose response is not recorded yet. Otherwise it repeats the final part's
+// receipt (an SMSC redelivers) and changes nothing.
+func (m *receiptMatch) waitForSubmitting(ctx context.Context, tx pgx.Tx, rs []Receipt) error {
+	var handsets []string
+	for g, r := range rs {
+		if m.final[g] && len(r.Mobile) >= 10 {
+			handsets = append(handsets, r.Mobile[len(r.Mobile)-10:])
+		}
+	}
+	if len(handsets) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `SELECT DISTINCT right(x.mobile, 10) FROM recipient_claims c
+		CROSS JOIN LATERAL unnest(c.ids) AS k(id) JOIN recipients x ON x.id = k.id
+		WHERE x.status = 7 AND right(x.mobile, 10) = ANY($1::text[])`, handsets)
+	if err != nil {
+		return fmt.Errorf("match receipts: handsets being submitted: %w", err)
+	}
+	busy, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("match receipts: handsets being submitted: %w", err)
+	}
+	for g, r := range rs {
+		if m.final[g] && len(r.Mobile) >= 10 && slices.Contains(busy, r.Mobile[len(r.Mobile)-10:]) {
+			m.wait[g] = true
+		}
+	}
+	return nil
 }
 
 // lookup matches the receipts still without a key, or matched only to final
