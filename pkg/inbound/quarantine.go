@@ -7,6 +7,7 @@ package inbound
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -131,11 +132,12 @@ func entryRejected(err error) bool {
 
 // QuarantineEntry is one quarantined entry as staff see it.
 type QuarantineEntry struct {
-	ID       int64     `json:"id"`
-	StreamID string    `json:"stream_id"`
-	Raw      []byte    `json:"raw"` // base64 in JSON; the back office shows it as hex
-	Reason   string    `json:"reason"`
-	At       time.Time `json:"created_at"`
+	ID       int64  `json:"id"`
+	StreamID string `json:"stream_id"`
+	// RawHex is the entry's raw bytes (its fields as key=value lines) in hexadecimal.
+	RawHex string    `json:"raw_hex"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"created_at"`
 }
 
 // Quarantine reads the quarantined entries for the back office.
@@ -157,7 +159,9 @@ func (q *Quarantine) List(ctx context.Context, p validate.Paging) ([]QuarantineE
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (QuarantineEntry, error) {
 		var e QuarantineEntry
-		err := r.Scan(&e.ID, &e.StreamID, &e.Raw, &e.Reason, &e.At)
+		var raw []byte
+		err := r.Scan(&e.ID, &e.StreamID, &raw, &e.Reason, &e.At)
+		e.RawHex = hex.EncodeToString(raw)
 		return e, err
 	})
 	if err != nil {
