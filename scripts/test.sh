@@ -72,6 +72,14 @@ gotest_rc=0
 wait "$gotest_pid" || gotest_rc=$?
 cat "$gotest_log"
 [ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; failed_step "go test" "$gotest_log" '^(--- FAIL|FAIL|panic:|ok  .*FAIL)|_test\.go:[0-9]+:|timed out'; }
+# The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
+# in every field of an entry, applied on the real database), for a bounded time.
+step "go fuzz: inbound parse and apply (30 s)"
+fuzz_log=$(mktemp)
+go test -run '^$' -fuzz '^FuzzInboundEntry$' -fuzztime 30s -parallel 1 ./pkg/inbound >"$fuzz_log" 2>&1 ||
+  failed_step "inbound fuzz" "$fuzz_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|Failing input|panic:'
+grep -v 'migration applied' "$fuzz_log" | tail -n 5
+rm -f "$fuzz_log"
 # What the end-to-end stack looked like when a test there failed (scripts/e2e.sh).
 if [ -s "${e2e_diag:-}" ]; then echo; cat "$e2e_diag"; fi
 rm -f "${e2e_diag:-}"

@@ -23,6 +23,10 @@
 //	SIM_MAX_STORED        messages kept for inspection            (-max-stored)
 //	SIM_KEEP_FROM         sender lines always stored, even above a count-only cap (-keep-from)
 //	SIM_MAX_BINDS         bound sessions per system_id and operator, 0 = no limit (-max-binds)
+//	SIM_SUBMIT_FAULTS     DEST[:PART]=0x45|drop|hold|nackecho[*TIMES],... (-submit-faults)
+//	SIM_ID_RESTART_AFTER  restart the message id counter after that many ids (-id-restart-after)
+//	SIM_DATA_SM           1 = send receipts and MO as data_sm     (-data-sm)
+//	SIM_POISON_RECEIPTS   DEST=id|source|dest: invalid bytes in that receipt field (-poison-receipts)
 //	SIM_LOG_LEVEL         debug | info | warn | error             (-log-level)
 //	SIM_LOG_FORMAT        text | json                             (-log-format)
 //
@@ -107,6 +111,8 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (sm
 // simFlags are the simulator's command-line flags, each defaulting to its
 // environment variable.
 type simFlags struct {
+	poison                                                               *string
+	dataSM                                                               *bool
 	profile, operators, host, httpAddr, systemID, password, passwordFile *string
 	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
 	retry, idle, maxStored, logLevel, logFormat                          *string
@@ -141,6 +147,8 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		keepFrom:     fs.String("keep-from", env("SIM_KEEP_FROM", ""), "sender lines whose messages are always stored, comma-separated"),
 		maxBinds:     fs.String("max-binds", env("SIM_MAX_BINDS", "0"), "bound sessions per system_id and operator, 0 = no limit (a carrier account's bind quota)"),
 		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
+		dataSM:       fs.Bool("data-sm", env("SIM_DATA_SM", "") == "1", "send receipts and MO as data_sm instead of deliver_sm"),
+		poison:       fs.String("poison-receipts", env("SIM_POISON_RECEIPTS", ""), "invalid bytes in a receipt field per destination, e.g. 989121234567=id,989121234568=source"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
 		logFormat:    fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json"),
@@ -200,7 +208,13 @@ func (f simFlags) applyTraffic(cfg *smscsim.Config) (err error) {
 		}
 	}
 	if *f.faults != "" {
-		cfg.SubmitFaults, err = smscsim.ParseFaults(*f.faults)
+		if cfg.SubmitFaults, err = smscsim.ParseFaults(*f.faults); err != nil {
+			return err
+		}
+	}
+	cfg.DataSM = *f.dataSM
+	if *f.poison != "" {
+		cfg.PoisonReceipts, err = smscsim.ParsePoison(*f.poison)
 	}
 	return err
 }

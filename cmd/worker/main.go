@@ -1,6 +1,7 @@
 // Command worker runs the asynq handlers of the send pipeline (one-time codes,
 // expansion), drains the gateways' inbound stream (receipts and MO), runs the
 // stuck-work sweeper, publishes live progress and deletes expired uploaded files. Any number of workers can run.
+// METRICS_ADDR (e.g. 127.0.0.1:9464; unset: off) serves its Prometheus metrics at /metrics.
 package main
 
 import (
@@ -39,6 +40,9 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)
 	w.AddLoop(func(ctx context.Context) { w.Files.RunExpiry(ctx, time.Hour) })
 	w.AddPayments(payment.Open(cfg, pool), time.Minute)
+	if addr := os.Getenv("METRICS_ADDR"); addr != "" {
+		w.AddLoop(func(ctx context.Context) { serveMetrics(ctx, addr, log) })
+	}
 	host, _ := os.Hostname()
 	log.Info("worker running", "profile", cfg.Profile)
 	return w.Run(ctx, fmt.Sprintf("%s-%d", host, os.Getpid()), 8)

@@ -73,7 +73,8 @@
 //
 // # The inbound stream
 //
-// Each receipt and each MO part is one entry of jobs.InboundStream, added
+// Each receipt and each MO part (from a deliver_sm or a data_sm) is one entry
+// of jobs.InboundStream, added
 // (XADD, no trimming) before the deliver_sm is answered ESME_ROK; if the XADD
 // fails the deliver_sm is answered with an error status and the SMSC
 // redelivers it, so an entry may occasionally appear twice and consumers must
@@ -97,12 +98,18 @@
 //	err          receipt, when any: the receipt's err code text
 //	mobile       the handset: deliver_sm source_addr (receipt and MO)
 //	line         deliver_sm dest_addr: the sender line (MO; also set on receipts)
-//	text         MO: the decoded text of this part (UDH removed)
+//	text         MO: the decoded text of this part (UDH removed), valid UTF-8
+//	             without NUL (CleanText: an invalid sequence becomes U+FFFD)
 //	udh_ref      MO part of a concatenated message: its reference,
 //	udh_seq      its 1-based sequence number
 //	udh_total    and the number of parts; absent for a single-part MO
+//	ucs2         MO part of a concatenated UCS-2 message: its user data in
+//	             hexadecimal, decoded once joined with the other parts (a
+//	             surrogate pair may be split between two parts)
 //	received_at  when the gateway read the deliver_sm, RFC 3339 with nanoseconds
 //
+// Addresses and message ids are stored as the carrier sent them; the worker
+// quarantines an entry whose fields it cannot store (pkg/inbound).
 // ParseInbound turns an entry's values back into an Inbound; Inbound.Values
 // produces them. Both live here so that the format has a single owner.
 package gateway

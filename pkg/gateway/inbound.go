@@ -1,11 +1,14 @@
 package gateway
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chapar/chapar/pkg/smpp"
 )
@@ -25,6 +28,7 @@ const (
 	FieldUDHRef     = "udh_ref"
 	FieldUDHSeq     = "udh_seq"
 	FieldUDHTotal   = "udh_total"
+	FieldUCS2       = "ucs2"
 	FieldReceivedAt = "received_at"
 )
 
@@ -64,6 +68,11 @@ type Inbound struct {
 	UDHRef   int
 	UDHSeq   int
 	UDHTotal int
+	// UCS2 is the user data of one part of a concatenated UCS-2 MO as sent
+	// (FieldUCS2, hexadecimal): the parts are decoded together once joined, as
+	// a character may be split between two of them (half a surrogate pair in
+	// each). Text is then this part alone decoded.
+	UCS2 []byte
 
 	ReceivedAt time.Time
 }
@@ -107,6 +116,9 @@ func (in Inbound) Values() []any {
 			add(FieldUDHRef, strconv.Itoa(in.UDHRef))
 			add(FieldUDHSeq, strconv.Itoa(in.UDHSeq))
 			add(FieldUDHTotal, strconv.Itoa(in.UDHTotal))
+			if len(in.UCS2) > 0 {
+				add(FieldUCS2, hex.EncodeToString(in.UCS2))
+			}
 		}
 	}
 	add(FieldReceivedAt, in.ReceivedAt.UTC().Format(time.RFC3339Nano))
@@ -183,8 +195,13 @@ func ParseInbound(values map[string]any) (Inbound, error) {
 		if in.UDHTotal, err = num(FieldUDHTotal, 1); err != nil {
 			return in, err
 		}
-		if in.UDHTotal < 1 || in.UDHSeq < 1 || in.UDHSeq > in.UDHTotal {
-			return in, fmt.Errorf("%w: part %d of %d", ErrInbound, in.UDHSeq, in.UDHTotal)
+		if in.UDHTotal < 1 || in.UDHTotal > 255 || in.UDHSeq < 1 || in.UDHSeq > in.UDHTotal || in.UDHRef < 0 || in.UDHRef > 0xFFFF {
+			return in, fmt.Errorf("%w: part %d of %d, reference %d", ErrInbound, in.UDHSeq, in.UDHTotal, in.UDHRef)
+		}
+		if u := str(FieldUCS2); u != "" {
+			if in.UCS2, err = hex.DecodeString(u); err != nil {
+				return in, fmt.Errorf("%w: field %s: %w", ErrInbound, FieldUCS2, err)
+			}
 		}
 	default:
 		return in, fmt.Errorf("%w: %s %q", ErrInbound, FieldKind, in.Kind)
@@ -235,14 +252,27 @@ func inboundFromDeliver(operator string, d smpp.Deliver) (Inbound, bool) {
 		if r.HasState {
 			in.State = r.State.String()
 		}
-		in.Err = r.Err
+		in.Err = CleanText(r.Err)
 		return in, true
 	}
 	in.Kind = KindMO
-	in.Text = d.Text
+	in.Text = CleanText(d.Text)
 	in.UDHSeq, in.UDHTotal = 1, 1
 	if u := d.UDH; u != nil && u.Concat && u.Total > 1 && u.Part >= 1 && u.Part <= u.Total {
 		in.UDHRef, in.UDHSeq, in.UDHTotal = int(d.UDH.Ref), int(d.UDH.Part), int(d.UDH.Total)
+		if d.UCS2() {
+			in.UCS2 = bytes.Clone(d.UserData())
+		}
 	}
 	return in, true
+}
+
+// CleanText is a text as PostgreSQL stores it: valid UTF-8 (each invalid
+// sequence becomes U+FFFD) without NUL characters. A carrier's wrongly encoded
+// byte costs one character, never the message.
+func CleanText(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/content"
+	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/staff"
@@ -74,6 +75,22 @@ func (s *Server) adminAccounts(c *gin.Context) {
 		return
 	}
 	rows, total, err := s.Staff.Accounts(c.Request.Context(), c.Query("q"), p)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
+}
+
+// GET /admin/inbound-quarantine?page&limit: the inbound entries (receipts, MO
+// parts) the worker quarantined, newest first.
+func (s *Server) inboundQuarantine(c *gin.Context) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	rows, total, err := inbound.NewQuarantine(s.Pool).List(c.Request.Context(), p)
 	if err != nil {
 		Fail(c, err)
 		return

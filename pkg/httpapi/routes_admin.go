@@ -40,6 +40,7 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodGet, "/admin/content", acl.Staff, s.adminContent},
 		{http.MethodPost, "/admin/content", acl.Staff, s.saveContent},
 		{http.MethodPost, "/admin/content/:id/delete", acl.Staff, s.deleteContent},
+		{http.MethodGet, "/admin/inbound-quarantine", acl.Staff, s.inboundQuarantine},
 
 		// What customers see of it.
 		{http.MethodGet, "/content/:kind", acl.Authenticated, s.liveContent},

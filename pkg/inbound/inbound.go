@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -36,6 +37,8 @@ type Consumer struct {
 	RDB   redis.UniversalClient
 	Sends *send.Service
 	Inbox *inbox.Service
+	// Pool is the database of the quarantine (inbound_quarantine).
+	Pool *pgxpool.Pool
 	// Name identifies this worker in the consumer group.
 	Name string
 	// Consumers is the number of members of the consumer group this worker runs
@@ -442,17 +445,89 @@ const (
 	expireBatch = 20000
 )
 
+// apply applies a batch. Entries that cannot be parsed or carry unusable
+// fields (checkEntry) are quarantined; the others are applied together, and
+// when PostgreSQL refuses that for what the data is (entryRejected), each half
+// is applied apart, down to the one entry it refuses, which is quarantined.
+// Every entry of the batch is then acknowledged. Any other error leaves the
+// batch unacknowledged, to be applied again (a repeat changes nothing).
 func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
-	var receipts []send.Receipt
-	var mos []inbox.MO
-	ids := make([]string, 0, len(msgs))
+	entries, bad := parseEntries(msgs)
+	var stored []inbox.Stored
+	rejected, err := c.applySplitting(ctx, entries, &stored)
+	c.announce(ctx, stored)
+	if err != nil {
+		return err
+	}
+	if err := c.quarantine(ctx, append(bad, rejected...)); err != nil {
+		return err
+	}
+	ids := make([]string, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	pipe := c.RDB.Pipeline()
+	pipe.XAck(ctx, jobs.InboundStream, jobs.InboundGroup, ids...)
+	pipe.XDel(ctx, jobs.InboundStream, ids...)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("ack inbound: %w", err)
+	}
+	return nil
+}
+
+// entry is a parsed, usable inbound entry.
+type entry struct {
+	msg redis.XMessage
+	in  gateway.Inbound
+}
+
+// parseEntries parses msgs into the usable entries and those to quarantine.
+func parseEntries(msgs []redis.XMessage) ([]entry, []poisoned) {
+	entries := make([]entry, 0, len(msgs))
+	var bad []poisoned
 	for _, m := range msgs {
-		ids = append(ids, m.ID)
 		in, err := gateway.ParseInbound(m.Values)
+		if err == nil {
+			if reason := checkEntry(&in); reason != "" {
+				err = fmt.Errorf("%w: %s", gateway.ErrInbound, reason)
+			}
+		}
 		if err != nil {
-			slog.ErrorContext(ctx, "malformed inbound entry dropped", "id", m.ID, "err", err)
+			bad = append(bad, poisoned{msg: m, reason: err.Error()})
 			continue
 		}
+		entries = append(entries, entry{msg: m, in: in})
+	}
+	return entries, bad
+}
+
+// applySplitting applies es, adding the MO messages stored to stored; a batch
+// PostgreSQL refuses for its data is applied in halves (see apply), and the
+// entries refused alone are returned.
+func (c *Consumer) applySplitting(ctx context.Context, es []entry, stored *[]inbox.Stored) ([]poisoned, error) {
+	err := c.applyEntries(ctx, es, stored)
+	if err == nil || !entryRejected(err) {
+		return nil, err
+	}
+	if len(es) == 1 {
+		return []poisoned{{msg: es[0].msg, reason: err.Error()}}, nil
+	}
+	slog.WarnContext(ctx, "inbound batch refused for its data; applying it in halves", "entries", len(es), "err", err)
+	half := len(es) / 2
+	first, err := c.applySplitting(ctx, es[:half], stored)
+	if err != nil {
+		return nil, err
+	}
+	second, err := c.applySplitting(ctx, es[half:], stored)
+	return append(first, second...), err
+}
+
+// applyEntries applies the receipts of es, then its MO messages.
+func (c *Consumer) applyEntries(ctx context.Context, es []entry, stored *[]inbox.Stored) error {
+	var receipts []send.Receipt
+	var mos []inbox.MO
+	for _, e := range es {
+		in := e.in
 		switch in.Kind {
 		case gateway.KindReceipt:
 			if in.Stat == gateway.StatNone {
@@ -462,25 +537,16 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 				Stat: int16(in.Stat), Mobile: in.Mobile, ReceivedAt: in.ReceivedAt})
 		case gateway.KindMO:
 			// The parts of a concatenated MO are put back together by inbox.Apply.
-			mos = append(mos, inbox.MO{StreamID: m.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,
-				Text: in.Text, ReceivedAt: in.ReceivedAt, Ref: in.UDHRef, Seq: in.UDHSeq, Total: in.UDHTotal})
+			mos = append(mos, inbox.MO{StreamID: e.msg.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,
+				Text: in.Text, ReceivedAt: in.ReceivedAt, Ref: in.UDHRef, Seq: in.UDHSeq, Total: in.UDHTotal, UCS2: in.UCS2})
 		}
 	}
 	if _, err := c.Sends.ApplyReceipts(ctx, receipts); err != nil {
 		return err
 	}
-	stored, err := c.Inbox.Apply(ctx, mos)
-	if err != nil {
-		return err
-	}
-	pipe := c.RDB.Pipeline()
-	pipe.XAck(ctx, jobs.InboundStream, jobs.InboundGroup, ids...)
-	pipe.XDel(ctx, jobs.InboundStream, ids...)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("ack inbound: %w", err)
-	}
-	c.announce(ctx, stored)
-	return nil
+	got, err := c.Inbox.Apply(ctx, mos)
+	*stored = append(*stored, got...)
+	return err
 }
 
 // foldEvery is how often the lead consumer folds the sends' counter changes

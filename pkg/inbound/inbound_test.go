@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -251,7 +253,7 @@ func TestFollowerHelpsOnlyWhenBehind(t *testing.T) {
 func consumeUntil(t *testing.T, d testenv.Database, r testenv.Redis, n, batch int, timeout time.Duration, done func() (bool, string),
 	opts ...func(*Consumer)) {
 	t.Helper()
-	c := &Consumer{RDB: r.Client, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
+	c := &Consumer{RDB: r.Client, Pool: d.Pool, Sends: send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil), Inbox: inbox.New(d.Pool),
 		Name: "test", Consumers: n, Batch: batch}
 	for _, o := range opts {
 		o(c)
@@ -357,4 +359,55 @@ func TestGather(t *testing.T) {
 	if msgs = c.gather(ctx, "t", read(time.Second)); len(msgs) != GatherMin || time.Since(start) > Gather/2 {
 		t.Errorf("full read: %d entries after %s, want %d at once", len(msgs), time.Since(start), GatherMin)
 	}
+}
+
+// PostgreSQL refuses one MO of a batch for its data (here a trigger stands for
+// whatever it may refuse): the batch is applied in halves down to that entry,
+// which is quarantined with its raw bytes and the reason; every other entry is
+// applied, and the stream is left empty.
+func TestRefusedEntryQuarantined(t *testing.T) {
+	d, r, must := setup(t)
+	ctx := context.Background()
+	var acct int64
+	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('refused') RETURNING id`).Scan(&acct))
+	_, err := d.Pool.Exec(ctx, `INSERT INTO lines (account_id, number, kind) VALUES ($1, '30001234', 'service')`, acct)
+	must(err)
+	_, err = d.Pool.Exec(ctx, `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF NEW.text = 'poison' THEN RAISE EXCEPTION 'refused' USING ERRCODE = 'invalid_text_representation'; END IF;
+			RETURN NEW;
+		END $$;
+		CREATE TRIGGER refuse_poison BEFORE INSERT ON inbox FOR EACH ROW EXECUTE FUNCTION refuse_poison()`)
+	must(err)
+	pipe := r.Client.Pipeline()
+	for i, text := range []string{"one", "two", "poison", "three", "four", "five", "six"} {
+		pipe.XAdd(ctx, xadd(gateway.Inbound{Kind: gateway.KindMO, Operator: "mci", Mobile: fmt.Sprintf("98912100000%d", i),
+			Line: "30001234", Text: text, ReceivedAt: time.Now()}))
+	}
+	_, err = pipe.Exec(ctx)
+	must(err)
+	before := quarantinedCount()
+	consumeUntil(t, d, r, 1, 100, 60*time.Second, func() (bool, string) {
+		left, err := r.Client.XLen(ctx, jobs.InboundStream).Result()
+		must(err)
+		return left == 0, fmt.Sprintf("%d entries left in the stream", left)
+	})
+	var stored int
+	var raw []byte
+	var reason string
+	must(d.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM inbox WHERE account_id = $1), raw, reason FROM inbound_quarantine`, acct).
+		Scan(&stored, &raw, &reason))
+	if stored != 6 || !strings.Contains(string(raw), "text=poison\n") || !strings.Contains(reason, "refused") {
+		t.Fatalf("stored %d, quarantined %q for %q", stored, raw, reason)
+	}
+	if got := quarantinedCount() - before; got != 1 {
+		t.Fatalf("quarantine counter moved by %v", got)
+	}
+}
+
+// quarantinedCount is the value of the Quarantined counter.
+func quarantinedCount() float64 {
+	var m dto.Metric
+	_ = Quarantined.Write(&m)
+	return m.GetCounter().GetValue()
 }

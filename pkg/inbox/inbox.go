@@ -29,6 +29,9 @@ type MO struct {
 	ReceivedAt time.Time
 	// Ref, Seq and Total place one part of a concatenated message (Total > 1).
 	Ref, Seq, Total int
+	// UCS2 is the user data of such a part when it is UCS-2, decoded only once
+	// the parts are joined (a character may be split between two parts).
+	UCS2 []byte
 	// Parts is how many parts made a stored message; Incomplete that some never came.
 	Parts      int
 	Incomplete bool

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -23,6 +24,7 @@ type part struct {
 	streamID   string
 	seq        int
 	text       string
+	ucs2       []byte
 	receivedAt time.Time
 }
 
@@ -62,9 +64,9 @@ func addPart(ctx context.Context, tx pgx.Tx, m MO) (MO, bool, error) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, groupKey(m)); err != nil {
 		return m, false, fmt.Errorf("lock parts: %w", err)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO inbox_parts (stream_id, operator, sender, line, ref, total, seq, text, received_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (stream_id) DO NOTHING`,
-		m.StreamID, m.Operator, m.Sender, m.Line, m.Ref, m.Total, m.Seq, m.Text, m.ReceivedAt)
+	tag, err := tx.Exec(ctx, `INSERT INTO inbox_parts (stream_id, operator, sender, line, ref, total, seq, text, received_at, ucs2)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (stream_id) DO NOTHING`,
+		m.StreamID, m.Operator, m.Sender, m.Line, m.Ref, m.Total, m.Seq, m.Text, m.ReceivedAt, m.UCS2)
 	if err != nil {
 		return m, false, fmt.Errorf("store part: %w", err)
 	}
@@ -80,7 +82,7 @@ func addPart(ctx context.Context, tx pgx.Tx, m MO) (MO, bool, error) {
 
 // groupParts reads the waiting parts of m's message, one per sequence number.
 func groupParts(ctx context.Context, tx pgx.Tx, m MO) ([]part, error) {
-	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (seq) stream_id, seq, text, received_at FROM inbox_parts
+	rows, err := tx.Query(ctx, `SELECT DISTINCT ON (seq) stream_id, seq, text, ucs2, received_at FROM inbox_parts
 		WHERE operator = $1 AND sender = $2 AND line = $3 AND ref = $4 AND total = $5 AND NOT done
 		ORDER BY seq, received_at`, m.Operator, m.Sender, m.Line, m.Ref, m.Total)
 	if err != nil {
@@ -89,7 +91,7 @@ func groupParts(ctx context.Context, tx pgx.Tx, m MO) ([]part, error) {
 	var out []part
 	for rows.Next() {
 		var p part
-		if err := rows.Scan(&p.streamID, &p.seq, &p.text, &p.receivedAt); err != nil {
+		if err := rows.Scan(&p.streamID, &p.seq, &p.text, &p.ucs2, &p.receivedAt); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read parts: %w", err)
 		}
@@ -106,17 +108,48 @@ func join(ctx context.Context, tx pgx.Tx, m MO, parts []part, incomplete bool) (
 		AND ref = $4 AND total = $5 AND NOT done`, m.Operator, m.Sender, m.Line, m.Ref, m.Total); err != nil {
 		return m, false, fmt.Errorf("close parts: %w", err)
 	}
-	var b strings.Builder
 	last := parts[0].receivedAt
 	for _, p := range parts {
-		b.WriteString(p.text)
 		if p.receivedAt.After(last) {
 			last = p.receivedAt
 		}
 	}
-	m.StreamID, m.Text, m.ReceivedAt = "mp:"+parts[0].streamID, b.String(), last
+	m.StreamID, m.Text, m.ReceivedAt = "mp:"+parts[0].streamID, joinText(parts), last
 	m.Parts, m.Incomplete, m.Seq = len(parts), incomplete, 0
 	return m, true, nil
+}
+
+// joinText is the text of parts in order. Consecutive UCS-2 parts (stored with
+// their user data) are decoded together, so a surrogate pair split between two
+// of them makes its one character; a missing part between two breaks the run.
+func joinText(parts []part) string {
+	var b strings.Builder
+	var run []byte
+	flush := func() {
+		b.WriteString(decodeUCS2(run))
+		run = run[:0]
+	}
+	for i, p := range parts {
+		if p.ucs2 == nil || (i > 0 && p.seq != parts[i-1].seq+1) {
+			flush()
+		}
+		if p.ucs2 == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		run = append(run, p.ucs2[:len(p.ucs2)&^1]...)
+	}
+	flush()
+	return b.String()
+}
+
+// decodeUCS2 decodes UCS-2 (UTF-16) big endian; an unpaired surrogate becomes U+FFFD.
+func decodeUCS2(b []byte) string {
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+	}
+	return strings.ReplaceAll(string(utf16.Decode(u)), "\x00", "")
 }
 
 // FlushParts stores the messages whose parts waited longer than PartWait as what

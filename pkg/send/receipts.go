@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,9 @@ func matchPred(r, ret string) string {
 }
 
 // pendingMatch is matchPred for a pending receipt p, as the FROM and WHERE of
-// the recorded parts m (of recipients x) it matches: by its own id or any of its
+// the recorded parts m (of recipients x) still without a final state it
+// matches (one matching only final parts may be for a newer submit that reused
+// the id, and waits for it): by its own id or any of its
 // other keys (alt_ids), as a receipt does on arrival. Each key is probed by
 // equality: given m.msg_id = ANY(keys), the planner ANDs in the created_at BRIN
 // index, a scan of every block range of the retention window for each pending
@@ -61,7 +64,7 @@ func pendingMatch(ret string) string {
 	return `unnest(p.msg_id || p.alt_ids) AS k(id)
 		JOIN message_ids m ON m.operator = p.operator AND m.msg_id = k.id
 		JOIN recipients x ON x.id = m.recipient_id
-		WHERE ` + recordedPred("p", ret)
+		WHERE m.stat IS NULL AND ` + recordedPred("p", ret)
 }
 
 // takePendingSQL deletes and returns the pending receipts whose id is now
@@ -198,11 +201,19 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	// pending_receipts (retried), while one read here is seen by the update below.
 	// Deciding it later would let a just-recorded id count as matched without
 	// being applied. A match whose recipient is still being recorded waits too.
-	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs))}
+	// A receipt whose id matches only parts that already have their final state
+	// waits too when its handset has a message being submitted: the SMSC reused
+	// the id (a restart of its counter) for that newer submit, whose response is
+	// not recorded yet, and the receipt is that one's (waitForSubmitting).
+	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs)),
+		final: make([]bool, len(rs))}
 	if err := m.lookup(ctx, tx, rs, ret, false); err != nil {
 		return out, err
 	}
 	if err := m.lookup(ctx, tx, rs, ret, true); err != nil {
+		return out, err
+	}
+	if err := m.waitForSubmitting(ctx, tx, rs); err != nil {
 		return out, err
 	}
 	var mOps, mIDs []string
@@ -333,21 +344,57 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 }
 
 // receiptMatch is, per receipt of a batch, the recorded id it matched, the
-// recipient of that id, and whether that recipient is still being recorded.
+// recipient of that id, whether that recipient is still being recorded, and
+// whether the part already had its final state (no open part matched).
 type receiptMatch struct {
-	key  []string
-	rid  []int64
-	wait []bool
+	key   []string
+	rid   []int64
+	wait  []bool
+	final []bool
 }
 
-// lookup matches the receipts still without a key: by their own id, or (alt)
-// by the other normalisations of it, keeping the first found in input order.
+// waitForSubmitting makes the receipts matched only to final parts wait when a
+// recipient on their handset is being submitted (status 7, in a gateway's
+// claim): the receipt may be for that submit, whose id the SMSC reused and
+// whose response is not recorded yet. Otherwise it repeats the final part's
+// receipt (an SMSC redelivers) and changes nothing.
+func (m *receiptMatch) waitForSubmitting(ctx context.Context, tx pgx.Tx, rs []Receipt) error {
+	var handsets []string
+	for g, r := range rs {
+		if m.final[g] && len(r.Mobile) >= 10 {
+			handsets = append(handsets, r.Mobile[len(r.Mobile)-10:])
+		}
+	}
+	if len(handsets) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `SELECT DISTINCT right(x.mobile, 10) FROM recipient_claims c
+		CROSS JOIN LATERAL unnest(c.ids) AS k(id) JOIN recipients x ON x.id = k.id
+		WHERE x.status = 7 AND right(x.mobile, 10) = ANY($1::text[])`, handsets)
+	if err != nil {
+		return fmt.Errorf("match receipts: handsets being submitted: %w", err)
+	}
+	busy, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("match receipts: handsets being submitted: %w", err)
+	}
+	for g, r := range rs {
+		if m.final[g] && len(r.Mobile) >= 10 && slices.Contains(busy, r.Mobile[len(r.Mobile)-10:]) {
+			m.wait[g] = true
+		}
+	}
+	return nil
+}
+
+// lookup matches the receipts still without a key, or matched only to final
+// parts: by their own id, or (alt) by the other normalisations of it, keeping
+// the first found in input order, a part still open before a final one.
 func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration, alt bool) error {
 	var ops, ids, mobiles []string
 	var grps []int32
 	var at []time.Time
 	for g, r := range rs {
-		if m.key[g] != "" {
+		if m.key[g] != "" && !m.final[g] {
 			continue
 		}
 		keys := []string{r.MsgID}
@@ -364,13 +411,13 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7)
+	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), m.stat IS NOT NULL
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
 			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
 		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id
 		JOIN recipients x ON x.id = m.recipient_id
 		WHERE `+matchPred("r", "$6")+`
-		ORDER BY r.n`, ops, ids, grps, mobiles, at, ret)
+		ORDER BY m.stat IS NOT NULL, r.n`, ops, ids, grps, mobiles, at, ret)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}
@@ -379,12 +426,12 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 		var g int32
 		var id string
 		var rid int64
-		var wait bool
-		if err := rows.Scan(&g, &id, &rid, &wait); err != nil {
+		var wait, final bool
+		if err := rows.Scan(&g, &id, &rid, &wait, &final); err != nil {
 			return fmt.Errorf("match receipts: %w", err)
 		}
-		if m.key[g] == "" {
-			m.key[g], m.rid[g], m.wait[g] = id, rid, wait
+		if m.key[g] == "" || (m.final[g] && !final) {
+			m.key[g], m.rid[g], m.wait[g], m.final[g] = id, rid, wait, final
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -89,6 +90,8 @@ type Service struct {
 	IDRetention time.Duration
 
 	orphans orphanWatch // the sweeper's orphaned batch tasks (orphans.go)
+	// quietSwept is when the sweeper last looked for quiet sends (sweepQuiet).
+	quietSwept atomic.Int64
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the

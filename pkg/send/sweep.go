@@ -80,6 +80,11 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 	if err := addToSends(ctx, s.pool, "undelivered", ids, counts); err != nil {
 		return did, fmt.Errorf("sweep no-receipt: %w", err)
 	}
+	// 2b. Every other recipient still waiting for a receipt (its parts accepted,
+	// whatever happened to their receipts) in a send nothing changed for that long.
+	if err := s.sweepQuiet(ctx, c, did); err != nil {
+		return did, err
+	}
 	if tag, err := s.pool.Exec(ctx, `DELETE FROM pending_receipts WHERE received_at < now() - $1::interval`, c.NoReceipt); err == nil {
 		did["pending_dropped"] = int(tag.RowsAffected())
 	}
@@ -153,6 +158,37 @@ func (s *Service) finalize(ctx context.Context, id int64, did map[string]int) {
 	} else if ok {
 		did["finalized"]++
 	}
+}
+
+// sweepQuiet makes final (not reached, error no-receipt) the recipients still
+// sent or reached telecom (status 0 or 1) NoReceipt after their submit, in the
+// sends whose counters say some recipient waits and that nothing changed for
+// NoReceipt: no receipt will come any more, whatever became of it (a receipt
+// an SMSC sent for a reused id before its submit response, one lost on the way).
+// It looks at most once per Stalled: the sends table has no index for it.
+func (s *Service) sweepQuiet(ctx context.Context, c SweepConfig, did map[string]int) error {
+	now := time.Now()
+	if last := s.quietSwept.Load(); last != 0 && now.Sub(time.Unix(0, last)) < c.Stalled {
+		return nil
+	}
+	s.quietSwept.Store(now.UnixNano())
+	rows, err := s.pool.Query(ctx, `WITH q AS (
+			SELECT id FROM sends WHERE submitted > delivered + undelivered AND expanded_at IS NOT NULL
+			AND updated_at < now() - $1::interval ORDER BY id LIMIT 100),
+		x AS (
+			UPDATE recipients r SET status = 3, unknown = false, error = 'no-receipt', done_at = now(), updated_at = now()
+			FROM q WHERE r.send_id = q.id AND r.status IN (0, 1) AND r.submitted_at < now() - $1::interval
+			RETURNING r.send_id)
+		SELECT send_id, count(*) FROM x GROUP BY send_id`, c.NoReceipt)
+	if err != nil {
+		return fmt.Errorf("sweep quiet sends: %w", err)
+	}
+	ids, counts, err := perSend(rows)
+	if err != nil {
+		return fmt.Errorf("sweep quiet sends: %w", err)
+	}
+	did["no_receipt"] += sum(counts)
+	return addToSends(ctx, s.pool, "undelivered", ids, counts)
 }
 
 // takenClaim is a dead gateway's claim the sweeper took over.

@@ -292,3 +292,35 @@ func TestSweepRequeuesBatchOfDeadGateway(t *testing.T) {
 	time.Sleep(cfg.Orphaned)
 	sweep(0) // still active in asynq, already enqueued again
 }
+
+// Recipients whose parts were all accepted but whose receipts never came (not
+// flagged unknown: the receipts were lost, or taken for an older message of a
+// reused id) become final as not reached once the wait for a receipt is over in a
+// send nothing changed for that long; a send still moving, and recipients sent
+// within the wait, are left alone.
+func TestSweepQuietSendNoReceipt(t *testing.T) {
+	w := newSweepWorld(t)
+	cfg := send.SweepConfig{Abandoned: time.Minute, Stalled: time.Minute, NoReceipt: time.Hour}
+	quiet, ids := w.sendWith(send.StatusSending, 3, 0)
+	w.exec(`UPDATE recipients SET status = 1 WHERE id = $1`, ids[1])
+	w.exec(`UPDATE recipients SET submitted_at = now() - interval '2 hours', part_states = 'a' WHERE send_id = $1`, quiet)
+	w.exec(`UPDATE recipients SET submitted_at = now() - interval '10 minutes' WHERE id = $1`, ids[2])
+	w.exec(`UPDATE sends SET submitted = 3, updated_at = now() - interval '2 hours' WHERE id = $1`, quiet)
+	moving, _ := w.sendWith(send.StatusSending, 2, 0)
+	w.exec(`UPDATE recipients SET submitted_at = now() - interval '2 hours', part_states = 'a' WHERE send_id = $1`, moving)
+	w.exec(`UPDATE sends SET submitted = 2 WHERE id = $1`, moving)
+	did, err := w.svc.Sweep(context.Background(), nil, cfg)
+	w.must(err)
+	if did["no_receipt"] != 2 {
+		t.Fatalf("no_receipt %d, want 2 (%v)", did["no_receipt"], did)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 3 AND error = 'no-receipt'`, quiet); n != 2 {
+		t.Fatalf("%d of the quiet send's old recipients final", n)
+	}
+	if n := w.count(`SELECT count(*) FROM recipients WHERE status IN (0, 1) AND (send_id = $1 OR id = $2)`, moving, ids[2]); n != 3 {
+		t.Fatalf("%d recipients left waiting, want the moving send's two and the recent one", n)
+	}
+	if n := w.count(`SELECT undelivered FROM sends WHERE id = $1`, quiet); n != 2 {
+		t.Fatalf("quiet send counts %d undelivered", n)
+	}
+}

@@ -54,7 +54,13 @@ type Deliver struct {
 	// esm_class message type 0x04 or 0x20, or a receipted_message_id or
 	// message_state TLV.
 	IsReceipt bool
+	// DataSM reports that it came as a data_sm (answered data_sm_resp).
+	DataSM bool
 }
+
+// UCS2 reports whether the user data is UCS-2: the parts of a concatenated
+// UCS-2 message are decoded together (a character may straddle two parts).
+func (d *Deliver) UCS2() bool { return alphabetOf(d.DataCoding) == alphaUCS2 }
 
 // UDH is a parsed User Data Header.
 type UDH struct {

@@ -78,6 +78,8 @@ type Session struct {
 	window chan struct{}
 	kick   chan struct{}
 	queues []chan *Deliver
+	// answered holds the sequence numbers of our recent responses (onGenericNack).
+	answered answeredSeqs
 
 	mu          sync.Mutex
 	pending     map[reqKey]*call

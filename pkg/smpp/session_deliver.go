@@ -42,7 +42,7 @@ func (s *Session) readLoop() {
 			}
 		case pdu.GenericNACKID:
 			s.onGenericNack(f)
-		case pdu.DeliverSMID:
+		case pdu.DeliverSMID, dataSMID:
 			s.onDeliver(f)
 		case pdu.EnquireLinkID:
 			s.sendPDU(pdu.NewEnquireLinkResp(), f.seq, StatusOK)
@@ -62,7 +62,21 @@ func (s *Session) readLoop() {
 
 // onGenericNack completes whichever of our requests carries the sequence
 // number; our sequence numbers are unique across request types.
+//
+// The SMSC numbers its own requests from its own counter, so the sequence
+// number of a response we sent to one of them may equal that of a request of
+// ours still outstanding. A generic_nack with such a number (we answered a
+// request of the SMSC with it within ResponseTimeout: a generic_nack,
+// enquire_link_resp or unbind_resp of ours, see answered) may be the SMSC
+// nacking our response rather than our request: it settles nothing, and the
+// request waits for its own response (or times out with an unknown outcome),
+// so a part the SMSC accepted is never taken as rejected.
 func (s *Session) onGenericNack(f frame) {
+	if s.answered.recent(f.seq, time.Now(), s.cfg.ResponseTimeout) {
+		s.log.Warn("smpp: generic_nack with the sequence number of a response of ours; taken as a nack of that response, settling nothing",
+			"seq", f.seq, "status", f.status.String())
+		return
+	}
 	for _, id := range []pdu.ID{pdu.SubmitSMRespID, pdu.EnquireLinkRespID, pdu.UnbindRespID} {
 		if c := s.take(reqKey{id, f.seq}); c != nil {
 			st := f.status
@@ -84,12 +98,16 @@ func (s *Session) onDeliver(f frame) {
 		return
 	}
 	seq := f.seq
-	d, err := decodeDeliver(f, time.Now())
+	decode := decodeDeliver
+	if f.id == dataSMID {
+		decode = decodeDataSM
+	}
+	d, err := decode(f, time.Now())
 	if err != nil {
 		// Retrying cannot make it decodable: refuse it permanently.
-		s.log.Error("smpp: undecodable deliver_sm rejected", "seq", seq, "err", err)
+		s.log.Error("smpp: undecodable deliver_sm rejected", "command", f.id.String(), "seq", seq, "err", err)
 		s.sh.stats.deliverNacks.Add(1)
-		s.sendPDU(pdu.NewDeliverSMResp(), seq, StatusAppNackPermanent)
+		s.answer([]Deliver{{Seq: seq, DataSM: f.id == dataSMID}}, []error{errPermanent})
 		return
 	}
 	q := s.queues[0]
@@ -108,7 +126,7 @@ func (s *Session) onDeliver(f frame) {
 		s.sh.stats.deliverOverflow.Add(1)
 		s.sh.stats.deliverNacks.Add(1)
 		s.log.Warn("smpp: deliver queue full, answering ESME_RX_T_APPN", "seq", seq)
-		s.sendPDU(pdu.NewDeliverSMResp(), seq, StatusAppNackTemporary)
+		s.answer([]Deliver{d}, []error{errQueueFull})
 	}
 }
 
@@ -143,21 +161,34 @@ func (s *Session) handleDeliver(d Deliver) {
 	s.answer([]Deliver{d}, []error{err})
 }
 
-// answer queues the deliver_sm_resp of each of ds in one write: ESME_ROK when
-// its error is nil, ESME_RX_T_APPN (the SMSC redelivers) otherwise.
+// Errors answer gives without a handler: an undecodable PDU (refused for good)
+// and a full deliver queue (the SMSC redelivers).
+var (
+	errPermanent = errors.New("undecodable")
+	errQueueFull = errors.New("deliver queue full")
+)
+
+// answer queues the deliver_sm_resp (data_sm_resp for a data_sm) of each of
+// ds in one write: ESME_ROK when its error is nil, ESME_RX_P_APPN for an
+// undecodable PDU, ESME_RX_T_APPN (the SMSC redelivers) otherwise.
 func (s *Session) answer(ds []Deliver, errs []error) {
 	buf := getBuf()
 	defer putBuf(buf)
 	for i, d := range ds {
 		st := StatusOK
-		if errs[i] != nil {
+		switch {
+		case errors.Is(errs[i], errPermanent):
+			st = StatusAppNackPermanent
+		case errors.Is(errs[i], errQueueFull):
+			st = StatusAppNackTemporary
+		case errs[i] != nil:
 			st = StatusAppNackTemporary
 			s.sh.stats.deliverNacks.Add(1)
 			s.log.Warn("smpp: deliver handler failed, answering ESME_RX_T_APPN", "seq", d.Seq, "source", d.Source.Addr, "err", errs[i])
-		} else {
+		default:
 			s.sh.stats.deliverAcks.Add(1)
 		}
-		if n := buf.Len(); encodePDU(buf, pdu.NewDeliverSMResp(), d.Seq, st) != nil {
+		if n := buf.Len(); appendDeliverResp(buf, &d, st) != nil {
 			buf.Truncate(n) // the SMSC redelivers it
 			s.log.Error("smpp: encode deliver_sm_resp failed", "seq", d.Seq)
 		}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fiorix/go-smpp/smpp/pdu"
@@ -73,9 +74,37 @@ func (s *Session) sendPDU(p pdu.Body, seq uint32, status Status) {
 		s.log.Error("smpp: encode response", "err", err)
 		return
 	}
+	if isResponse(p.Header().ID) {
+		s.answered.add(seq, time.Now())
+	}
 	if err := s.send(nil, buf.Bytes()); err != nil {
 		s.log.Debug("smpp: response dropped", "command", p.Header().ID.String(), "seq", seq, "err", err)
 	}
+}
+
+// answeredSlots is how many sequence numbers of our recent responses are kept.
+const answeredSlots = 256
+
+// answeredSeqs remembers the sequence numbers of the generic_nack,
+// enquire_link_resp and unbind_resp we sent and when (onGenericNack). A slot
+// holds the sequence number in its high half and the second it was sent in
+// the low half; a later response with the same slot overwrites it.
+// deliver_sm_resp and data_sm_resp are not kept: the SMSC's counter of those
+// runs alongside ours, and every genuine nack of a submit would look ambiguous.
+type answeredSeqs [answeredSlots]atomic.Uint64
+
+func (a *answeredSeqs) add(seq uint32, now time.Time) {
+	a[seq%answeredSlots].Store(uint64(seq)<<32 | uint64(uint32(now.Unix())))
+}
+
+// recent reports whether we sent a response with seq within window of now.
+func (a *answeredSeqs) recent(seq uint32, now time.Time, window time.Duration) bool {
+	v := a[seq%answeredSlots].Load()
+	if v == 0 || uint32(v>>32) != seq {
+		return false
+	}
+	at := time.Unix(int64(uint32(v)), 0)
+	return now.Sub(at) <= window+time.Second
 }
 
 // unlinkLocked removes c from the deadline list; s.mu must be held.

@@ -123,6 +123,7 @@ type receipt struct {
 	stat     Stat
 	snippet  string
 	location *time.Location
+	poison   PoisonField // a field given invalid bytes (Config.PoisonReceipts)
 }
 
 // receiptText is the de-facto standard receipt text (SMPP 3.4 Appendix B).
@@ -133,7 +134,7 @@ func (r *receipt) text() string {
 	}
 	const layout = "0601021504"
 	return fmt.Sprintf("id:%s sub:001 dlvrd:%s submit date:%s done date:%s stat:%s err:%s text:%s",
-		r.textID, dlvrd, r.submitAt.In(r.location).Format(layout), r.doneAt.In(r.location).Format(layout),
+		poison(r.textID, PoisonID, r.poison), dlvrd, r.submitAt.In(r.location).Format(layout), r.doneAt.In(r.location).Format(layout),
 		r.stat, r.stat.errCode(), r.snippet)
 }
 
@@ -144,17 +145,17 @@ func (r *receipt) encode() ([]byte, error) {
 	f := p.Fields()
 	f.Set(pdufield.SourceAddrTON, r.handTON)
 	f.Set(pdufield.SourceAddrNPI, r.handNPI)
-	f.Set(pdufield.SourceAddr, r.handset)
+	f.Set(pdufield.SourceAddr, poison(r.handset, PoisonSource, r.poison))
 	f.Set(pdufield.DestAddrTON, r.esmeTON)
 	f.Set(pdufield.DestAddrNPI, r.esmeNPI)
-	f.Set(pdufield.DestinationAddr, r.esme)
+	f.Set(pdufield.DestinationAddr, poison(r.esme, PoisonDest, r.poison))
 	f.Set(pdufield.ESMClass, uint8(0x04))
 	f.Set(pdufield.DataCoding, uint8(0))
 	if err := f.Set(pdufield.ShortMessage, []byte(r.text())); err != nil {
 		return nil, err
 	}
 	t := p.TLVFields()
-	t.Set(tagReceiptedMsgID, pdutlv.CString(r.msgID))
+	t.Set(tagReceiptedMsgID, pdutlv.CString(poison(r.msgID, PoisonID, r.poison)))
 	t.Set(tagMessageState, r.stat.MessageState())
 	return encode(p, 0, StatusOK)
 }

@@ -242,6 +242,13 @@ type Config struct {
 	// submit_sm (see SubmitFault).
 	SubmitFaults []SubmitFault
 
+	// DataSM sends receipts and MO as data_sm (SMPP 3.4 §4.7) instead of
+	// deliver_sm, their text in message_payload.
+	DataSM bool
+	// PoisonReceipts puts bytes that are not UTF-8 into a field of the
+	// receipts of messages to a destination (see ParsePoison).
+	PoisonReceipts map[string]PoisonField
+
 	// RetryTimeout is how long an unacknowledged deliver_sm waits before it
 	// is sent again (a negative deliver_sm_resp is retried after it too);
 	// default 10s.

@@ -21,6 +21,14 @@ type SubmitFault struct {
 	// DropResponse accepts the part (it is stored and its receipt comes) but
 	// the submit_sm_resp is never written, as when a response is lost on the way.
 	DropResponse bool
+	// HoldResponse accepts the part (its receipt comes at once) but keeps the
+	// submit_sm_resp until Server.ReleaseHeld: the receipt overtakes it.
+	HoldResponse bool
+	// NackEcho accepts the part but, before answering it, sends a query_sm
+	// with the submit_sm's sequence number and nacks the ESME's generic_nack
+	// of it with that same number (a generic_nack that is not an answer to
+	// the submit_sm), then answers the submit_sm.
+	NackEcho bool
 	// Times limits the fault to the first Times attempts of each matching
 	// (destination, part); 0 means every attempt.
 	Times int
@@ -45,11 +53,14 @@ func newFaults(list []SubmitFault) *faults {
 
 // match returns the fault that applies to this attempt at dest's part, if any.
 func (f *faults) match(dest string, part int) (SubmitFault, bool) {
-	if f == nil || len(f.list) == 0 {
+	if f == nil {
 		return SubmitFault{}, false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.list) == 0 {
+		return SubmitFault{}, false
+	}
 	k := faultKey{dest, part}
 	f.attempts[k]++
 	n := f.attempts[k]
@@ -63,7 +74,8 @@ func (f *faults) match(dest string, part int) (SubmitFault, bool) {
 
 // ParseFaults reads SIM_SUBMIT_FAULTS: comma-separated DEST[:PART]=ACTION[*TIMES]
 // where DEST is a destination or * for all, ACTION a command_status such as
-// 0x08 or "drop" (accept, lose the response), and *TIMES limits it to the first
+// 0x08, "drop" (accept, lose the response), "hold" (accept, answer only at
+// Server.ReleaseHeld) or "nackecho" (see SubmitFault.NackEcho), and *TIMES limits it to the first
 // attempts, e.g. "989121234567:2=0x45,989121234568=0x08*2,*:3=drop".
 func ParseFaults(s string) ([]SubmitFault, error) {
 	var out []SubmitFault
@@ -105,14 +117,30 @@ func parseFault(item string) (SubmitFault, error) {
 		}
 		f.Times, action = n, a
 	}
-	if action == "drop" {
+	switch action {
+	case "drop":
 		f.DropResponse = true
+		return f, nil
+	case "hold":
+		f.HoldResponse = true
+		return f, nil
+	case "nackecho":
+		f.NackEcho = true
 		return f, nil
 	}
 	st, err := strconv.ParseUint(action, 0, 32)
 	if err != nil || st == 0 {
-		return f, fmt.Errorf("action %q: want a non-zero command_status such as 0x08, or drop", action)
+		return f, fmt.Errorf("action %q: want a non-zero command_status such as 0x08, drop, hold or nackecho", action)
 	}
 	f.Status = uint32(st)
 	return f, nil
+}
+
+// SetSubmitFaults replaces the submit faults (Config.SubmitFaults) from the next
+// submit_sm on, their attempt counts starting again.
+func (srv *Server) SetSubmitFaults(list []SubmitFault) {
+	f := srv.faults
+	f.mu.Lock()
+	f.list, f.attempts = list, map[faultKey]int{}
+	f.mu.Unlock()
 }

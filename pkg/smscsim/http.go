@@ -22,6 +22,7 @@ const maxListLimit = 100000
 //	POST   /reset                         DELETE /messages and zero the counters
 //	POST   /mo                            {"operator","from","to","text"} inject an MO; optional
 //	                                      "encoding" (gsm7|ucs2|latin1), "ref16", "parts" ([3,1] order/loss)
+//	                                      "split_surrogates", "poison" (source|dest|text)
 //	POST   /control/disconnect            {"operator":"mci","after":100,"down_ms":0}
 //	GET    /control/outcome               forced outcomes
 //	POST   /control/outcome               {"to":"98912…","stat":"UNDELIV"} ("" stat clears)

@@ -91,6 +91,18 @@ func chunk(b []byte, single, multi int, wide bool) [][]byte {
 	return out
 }
 
+// cutEven cuts UCS-2 octets into bodies of n octets (n made even), even between
+// the halves of a surrogate pair, as some handsets do.
+func cutEven(b []byte, n int) [][]byte {
+	n &^= 1
+	var out [][]byte
+	for len(b) > n {
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return append(out, b)
+}
+
 // moParts builds the short messages of an MO: the bodies with a concatenation
 // header (8-bit reference, or 16-bit when ref16) when there are several, in the
 // order of order (1-based part numbers; empty: all in order, a missing number is
@@ -130,7 +142,17 @@ func encodeMOAs(mo MO, ref uint16) (uint8, []moPart, error) {
 	if mo.Ref16 {
 		udhLen = 7
 	}
-	dc, bodies, err := moBodies(mo.Text, mo.Encoding, udhLen)
+	var dc uint8
+	var bodies [][]byte
+	var err error
+	switch {
+	case mo.Poison == PoisonText:
+		dc, bodies = codingIA5, [][]byte{append([]byte(mo.Text), poisonBytes...)}
+	case mo.SplitSurrogates:
+		dc, bodies = codingUCS2, cutEven(ucs2(mo.Text), 140-udhLen)
+	default:
+		dc, bodies, err = moBodies(mo.Text, mo.Encoding, udhLen)
+	}
 	if err != nil {
 		return 0, nil, err
 	}

@@ -38,10 +38,13 @@ type Server struct {
 	forcedMu sync.Mutex
 	forced   atomic.Pointer[map[string]Stat]
 
-	nextID    atomic.Uint64
-	firstID   uint64
-	faults    *faults
-	moRef     atomic.Uint32
+	nextID  atomic.Uint64
+	firstID uint64
+	faults  *faults
+	moRef   atomic.Uint32
+
+	heldMu    sync.Mutex
+	held      []func() // submit_sm responses kept by a "hold" fault
 	sessionID atomic.Uint64
 
 	httpLn  net.Listener
@@ -356,6 +359,12 @@ type MO struct {
 	// Parts are the 1-based part numbers to send, in that order: [3,1,2] sends
 	// out of order, [1,3] loses part 2. Empty: every part in order.
 	Parts []int `json:"parts,omitempty"`
+	// SplitSurrogates sends the text as UCS-2 cut every 134 octets, even
+	// between the two halves of a surrogate pair (an emoji split across parts).
+	SplitSurrogates bool `json:"split_surrogates,omitempty"`
+	// Poison puts bytes that are not UTF-8 into the source address ("source"),
+	// the destination address ("dest") or the text ("text", sent as IA5).
+	Poison PoisonField `json:"poison,omitempty"`
 }
 
 // InjectMO queues a deliver_sm (esm_class 0x00; GSM 7-bit when possible,
@@ -385,7 +394,10 @@ func (srv *Server) InjectMO(mo MO) (int, error) {
 		return 0, err
 	}
 	for _, p := range parts {
-		raw, err := encodeMODeliver(mo.From, mo.To, dc, p)
+		raw, err := encodeMODeliver(poison(mo.From, PoisonSource, mo.Poison), poison(mo.To, PoisonDest, mo.Poison), dc, p)
+		if err == nil && srv.cfg.DataSM {
+			raw, err = asDataSM(raw)
+		}
 		if err != nil {
 			return 0, err
 		}

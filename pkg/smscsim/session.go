@@ -76,6 +76,10 @@ type session struct {
 	writer   bool
 	mb       *mailbox // set at bind, before the writer goroutine starts
 
+	// echoes are the submit_sm responses a NackEcho fault keeps until the
+	// ESME's generic_nack of the query_sm with the same sequence number.
+	echoes map[uint32]pdu.Body
+
 	// Guarded by mb.mu.
 	inflight map[uint32]*item
 	detached bool
@@ -300,7 +304,7 @@ func (s *session) handle(id pdu.ID, status, seq uint32, frame []byte) bool {
 		return s.handleBind(id, seq, frame)
 	case pdu.SubmitSMID:
 		return s.handleSubmit(seq, frame)
-	case pdu.DeliverSMRespID:
+	case pdu.DeliverSMRespID, dataSMRespID:
 		s.handleDeliverResp(seq, status)
 		return true
 	case pdu.EnquireLinkID:
@@ -316,6 +320,9 @@ func (s *session) handle(id pdu.ID, status, seq uint32, frame []byte) bool {
 	case pdu.GenericNACKID:
 		// An ESME that cannot parse our deliver_sm answers generic_nack
 		// with its sequence number: a negative response, retried later.
+		if s.nackEcho(seq) {
+			return true
+		}
 		if status == StatusOK {
 			status = StatusSysErr
 		}
@@ -472,8 +479,17 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	if s.srv.store.add(pt, sm) {
 		op.c.duplicates.Add(1)
 	}
-	if !faulty || !fault.DropResponse {
-		resp.Fields().Set(pdufield.MessageID, pt.msgID)
+	resp.Fields().Set(pdufield.MessageID, pt.msgID)
+	switch {
+	case faulty && fault.HoldResponse:
+		s.srv.holdResponse(s, resp, seq)
+	case faulty && fault.NackEcho:
+		if s.echoes == nil {
+			s.echoes = map[uint32]pdu.Body{}
+		}
+		s.echoes[seq] = resp
+		s.sendQuerySM(seq)
+	case !faulty || !fault.DropResponse:
 		if d := time.Duration(op.respDelay.Load()); d > 0 {
 			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
 		} else {
@@ -547,7 +563,11 @@ func (s *session) scheduleReceipt(pt *part, n uint64, f pdufield.Map) {
 		snippet:  receiptSnippet(pt.dc, pt.payload, receiptSnippetChars),
 		location: srv.cfg.Location,
 	}
+	r.poison = srv.cfg.PoisonReceipts[pt.to]
 	raw, err := r.encode()
+	if err == nil && srv.cfg.DataSM {
+		raw, err = asDataSM(raw)
+	}
 	if err != nil {
 		s.log.Error("encode receipt", "err", err)
 		return

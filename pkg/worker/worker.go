@@ -160,7 +160,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	w.lead = &lease.Lead{RDB: w.rdb, Key: leadKey, Token: name}
 	w.Webhooks.Pace = w.lead.Pace
 	defer w.lead.Release(context.WithoutCancel(ctx))
-	consumer := &inbound.Consumer{RDB: w.rdb, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
+	consumer := &inbound.Consumer{RDB: w.rdb, Pool: w.pool, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
 		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead, Alive: alive(insp, name)}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {

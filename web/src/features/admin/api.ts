@@ -148,6 +148,15 @@ export interface SystemicPattern {
 
 export type SystemicInput = Pick<SystemicPattern, 'kind' | 'title' | 'description' | 'text' | 'variables'>
 
+/** An inbound entry (receipt or MO part) the worker quarantined: its raw bytes in hex, why, when. */
+export interface QuarantinedEntry {
+  id: number
+  stream_id: string
+  raw_hex: string
+  reason: string
+  created_at: string
+}
+
 export const adminApi = {
   login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
@@ -155,6 +164,7 @@ export const adminApi = {
   logout: () => api.post<unknown>('/admin/auth/logout'),
   me: () => api.get<{ id: number; name: string; user_name: string }>('/admin/me'),
   staffUsers: (q: { page?: number; limit?: number }) => api.page<StaffUser>('/admin/staff', q),
+  quarantine: (q: { page?: number; limit?: number }) => api.page<QuarantinedEntry>('/admin/inbound-quarantine', q),
   addStaffUser: (body: StaffUserInput) => api.post<StaffUser>('/admin/staff', body),
   setStaffStatus: (id: number, status: StaffUser['status']) => api.post<StaffUser>(`/admin/staff/${id}/status`, { status }),
   queues: () => api.get<Queue[]>('/admin/reviews'),
@@ -205,6 +215,8 @@ export const useOfflineReceipt = (id: number) =>
   useQuery({ queryKey: ['admin', 'offline-receipt', id], queryFn: () => adminApi.offlineReceipt(id), staleTime: Infinity })
 export const useStaffUsers = (q: Parameters<typeof adminApi.staffUsers>[0]) =>
   useQuery({ queryKey: ['admin', 'staff', q], queryFn: () => adminApi.staffUsers(q) })
+export const useQuarantine = (q: Parameters<typeof adminApi.quarantine>[0]) =>
+  useQuery({ queryKey: ['admin', 'inbound-quarantine', q], queryFn: () => adminApi.quarantine(q) })
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })

@@ -1,0 +1,1 @@
+ALTER TABLE inbox_parts DROP COLUMN ucs2;
