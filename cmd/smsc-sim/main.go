@@ -140,7 +140,7 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
 		keepFrom:     fs.String("keep-from", env("SIM_KEEP_FROM", ""), "sender lines whose messages are always stored, comma-separated"),
 		maxBinds:     fs.String("max-binds", env("SIM_MAX_BINDS", "0"), "bound sessions per system_id and operator, 0 = no limit (a carrier account's bind quota)"),
-		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
+		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers, lost responses or a drop before the answer, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop,989121234568=disconnect*1"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
 		logFormat:    fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json"),
