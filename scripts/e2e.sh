@@ -30,7 +30,7 @@ stack_start smsc-sim ./bin/smsc-sim
 stack_start smpp-gateway ./bin/smpp-gateway
 stack_start worker ./bin/worker
 stack_start api ./bin/api serve
-stack_wait_ready 60 # beside the Go tests on a loaded machine, a cold start can take a while
+stack_wait_ready 180 # a safety net: beside the Go tests on a loaded machine, a cold start can take a while
 
 cd web
 # Arguments name test files (relative to web/) to run only those; none runs them all.

@@ -58,10 +58,12 @@ stack_init() { # NAME
 stack_start_redis() {
   redis-server --daemonize yes --bind 127.0.0.1 --port "$STACK_REDIS_PORT" --save '' --appendonly no \
     --dir "$STACK_RUN" --logfile "$STACK_RUN/redis.log" --pidfile "$STACK_RUN/redis.pid"
-  local _
-  for _ in $(seq 50); do redis-cli -p "$STACK_REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  # Deadlines, not try counts, and generous: a loaded machine only makes the wait longer.
+  local deadline=$((SECONDS + 30))
+  while ((SECONDS < deadline)); do redis-cli -p "$STACK_REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
   redis-cli -p "$STACK_REDIS_PORT" ping >/dev/null || { echo "private Redis did not start" >&2; return 1; }
-  for _ in $(seq 20); do [ -s "$STACK_RUN/redis.pid" ] && break; sleep 0.05; done
+  deadline=$((SECONDS + 10))
+  while ((SECONDS < deadline)); do [ -s "$STACK_RUN/redis.pid" ] && break; sleep 0.05; done
   STACK_PID[redis]=$(cat "$STACK_RUN/redis.pid" 2>/dev/null || true)
 }
 
@@ -80,8 +82,8 @@ stack_start() { # NAME CMD...
 }
 
 stack_wait_ready() { # [seconds]
-  local tries=$(( ${1:-20} * 5 )) _
-  for _ in $(seq "$tries"); do curl -fsS --max-time 2 "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  local deadline=$((SECONDS + ${1:-20}))
+  while ((SECONDS < deadline)); do curl -fsS --max-time 5 "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "stack not ready after ${1:-20}s" >&2
   tail -n 20 "$STACK_RUN"/*.log >&2 || true
   return 1

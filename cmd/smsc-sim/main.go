@@ -146,7 +146,7 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		maxStored:    fs.String("max-stored", env("SIM_MAX_STORED", ""), "messages kept for inspection (default from profile)"),
 		keepFrom:     fs.String("keep-from", env("SIM_KEEP_FROM", ""), "sender lines whose messages are always stored, comma-separated"),
 		maxBinds:     fs.String("max-binds", env("SIM_MAX_BINDS", "0"), "bound sessions per system_id and operator, 0 = no limit (a carrier account's bind quota)"),
-		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers or lost responses, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop"),
+		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers, lost responses or a drop before the answer, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop,989121234568=disconnect*1"),
 		dataSM:       fs.Bool("data-sm", env("SIM_DATA_SM", "") == "1", "send receipts and MO as data_sm instead of deliver_sm"),
 		poison:       fs.String("poison-receipts", env("SIM_POISON_RECEIPTS", ""), "invalid bytes in a receipt field per destination, e.g. 989121234567=id,989121234568=source"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),

@@ -113,7 +113,9 @@ func TestOpenAITimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrModel) {
 		t.Errorf("err: %v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	// The server holds the stream until the test ends: returning at all is the
+	// time-out working; the bound is a safety net far above the 300 ms.
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
 	}
 }

@@ -73,9 +73,11 @@ func (p *redisProc) kill() {
 	}
 }
 
+// waitFor polls cond until it holds; the timeout is a safety net of at least a
+// minute (a loaded machine only makes the wait longer).
 func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(max(timeout, time.Minute))
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -129,9 +129,12 @@ func (e *Engine) StopGateway() {
 	}
 }
 
-// Wait polls cond until it holds or the timeout passes.
+// Wait polls cond until it holds or the timeout passes. The timeout is a
+// safety net, never a speed goal: it is at least WaitFloor, so a loaded
+// machine only makes the wait longer.
 func (e *Engine) Wait(what string, timeout time.Duration, cond func() bool) {
 	e.T.Helper()
+	timeout = max(timeout, WaitFloor)
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		if cond() {
@@ -141,6 +144,9 @@ func (e *Engine) Wait(what string, timeout time.Duration, cond func() bool) {
 	}
 	e.T.Fatalf("timed out after %v waiting for %s\n%s", timeout, what, e.dump())
 }
+
+// WaitFloor is the least deadline of Wait.
+const WaitFloor = 2 * time.Minute
 
 // dump describes the engine's state, for a failed wait.
 func (e *Engine) dump() string {

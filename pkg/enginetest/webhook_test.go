@@ -110,7 +110,7 @@ func TestWebhookReceiptsOfABulkSend(t *testing.T) {
 	var a send.Accepted
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "quick", "numbers": numbers, "text": "وب‌هوک",
 		"sender": "30009090"}, token).Decode(t, &a)
-	e.Wait("every receipt applied", 170*time.Second, func() bool {
+	e.Wait("every receipt applied", 10*time.Minute, func() bool {
 		s := sendStats(t, e, a.ID)
 		return s.Delivered+s.Undelivered == n
 	})
@@ -119,7 +119,7 @@ func TestWebhookReceiptsOfABulkSend(t *testing.T) {
 	if off {
 		return
 	}
-	e.Wait("every receipt posted", 170*time.Second, func() bool {
+	e.Wait("every receipt posted", 10*time.Minute, func() bool {
 		distinct, _, _ := sink.counts()
 		return distinct >= n
 	})

@@ -312,8 +312,12 @@ func (e *env) streamLen() int64 {
 	return n
 }
 
+// waitFor polls cond until it holds. The timeout is a safety net, never a
+// speed goal: it is at least waitFloor, so a loaded machine only makes the
+// wait longer.
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
+	timeout = max(timeout, waitFloor)
 	deadline := time.Now().Add(timeout)
 	for !cond() {
 		if time.Now().After(deadline) {
@@ -322,6 +326,9 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// waitFloor is the least deadline of waitFor.
+const waitFloor = time.Minute
 
 // bindStats sums the smpp counters of the gateway's binds.
 func bindStats(g *Gateway) smpp.Stats {

@@ -78,9 +78,12 @@ func TestLaneBulkWindowAndYield(t *testing.T) {
 	}
 }
 
-// The bulk rate is TPS×(1−share).
+// The bulk rate is TPS×(1−share), and bulk parts wait for it.
 func TestLaneBulkRate(t *testing.T) {
 	l := newLane(BindConfig{CriticalShare: 0.5, Window: 100, TPS: 200})
+	if l.rate == nil || l.rate.Limit() != 100 || l.rate.Burst() != 2 {
+		t.Fatalf("bulk bucket %v", l.rate)
+	}
 	ctx := context.Background()
 	start := time.Now()
 	for range 51 {
@@ -90,9 +93,10 @@ func TestLaneBulkRate(t *testing.T) {
 		}
 		r()
 	}
-	// 100/s with a burst of 2: 51 parts take about 0.49 s.
-	if el := time.Since(start); el < 400*time.Millisecond || el > 2*time.Second {
-		t.Fatalf("51 bulk parts at 100/s took %v", el)
+	// 100/s with a burst of 2: 51 parts take at least 0.49 s (a loaded machine
+	// only makes it longer: how much longer is the benchmarks' business).
+	if el := time.Since(start); el < 400*time.Millisecond {
+		t.Fatalf("51 bulk parts at 100/s took only %v", el)
 	}
 }
 

@@ -115,9 +115,10 @@ func TestPacerWaitPaces(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// 100 tokens at 400/s with a burst of 8: about 0.23 s.
-	if el := time.Since(start); el < 180*time.Millisecond || el > 2*time.Second {
-		t.Fatalf("100 submits at 400/s took %s", el)
+	// 100 tokens at 400/s with a burst of 8: at least 0.23 s (a loaded machine
+	// only makes it longer).
+	if el := time.Since(start); el < 180*time.Millisecond {
+		t.Fatalf("100 submits at 400/s took only %s", el)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -96,7 +96,7 @@ func dial(t *testing.T, url string, account int64, header http.Header) *websocke
 // waitClients waits until the hub counts n sockets of the account.
 func waitClients(t *testing.T, hub *live.Hub, account int64, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a safety net for a busy machine
 	for hub.Clients(account) != n {
 		if time.Now().After(deadline) {
 			t.Fatalf("account %d has %d sockets, want %d", account, hub.Clients(account), n)
@@ -193,36 +193,40 @@ func TestHubFansOutPerAccount(t *testing.T) {
 func TestPingKeepsSocketOpen(t *testing.T) {
 	rdb := testenv.RedisDB(t)
 	p := prefix(t)
-	hub, _ := startHub(t, rdb, live.HubConfig{Prefix: p, ReadTimeout: time.Second})
+	hub, _ := startHub(t, rdb, live.HubConfig{Prefix: p, ReadTimeout: 3 * time.Second})
 	url := liveServer(t, hub)
 	pinger := dial(t, url, 7, nil)
 	silent := dial(t, url, 7, nil)
 	waitClients(t, hub, 7, 2)
 
 	// Neither client reads (so neither answers the server's ping frames); only one
-	// sends the panel's "9" keep-alive, every 250 ms for 2.5 read timeouts.
-	for i := 0; i < 10; i++ {
+	// sends the panel's "9" keep-alive, every 250 ms (a twelfth of the read
+	// timeout, so a busy machine's late ping still comes in time), until the
+	// server has closed the silent one after its read timeout.
+	for i := 0; hub.Clients(7) != 1; i++ {
 		if err := pinger.WriteMessage(websocket.TextMessage, []byte("9")); err != nil {
 			t.Fatalf("ping %d: %v", i, err)
 		}
+		if i > 240 { // a minute: a safety net
+			t.Fatalf("the silent socket is still open after %d pings", i)
+		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	waitClients(t, hub, 7, 1)
-	_ = silent.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_ = silent.SetReadDeadline(time.Now().Add(30 * time.Second))
 	for {
 		if _, _, err := silent.ReadMessage(); err != nil {
 			break // closed by the server after its read timeout
 		}
 	}
 	// The pinger got its "9" answers and still receives events.
-	_ = pinger.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_ = pinger.SetReadDeadline(time.Now().Add(30 * time.Second))
 	if _, msg, err := pinger.ReadMessage(); err != nil || string(msg) != "9" {
 		t.Fatalf("answer to the ping: %q %v", msg, err)
 	}
 	if err := live.NewPublisher(rdb.Client, p).Publish(context.Background(), 7, live.EventTicketUpdated, map[string]int{"id": 1}); err != nil {
 		t.Fatal(err)
 	}
-	if m := next(t, pinger, 3*time.Second); m.Event != live.EventTicketUpdated {
+	if m := next(t, pinger, 30*time.Second); m.Event != live.EventTicketUpdated {
 		t.Fatalf("after pinging: %s", m.Event)
 	}
 }

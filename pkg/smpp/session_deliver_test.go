@@ -189,15 +189,13 @@ func TestSlowHandlerDoesNotStallSubmits(t *testing.T) {
 	cfg.DeliverQueue = 4
 	c := startClient(t, cfg)
 	const n = 40
-	start := time.Now()
+	// Every response arrives while the handler is still blocked (it is released
+	// only below): that is the behaviour, however long a busy machine takes.
 	res := submitAll(t, c, 0, n)
 	for _, o := range res {
 		if o.err != nil {
 			t.Fatal(o.err)
 		}
-	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Fatalf("submits took %v while the handler was blocked", el)
 	}
 	waitFor(t, "overflowing receipts refused", 5*time.Second, func() bool { return c.Stats().DeliversOverflow > 0 })
 	close(release)

@@ -41,7 +41,7 @@ func TestDisconnectMidWindowThenRebind(t *testing.T) {
 	if accepted != 30 || unknown != 20 {
 		t.Fatalf("accepted %d unknown %d, want 30 and 20", accepted, unknown)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	id, err := c.Submit(ctx, testMsg(99)) // waits for the automatic rebind
 	if err != nil || id == "" {
@@ -115,7 +115,7 @@ func TestGracefulCloseWaitsForInFlight(t *testing.T) {
 	closed := make(chan error, 1)
 	start := time.Now()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		closed <- c.Close(ctx)
 	}()
@@ -176,7 +176,7 @@ func TestBindRejected(t *testing.T) {
 	if st.Binds != 0 || st.LastError == "" || (st.State != StateDisconnected && st.State != StateConnecting) {
 		t.Fatalf("stats %+v", st)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := c.Close(ctx); err != nil {
 		t.Fatal(err)

@@ -52,11 +52,15 @@ func TestCarrierConditions(t *testing.T) {
 	if _, st := e.submit(submitPDU("3000", "989121234568", 0, 0, 0, []byte("b"))); st != StatusThrottled {
 		t.Fatalf("second submit over 1/s: status %#x, want ESME_RTHROTTLED", uint32(st))
 	}
+	// An hour's delay, then zeros: the answer comes (within the wait's safety
+	// net), so the delay is gone, however busy the machine.
+	if err := srv.SetConditions(CarrierConditions{Operator: "mci", DelayMS: 3_600_000}); err != nil {
+		t.Fatal(err)
+	}
 	if err := srv.SetConditions(CarrierConditions{Operator: "*"}); err != nil {
 		t.Fatal(err)
 	}
-	start = time.Now()
-	if _, st := e.submit(submitPDU("3000", "989121234569", 0, 0, 0, []byte("c"))); st != 0 || time.Since(start) > 250*time.Millisecond {
-		t.Fatalf("after reset: status %#x in %v", uint32(st), time.Since(start))
+	if _, st := e.submit(submitPDU("3000", "989121234569", 0, 0, 0, []byte("c"))); st != 0 {
+		t.Fatalf("after reset: status %#x", uint32(st))
 	}
 }

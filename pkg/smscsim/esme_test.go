@@ -171,7 +171,7 @@ func (e *testESME) bind(id pdu.ID, systemID, password string) pdu.Status {
 	f.Set(pdufield.Password, password)
 	f.Set(pdufield.InterfaceVersion, uint8(0x34))
 	seq := e.send(p)
-	r := e.resp(2 * time.Second)
+	r := e.resp(waitLong)
 	if r.Header().Seq != seq || r.Header().ID != id|0x80000000 {
 		e.t.Fatalf("bind: got %s seq %d, want resp to seq %d", r.Header().ID, r.Header().Seq, seq)
 	}
@@ -205,7 +205,7 @@ func submitPDU(from, to string, esm, dc, rd uint8, sm []byte) pdu.Body {
 func (e *testESME) submit(p pdu.Body) (msgID string, status pdu.Status) {
 	e.t.Helper()
 	seq := e.send(p)
-	r := e.resp(2 * time.Second)
+	r := e.resp(waitLong)
 	if r.Header().ID != pdu.SubmitSMRespID || r.Header().Seq != seq {
 		e.t.Fatalf("submit: got %s seq %d, want submit_sm_resp seq %d", r.Header().ID, r.Header().Seq, seq)
 	}

@@ -8,8 +8,9 @@ import (
 )
 
 // SubmitFault makes the simulator misbehave for some submit_sm, the way real
-// carriers do: answer a transient or permanent error status, or accept the
-// part and lose its submit_sm_resp.
+// carriers do: answer a transient or permanent error status, accept the part
+// and lose its submit_sm_resp, or accept it and drop the connection before
+// answering.
 type SubmitFault struct {
 	// Dest is the destination it applies to; "" means every destination.
 	Dest string
@@ -29,6 +30,10 @@ type SubmitFault struct {
 	// of it with that same number (a generic_nack that is not an answer to
 	// the submit_sm), then answers the submit_sm.
 	NackEcho bool
+	// Disconnect accepts the part (it is stored and its receipt comes) and then
+	// drops every connection of the operator before answering it, so the part
+	// is surely in flight when the connection goes.
+	Disconnect bool
 	// Times limits the fault to the first Times attempts of each matching
 	// (destination, part); 0 means every attempt.
 	Times int
@@ -75,7 +80,8 @@ func (f *faults) match(dest string, part int) (SubmitFault, bool) {
 // ParseFaults reads SIM_SUBMIT_FAULTS: comma-separated DEST[:PART]=ACTION[*TIMES]
 // where DEST is a destination or * for all, ACTION a command_status such as
 // 0x08, "drop" (accept, lose the response), "hold" (accept, answer only at
-// Server.ReleaseHeld) or "nackecho" (see SubmitFault.NackEcho), and *TIMES limits it to the first
+// Server.ReleaseHeld), "nackecho" (see SubmitFault.NackEcho) or "disconnect"
+// (accept, then drop the operator's connections unanswered), and *TIMES limits it to the first
 // attempts, e.g. "989121234567:2=0x45,989121234568=0x08*2,*:3=drop".
 func ParseFaults(s string) ([]SubmitFault, error) {
 	var out []SubmitFault
@@ -127,10 +133,13 @@ func parseFault(item string) (SubmitFault, error) {
 	case "nackecho":
 		f.NackEcho = true
 		return f, nil
+	case "disconnect":
+		f.Disconnect = true
+		return f, nil
 	}
 	st, err := strconv.ParseUint(action, 0, 32)
 	if err != nil || st == 0 {
-		return f, fmt.Errorf("action %q: want a non-zero command_status such as 0x08, drop, hold or nackecho", action)
+		return f, fmt.Errorf("action %q: want a non-zero command_status such as 0x08, drop, hold, nackecho or disconnect", action)
 	}
 	f.Status = uint32(st)
 	return f, nil

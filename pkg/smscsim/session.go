@@ -489,23 +489,35 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		}
 		s.echoes[seq] = resp
 		s.sendQuerySM(seq)
-	case !faulty || !fault.DropResponse:
-		if d := time.Duration(op.respDelay.Load()); d > 0 {
-			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
-		} else {
-			s.respond(resp, seq, StatusOK)
-		}
+	case !faulty || !fault.DropResponse && !fault.Disconnect:
+		s.answerAccepted(resp, seq, pt.msgID)
 	}
-
-	if mode := rd & 0x03; mode == 1 || mode == 2 && pt.outcome != StatDelivered {
-		s.scheduleReceipt(pt, n, f)
-	}
-	if op.consumeDrop() {
+	s.receiptIfAsked(pt, n, f, rd)
+	if faulty && fault.Disconnect || op.consumeDrop() {
 		s.flush()
 		op.dropAll("disconnect after submits")
 		return false
 	}
 	return true
+}
+
+// answerAccepted answers an accepted submit_sm with its message id, after
+// the operator's response delay if one is set.
+func (s *session) answerAccepted(resp pdu.Body, seq uint32, msgID string) {
+	resp.Fields().Set(pdufield.MessageID, msgID)
+	if d := time.Duration(s.op.respDelay.Load()); d > 0 {
+		time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
+		return
+	}
+	s.respond(resp, seq, StatusOK)
+}
+
+// receiptIfAsked schedules an accepted part's receipt when its
+// registered_delivery rd asks for one (always, or on failure only).
+func (s *session) receiptIfAsked(pt *part, n uint64, f pdufield.Map, rd byte) {
+	if mode := rd & 0x03; mode == 1 || mode == 2 && pt.outcome != StatDelivered {
+		s.scheduleReceipt(pt, n, f)
+	}
 }
 
 // concatOf reads a part's concatenation (UDH or SAR TLVs) into pt and returns

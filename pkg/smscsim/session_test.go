@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fiorix/go-smpp/smpp/pdu"
+	"github.com/fiorix/go-smpp/smpp/pdu/pdufield"
 )
 
 func TestBindWrongCredentials(t *testing.T) {
@@ -124,6 +125,43 @@ func TestDisconnectInjection(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	back := dialESME(t, srv.Addr("irancell"), true)
 	back.mustBind(srv)
+}
+
+// A disconnect fault accepts the part, then drops the connection before
+// answering it: no submit_sm_resp comes, the part is stored, its receipt
+// comes on the next bind, and past Times the destination is answered again.
+func TestDisconnectFault(t *testing.T) {
+	const cut = "989120000150"
+	srv := startSim(t, Config{SubmitFaults: []SubmitFault{{Dest: cut, Disconnect: true, Times: 1}}})
+	e := dialESME(t, srv.Addr("mci"), true)
+	e.mustBind(srv)
+	if _, st := e.submit(submitPDU("3000", "989120000149", 0, 0, 0, []byte("x"))); st != 0 {
+		t.Fatalf("submit before the fault: %#x", uint32(st))
+	}
+	e.send(submitPDU("3000", cut, 0, 0, 1, []byte("held")))
+	e.waitClosed(waitLong)
+	select {
+	case r := <-e.resps:
+		t.Fatalf("the cut part was answered: %s status %#x", r.Header().ID, r.Header().Status)
+	default:
+	}
+	st := srv.Stats().Operators["mci"]
+	if st.Accepted != 2 || st.Disconnects != 1 {
+		t.Fatalf("mci %+v", st)
+	}
+	if got := srv.Messages(cut); len(got) != 1 || got[0].Text != "held" {
+		t.Fatalf("handset %s received %+v", cut, got)
+	}
+
+	back := dialESME(t, srv.Addr("mci"), true)
+	back.mustBind(srv)
+	d := back.req(waitLong)
+	if d.Header().ID != pdu.DeliverSMID || fieldString(d.Fields(), pdufield.SourceAddr) != cut {
+		t.Fatalf("after the cut: %s from %q, want the cut part's receipt", d.Header().ID, fieldString(d.Fields(), pdufield.SourceAddr))
+	}
+	if _, st := back.submit(submitPDU("3000", cut, 0, 0, 0, []byte("again"))); st != 0 {
+		t.Fatalf("submit past Times: %#x", uint32(st))
+	}
 }
 
 func TestCloseStopsEverything(t *testing.T) {

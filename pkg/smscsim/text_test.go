@@ -186,7 +186,7 @@ func ucs2Bytes(u []uint16) []byte {
 }
 
 func TestParseFaults(t *testing.T) {
-	got, err := ParseFaults("989121234567:2=0x45, 989121234568=0x08*2,*:3=drop,*=20")
+	got, err := ParseFaults("989121234567:2=0x45, 989121234568=0x08*2,*:3=drop,*=20,989120000150=disconnect*1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +195,7 @@ func TestParseFaults(t *testing.T) {
 		{Dest: "989121234568", Status: 0x08, Times: 2},
 		{Part: 3, DropResponse: true},
 		{Status: 20},
+		{Dest: "989120000150", Disconnect: true, Times: 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%+v", got)

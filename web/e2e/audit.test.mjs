@@ -30,7 +30,7 @@ test('audit log: a login and a send appear, the action filter narrows them', { t
   await page.waitForFunction(() => {
     const trs = [...document.querySelectorAll('table[aria-label="گزارش فعالیت‌ها"] tbody tr')]
     return trs.length > 0 && trs.every((r) => r.textContent?.includes('ثبت ارسال'))
-  }, null, { timeout: 15_000, polling: 300 })
+  }, null, { timeout: 60_000, polling: 300 })
   assert.equal(await table.getByText('ورود به حساب').count(), 0, 'logins are filtered out')
   await shot(page, 'audit-log-filtered')
   await context.close()

@@ -179,7 +179,7 @@ test('login to dashboard: the page code loads while typing, its data with the to
   await page.goto(`${PANEL_URL}/login`)
   await page.getByTestId('login-username').fill(DEMO.username)
   await page.getByTestId('login-password').fill(DEMO.password)
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + 60_000 // a safety net: the code is fetched while typing, however slowly
   while (chunks.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   const answer = page.waitForResponse((r) => r.url().endsWith('/acl/auth/login'))
   await page.getByTestId('login-submit').click()

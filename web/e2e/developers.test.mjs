@@ -102,7 +102,7 @@ test('sandbox key: created in the panel, marked, its send charges nothing', asyn
   assert.equal((await apiCall('GET', '/payment/credit/mine', undefined, token)).credit, before)
   // It travels the pipeline to the simulator's sandbox port, never a carrier's.
   let msg = null
-  for (let i = 0; i < 60 && !msg; i++) {
+  for (let i = 0; i < 180 && !msg; i++) {
     const r = await fetch(`${SIM_URL}/messages/latest?to=989121234568`).catch(() => null)
     const m = r?.ok ? await r.json().catch(() => null) : null
     // The line may add the «لغو۱۱» footer to the text.

@@ -30,7 +30,8 @@ export async function openPage(browser, viewport = DESKTOP, extra = {}) {
   })
   await watchCsp(context)
   const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
+  // A safety net, not a speed goal: on a busy machine a whole-stack step can take a while.
+  page.setDefaultTimeout(60_000)
   return { context, page }
 }
 
@@ -124,7 +125,7 @@ export async function readOtp(intl, { after = 0, timeoutMs = 30_000 } = {}) {
 }
 
 /** Waits until the page's path matches (client-side redirects included). */
-export async function waitForPath(page, re, timeout = 15_000) {
+export async function waitForPath(page, re, timeout = 60_000) {
   await page.waitForFunction((src) => new RegExp(src).test(location.pathname), re.source, { timeout, polling: 100 })
 }
 

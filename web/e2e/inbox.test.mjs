@@ -25,9 +25,18 @@ test('a new message arrives live, is marked read and answered', { timeout: 180_0
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)
   page.setDefaultTimeout(40_000) // a busy machine: the lazy pages take their time
+  // The live socket is registered at the server once the server answers a ping on it (the
+  // hub registers a socket before it reads from it); any socket of the page counts, so a
+  // reconnect on a busy machine is waited for too.
+  let answered
+  const registered = new Promise((resolve) => { answered = resolve })
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => { if (String(f.payload).trim() === '9') answered() }))
   await signInWithToken(page, token, '/inbox')
   await page.getByTestId('inbox-unread').waitFor()
-  await page.waitForTimeout(1000) // the live socket opens
+  let timer
+  await Promise.race([registered, new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the live socket answered no ping in 60 s')), 60_000)
+  })]).finally(() => clearTimeout(timer))
   const from = `98912${randomDigits(7)}`
   const text = `سلام از مشتری ${randomDigits(5)}`
   const res = await fetch(`${SIM_URL}/mo`, { method: 'POST', body: JSON.stringify({ operator: 'mci', from, to: LINE, text }) })

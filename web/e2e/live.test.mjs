@@ -12,14 +12,14 @@ after(async () => { await browser?.close() })
 test('live socket: ticket in the URL, closed within seconds of a logout elsewhere', async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)
-  const opened = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/v1/ws'), timeout: 15_000 })
+  const opened = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/v1/ws'), timeout: 60_000 })
   await signInWithToken(page, token)
   const ws = await opened
   assert.match(ws.url(), /\/v1\/ws\?ticket=[\w-]+$/)
   assert.ok(!ws.url().includes(token), 'the session token is not in the socket URL')
   await page.getByTestId('credit-value').waitFor()
 
-  const closed = ws.waitForEvent('close', { timeout: 15_000 })
+  const closed = ws.waitForEvent('close', { timeout: 60_000 })
   await apiCall('POST', '/acl/auth/logout', undefined, token) // as from another device
   await closed
   await waitForPath(page, /\/login$/)

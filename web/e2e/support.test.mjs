@@ -73,7 +73,7 @@ test('a ticket with an attachment is answered in the back office and rated', { t
 
   // The owner's handset got the SMS with the request number.
   let text = ''
-  for (let i = 0; i < 60 && !text.includes('پشتیبانی'); i++) {
+  for (let i = 0; i < 180 && !text.includes('پشتیبانی'); i++) {
     const res = await fetch(`${SIM_URL}/messages/latest?to=989120000000`).catch(() => null)
     const body = res?.ok ? await res.json().catch(() => null) : null
     text = String((body?.data ?? body)?.text ?? '')

@@ -113,7 +113,7 @@ test('map: a saved draft resumes with its circle and count', { timeout: 120_000 
   await page.getByTestId('targeted-map-step-0').waitFor()
   await page.getByTestId('bank-total').waitFor({ timeout: 30_000 })
   assert.ok((await total(page)) > 0, 'the resumed circle is counted')
-  await page.locator('[data-testid="bank-map"][data-shape="circle"]').waitFor({ timeout: 15_000 })
+  await page.locator('[data-testid="bank-map"][data-shape="circle"]').waitFor({ timeout: 60_000 })
   assert.equal(latinDigits(await page.getByTestId('pick-count-input').inputValue()), '5000')
   await shot(page, 'targeted-map-draft')
   await context.close()

@@ -41,7 +41,7 @@ test('online payment through the sandbox bank credits the wallet once', { timeou
   await page.waitForFunction(
     (want) => Number((document.querySelector('[data-testid="credit-value"]')?.textContent ?? '')
       .replace(/[۰-۹]/g, (d) => String('۰۱۲۳۴۵۶۷۸۹'.indexOf(d))).replace(/\D/g, '')) === want,
-    before + 2_000_000, { timeout: 15_000, polling: 300 })
+    before + 2_000_000, { timeout: 60_000, polling: 300 })
   assert.equal(await creditOf(page), before + 2_000_000)
   await shot(page, 'wallet-payment-result')
 

@@ -36,7 +36,7 @@ test('transactions: credit and a send appear, withdrawal filter, Excel export', 
   await page.waitForFunction((sel) => {
     const trs = [...document.querySelectorAll(`${sel} tbody tr`)]
     return trs.length > 0 && trs.every((r) => r.textContent?.includes('برداشت'))
-  }, TABLE, { timeout: 15_000, polling: 300 })
+  }, TABLE, { timeout: 60_000, polling: 300 })
   assert.equal(await table.getByText('اعتبار هدیه حساب نمایشی').count(), 0, 'deposits are filtered out')
   await shot(page, 'wallet-transactions-withdrawals')
 
@@ -62,7 +62,7 @@ test('transactions: credit and a send appear, withdrawal filter, Excel export', 
     await page.getByTestId('low-balance-save').click()
     await page.getByText('هشدار کمبود اعتبار ذخیره شد').waitFor()
     await apiCall('POST', '/send', { text: 'هشدار', numbers: [randomMobile()] }, token)
-    await page.getByText('کمبود اعتبار', { exact: true }).waitFor({ timeout: 15_000 })
+    await page.getByText('کمبود اعتبار', { exact: true }).waitFor({ timeout: 60_000 })
     await shot(page, 'wallet-low-balance-notice')
   } finally {
     await apiCall('POST', '/user/setting/low_balance', { enabled: false }, token)
