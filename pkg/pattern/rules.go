@@ -245,7 +245,7 @@ func CheckValues(vars []Variable, in Values, rules moderation.Rules) (Values, []
 // valueHolds is why one value holds the send (spec §5).
 func valueHolds(val string, n int, rules moderation.Rules) []string {
 	var held []string
-	if linkRE.MatchString(val) {
+	if moderation.HasLink(val) {
 		held = append(held, ReasonValueLink)
 	}
 	if n > LongValue {
