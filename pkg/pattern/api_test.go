@@ -392,3 +392,24 @@ func TestPatternKindChangeIsReviewed(t *testing.T) {
 		t.Fatalf("approved kind change sent as %s", typ)
 	}
 }
+
+// TestPatternValuesCannotAddLinks (issue 38 item 8): a value carrying a tracked
+// link placeholder — another account's link, or the sender's own — is refused with
+// a Persian message naming the variable; links come only from the reviewed text.
+func TestPatternValuesCannotAddLinks(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := e.Staff("valreviewer", "09120009971")
+	a := newShop(t, e, stok, "valshop", "09121230071")
+	p := create(t, e, a, a.draft("normal", "کد: %code%"))
+	decide(t, e, stok, latest(p), true, "")
+	p = create(t, e, a, map[string]any{"title": "پیام", "kind": "normal", "text": a.brand + " سلام %name%",
+		"variables": []map[string]any{{"name": "name", "type": "string", "length": 20}}})
+	decide(t, e, stok, latest(p), true, "")
+	for _, v := range []string{"{link:1}", "علی {link:77}"} {
+		r := e.Must(422, "POST", "/v1/api/patterns/send", map[string]any{"code": p.Code, "recipient": "09121234571",
+			"values": map[string]string{"name": v}}, a.tok)
+		if !strings.Contains(string(r.Raw), strings.Replace(pattern.MsgValuePlaceholder, "%s", "name", 1)) {
+			t.Fatalf("value %q: %s", v, r.Raw)
+		}
+	}
+}
