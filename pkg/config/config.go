@@ -66,8 +66,8 @@ type Config struct {
 	// LinkPerIPPerMin and LinkMissesPerIPPerHour bound the short-link redirect per
 	// client address: requests a minute, unknown or forged codes an hour.
 	LinkPerIPPerMin, LinkMissesPerIPPerHour int
-	LoginUserLockAfter    int // failed passwords per user per hour before unknown addresses wait
-	ExternalLoginTTL      time.Duration
+	LoginUserLockAfter                      int // failed passwords per user per hour before unknown addresses wait
+	ExternalLoginTTL                        time.Duration
 
 	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
 	SimHTTPAddr string
