@@ -63,11 +63,12 @@ type Config struct {
 	OTPPerNumberPerDay    int // one-time codes to one mobile per day, all purposes
 	ResetFailsPerDay      int // wrong reset codes per user and per mobile before a day's lock-out
 	CheckExistPerIPPerMin int // username checks per address per minute
+	LoginUserLockAfter    int // failed passwords per user per hour before unknown addresses wait
+	ExternalLoginTTL      time.Duration
+
 	// LinkPerIPPerMin and LinkMissesPerIPPerHour bound the short-link redirect per
 	// client address: requests a minute, unknown or forged codes an hour.
 	LinkPerIPPerMin, LinkMissesPerIPPerHour int
-	LoginUserLockAfter                      int // failed passwords per user per hour before unknown addresses wait
-	ExternalLoginTTL                        time.Duration
 
 	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
 	SimHTTPAddr string
