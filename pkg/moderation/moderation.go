@@ -45,9 +45,12 @@ type Send struct {
 // Check returns the reasons a send must be held (none: it goes out).
 func (r Rules) Check(s Send) []string {
 	var reasons []string
-	for _, w := range r.Words {
-		if w = Normalize(w); w != "" && containsWord(s.Text, w) {
-			reasons = append(reasons, ReasonWord+w)
+	if len(r.Words) > 0 {
+		texts := normalizedForms(s.Text)
+		for _, w := range r.Words {
+			if w = Normalize(w); w != "" && containsWord(texts, w) {
+				reasons = append(reasons, ReasonWord+w)
+			}
 		}
 	}
 	if r.Links && hasLink(s.Text) {
@@ -59,13 +62,25 @@ func (r Rules) Check(s Send) []string {
 	return reasons
 }
 
-// containsWord reports whether a text carries a normalised word or phrase, with its
-// non-joiners read as spaces or, when it has any, as nothing.
-func containsWord(text, w string) bool {
-	if strings.Contains(" "+Normalize(text)+" ", " "+w+" ") {
-		return true
+// normalizedForms are the padded normalised readings of a text: its non-joiners
+// read as spaces and, when it has any, as nothing.
+func normalizedForms(text string) []string {
+	forms := []string{" " + Normalize(text) + " "}
+	if strings.ContainsRune(text, zwnj) {
+		forms = append(forms, " "+normalize(text, true)+" ")
 	}
-	return strings.ContainsRune(text, zwnj) && strings.Contains(" "+normalize(text, true)+" ", " "+w+" ")
+	return forms
+}
+
+// containsWord reports whether one of the readings carries a normalised word or
+// phrase, whole.
+func containsWord(forms []string, w string) bool {
+	for _, f := range forms {
+		if strings.Contains(f, " "+w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // Normalize lowers a text, unifies Arabic and Persian letter forms, digits and
