@@ -368,7 +368,8 @@ func TestPatternKindChangeIsReviewed(t *testing.T) {
 	v1 := latest(p)
 
 	e.Must(200, "PUT", fmt.Sprintf("/v1/api/patterns/%d", p.ID), a.draft("otp", "کد خرید: %code%"), a.tok).Decode(t, &p)
-	if p.Status != pattern.StatusPending || p.Approved == nil || p.Approved.Kind != pattern.KindNormal || p.Versions[0].Kind != pattern.KindOTP {
+	if p.Status != pattern.StatusPending || p.Approved == nil || p.Approved.Kind != pattern.KindNormal ||
+		p.Versions[0].Kind != pattern.KindOTP || p.SMSType != send.TypePattern {
 		t.Fatalf("kind change not in review: %+v", p)
 	}
 	body := map[string]any{"code": p.Code, "recipient": "09121234531", "values": map[string]string{"code": "4321"}}

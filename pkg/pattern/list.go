@@ -46,6 +46,9 @@ func scanPattern(row pgx.CollectableRow) (Pattern, error) {
 		return p, err
 	}
 	p.SMSType = SendType(p.Kind)
+	if aKind != nil {
+		p.SMSType = SendType(*aKind) // what the pattern sends as: its approved version's kind
+	}
 	if aID != nil {
 		p.Sendable = true
 		p.Approved = &Version{ID: *aID, Version: *aVer, Status: StatusApproved, Active: true, Kind: *aKind,

@@ -69,7 +69,7 @@ type Pattern struct {
 	ID        int64     `json:"id"`
 	Code      string    `json:"code"`
 	Kind      string    `json:"kind"`
-	SMSType   string    `json:"sms_type"`
+	SMSType   string    `json:"sms_type"` // of the approved version's kind when there is one
 	Shared    bool      `json:"shared"`
 	Systemic  bool      `json:"systemic"`
 	Status    string    `json:"status"` // of the latest version
