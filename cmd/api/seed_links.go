@@ -8,12 +8,12 @@ import (
 )
 
 // seedLinks gives the demo account the plan that allows link tracking and one
-// tracked link (once: a re-run finds it).
+// tracked link (once: a re-run finds it), approved: the platform's own demo data.
 func seedLinks(ctx context.Context, pool *pgxpool.Pool, accountID int64) error {
 	_, err := pool.Exec(ctx, `UPDATE accounts SET link_tracking = true WHERE id = $1`, accountID)
 	if err == nil {
-		_, err = pool.Exec(ctx, `INSERT INTO tracked_links (account_id, title, url, utm_campaign)
-			SELECT $1, 'حراج پاییزه', 'https://example.com/autumn-sale', 'autumn' WHERE NOT EXISTS
+		_, err = pool.Exec(ctx, `INSERT INTO tracked_links (account_id, title, url, utm_campaign, status)
+			SELECT $1, 'حراج پاییزه', 'https://example.com/autumn-sale', 'autumn', 'approved' WHERE NOT EXISTS
 			(SELECT 1 FROM tracked_links WHERE account_id = $1)`, accountID)
 	}
 	if err != nil {

@@ -66,6 +66,10 @@ type Config struct {
 	LoginUserLockAfter    int // failed passwords per user per hour before unknown addresses wait
 	ExternalLoginTTL      time.Duration
 
+	// LinkPerIPPerMin and LinkMissesPerIPPerHour bound the short-link redirect per
+	// client address: requests a minute, unknown or forged codes an hour.
+	LinkPerIPPerMin, LinkMissesPerIPPerHour int
+
 	// SimHTTPAddr is the carrier simulator's inspection API (used by the demo and tests).
 	SimHTTPAddr string
 	// WebDir, when set, serves the panel from disk instead of the embedded build.
@@ -215,6 +219,7 @@ func defaults() Config {
 	}
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
 	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
+	c.LinkPerIPPerMin, c.LinkMissesPerIPPerHour = 300, 60
 	c.InvoiceSellerName, c.InvoiceSellerNationalID = env("INVOICE_SELLER_NAME", ""), env("INVOICE_SELLER_NATIONAL_ID", "")
 	c.InvoiceSellerEconomicCode, c.InvoiceSellerAddress = env("INVOICE_SELLER_ECONOMIC_CODE", ""), env("INVOICE_SELLER_ADDRESS", "")
 	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -255,6 +260,8 @@ func (c *Config) loadInts() error {
 		{"RATE_OTP_NUMBER_PER_DAY", &c.OTPPerNumberPerDay},
 		{"RATE_RESET_FAILS_PER_DAY", &c.ResetFailsPerDay},
 		{"RATE_CHECK_EXIST_IP_PER_MIN", &c.CheckExistPerIPPerMin},
+		{"RATE_LINK_IP_PER_MIN", &c.LinkPerIPPerMin},
+		{"RATE_LINK_MISSES_IP_PER_HOUR", &c.LinkMissesPerIPPerHour},
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
 		{"FILES_QUOTA_MB", &c.FilesQuotaMB},

@@ -34,7 +34,10 @@ func TestTrackedLinks(t *testing.T) {
 	if r := e.Must(403, "POST", "/v1/api/panel/link_tracker", form, token); r.Meta.Message != links.MsgPlanRequired {
 		t.Fatalf("gate: %s", r.Raw)
 	}
-	if _, err := e.DB.Pool.Exec(ctx, `UPDATE accounts SET link_tracking = true WHERE id = $1`, acct); err != nil {
+	// Texts with links are not held here (the moderation of link targets is
+	// pkg/links' TestLinkTargetsAreModerated): the link is approved at once.
+	if _, err := e.DB.Pool.Exec(ctx, `WITH m AS (UPDATE settings SET value = '{"links": false}' WHERE key = 'moderation')
+		UPDATE accounts SET link_tracking = true WHERE id = $1`, acct); err != nil {
 		t.Fatal(err)
 	}
 	var link links.Link
@@ -202,4 +205,41 @@ func checkTarget(loc string, sendID int64) error {
 		return fmt.Errorf("target %s", loc)
 	}
 	return nil
+}
+
+// TestRowTextsCannotAddLinks (issue 38 item 8): links render only from a send's
+// own text. A keyword cell or a peer-to-peer row carrying {link:N} of another
+// account reaches the handset as plain text, never as a short link, while the
+// keyword template's own link is rendered.
+func TestRowTextsCannotAddLinks(t *testing.T) {
+	e := enginetest.Start(t, enginetest.Options{})
+	ctx := context.Background()
+	tokA, accA := e.Account("rowlinka", "09121110081", "30008101", "service", 5_000_000)
+	tokB, accB := e.Account("rowlinkb", "09121110082", "30008102", "service", 5_000_000)
+	if _, err := e.DB.Pool.Exec(ctx, `WITH m AS (UPDATE settings SET value = '{"links": false}' WHERE key = 'moderation')
+		UPDATE accounts SET link_tracking = true WHERE id IN ($1, $2)`, accA, accB); err != nil {
+		t.Fatal(err)
+	}
+	var la, lb links.Link
+	e.Must(201, "POST", "/v1/api/panel/link_tracker", map[string]any{"title": "a", "url": "https://a.example/"}, tokA).Decode(t, &la)
+	e.Must(201, "POST", "/v1/api/panel/link_tracker", map[string]any{"title": "b", "url": "https://b.example/"}, tokB).Decode(t, &lb)
+
+	kw := upload(t, e, tokA, "kw.csv", "send", []byte("mobile,name\n09121234681,"+lb.Placeholder+"\n"))
+	var a send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "keyword", "file_id": kw.ID, "sender": "30008101",
+		"text": "سلام {ex_B} " + la.Placeholder}, tokA).Decode(t, &a)
+	p2p := upload(t, e, tokA, "p2p.xlsx", "peer_to_peer", xlsxOf(t, [][]any{{"متن", "شماره"}, {"سلام " + lb.Placeholder, "09121234682"}}))
+	var b send.Accepted
+	e.Must(201, "POST", "/v1/api/send", map[string]any{"type": "peer_to_peer", "file_id": p2p.ID, "sender": "30008101"}, tokA).Decode(t, &b)
+	e.Wait("both sends done", 60*time.Second, func() bool {
+		return sendStats(t, e, a.ID).Status == "done" && sendStats(t, e, b.ID).Status == "done"
+	})
+	kwText, _ := e.Sim.Latest("989121234681")
+	if got := shortRE.FindAllString(kwText.Text, -1); len(got) != 1 || !strings.Contains(kwText.Text, lb.Placeholder) {
+		t.Fatalf("keyword row received %q: want the template's one link and the cell's placeholder as text", kwText.Text)
+	}
+	p2pText, _ := e.Sim.Latest("989121234682")
+	if shortRE.MatchString(p2pText.Text) || p2pText.Text != "سلام "+lb.Placeholder {
+		t.Fatalf("peer-to-peer row received %q: a row may not add a link", p2pText.Text)
+	}
 }

@@ -492,15 +492,16 @@ type textEntry struct {
 func newTextCache() *textCache { return &textCache{m: map[textKey]textEntry{}} }
 
 // recipientParts returns the parts of one recipient's text: the send's (or the
-// recipient's own) text, with its tracked links rendered for the recipient. A text
-// with links is the recipient's alone, so it is split without the cache.
+// recipient's own) text, with the tracked links of the send's own text rendered
+// for the recipient (a recipient's text never adds one: shortlink.RenderFrom). A
+// text with links is the recipient's alone, so it is split without the cache.
 func (h *batchHandler) recipientParts(send sendRow, rc claimedRecipient, sendParts []sms.Part, sendErr error) ([]sms.Part, error) {
 	text := send.Text
 	if rc.Text != nil {
 		text = *rc.Text
 	}
-	if shortlink.Has(text) {
-		parts, err := sms.Split(sms.Compose(h.links.Render(text, rc.ID), send.Cancel11), 0)
+	if shortlink.Has(send.Text) && shortlink.Has(text) { // links come from the send's own text only
+		parts, err := sms.Split(sms.Compose(h.links.RenderFrom(send.Text, text, rc.ID), send.Cancel11), 0)
 		if err != nil {
 			err = fmt.Errorf("split text of send %d: %w", send.ID, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -35,13 +36,24 @@ func (s *Server) linkRoutes() []Route {
 const notFoundPage = `<!doctype html><html lang="fa" dir="rtl"><meta charset="utf-8"><title>چاپار</title>` +
 	`<body style="font-family:sans-serif;text-align:center;padding:3em">این لینک معتبر نیست یا منقضی شده است.</body></html>`
 
+// tooManyPage is what an address past the redirect's limits sees.
+const tooManyPage = `<!doctype html><html lang="fa" dir="rtl"><meta charset="utf-8"><title>چاپار</title>` +
+	`<body style="font-family:sans-serif;text-align:center;padding:3em">درخواست‌های این نشانی بیش از حد مجاز است؛ چند دقیقه بعد دوباره امتحان کنید.</body></html>`
+
 // shortLink is GET /l/{code}: the redirect of a tracked short link. It answers
 // 302 to the target with its UTM parameters and buffers the click (the recorder
-// writes clicks in batches); an unknown code is a 404 page.
+// writes clicks in batches); an unknown code is a 404 page, and a client address
+// past the redirect's limits a 429 page.
 func (s *Server) shortLink(c *gin.Context) {
-	target, click, err := s.Links.Resolve(c.Request.Context(), c.Param("code"))
+	target, click, err := s.Links.Open(c.Request.Context(), c.Param("code"), c.ClientIP())
 	if errors.Is(err, links.ErrUnknownCode) {
 		c.Data(http.StatusNotFound, "text/html; charset=utf-8", []byte(notFoundPage))
+		return
+	}
+	var tooMany links.ErrTooMany
+	if errors.As(err, &tooMany) {
+		c.Header("Retry-After", strconv.Itoa(max(1, int(tooMany.RetryAfter.Seconds()))))
+		c.Data(http.StatusTooManyRequests, "text/html; charset=utf-8", []byte(tooManyPage))
 		return
 	}
 	if err != nil {

@@ -554,8 +554,8 @@ func (w *walk) send() int64 {
 // pattern is a pattern of owner A with one pending version.
 func (w *walk) pattern() int64 {
 	id := w.sql(`INSERT INTO patterns (account_id, code, kind) VALUES ($1, 'walk' || $2::int, 'normal') RETURNING id`, w.accA, w.next())
-	w.sql(`WITH v AS (INSERT INTO pattern_versions (pattern_id, version, title, text, variables)
-		VALUES ($1, 1, 'آزمون', 'کد %code%', '[{"name":"code","type":"integer","length":6}]') RETURNING id)
+	w.sql(`WITH v AS (INSERT INTO pattern_versions (pattern_id, version, title, text, variables, kind)
+		VALUES ($1, 1, 'آزمون', 'کد %code%', '[{"name":"code","type":"integer","length":6}]', 'normal') RETURNING id)
 		UPDATE patterns SET latest_version_id = v.id FROM v WHERE patterns.id = $1 RETURNING patterns.id`, id)
 	return id
 }

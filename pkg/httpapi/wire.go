@@ -79,11 +79,14 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		calls = apicall.NewRecorder(pool, 50_000, log)
 	}
 	tickets := support.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter)
+	tracked := links.New(pool, shortLinks)
+	tracked.SetLimits(links.Limits{Limiter: limiter, PerMin: cfg.LinkPerIPPerMin, MissesPerHour: cfg.LinkMissesPerIPPerHour})
+	reviews.Register(tracked.ReviewQueue())
 	return Deps{
 		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets, shortLinks),
 		Webhooks:  webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Support: tickets,
-		Links:   links.New(pool, shortLinks),
+		Links:   tracked,
 		Reviews: reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,

@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -80,6 +81,9 @@ func (s *Service) Delete(ctx context.Context, id acl.Identity, linkID int64, ip 
 		}
 		if _, err := tx.Exec(ctx, `UPDATE tracked_links SET deleted_at = now() WHERE id = $1`, linkID); err != nil {
 			return fmt.Errorf("delete link: %w", err)
+		}
+		if err := review.Withdraw(ctx, tx, ReviewKind, linkID); err != nil {
+			return err
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
 			Action: "link.delete", TargetType: "link", Target: strconv.FormatInt(linkID, 10), IP: ip})

@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -54,6 +55,7 @@ type Service struct {
 	codec *shortlink.Codec
 	clicks
 	targets targetCache
+	limits  Limits
 }
 
 // New returns the service; codec must be the one the gateway renders with.
@@ -73,6 +75,10 @@ type Link struct {
 	Clicks      int64     `json:"clicks"`
 	Unique      int64     `json:"unique"`
 	CreatedAt   time.Time `json:"created_at"`
+	// Status is the review of the target: pending, approved or rejected (with
+	// ReviewNote, the reviewer's reason). Only an approved link redirects.
+	Status     string `json:"status"`
+	ReviewNote string `json:"review_note"`
 }
 
 // Form creates a tracked link.
@@ -118,8 +124,9 @@ func enabled(ctx context.Context, q Row, accountID int64) (bool, error) {
 }
 
 // CheckText checks the tracked-link placeholders of a message text: the plan
-// allows tracking, at most MaxSlots distinct links, each one of the account's.
-// A text without placeholders passes without a query. Errors are on field "text".
+// allows tracking, at most MaxSlots distinct links, each one of the account's (not
+// removed) and approved. A text without placeholders passes without a query.
+// Errors are on field "text".
 func CheckText(ctx context.Context, q Row, accountID int64, text string) error {
 	ids := shortlink.LinkIDs(text)
 	if len(ids) == 0 {
@@ -129,18 +136,23 @@ func CheckText(ctx context.Context, q Row, accountID int64, text string) error {
 		return apperr.Field("text", MsgTooManyLinks)
 	}
 	var on bool
-	var n int
-	err := q.QueryRow(ctx, `SELECT a.link_tracking, (SELECT count(*) FROM tracked_links
-		WHERE account_id = a.id AND id = ANY($2) AND deleted_at IS NULL) FROM accounts a WHERE a.id = $1`,
-		accountID, ids).Scan(&on, &n)
+	var n, approved, rejected int
+	err := q.QueryRow(ctx, `SELECT a.link_tracking, count(l.id), count(l.id) FILTER (WHERE l.status = 'approved'),
+		count(l.id) FILTER (WHERE l.status = 'rejected')
+		FROM accounts a LEFT JOIN tracked_links l ON l.account_id = a.id AND l.id = ANY($2) AND l.deleted_at IS NULL
+		WHERE a.id = $1 GROUP BY a.id`, accountID, ids).Scan(&on, &n, &approved, &rejected)
 	if err != nil {
 		return fmt.Errorf("check tracked links: %w", err)
 	}
-	if !on {
+	switch {
+	case !on:
 		return apperr.Field("text", MsgPlanRequired)
-	}
-	if n != len(ids) {
+	case n != len(ids):
 		return apperr.Field("text", MsgUnknownLink)
+	case rejected > 0:
+		return apperr.Field("text", MsgLinkRejected)
+	case approved != n:
+		return apperr.Field("text", MsgLinkPending)
 	}
 	return nil
 }
@@ -182,7 +194,9 @@ func validUTM(v string) bool {
 	return true
 }
 
-// Create adds a tracked link (the plan must allow tracking).
+// Create adds a tracked link (the plan must allow tracking). Its target is
+// moderated: a target the rules would hold in a text makes the link wait for
+// staff review (status pending) before it redirects or goes into a text.
 func (s *Service) Create(ctx context.Context, id acl.Identity, f Form) (Link, error) {
 	if err := f.clean(); err != nil {
 		return Link{}, err
@@ -204,17 +218,34 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, f Form) (Link, er
 		if n >= MaxLinks {
 			return apperr.Field("title", MsgTooMany)
 		}
-		err = tx.QueryRow(ctx, `INSERT INTO tracked_links (account_id, title, url, utm_source, utm_medium, utm_campaign, created_by)
-			VALUES ($1, $2, $3, $4, $5, $6, nullif($7, 0)) RETURNING id, created_at`,
-			id.AccountID, l.Title, l.URL, l.UTMSource, l.UTMMedium, l.UTMCampaign, id.UserID).Scan(&l.ID, &l.CreatedAt)
-		if err != nil {
-			return fmt.Errorf("insert link: %w", err)
-		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
-			Action: "link.create", TargetType: "link", Target: strconv.FormatInt(l.ID, 10), Details: map[string]any{"url": l.URL}})
+		return s.insert(ctx, tx, id, &l)
 	})
 	l.Placeholder = placeholder(l.ID)
 	return l, err
+}
+
+// insert writes a checked link with the status its target's moderation gives it,
+// queues it for review when it waits, and audits it.
+func (s *Service) insert(ctx context.Context, tx pgx.Tx, id acl.Identity, l *Link) error {
+	status, reasons, err := moderate(ctx, tx, l.URL)
+	if err != nil {
+		return err
+	}
+	l.Status = status
+	err = tx.QueryRow(ctx, `INSERT INTO tracked_links (account_id, title, url, utm_source, utm_medium, utm_campaign, created_by, status)
+		VALUES ($1, $2, $3, $4, $5, $6, nullif($7, 0), $8) RETURNING id, created_at`,
+		id.AccountID, l.Title, l.URL, l.UTMSource, l.UTMMedium, l.UTMCampaign, id.UserID, status).Scan(&l.ID, &l.CreatedAt)
+	if err != nil {
+		return fmt.Errorf("insert link: %w", err)
+	}
+	if status == StatusPending {
+		if err := review.Submit(ctx, tx, ReviewKind, id.AccountID, l.ID, reasons, l.Title+": "+l.URL); err != nil {
+			return err
+		}
+	}
+	return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
+		Action: "link.create", TargetType: "link", Target: strconv.FormatInt(l.ID, 10),
+		Details: map[string]any{"url": l.URL, "status": status}})
 }
 
 func placeholder(id int64) string { return shortlink.Marker + strconv.FormatInt(id, 10) + "}" }
@@ -226,7 +257,7 @@ func (s *Service) List(ctx context.Context, id acl.Identity, p validate.Paging) 
 		id.AccountID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count links: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT l.id, l.title, l.url, l.utm_source, l.utm_medium, l.utm_campaign, l.created_at,
+	rows, err := s.pool.Query(ctx, `SELECT l.id, l.title, l.url, l.utm_source, l.utm_medium, l.utm_campaign, l.created_at, l.status, l.review_note,
 		(SELECT count(*) FROM link_clicks c WHERE c.link_id = l.id), (SELECT count(*) FROM link_visitors v WHERE v.link_id = l.id)
 		FROM tracked_links l WHERE l.account_id = $1 AND l.deleted_at IS NULL ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
 		id.AccountID, p.Limit, p.Offset())
@@ -235,7 +266,8 @@ func (s *Service) List(ctx context.Context, id acl.Identity, p validate.Paging) 
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Link, error) {
 		var l Link
-		err := r.Scan(&l.ID, &l.Title, &l.URL, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.CreatedAt, &l.Clicks, &l.Unique)
+		err := r.Scan(&l.ID, &l.Title, &l.URL, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.CreatedAt, &l.Status, &l.ReviewNote,
+			&l.Clicks, &l.Unique)
 		l.Placeholder = placeholder(l.ID)
 		return l, err
 	})

@@ -29,7 +29,11 @@ type Click struct {
 
 // Resolve reads a short code: the target address (the link with its UTM
 // parameters) and the click to record. It reads one row (the recipient with its
-// send's text); the link's target is cached, links never change.
+// send's text); the link's target is cached once approved. The link is the one in
+// the code's slot of the send's own text — the reviewed template, never a
+// recipient's rendered text, whose values may not add links — and it must be the
+// send's account's and approved. A code with the first, two-character check is
+// accepted only for a send made before codes were lengthened.
 func (s *Service) Resolve(ctx context.Context, code string) (string, Click, error) {
 	ref, ok := s.codec.Decode(code)
 	if !ok {
@@ -39,9 +43,10 @@ func (s *Service) Resolve(ctx context.Context, code string) (string, Click, erro
 	c := Click{At: time.Now()}
 	var text string
 	// One primary-key probe per candidate, each in its own month's partition.
-	err := s.pool.QueryRow(ctx, `SELECT r.id, r.send_id, r.operator, s.account_id, coalesce(r.text, s.text)
-		FROM recipients r JOIN sends s ON s.id = r.send_id WHERE r.id = ANY($1::bigint[]) LIMIT 1`,
-		ref.Candidates(c.At)).Scan(&c.RecipientID, &c.SendID, &c.Operator, &c.AccountID, &text)
+	err := s.pool.QueryRow(ctx, `SELECT r.id, r.send_id, r.operator, s.account_id, s.text
+		FROM recipients r JOIN sends s ON s.id = r.send_id WHERE r.id = ANY($1::bigint[])
+		AND (NOT $2 OR s.id <= coalesce((SELECT (value #>> '{}')::bigint FROM settings WHERE key = 'shortlink_legacy_send'), 0))
+		LIMIT 1`, ref.Candidates(c.At), ref.Legacy).Scan(&c.RecipientID, &c.SendID, &c.Operator, &c.AccountID, &text)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", c, ErrUnknownCode
 	}
@@ -60,8 +65,9 @@ func (s *Service) Resolve(ctx context.Context, code string) (string, Click, erro
 	return t.address(c.SendID), c, nil
 }
 
-// target is a link's address and UTM parameters.
+// target is an approved link's address and UTM parameters, and its account.
 type target struct {
+	account                  int64
 	url                      string
 	source, medium, campaign string
 }
@@ -94,7 +100,8 @@ func or(v, def string) string {
 	return v
 }
 
-// targetCache keeps link targets by id (links are immutable once made).
+// targetCache keeps approved link targets by id (a link's target never changes,
+// and an approved link stays approved).
 type targetCache struct {
 	mu sync.RWMutex
 	m  map[int64]target
@@ -107,10 +114,14 @@ func (s *Service) target(ctx context.Context, linkID, accountID int64) (target, 
 	t, ok := s.targets.m[linkID]
 	s.targets.mu.RUnlock()
 	if ok {
+		if t.account != accountID { // another account's link: never ours to redirect
+			return target{}, ErrUnknownCode
+		}
 		return t, nil
 	}
+	t.account = accountID
 	err := s.pool.QueryRow(ctx, `SELECT url, utm_source, utm_medium, utm_campaign FROM tracked_links
-		WHERE id = $1 AND account_id = $2`, linkID, accountID).Scan(&t.url, &t.source, &t.medium, &t.campaign)
+		WHERE id = $1 AND account_id = $2 AND status = 'approved'`, linkID, accountID).Scan(&t.url, &t.source, &t.medium, &t.campaign)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return t, ErrUnknownCode
 	}

@@ -58,10 +58,11 @@ const maxSendsShown = 100
 func (s *Service) Stats(ctx context.Context, id acl.Identity, linkID int64) (Stats, error) {
 	var st Stats
 	l := &st.Link
-	err := s.pool.QueryRow(ctx, `SELECT l.id, l.title, l.url, l.utm_source, l.utm_medium, l.utm_campaign, l.created_at,
+	err := s.pool.QueryRow(ctx, `SELECT l.id, l.title, l.url, l.utm_source, l.utm_medium, l.utm_campaign, l.created_at, l.status, l.review_note,
 		(SELECT count(*) FROM link_clicks c WHERE c.link_id = l.id), (SELECT count(*) FROM link_visitors v WHERE v.link_id = l.id)
 		FROM tracked_links l WHERE l.id = $1 AND l.account_id = $2`, linkID, id.AccountID).
-		Scan(&l.ID, &l.Title, &l.URL, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.CreatedAt, &l.Clicks, &l.Unique)
+		Scan(&l.ID, &l.Title, &l.URL, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.CreatedAt, &l.Status, &l.ReviewNote,
+			&l.Clicks, &l.Unique)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return st, apperr.ErrNotFound
 	}

@@ -2,7 +2,6 @@ package moderation
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -48,16 +47,25 @@ func (m *Matcher) Link(text string) bool {
 	return m != nil && m.links && hasLink(text)
 }
 
-// Match returns the first sensitive word a text carries ("" and false: none).
+// Match returns the first sensitive word a text carries ("" and false: none). A
+// text with non-joiners is read twice: with them as spaces, then as nothing.
 func (m *Matcher) Match(text string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
+	if w, ok := m.match(text, false); ok || !strings.ContainsRune(text, zwnj) {
+		return w, ok
+	}
+	return m.match(text, true)
+}
+
+// match is one reading of Match (dropZWNJ: non-joiners are nothing).
+func (m *Matcher) match(text string, dropZWNJ bool) (string, bool) {
 	var arr [96]byte
 	tok, phrase := arr[:0], false
 	for i := 0; i <= len(text); {
 		var r rune
-		r, i = next(text, i)
+		r, i = next(text, i, dropZWNJ)
 		switch {
 		case r < 0: // dropped (the tatweel)
 		case r >= 0x0600 && r <= 0x06FF:
@@ -75,7 +83,7 @@ func (m *Matcher) Match(text string) (string, bool) {
 		}
 	}
 	if phrase { // a phrase's first word is there: compare the whole normalised text
-		padded := " " + Normalize(text) + " "
+		padded := " " + normalize(text, dropZWNJ) + " "
 		for _, w := range m.phrases {
 			if strings.Contains(padded, " "+w+" ") {
 				return w, true
@@ -88,8 +96,8 @@ func (m *Matcher) Match(text string) (string, bool) {
 // next folds the rune at byte i of the text (a space past its end) and returns it
 // with the index after it; -1 is a rune Normalize drops. ASCII and the Arabic block
 // (two bytes, U+0600–U+06FF: Persian letters) are folded through tables, without
-// the decoder.
-func next(text string, i int) (rune, int) {
+// the decoder. A non-joiner is dropped when dropZWNJ.
+func next(text string, i int, dropZWNJ bool) (rune, int) {
 	if i >= len(text) {
 		return ' ', i + 1
 	}
@@ -101,6 +109,9 @@ func next(text string, i int) (rune, int) {
 		return arabicFold[int(c&0x03)<<6|int(text[i+1]&0x3F)], i + 2
 	}
 	r, size := utf8.DecodeRuneInString(text[i:])
+	if r == zwnj && dropZWNJ {
+		return -1, i + size
+	}
 	r, keep := fold(r)
 	if !keep {
 		return -1, i + size
@@ -134,14 +145,13 @@ func shape(tok []byte) uint32 {
 func (b *bloom) add(tok []byte)      { h := shape(tok); b[h>>6] |= 1 << (h & 63) }
 func (b *bloom) has(tok []byte) bool { h := shape(tok); return b[h>>6]&(1<<(h&63)) != 0 }
 
-// fold maps one rune as Normalize does: lowered, Arabic letter forms unified, the
-// tatweel dropped (keep false) and every non-word rune a space.
+// fold maps one rune as Normalize does: canon (lowered, digits, look-alikes and
+// full stops read as ASCII, invisible characters dropped: keep false), Arabic
+// letter forms unified, the tatweel dropped and every non-word rune a space.
 func fold(r rune) (rune, bool) {
-	if r >= 'A' && r <= 'Z' {
-		return r + ('a' - 'A'), true
-	}
-	if r >= utf8.RuneSelf && (r < 0x0600 || r > 0x06FF) {
-		r = unicode.ToLower(r) // Arabic letters have no case: skip the table
+	r, keep := canon(r)
+	if !keep {
+		return 0, false
 	}
 	switch r {
 	case 'ي', 'ى':

@@ -9,10 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -44,45 +42,15 @@ type Send struct {
 	PriorSends int
 }
 
-var linkRE = regexp.MustCompile(`(?i)(https?://|www\.|\b[a-z0-9][a-z0-9-]*\.(ir|com|net|org|info|xyz|io|me|co|app|site|online|link|top|club|shop|biz)\b)`)
-
-// hasLink reports whether a text carries a link (linkRE). Every link linkRE finds
-// has a '.' or a ':' right after an ASCII letter, digit or hyphen (or the two
-// non-ASCII runes case folding maps to k and s), so a text without one — most
-// Persian texts — is answered by two byte scans, without the regular expression.
-func hasLink(text string) bool {
-	for _, sep := range [...]byte{'.', ':'} {
-		for i := 0; i < len(text); i++ {
-			j := strings.IndexByte(text[i:], sep)
-			if j < 0 {
-				break
-			}
-			if i += j; i > 0 && linkLead(text[:i]) {
-				return linkRE.MatchString(text)
-			}
-		}
-	}
-	return false
-}
-
-// linkLead reports whether the last rune of s may end a link's label or scheme.
-func linkLead(s string) bool {
-	r, _ := utf8.DecodeLastRuneInString(s)
-	switch {
-	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-':
-		return true
-	}
-	return r == '\u212A' || r == '\u017F' // the Kelvin sign and the long s fold to k and s
-}
-
 // Check returns the reasons a send must be held (none: it goes out).
 func (r Rules) Check(s Send) []string {
 	var reasons []string
-	text := Normalize(s.Text)
-	padded := " " + text + " "
-	for _, w := range r.Words {
-		if w = Normalize(w); w != "" && strings.Contains(padded, " "+w+" ") {
-			reasons = append(reasons, ReasonWord+w)
+	if len(r.Words) > 0 {
+		texts := normalizedForms(s.Text)
+		for _, w := range r.Words {
+			if w = Normalize(w); w != "" && containsWord(texts, w) {
+				reasons = append(reasons, ReasonWord+w)
+			}
 		}
 	}
 	if r.Links && hasLink(s.Text) {
@@ -94,18 +62,44 @@ func (r Rules) Check(s Send) []string {
 	return reasons
 }
 
-var normalizer = strings.NewReplacer("ي", "ی", "ى", "ی", "ك", "ک", "\u200c", " ", "ـ", "", "ة", "ه", "أ", "ا", "إ", "ا")
+// normalizedForms are the padded normalised readings of a text: its non-joiners
+// read as spaces and, when it has any, as nothing.
+func normalizedForms(text string) []string {
+	forms := []string{" " + Normalize(text) + " "}
+	if strings.ContainsRune(text, zwnj) {
+		forms = append(forms, " "+normalize(text, true)+" ")
+	}
+	return forms
+}
 
-// Normalize lowers a text, unifies Arabic and Persian letter forms, turns
-// punctuation and zero-width joiners into spaces and collapses spaces, so a word
-// list matches however a text writes its words.
-func Normalize(s string) string {
-	s = normalizer.Replace(strings.ToLower(s))
-	s = strings.Map(func(r rune) rune {
-		if isWordRune(r) {
-			return r
+// containsWord reports whether one of the readings carries a normalised word or
+// phrase, whole.
+func containsWord(forms []string, w string) bool {
+	for _, f := range forms {
+		if strings.Contains(f, " "+w+" ") {
+			return true
 		}
-		return ' '
+	}
+	return false
+}
+
+// Normalize lowers a text, unifies Arabic and Persian letter forms, digits and
+// look-alike letters (canon), drops invisible characters, turns punctuation and
+// non-joiners into spaces and collapses spaces, so a word list matches however a
+// text writes its words.
+func Normalize(s string) string { return normalize(s, false) }
+
+// normalize is Normalize, with non-joiners dropped instead when dropZWNJ.
+func normalize(s string, dropZWNJ bool) string {
+	s = strings.Map(func(r rune) rune {
+		if r == zwnj && dropZWNJ {
+			return -1
+		}
+		f, keep := fold(r)
+		if !keep {
+			return -1
+		}
+		return f
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -354,3 +354,63 @@ func TestPatternSendWithKey(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 }
+
+// TestPatternKindChangeIsReviewed (issue 38 item 19): switching an approved normal
+// pattern to OTP (the priority lane) makes a version in review; until staff approve
+// it the pattern keeps sending as normal on the default queues, and the reviewer is
+// told the kind changes.
+func TestPatternKindChangeIsReviewed(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := e.Staff("kindreviewer", "09120009931")
+	a := newShop(t, e, stok, "kindshop", "09121230031")
+	p := create(t, e, a, a.draft("normal", "کد خرید: %code%"))
+	decide(t, e, stok, latest(p), true, "")
+	v1 := latest(p)
+
+	e.Must(200, "PUT", fmt.Sprintf("/v1/api/patterns/%d", p.ID), a.draft("otp", "کد خرید: %code%"), a.tok).Decode(t, &p)
+	if p.Status != pattern.StatusPending || p.Approved == nil || p.Approved.Kind != pattern.KindNormal ||
+		p.Versions[0].Kind != pattern.KindOTP || p.SMSType != send.TypePattern {
+		t.Fatalf("kind change not in review: %+v", p)
+	}
+	body := map[string]any{"code": p.Code, "recipient": "09121234531", "values": map[string]string{"code": "4321"}}
+	var sent pattern.Sent
+	e.Must(201, "POST", "/v1/api/patterns/send", body, a.tok).Decode(t, &sent)
+	if typ, _, v, _ := sendTexts(t, e, sent.ID); typ != send.TypePattern || v != v1 || sent.Type != send.TypePattern {
+		t.Fatalf("an unreviewed kind change sent as %s (version %d, want %d)", typ, v, v1)
+	}
+	var items []review.Item
+	e.Must(200, "GET", "/v1/api/admin/reviews/items?kind=pattern", nil, stok).Decode(t, &items)
+	found := false
+	for _, it := range items {
+		found = found || it.SubjectID == latest(p) && slices.Contains(it.Reasons, pattern.ReasonKindChanged+"normal ← otp")
+	}
+	if !found {
+		t.Fatalf("the reviewer is not told the kind changes: %+v", items)
+	}
+	decide(t, e, stok, latest(p), true, "")
+	e.Must(201, "POST", "/v1/api/patterns/send", body, a.tok).Decode(t, &sent)
+	if typ, _, _, _ := sendTexts(t, e, sent.ID); typ != send.TypePatternOTP {
+		t.Fatalf("approved kind change sent as %s", typ)
+	}
+}
+
+// TestPatternValuesCannotAddLinks (issue 38 item 8): a value carrying a tracked
+// link placeholder — another account's link, or the sender's own — is refused with
+// a Persian message naming the variable; links come only from the reviewed text.
+func TestPatternValuesCannotAddLinks(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := e.Staff("valreviewer", "09120009971")
+	a := newShop(t, e, stok, "valshop", "09121230071")
+	p := create(t, e, a, a.draft("normal", "کد: %code%"))
+	decide(t, e, stok, latest(p), true, "")
+	p = create(t, e, a, map[string]any{"title": "پیام", "kind": "normal", "text": a.brand + " سلام %name%",
+		"variables": []map[string]any{{"name": "name", "type": "string", "length": 20}}})
+	decide(t, e, stok, latest(p), true, "")
+	for _, v := range []string{"{link:1}", "علی {link:77}"} {
+		r := e.Must(422, "POST", "/v1/api/patterns/send", map[string]any{"code": p.Code, "recipient": "09121234571",
+			"values": map[string]string{"name": v}}, a.tok)
+		if !strings.Contains(string(r.Raw), strings.Replace(pattern.MsgValuePlaceholder, "%s", "name", 1)) {
+			t.Fatalf("value %q: %s", v, r.Raw)
+		}
+	}
+}

@@ -29,7 +29,7 @@ type Filter struct {
 
 // patternCols reads a pattern with its latest version (l) and approved one (a).
 const patternCols = `p.id, p.code, p.kind, p.shared, p.systemic, l.status, l.reason, l.version, l.title, l.description, l.text,
-	l.variables, p.created_at, p.updated_at, a.id, a.version, a.title, a.description, a.text, a.variables`
+	l.variables, p.created_at, p.updated_at, a.id, a.version, a.title, a.description, a.text, a.variables, a.kind`
 
 const patternFrom = `FROM patterns p JOIN pattern_versions l ON l.id = p.latest_version_id
 	LEFT JOIN pattern_versions a ON a.id = p.active_version_id`
@@ -38,17 +38,20 @@ func scanPattern(row pgx.CollectableRow) (Pattern, error) {
 	var p Pattern
 	var aID *int64
 	var aVer *int
-	var aTitle, aDesc, aText *string
+	var aTitle, aDesc, aText, aKind *string
 	var aVars []Variable
 	err := row.Scan(&p.ID, &p.Code, &p.Kind, &p.Shared, &p.Systemic, &p.Status, &p.Reason, &p.Version, &p.Title,
-		&p.Description, &p.Text, &p.Variables, &p.CreatedAt, &p.UpdatedAt, &aID, &aVer, &aTitle, &aDesc, &aText, &aVars)
+		&p.Description, &p.Text, &p.Variables, &p.CreatedAt, &p.UpdatedAt, &aID, &aVer, &aTitle, &aDesc, &aText, &aVars, &aKind)
 	if err != nil {
 		return p, err
 	}
 	p.SMSType = SendType(p.Kind)
+	if aKind != nil {
+		p.SMSType = SendType(*aKind) // what the pattern sends as: its approved version's kind
+	}
 	if aID != nil {
 		p.Sendable = true
-		p.Approved = &Version{ID: *aID, Version: *aVer, Status: StatusApproved, Active: true,
+		p.Approved = &Version{ID: *aID, Version: *aVer, Status: StatusApproved, Active: true, Kind: *aKind,
 			Draft: Draft{Title: *aTitle, Description: *aDesc, Text: *aText, Variables: aVars}}
 	}
 	return p, nil
@@ -102,7 +105,7 @@ func (s *Service) versions(ctx context.Context, pid int64) ([]Version, error) {
 	rows, err := s.pool.Query(ctx, `SELECT v.id, v.version, v.status, v.reason, coalesce(v.id = p.active_version_id, false),
 		coalesce((SELECT u.username FROM review_items i JOIN users u ON u.id = i.decided_by
 			WHERE i.kind = $2 AND i.subject_id = v.id AND i.status <> 'pending' ORDER BY i.id DESC LIMIT 1), ''),
-		v.decided_at, v.created_at, v.title, v.description, v.text, v.variables
+		v.decided_at, v.created_at, v.title, v.description, v.text, v.variables, v.kind
 		FROM pattern_versions v JOIN patterns p ON p.id = v.pattern_id WHERE v.pattern_id = $1 ORDER BY v.version DESC`, pid, ReviewKind)
 	if err != nil {
 		return nil, fmt.Errorf("pattern versions: %w", err)
@@ -110,7 +113,7 @@ func (s *Service) versions(ctx context.Context, pid int64) ([]Version, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Version, error) {
 		var v Version
 		err := r.Scan(&v.ID, &v.Version, &v.Status, &v.Reason, &v.Active, &v.DecidedBy, &v.DecidedAt, &v.CreatedAt,
-			&v.Title, &v.Description, &v.Text, &v.Variables)
+			&v.Title, &v.Description, &v.Text, &v.Variables, &v.Kind)
 		return v, err
 	})
 }
@@ -129,7 +132,7 @@ type VersionReview struct {
 // ReviewView returns a version for staff with its predecessor.
 func (s *Service) ReviewView(ctx context.Context, versionID int64) (VersionReview, error) {
 	var r VersionReview
-	err := s.pool.QueryRow(ctx, `SELECT p.id, p.code, p.kind, coalesce(a.name, '') FROM pattern_versions v
+	err := s.pool.QueryRow(ctx, `SELECT p.id, p.code, v.kind, coalesce(a.name, '') FROM pattern_versions v
 		JOIN patterns p ON p.id = v.pattern_id LEFT JOIN accounts a ON a.id = p.account_id WHERE v.id = $1`, versionID).
 		Scan(&r.PatternID, &r.Code, &r.Kind, &r.Account)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -59,6 +59,8 @@ const (
 	MsgNotEditable = "الگوی سیستمی قابل ویرایش نیست"
 	MsgNotApproved = "این الگو هنوز تأیید نشده است و قابل ارسال نیست"
 	MsgCodeUnknown = "الگویی با این کد یافت نشد"
+	// ReasonKindChanged tells the reviewer a version changes the approved kind (lane).
+	ReasonKindChanged = "تغییر نوع الگو: "
 )
 
 // Pattern is one pattern with its current (latest) version and, when one exists,
@@ -67,7 +69,7 @@ type Pattern struct {
 	ID        int64     `json:"id"`
 	Code      string    `json:"code"`
 	Kind      string    `json:"kind"`
-	SMSType   string    `json:"sms_type"`
+	SMSType   string    `json:"sms_type"` // of the approved version's kind when there is one
 	Shared    bool      `json:"shared"`
 	Systemic  bool      `json:"systemic"`
 	Status    string    `json:"status"` // of the latest version
@@ -92,6 +94,8 @@ type Version struct {
 	DecidedBy string     `json:"decided_by,omitempty"`
 	DecidedAt *time.Time `json:"decided_at,omitempty"`
 	CreatedAt time.Time  `json:"created_at"`
+	// Kind is the version's kind: reviewed with its text, as it decides the lane.
+	Kind string `json:"kind"`
 	Draft
 }
 
@@ -166,7 +170,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 			VALUES ($1, $2, $3, $4, nullif($5, 0)) RETURNING id`, id.AccountID, newCode(), in.Kind, in.Shared, id.UserID).Scan(&pid); err != nil {
 			return fmt.Errorf("insert pattern: %w", err)
 		}
-		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, audit.PatternCreate)
+		return s.addVersion(ctx, tx, id, pid, in, ip, audit.PatternCreate)
 	})
 	if err != nil {
 		return Pattern{}, err
@@ -175,8 +179,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 }
 
 // Update edits a pattern. A pending or rejected latest version is replaced by a new
-// one; an approved pattern keeps sending its approved version while the new version
-// waits for review. Kind and shared change at once (they are not reviewed content).
+// one; an approved pattern keeps sending its approved version (with its kind) while
+// the new version waits for review. The kind is part of the version (it decides the
+// lane); only shared, who sees the pattern, changes at once.
 func (s *Service) Update(ctx context.Context, id acl.Identity, pid int64, in Input, ip string) (Pattern, error) {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := lockOwn(ctx, tx, id, pid); err != nil {
@@ -201,7 +206,7 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, pid int64, in Inp
 		if err := withdrawPending(ctx, tx, pid); err != nil {
 			return err
 		}
-		return s.addVersion(ctx, tx, id, pid, in.Draft, ip, audit.PatternUpdate)
+		return s.addVersion(ctx, tx, id, pid, in, ip, audit.PatternUpdate)
 	})
 	if err != nil {
 		return Pattern{}, err
@@ -241,14 +246,17 @@ func withdrawPending(ctx context.Context, tx pgx.Tx, pid int64) error {
 	return nil
 }
 
-// addVersion writes the next version of a pattern, queues it for review and
-// audits the change.
-func (s *Service) addVersion(ctx context.Context, tx pgx.Tx, id acl.Identity, pid int64, d Draft, ip, action string) error {
+// addVersion writes the next version of a pattern (its content and kind), queues
+// it for review and audits the change.
+func (s *Service) addVersion(ctx context.Context, tx pgx.Tx, id acl.Identity, pid int64, in Input, ip, action string) error {
 	var vid int64
 	var n int
-	if err := tx.QueryRow(ctx, `INSERT INTO pattern_versions (pattern_id, version, title, description, text, variables, created_by)
-		VALUES ($1, (SELECT coalesce(max(version), 0) + 1 FROM pattern_versions WHERE pattern_id = $1), $2, $3, $4, $5, nullif($6, 0))
-		RETURNING id, version`, pid, d.Title, d.Description, d.Text, d.Variables, id.UserID).Scan(&vid, &n); err != nil {
+	var prevKind string
+	d := in.Draft
+	if err := tx.QueryRow(ctx, `INSERT INTO pattern_versions (pattern_id, version, title, description, text, variables, created_by, kind)
+		VALUES ($1, (SELECT coalesce(max(version), 0) + 1 FROM pattern_versions WHERE pattern_id = $1), $2, $3, $4, $5, nullif($6, 0), $7)
+		RETURNING id, version, coalesce((SELECT a.kind FROM patterns p JOIN pattern_versions a ON a.id = p.active_version_id
+			WHERE p.id = $1), '')`, pid, d.Title, d.Description, d.Text, d.Variables, id.UserID, in.Kind).Scan(&vid, &n, &prevKind); err != nil {
 		return fmt.Errorf("insert pattern version: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE patterns SET latest_version_id = $2, updated_at = now() WHERE id = $1`, pid, vid); err != nil {
@@ -258,10 +266,13 @@ func (s *Service) addVersion(ctx context.Context, tx pgx.Tx, id acl.Identity, pi
 	if n > 1 {
 		reasons = []string{"نسخه " + strconv.Itoa(n) + " الگو"}
 	}
+	if prevKind != "" && prevKind != in.Kind {
+		reasons = append(reasons, ReasonKindChanged+prevKind+" ← "+in.Kind)
+	}
 	if err := review.Submit(ctx, tx, ReviewKind, id.AccountID, vid, reasons, d.Title+": "+d.Text); err != nil {
 		return err
 	}
 	return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID, Action: action,
 		TargetType: "pattern", Target: strconv.FormatInt(pid, 10), IP: ip,
-		Details: map[string]any{"version": n, "title": d.Title}})
+		Details: map[string]any{"version": n, "title": d.Title, "kind": in.Kind}})
 }

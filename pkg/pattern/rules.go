@@ -8,6 +8,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/moderation"
+	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -29,27 +30,28 @@ const LongValue = 30
 
 // Persian messages of the pattern rules (spec §5 Pattern).
 const (
-	MsgTitleRequired   = "عنوان الگو را وارد کنید"
-	MsgTitleLong       = "عنوان الگو حداکثر ۱۰۰ کاراکتر است"
-	MsgDescriptionLong = "توضیحات الگو حداکثر ۵۰۰ کاراکتر است"
-	MsgBrand           = "نام برند («%s») باید در متن الگو آمده باشد"
-	MsgLinkHTTPS       = "پیوندهای متن الگو باید با https:// شروع شوند"
-	MsgLinkVariable    = "پیوند نباید متغیر باشد یا متغیری در خود داشته باشد"
-	MsgVarName         = "نام متغیر «%s» معتبر نیست؛ فقط حروف لاتین، رقم و _ بدون فاصله و با یک حرف در آغاز"
-	MsgVarDuplicate    = "متغیر «%s» دو بار تعریف شده است"
-	MsgVarType         = "نوع متغیر «%s» باید رشته (string) یا عدد (integer) باشد"
-	MsgVarLength       = "طول متغیر «%s» باید بین ۱ و ۱۰۰ باشد"
-	MsgVarUndeclared   = "متغیر «%s» در متن آمده اما تعریف نشده است"
-	MsgVarUnused       = "متغیر «%s» تعریف شده اما در متن نیامده است"
-	MsgVarNone         = "الگو دست‌کم یک متغیر مانند %code% لازم دارد"
-	MsgKind            = "نوع الگو باید otp، transactional یا normal باشد"
-	MsgValueMissing    = "مقدار متغیر «%s» را وارد کنید"
-	MsgValueInteger    = "مقدار متغیر «%s» باید عدد باشد"
-	MsgValueLength     = "مقدار متغیر «%s» حداکثر %s کاراکتر است"
-	MsgValueUnknown    = "متغیر «%s» در این الگو تعریف نشده است"
-	ReasonValueLink    = "پیوند در مقدار متغیر"
-	ReasonValueLong    = "مقدار طولانی در متغیر"
-	ReasonValueWord    = "واژه حساس در مقدار متغیر: "
+	MsgTitleRequired    = "عنوان الگو را وارد کنید"
+	MsgTitleLong        = "عنوان الگو حداکثر ۱۰۰ کاراکتر است"
+	MsgDescriptionLong  = "توضیحات الگو حداکثر ۵۰۰ کاراکتر است"
+	MsgBrand            = "نام برند («%s») باید در متن الگو آمده باشد"
+	MsgLinkHTTPS        = "پیوندهای متن الگو باید با https:// شروع شوند"
+	MsgLinkVariable     = "پیوند نباید متغیر باشد یا متغیری در خود داشته باشد"
+	MsgVarName          = "نام متغیر «%s» معتبر نیست؛ فقط حروف لاتین، رقم و _ بدون فاصله و با یک حرف در آغاز"
+	MsgVarDuplicate     = "متغیر «%s» دو بار تعریف شده است"
+	MsgVarType          = "نوع متغیر «%s» باید رشته (string) یا عدد (integer) باشد"
+	MsgVarLength        = "طول متغیر «%s» باید بین ۱ و ۱۰۰ باشد"
+	MsgVarUndeclared    = "متغیر «%s» در متن آمده اما تعریف نشده است"
+	MsgVarUnused        = "متغیر «%s» تعریف شده اما در متن نیامده است"
+	MsgVarNone          = "الگو دست‌کم یک متغیر مانند %code% لازم دارد"
+	MsgKind             = "نوع الگو باید otp، transactional یا normal باشد"
+	MsgValueMissing     = "مقدار متغیر «%s» را وارد کنید"
+	MsgValueInteger     = "مقدار متغیر «%s» باید عدد باشد"
+	MsgValueLength      = "مقدار متغیر «%s» حداکثر %s کاراکتر است"
+	MsgValueUnknown     = "متغیر «%s» در این الگو تعریف نشده است"
+	MsgValuePlaceholder = "مقدار متغیر «%s» نمی‌تواند جای‌نگهدار لینک ردیابی ({link:…}) داشته باشد؛ لینک‌ها فقط از متن تأییدشده الگو می‌آیند"
+	ReasonValueLink     = "پیوند در مقدار متغیر"
+	ReasonValueLong     = "مقدار طولانی در متغیر"
+	ReasonValueWord     = "واژه حساس در مقدار متغیر: "
 )
 
 // Variable is one declared variable of a pattern.
@@ -230,6 +232,8 @@ func CheckValues(vars []Variable, in Values, rules moderation.Rules) (Values, []
 		case n > v.Length:
 			errs = append(errs, strings.Replace(fmtName(MsgValueLength, v.Name), "%s",
 				validate.ToPersianDigits(strconv.Itoa(v.Length)), 1))
+		case shortlink.Has(val):
+			errs = append(errs, fmtName(MsgValuePlaceholder, v.Name))
 		}
 		out[v.Name] = val
 		held = append(held, valueHolds(val, n, rules)...)
@@ -245,7 +249,7 @@ func CheckValues(vars []Variable, in Values, rules moderation.Rules) (Values, []
 // valueHolds is why one value holds the send (spec §5).
 func valueHolds(val string, n int, rules moderation.Rules) []string {
 	var held []string
-	if linkRE.MatchString(val) {
+	if moderation.HasLink(val) {
 		held = append(held, ReasonValueLink)
 	}
 	if n > LongValue {

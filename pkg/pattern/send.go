@@ -142,13 +142,14 @@ func (r SendRequest) hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// approved reads the approved version of a pattern the caller may send: one of its
-// own account's (that it sees) or a systemic one.
+// approved reads the approved version of a pattern the caller may send (one of its
+// own account's that it sees, or a systemic one) with the version's own kind: an
+// edit of the kind waits for review like an edit of the text.
 func (s *Service) approved(ctx context.Context, id acl.Identity, code string) (approvedVersion, error) {
 	var v approvedVersion
 	var vid *int64
 	var text *string
-	err := s.pool.QueryRow(ctx, `SELECT a.id, p.kind, a.text, coalesce(a.variables, '[]') FROM patterns p
+	err := s.pool.QueryRow(ctx, `SELECT a.id, coalesce(a.kind, p.kind), a.text, coalesce(a.variables, '[]') FROM patterns p
 		LEFT JOIN pattern_versions a ON a.id = p.active_version_id WHERE p.code = $1 AND (`+visible+`)`,
 		code, id.AccountID, id.UserID, id.IsOwner).Scan(&vid, &v.kind, &text, &v.vars)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -41,9 +41,9 @@ func (s *Service) SaveSystemic(ctx context.Context, by acl.Identity, pid int64, 
 		}
 		var vid int64
 		if err := tx.QueryRow(ctx, `INSERT INTO pattern_versions (pattern_id, version, title, description, text, variables,
-			status, created_by, decided_at)
+			status, created_by, decided_at, kind)
 			VALUES ($1, (SELECT coalesce(max(version), 0) + 1 FROM pattern_versions WHERE pattern_id = $1), $2, $3, $4, $5,
-			'approved', nullif($6, 0), now()) RETURNING id`, pid, in.Title, in.Description, in.Text, in.Variables, by.UserID).Scan(&vid); err != nil {
+			'approved', nullif($6, 0), now(), $7) RETURNING id`, pid, in.Title, in.Description, in.Text, in.Variables, by.UserID, in.Kind).Scan(&vid); err != nil {
 			return fmt.Errorf("insert systemic version: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE patterns SET latest_version_id = $2, active_version_id = $2 WHERE id = $1`, pid, vid); err != nil {

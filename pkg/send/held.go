@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -46,9 +47,11 @@ func (s *Service) initialStatus(ctx context.Context, accountID int64, r Request,
 	return StatusQueued, nil, nil
 }
 
-// holdReasons runs the moderation rules on an accepted request; verification codes
-// are the platform's own and never held; a pattern send's text was reviewed, so
-// only its values are judged (by pkg/pattern, which passes its reasons).
+// holdReasons runs the moderation rules on an accepted request, its text read with
+// the targets of its tracked links (a link behind {link:N} is held exactly as if
+// it were written out); verification codes are the platform's own and never held;
+// a pattern send's text was reviewed, so only its values are judged (by
+// pkg/pattern, which passes its reasons).
 func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) ([]string, error) {
 	if p.typ == TypeVerification || IsReply(p.typ) {
 		return nil, nil
@@ -56,10 +59,15 @@ func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) 
 	if p.pattern != nil {
 		return p.pattern.Held, nil
 	}
-	if p.rules == nil {
-		return moderation.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
+	// A tracked link's target is judged as if it were written in the text.
+	text, err := links.WithTargets(ctx, s.pool, accountID, p.text)
+	if err != nil {
+		return nil, err
 	}
-	reasons, err := p.rules.Hold(ctx, s.pool, accountID, p.text, p.quote.Recipients)
+	if p.rules == nil {
+		return moderation.Hold(ctx, s.pool, accountID, text, p.quote.Recipients)
+	}
+	reasons, err := p.rules.Hold(ctx, s.pool, accountID, text, p.quote.Recipients)
 	if err == nil && p.rowWords.rows > 0 {
 		reasons = append(reasons, moderation.RowReason(p.rowWords.word, p.rowWords.rows))
 	}

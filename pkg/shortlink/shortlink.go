@@ -4,7 +4,10 @@
 // id). Each recipient gets its own short code per link: the sequence part of the
 // recipient's id, and the link's slot (its place among the distinct links of the
 // text) with the id's month modulo 12 in one character, in base62, with a
-// two-character HMAC so that codes cannot be made up by counting. A recipient id
+// six-character HMAC (62^6 ≈ 5.7·10^10 tries per code) so that codes can be
+// neither made up by counting nor guessed. Codes of sends made before the HMAC
+// was lengthened carry two characters (LegacyCodeLen); Decode still reads them and
+// the redirect accepts them only for those sends. A recipient id
 // is its month's base plus a global sequence (pkg/history), so the sequence
 // alone names the row once the month is known: the latest month with that
 // remainder, or the rows from before the ids carried months. A code is always
@@ -28,8 +31,11 @@ const monthShift = 42
 // Code layout: idLen characters of recipient id, one of slot, macLen of HMAC.
 const (
 	idLen   = 7
-	macLen  = 2
-	CodeLen = idLen + 1 + macLen // CodeLen is the length of every code
+	macLen  = 6
+	CodeLen = idLen + 1 + macLen // CodeLen is the length of every code rendered
+	// legacyMacLen and LegacyCodeLen are the HMAC and code of the first codes.
+	legacyMacLen  = 2
+	LegacyCodeLen = idLen + 1 + legacyMacLen
 	// MaxSlots is how many distinct tracked links one text may hold.
 	MaxSlots = 5
 	// maxID is the largest id sequence idLen base62 digits hold.
@@ -105,8 +111,17 @@ func (c *Codec) Sized(text string) string {
 // recipient's short link of that slot. A placeholder beyond MaxSlots is left as
 // it is (the send's validation refuses such texts).
 func (c *Codec) Render(text string, recipientID int64) string {
-	ids := LinkIDs(text)
-	if len(ids) == 0 {
+	return c.RenderFrom(text, text, recipientID)
+}
+
+// RenderFrom renders a recipient's own text (a pattern's values filled in, a
+// keyword row's cells, a peer-to-peer row) with the links of its send's template
+// only: a placeholder whose link the template does not hold — one a value or a
+// cell brought in — is left as plain text, and slots are the template's, which is
+// what the redirect reads back. Values can therefore never add a link.
+func (c *Codec) RenderFrom(template, text string, recipientID int64) string {
+	ids := LinkIDs(template)
+	if len(ids) == 0 || !Has(text) {
 		return text
 	}
 	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
@@ -126,7 +141,7 @@ func (c *Codec) Code(recipientID int64, slot int) string {
 	b := make([]byte, 0, CodeLen)
 	b = appendBase62(b, seq%(maxID+1), idLen)
 	b = append(b, alphabet[(month%monthCycle)*MaxSlots+slot%MaxSlots])
-	return string(append(b, c.mac(b)...))
+	return string(append(b, c.mac(b, macLen)...))
 }
 
 // Ref is what a code names: a recipient id sequence, the remainder of its month
@@ -135,6 +150,8 @@ type Ref struct {
 	Seq   int64
 	Month int // the id's month modulo 12
 	Slot  int
+	// Legacy marks a code with the first, two-character HMAC.
+	Legacy bool
 }
 
 // Candidates are the recipient ids the code may name, as of now: the latest
@@ -149,9 +166,10 @@ func (r Ref) Candidates(now time.Time) []int64 {
 // Decode reads a code back into what it names; ok is false for anything but a
 // code this codec made.
 func (c *Codec) Decode(code string) (ref Ref, ok bool) {
-	if len(code) != CodeLen {
+	if len(code) != CodeLen && len(code) != LegacyCodeLen {
 		return Ref{}, false
 	}
+	ref.Legacy = len(code) == LegacyCodeLen
 	for i := 0; i < idLen+1; i++ {
 		d := strings.IndexByte(alphabet, code[i])
 		if d < 0 || (i == idLen && d >= monthCycle*MaxSlots) {
@@ -163,19 +181,27 @@ func (c *Codec) Decode(code string) (ref Ref, ok bool) {
 			ref.Month, ref.Slot = d/MaxSlots, d%MaxSlots
 		}
 	}
-	if !hmac.Equal([]byte(code[idLen+1:]), c.mac([]byte(code[:idLen+1]))) || ref.Seq <= 0 {
+	if !hmac.Equal([]byte(code[idLen+1:]), c.mac([]byte(code[:idLen+1]), len(code)-idLen-1)) || ref.Seq <= 0 {
 		return Ref{}, false
 	}
 	return ref, true
 }
 
-// mac is the macLen base62 characters that sign a code's first part.
-func (c *Codec) mac(head []byte) []byte {
+// mac is the width base62 characters that sign a code's first part: macLen of
+// the HMAC's first 48 bits, or legacyMacLen of its first 24 (the first codes).
+func (c *Codec) mac(head []byte, width int) []byte {
 	m := hmac.New(sha256.New, c.key)
 	m.Write(head)
 	sum := m.Sum(nil)
-	n := int64(sum[0])<<16 | int64(sum[1])<<8 | int64(sum[2])
-	return appendBase62(nil, n%(62*62), macLen)
+	if width == legacyMacLen {
+		n := int64(sum[0])<<16 | int64(sum[1])<<8 | int64(sum[2])
+		return appendBase62(nil, n%(62*62), legacyMacLen)
+	}
+	var n int64
+	for _, b := range sum[:6] {
+		n = n<<8 | int64(b)
+	}
+	return appendBase62(nil, n%56_800_235_584, macLen) // 62^6
 }
 
 // appendBase62 appends n in base62 padded to width digits.

@@ -59,3 +59,51 @@ func TestRenderAndSized(t *testing.T) {
 		t.Fatal("a text without placeholders changed")
 	}
 }
+
+// TestCodesCarryALongCheck (issue 38 item 18): a code carries a six-character
+// HMAC; changing any one of its check characters is refused. A first-generation
+// code (two-character HMAC) still decodes, marked legacy, so links already sent
+// keep working where the redirect allows them.
+func TestCodesCarryALongCheck(t *testing.T) {
+	c := New("http://x/l/", "s")
+	code := c.Code(4242, 1)
+	if len(code) != 14 || CodeLen != 14 {
+		t.Fatalf("code %q: length %d, want 14", code, len(code))
+	}
+	for i := idLen + 1; i < CodeLen; i++ {
+		b := []byte(code)
+		b[i] = alphabet[(strings.IndexByte(alphabet, b[i])+1)%62]
+		if _, ok := c.Decode(string(b)); ok {
+			t.Fatalf("check character %d changed: %q accepted", i, b)
+		}
+	}
+	if ref, ok := c.Decode(code); !ok || ref.Legacy || ref.Seq != 4242 || ref.Slot != 1 {
+		t.Fatalf("decode %q = %+v %v", code, ref, ok)
+	}
+	head := code[:idLen+1]
+	legacy := head + string(c.mac([]byte(head), legacyMacLen))
+	if ref, ok := c.Decode(legacy); !ok || !ref.Legacy || ref.Seq != 4242 {
+		t.Fatalf("legacy code %q = %+v %v", legacy, ref, ok)
+	}
+	if made := head + "00"; made != legacy {
+		if _, ok := c.Decode(made); ok {
+			t.Fatal("a made-up legacy check was accepted")
+		}
+	}
+}
+
+// TestRenderFromTemplateOnly (issue 38 item 8): a recipient's own text is rendered
+// with its send's template links only, in the template's slots; a placeholder a
+// value brought in is left as plain text.
+func TestRenderFromTemplateOnly(t *testing.T) {
+	c := New("https://chpr.ir/l/", "s")
+	template := "سلام %name% {link:7}"
+	own := "سلام {link:9} {link:7}"
+	got := c.RenderFrom(template, own, 100)
+	if want := "سلام {link:9} https://chpr.ir/l/" + c.Code(100, 0); got != want {
+		t.Fatalf("rendered %q, want %q", got, want)
+	}
+	if got := c.RenderFrom("بدون لینک", "x {link:9}", 100); got != "x {link:9}" {
+		t.Fatalf("a template without links rendered %q", got)
+	}
+}

@@ -1,12 +1,14 @@
-// Link tracking against the real stack: the demo account makes a tracked link, sends it with
-// quick send (inserted from the editor's «درج لینک ردیابی»), reads the recipient's own short
-// link at the carrier simulator, opens it (302 to the target with UTM parameters) and sees the
-// click count rise in the panel.
+// Link tracking against the real stack: the demo account makes a tracked link (its target is
+// moderated: under the default rules it waits for staff review, and the panel says so), staff
+// approve it, the customer sends it with quick send (inserted from the editor's «درج لینک
+// ردیابی»; the send is held like a text with the address written out, and staff release it),
+// reads the recipient's own short link at the carrier simulator, opens it (302 to the target
+// with UTM parameters) and sees the click count rise in the panel.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  DEMO, MOBILE, PANEL_URL, SIM_URL, apiToken, launch, openPage, randomDigits, randomMobile, shot, signInWithToken, toIntl,
-  waitForPath,
+  DEMO, MOBILE, PANEL_URL, SIM_URL, apiCall, apiToken, launch, openPage, randomDigits, randomMobile, shot, signInWithToken,
+  staffLogin, toIntl, waitForPath,
 } from './helpers.mjs'
 
 let browser
@@ -26,6 +28,17 @@ async function open(path, { viewport, dark = false } = {}) {
 }
 
 /** The short link in the newest text the simulator holds for `local`, waiting for it. */
+/** Approves, as staff, the pending review item of a subject in a queue (waiting for it to appear). */
+async function approveItem(stok, kind, subjectId) {
+  for (let i = 0; i < 60; i++) {
+    const items = await apiCall('GET', `/admin/reviews/items?kind=${kind}`, undefined, stok)
+    const it = items.find((x) => x.subject_id === subjectId)
+    if (it) return apiCall('POST', `/admin/reviews/${it.id}/approve`, {}, stok)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`${kind} ${subjectId} is not in the review queue`)
+}
+
 async function shortLinkAt(local, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs
   let last = ''
@@ -33,7 +46,7 @@ async function shortLinkAt(local, timeoutMs = 90_000) {
     const res = await fetch(`${SIM_URL}/messages/latest?to=${toIntl(local)}`).catch(() => null)
     const body = res?.ok ? await res.json().catch(() => null) : null
     last = String((body?.data ?? body)?.text ?? '')
-    const m = last.match(/https?:\/\/\S+\/l\/[0-9A-Za-z]{10}/)
+    const m = last.match(/https?:\/\/\S+\/l\/[0-9A-Za-z]{14}/)
     if (m) return { url: m[0], text: last }
     await new Promise((r) => setTimeout(r, 500))
   }
@@ -53,6 +66,16 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
   const clicksCell = row.locator('[data-testid^="link-clicks-"]')
   const linkId = (await clicksCell.getAttribute('data-testid')).replace('link-clicks-', '')
   assert.equal(await clicksCell.textContent(), '۰')
+  assert.equal(await row.getByTestId('link-status').getAttribute('data-status'), 'pending')
+  await shot(page, 'links-list-pending')
+
+  // Staff approve the link's target; the list shows it approved.
+  const staff = await openPage(browser)
+  await staffLogin(staff.page)
+  const stok = await staff.page.evaluate(() => localStorage.getItem('admin_token'))
+  await approveItem(stok, 'link', Number(linkId))
+  await page.reload()
+  await row.getByTestId('link-status').and(page.locator('[data-status="approved"]')).waitFor()
   await shot(page, 'links-list')
 
   // Quick send with the link inserted from the editor.
@@ -76,6 +99,10 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
   await page.getByTestId('price-quote').waitFor()
   await page.getByTestId('wizard-send').click()
   await waitForPath(page, /\/send-sms\/success-send\/[^/]+$/)
+  // Held exactly as a text with the address written out would be; staff release it.
+  const sendId = parseInt(new URL(page.url()).pathname.split('/').pop(), 10)
+  await approveItem(stok, 'send', sendId)
+  await staff.context.close()
 
   // The handset received its own short link; opening it redirects with the UTM parameters.
   const { url, text } = await shortLinkAt(number)
@@ -88,7 +115,7 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
   assert.equal(target.searchParams.get('ref'), 'e2e')
   assert.equal(target.searchParams.get('utm_medium'), 'sms')
   assert.match(target.searchParams.get('utm_campaign') ?? '', /^send-\d+$/)
-  assert.equal((await fetch(`${PANEL_URL}/l/0000000000`, { redirect: 'manual' })).status, 404)
+  assert.equal((await fetch(`${PANEL_URL}/l/00000000000000`, { redirect: 'manual' })).status, 404)
 
   // The count rises in the panel (clicks are written in batches).
   await page.goto(`${PANEL_URL}/links/${linkId}`)

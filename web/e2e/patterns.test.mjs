@@ -114,6 +114,23 @@ test('a pattern is written, approved by staff and sent with an API key to the ha
   assert.equal((await again.json()).data.id, sent.id)
   assert.equal(await readOtp(toIntl(mobile), { timeoutMs: 60_000 }), otp)
 
+  // A change of kind is reviewed like a change of text: the editor says so, the detail
+  // shows the kind that still sends, and a send still goes out as the approved kind.
+  await page.goto(`${PANEL_URL}/pattern/update/${id}`)
+  await page.getByText('تغییر نوع الگو هم مانند تغییر متن پس از بررسی پشتیبانی اعمال می‌شود', { exact: false }).waitFor()
+  await page.getByTestId('pattern-kind').selectOption('normal')
+  await page.getByTestId('pattern-save').click()
+  await waitForPath(page, /^\/pattern\/\d+$/)
+  await page.getByTestId('pattern-kind-pending').waitFor()
+  await shot(page, 'detail-kind-pending')
+  const later = await fetch(`${API}/patterns/send`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code, recipient: mobile, values: { code: otp } }),
+  })
+  assert.equal(later.status, 201)
+  assert.equal((await later.json()).data.type, 'pattern_otp')
+
   await page.goto(`${PANEL_URL}/pattern/systemic`)
   await page.getByText('login-otp').click()
   await waitForPath(page, /^\/pattern\/systemic\/\d+$/)

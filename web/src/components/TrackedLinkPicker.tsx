@@ -1,8 +1,9 @@
-import { Box, Button, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { toPersianDigits } from '../lib/digits'
 import { useLinkSettings, useTrackedLinks, type TrackedLink } from '../lib/links'
+import { LinkStatusBadge } from './LinkStatusBadge'
 import { Modal } from './Overlays'
 import { EmptyState, ErrorState, LoadingState } from './States'
 
@@ -79,10 +80,17 @@ function PickerBody({ settings, links, chosen, onChoose }: {
           borderRadius="md"
           borderColor={chosen?.id === l.id ? 'brand.solid' : 'border'}
           bg={chosen?.id === l.id ? 'brand.subtle' : undefined}
-          onClick={() => onChoose(l)}
+          onClick={() => l.status === 'approved' && onChoose(l)}
+          aria-disabled={l.status !== 'approved'}
+          opacity={l.status !== 'approved' ? 0.6 : undefined}
+          cursor={l.status !== 'approved' ? 'not-allowed' : undefined}
+          title={l.status === 'pending' ? 'این لینک هنوز بررسی نشده است و تا تأیید پشتیبانی قابل درج نیست' : undefined}
           data-testid={`tracked-link-option-${l.id}`}
         >
-          <Text fontWeight="medium">{toPersianDigits(l.title)}</Text>
+          <HStack justify="space-between" gap="2">
+            <Text fontWeight="medium">{toPersianDigits(l.title)}</Text>
+            {l.status !== 'approved' && <LinkStatusBadge status={l.status} />}
+          </HStack>
           <Text fontSize="xs" color="fg.muted" dir="ltr" textAlign="end" truncate>{l.url}</Text>
         </Box>
       ))}

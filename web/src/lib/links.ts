@@ -14,7 +14,24 @@ export interface TrackedLink {
   clicks: number
   unique: number
   created_at: string
+  /** The review of the target: only an approved link redirects and goes into a text. */
+  status: LinkStatus
+  /** The reviewer's reason when rejected. */
+  review_note: string
 }
+
+/** A tracked link's review: a target the moderation rules would hold waits for staff. */
+export type LinkStatus = 'pending' | 'approved' | 'rejected'
+
+/** Persian labels and colours of a link's review status. */
+export const LINK_STATUS: Record<LinkStatus, { label: string; color: string }> = {
+  pending: { label: 'در انتظار بررسی', color: 'orange' },
+  approved: { label: 'تأییدشده', color: 'green' },
+  rejected: { label: 'ردشده', color: 'red' },
+}
+
+/** What the panel says when a new link waits for review. */
+export const MSG_LINK_PENDING = 'لینک ساخته شد؛ نشانی مقصد آن پیش از استفاده بررسی می‌شود و پس از تأیید پشتیبانی می‌توانید آن را در متن درج کنید'
 
 /** GET /panel/link_tracker/settings: the plan gate and the fixed length of a short link. */
 export interface LinkSettings {

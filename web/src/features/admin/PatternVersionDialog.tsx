@@ -17,6 +17,11 @@ export function PatternVersionDialog({ versionID, onClose }: { versionID: number
           <Text fontSize="sm" color="fg.muted">
             {`حساب «${r.account}» (نام برند) — کد `}<bdi dir="ltr">{r.code}</bdi>{` — نوع ${r.kind} — نسخه ${toPersianDigits(r.version.version)}`}
           </Text>
+          {r.previous && r.previous.kind !== r.version.kind && (
+            <Text fontSize="sm" color="fg.warning" data-testid="pattern-kind-change">
+              {`نوع الگو تغییر می‌کند: ${r.previous.kind} ← ${r.version.kind} (مسیر ارسال پیامک)`}
+            </Text>
+          )}
           <Text fontWeight="medium">{r.version.title}</Text>
           <Box bg="bg.muted" rounded="lg" p="3" whiteSpace="pre-wrap" fontSize="sm" wordBreak="break-word">{r.version.text}</Box>
           <Variables v={r.version} />

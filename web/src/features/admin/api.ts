@@ -131,6 +131,7 @@ export interface PatternVersion {
   description: string
   text: string
   variables: { name: string; type: string; length: number }[]
+  kind: string
 }
 
 /** A systemic pattern: the platform's own, read by every customer. */

@@ -5,7 +5,7 @@ import { Modal } from '../../components/Overlays'
 import { ServerMessage } from '../../components/ServerMessage'
 import { isApiError } from '../../lib/api'
 import { toaster } from '../../lib/toaster'
-import { useCreateLink, type LinkInput } from './api'
+import { MSG_LINK_PENDING, useCreateLink, type LinkInput } from './api'
 
 const EMPTY: LinkInput = { title: '', url: '', utm_source: '', utm_medium: '', utm_campaign: '' }
 const UTM = /^[A-Za-z0-9._-]{0,60}$/
@@ -36,8 +36,10 @@ export function LinkFormModal({ open, onClose }: { open: boolean; onClose: () =>
     setTouched(true)
     if (Object.keys(errors).length) return
     save.mutate(v, {
-      onSuccess: () => {
-        toaster.create({ type: 'success', title: 'لینک ردیابی ساخته شد' })
+      onSuccess: (l) => {
+        toaster.create(l.status === 'pending'
+          ? { type: 'warning', title: MSG_LINK_PENDING }
+          : { type: 'success', title: 'لینک ردیابی ساخته شد' })
         setV(EMPTY)
         onClose()
       },

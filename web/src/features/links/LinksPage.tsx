@@ -2,6 +2,7 @@ import { Alert, Button, Code, HStack, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { Link as RouterLink, useNavigate } from 'react-router'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { LinkStatusBadge } from '../../components/LinkStatusBadge'
 import { DataTable, pagedQueryProps, type DataTableColumn } from '../../components/DataTable'
 import { PlusIcon } from '../../components/icons'
 import { SectionCard } from '../../components/SectionCard'
@@ -79,6 +80,12 @@ function columns(onDelete: (l: TrackedLink) => void): DataTableColumn<TrackedLin
     { key: 'title', title: 'عنوان', render: (l) => <Text fontWeight="medium">{toPersianDigits(l.title)}</Text> },
     { key: 'url', title: 'مقصد', hideOnMobile: true, render: (l) => <Text dir="ltr" textAlign="end" truncate maxW="64">{l.url}</Text> },
     { key: 'placeholder', title: 'درج در متن', hideOnMobile: true, render: (l) => <Code dir="ltr">{l.placeholder}</Code> },
+    { key: 'status', title: 'بررسی', render: (l) => (
+      <Stack gap="0.5" align="flex-start">
+        <LinkStatusBadge status={l.status} />
+        {l.status === 'rejected' && l.review_note && <Text fontSize="xs" color="fg.error">دلیل رد: {l.review_note}</Text>}
+      </Stack>
+    ) },
     { key: 'clicks', title: 'کلیک', render: (l) => <span data-testid={`link-clicks-${l.id}`}>{formatNumber(l.clicks)}</span> },
     { key: 'unique', title: 'کلیک یکتا', render: (l) => formatNumber(l.unique) },
     { key: 'created_at', title: 'تاریخ ساخت', hideOnMobile: true, render: (l) => formatJalaliDate(l.created_at) },

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../lib/api'
 import { LINKS_KEY, type TrackedLink } from '../../lib/links'
 
-export { useLinkSettings, useTrackedLinks, type TrackedLink } from '../../lib/links'
+export { MSG_LINK_PENDING, useLinkSettings, useTrackedLinks, type TrackedLink } from '../../lib/links'
 
 /** POST /panel/link_tracker. */
 export interface LinkInput {

@@ -52,7 +52,12 @@ function Summary({ p }: { p: Pattern }) {
     <Stack gap="3">
       <Wrap gap="4" fontSize="sm">
         <Text>کد الگو: <bdi dir="ltr"><Text as="span" fontFamily="mono" data-testid="pattern-code">{p.code}</Text></bdi></Text>
-        <Text>نوع: {KIND_LABELS[p.kind]} (<bdi dir="ltr">{p.sms_type}</bdi>)</Text>
+        <Text>نوع: {KIND_LABELS[p.approved?.kind ?? p.kind]} (<bdi dir="ltr">{p.sms_type}</bdi>)</Text>
+        {p.approved && p.approved.kind !== p.kind && (
+          <Text color="fg.warning" data-testid="pattern-kind-pending">
+            نوع «{KIND_LABELS[p.kind]}» در نسخه تازه در انتظار بررسی است؛ تا تأیید آن، الگو با نوع «{KIND_LABELS[p.approved.kind]}» ارسال می‌شود
+          </Text>
+        )}
         {!p.systemic && <Text>اشتراکی: {p.shared ? 'بله' : 'خیر'}</Text>}
         {!p.systemic && <StatusChip p={p} />}
       </Wrap>

@@ -75,7 +75,8 @@ function PatternForm({ id, initial, approvedEdit }: { id: number; initial: Patte
           <FormField label="توضیحات" error={err('description')}>
             <Input value={form.description} onChange={(e) => set('description', e.target.value)} maxLength={500} />
           </FormField>
-          <FormField label="نوع الگو" error={err('kind')}>
+          <FormField label="نوع الگو" error={err('kind')}
+            helper={approvedEdit ? 'تغییر نوع الگو هم مانند تغییر متن پس از بررسی پشتیبانی اعمال می‌شود؛ تا آن زمان نسخه تأییدشده با نوع فعلی‌اش ارسال می‌شود.' : undefined}>
             <NativeSelect.Root>
               <NativeSelect.Field value={form.kind} onChange={(e) => set('kind', e.target.value as PatternKind)} data-testid="pattern-kind">
                 {Object.entries(KIND_LABELS).map(([v, l]) => <option key={v} value={v}>{l}</option>)}

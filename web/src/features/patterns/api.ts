@@ -27,6 +27,8 @@ export interface Version extends Draft {
   decided_by?: string
   decided_at?: string
   created_at: string
+  /** The version's kind: reviewed with its text (it decides the lane). */
+  kind: PatternKind
 }
 
 /** A pattern with its latest version's content and, once approved, the version that sends. */

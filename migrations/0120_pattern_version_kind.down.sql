@@ -1,0 +1,1 @@
+ALTER TABLE pattern_versions DROP COLUMN kind;

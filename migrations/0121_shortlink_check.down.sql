@@ -1,0 +1,1 @@
+DELETE FROM settings WHERE key = 'shortlink_legacy_send';
