@@ -142,9 +142,11 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campai
 	if err != nil {
 		return Campaign{}, err
 	}
-	rows, err := s.pool.Query(ctx, `INSERT INTO campaigns (account_id, user_id, title, request, schedule, enabled, next_run_at)
-		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7) RETURNING `+cols,
-		id.AccountID, id.UserID, in.Title, in.request(), in.Schedule, enabled, next)
+	// The campaign keeps the identity it was made with: its runs act as that user,
+	// API key and sandbox flag (runAs).
+	rows, err := s.pool.Query(ctx, `INSERT INTO campaigns (account_id, user_id, title, request, schedule, enabled, next_run_at,
+		api_key_id, sandbox) VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, nullif($8, 0), $9) RETURNING `+cols,
+		id.AccountID, id.UserID, in.Title, in.request(), in.Schedule, enabled, next, id.APIKeyID, id.Sandbox)
 	if err != nil {
 		return Campaign{}, fmt.Errorf("create campaign: %w", err)
 	}

@@ -74,6 +74,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
+	admin.Pause, admin.Resume = send.PauseAccount, sends.ResumeAccount
 	var calls *apicall.Recorder
 	if cfg.APICallLog {
 		calls = apicall.NewRecorder(pool, 50_000, log)

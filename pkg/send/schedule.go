@@ -20,11 +20,12 @@ import (
 // so a Redis restart loses none and moving a send's time is one UPDATE.
 
 // FireDue queues every scheduled send whose time has come and enqueues its
-// expansion. A send whose enqueue fails stays queued; the sweeper enqueues it.
+// expansion. Sends of a suspended account, or made by a colleague since deactivated,
+// wait (they fire once the account or colleague is active again). A send whose enqueue fails stays queued; the sweeper enqueues it.
 func (s *Service) FireDue(ctx context.Context) (int, error) {
 	rows, err := s.pool.Query(ctx, `UPDATE sends SET status = 'queued', updated_at = now()
-		WHERE id IN (SELECT id FROM sends WHERE status = 'scheduled' AND send_at <= now()
-			ORDER BY send_at LIMIT 500 FOR NO KEY UPDATE SKIP LOCKED)
+		WHERE id IN (SELECT id FROM sends s WHERE status = 'scheduled' AND send_at <= now() AND `+notSuspended+`
+			AND `+creatorActive+` ORDER BY send_at LIMIT 500 FOR NO KEY UPDATE SKIP LOCKED)
 		RETURNING id, type`)
 	if err != nil {
 		return 0, fmt.Errorf("fire scheduled sends: %w", err)
