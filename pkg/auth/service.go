@@ -197,20 +197,35 @@ func (s *Service) secondStep(ctx context.Context, u account.User, c Client) (Log
 
 // openSession creates a session and returns its token.
 func (s *Service) openSession(ctx context.Context, u account.User, c Client, action string) (string, error) {
-	return s.openSessionAs(ctx, u, c, action, "")
+	return s.openSessionAs(ctx, u, c, action, staffOf{})
 }
 
-// openSessionAs creates a session that staffUser (when set) opened as u, audited
-// on u's account with the staff member's name.
-func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, action, staffUser string) (string, error) {
+// ImpersonationTTL caps the life of a session a staff member opened as a customer.
+const ImpersonationTTL = time.Hour
+
+// staffOf is the staff member who opens a session as a customer (impersonation);
+// zero for the user's own login.
+type staffOf struct {
+	id       int64
+	username string
+}
+
+// openSessionAs creates a session that staff (when set) opened as u, audited on u's
+// account with the staff member's name; such a session lives ImpersonationTTL at
+// most and ends with the staff user (revokeUser).
+func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, action string, staff staffOf) (string, error) {
 	token, err := newToken()
 	if err != nil {
 		return "", err
 	}
+	ttl := s.cfg.SessionTTL
+	if staff.id != 0 {
+		ttl = min(ttl, ImpersonationTTL)
+	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO sessions (user_id, account_id, token_hash, ip, user_agent, expires_at, impersonated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, u.ID, u.AccountID, hashToken(token), c.IP, trim(c.UserAgent, 300),
-			s.now().Add(s.cfg.SessionTTL), staffUser)
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (user_id, account_id, token_hash, ip, user_agent, expires_at, impersonated_by,
+			impersonator_id) VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, 0))`, u.ID, u.AccountID, hashToken(token), c.IP,
+			trim(c.UserAgent, 300), s.now().Add(ttl), staff.username, staff.id)
 		if err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
@@ -219,8 +234,8 @@ func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, a
 			return fmt.Errorf("activate invited user: %w", err)
 		}
 		e := audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP}
-		if staffUser != "" {
-			e.Details = map[string]any{"staff": staffUser}
+		if staff.id != 0 {
+			e.Details = map[string]any{"staff": staff.username}
 		}
 		return audit.Record(ctx, tx, e)
 	})
