@@ -91,8 +91,8 @@ func (s *Service) ExchangeExternal(ctx context.Context, code string, c Client) (
 	if err != nil {
 		return "", err
 	}
-	if u.Status == "disabled" || u.Suspended {
-		return "", apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
+	if err := usable(u); err != nil {
+		return "", err
 	}
 	if ch.staffID != 0 {
 		return s.openSessionAs(ctx, u, c, "auth.impersonated", staffOf{ch.staffID, ch.staff})

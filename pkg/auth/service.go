@@ -30,6 +30,7 @@ import (
 const (
 	MsgBadCredentials = "نام کاربری یا رمز عبور اشتباه است"
 	MsgDisabled       = "حساب کاربری شما غیرفعال است"
+	MsgSuspended      = "حساب شما توسط پشتیبانی تعلیق شده است؛ ورود، ارسال و کلیدهای API تا رفع تعلیق کار نمی‌کنند. برای پیگیری با پشتیبانی تماس بگیرید"
 	MsgOTPTimeout     = "زمان ورود به پایان رسیده است؛ لطفا دوباره وارد شوید"
 	MsgOTPLocked      = "تعداد تلاش‌های ناموفق بیش از حد مجاز است؛ لطفا دوباره وارد شوید"
 	MsgOTPWrong       = "کد تایید اشتباه است"
@@ -167,14 +168,25 @@ func (s *Service) login(ctx context.Context, username, pw string, c Client, staf
 	if !u.MobileVerified {
 		return LoginResult{}, apperr.New(apperr.Forbidden, MsgMobileUnverified).WithCode(CodeMobileUnverified)
 	}
-	if u.Status == "disabled" || u.Suspended {
-		return LoginResult{}, apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
+	if err := usable(u); err != nil {
+		return LoginResult{}, err
 	}
 	if !u.TwoStep && !u.IsStaff {
 		token, err := s.openSession(ctx, u, c, "auth.login")
 		return LoginResult{Token: token}, err
 	}
 	return s.secondStep(ctx, u, c)
+}
+
+// usable refuses a deactivated user or a suspended account, each with its notice.
+func usable(u account.User) error {
+	if u.Suspended {
+		return apperr.New(apperr.Forbidden, MsgSuspended).WithCode("account-suspended")
+	}
+	if u.Status == "disabled" {
+		return apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
+	}
+	return nil
 }
 
 // secondStep starts the login's second step with the user's method.

@@ -131,7 +131,7 @@ func (s *Service) RevokeUserSessions(ctx context.Context, userID int64) error {
 
 // ForgetUsers drops the cached identities of the users' open sessions on every API
 // instance, so a changed role or permission applies from the next request (the
-// sessions stay open).
+// sessions stay open; their live sockets reconnect under the new permissions).
 func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
 	rows, err := s.pool.Query(ctx, `SELECT 0::bigint, token_hash FROM sessions
 		WHERE user_id = ANY($1) AND revoked_at IS NULL AND expires_at > now()`, userIDs)
@@ -141,7 +141,7 @@ func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
 	}
 	rev.Sessions = nil // nothing to close: the sockets stay
 	for _, u := range userIDs {
-		rev.Keys = append(rev.Keys, userKey(u)) // the API keys the users created
+		rev.Keys = append(rev.Keys, userKey(u), permsKey(u)) // the API keys the users created; their sockets
 	}
 	s.announce(ctx, rev)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
@@ -51,6 +52,9 @@ func TestSuspensionStopsEverySendPath(t *testing.T) {
 
 	for _, env := range []*apitest.Env{e, other} {
 		env.Must(401, "POST", "/v1/api/send", form, key)
+	}
+	if r := e.Must(403, "POST", "/v1/api/acl/auth/login", map[string]string{"username": "suspended", "password": pw}, ""); r.Meta.Message != auth.MsgSuspended {
+		t.Fatalf("a suspended owner's login: %s", r.Raw)
 	}
 	if st, paused := sendStatus(t, e, running.ID); st != send.StatusPaused || !paused {
 		t.Fatalf("the send under way: %s (suspension mark %v)", st, paused)
