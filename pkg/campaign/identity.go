@@ -73,3 +73,18 @@ func stop(ctx context.Context, tx pgx.Tx, d dueRun, why string) error {
 	return audit.Record(ctx, tx, audit.Entry{AccountID: d.accountID, Action: audit.CampaignStopped, TargetType: "campaign",
 		Target: strconv.FormatInt(d.id, 10), Details: map[string]any{"title": d.title, "reason": why}})
 }
+
+// StopMaker turns off, inside tx, the enabled campaigns a deactivated colleague made
+// and returns their titles (for the owner's audit entry of the deactivation).
+func StopMaker(ctx context.Context, tx pgx.Tx, accountID, userID int64) ([]string, error) {
+	rows, err := tx.Query(ctx, `UPDATE campaigns SET enabled = false, next_run_at = NULL, retry_at = NULL, updated_at = now()
+		WHERE account_id = $1 AND user_id = $2 AND enabled RETURNING title`, accountID, userID)
+	if err != nil {
+		return nil, fmt.Errorf("stop campaigns of %d: %w", userID, err)
+	}
+	titles, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("stop campaigns of %d: %w", userID, err)
+	}
+	return titles, nil
+}

@@ -122,3 +122,15 @@ func (s *Service) ResumeAccount(ctx context.Context, by acl.Identity, accountID 
 func controlBy(by acl.Identity, accountID int64) acl.Identity {
 	return acl.Identity{AccountID: accountID, UserID: by.UserID}
 }
+
+// ScheduledBy counts, inside tx, the account's scheduled sends a user made: those of a
+// deactivated colleague wait (FireDue) until they are active again or cancelled.
+func ScheduledBy(ctx context.Context, tx pgx.Tx, accountID, userID int64) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM sends WHERE account_id = $1 AND user_id = $2 AND status = 'scheduled'`,
+		accountID, userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("scheduled sends of %d: %w", userID, err)
+	}
+	return n, nil
+}
