@@ -2,6 +2,7 @@ package campaign_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,26 @@ func TestSuspendedAccountCampaignsWait(t *testing.T) {
 	}
 	if s := w.state(c.ID); s.runs != 1 || s.sends != 1 {
 		t.Fatalf("reactivated campaign: %+v", s)
+	}
+}
+
+// A scheduled send keeps the identity it was made with: a sandbox key's scheduled
+// send edited later from the panel is still never charged (issue 38 item 4).
+func TestSandboxScheduledSendStaysFree(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	owner := w.account("tenant", "30013")
+	key := w.colleagueKey(owner, "dev2")
+	at := time.Now().Add(time.Hour)
+	a, _, err := w.sends.Create(ctx, key, send.Request{Text: "کد", Numbers: []string{"09121234510"}, SendAt: &at}, "", "")
+	w.must(err)
+	long := strings.Repeat("متن بلندتر ", 40)
+	w.must(w.sends.Reschedule(ctx, owner, a.ID, nil, &long))
+	var quote int64
+	w.must(w.d.Pool.QueryRow(ctx, `SELECT quote FROM sends WHERE id = $1`, a.ID).Scan(&quote))
+	var bal int64
+	w.must(w.d.Pool.QueryRow(ctx, `SELECT balance FROM wallets WHERE account_id = $1`, owner.AccountID).Scan(&bal))
+	if quote != 0 || bal != 1_000_000 {
+		t.Fatalf("an edited sandbox send is charged: quote %d, balance %d", quote, bal)
 	}
 }
