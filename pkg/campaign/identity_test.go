@@ -112,3 +112,27 @@ func TestSandboxScheduledSendStaysFree(t *testing.T) {
 		t.Fatalf("an edited sandbox send is charged: quote %d, balance %d", quote, bal)
 	}
 }
+
+// A live campaign edited through a sandbox key runs as that key from then on: the
+// key cannot make live, charged sends by rewriting an owner's campaign.
+func TestCampaignEditedBySandboxKeyRunsSandboxed(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	owner := w.account("tenant", "30014")
+	key := w.colleagueKey(owner, "dev3")
+	c := w.create(owner, "live")
+	_, err := w.svc.Update(ctx, key, campaign.Input{ID: c.ID, Title: "rewritten",
+		Request:  send.Request{Type: send.TypeQuick, Text: "متن تازه", Numbers: []string{"09121234511"}},
+		Schedule: campaign.Schedule{Kind: campaign.Daily, Time: "09:00"}})
+	w.must(err)
+	w.dueBy(c.ID, time.Minute)
+	if _, err := w.svc.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var sandbox bool
+	var quote int64
+	w.must(w.d.Pool.QueryRow(ctx, `SELECT sandbox, quote FROM sends WHERE campaign_id = $1`, c.ID).Scan(&sandbox, &quote))
+	if !sandbox || quote != 0 {
+		t.Fatalf("the campaign rewritten by a sandbox key ran live: sandbox %v, quote %d", sandbox, quote)
+	}
+}
