@@ -104,6 +104,11 @@ type Identity struct {
 	// Sandbox marks a sandbox API key: its sends are never charged and never reach
 	// a carrier, and every answer is marked (docs/developers.md).
 	Sandbox bool
+	// ImpersonatorID and Impersonator name the staff member who opened this session
+	// as the user (impersonation): credential changes are refused in it and every
+	// audit entry made in it names them.
+	ImpersonatorID int64
+	Impersonator   string
 }
 
 // Can reports whether the identity holds p.

@@ -61,7 +61,8 @@ func (s *Service) lookup(ctx context.Context, prefix string) (entry, error) {
 	return e, nil
 }
 
-// load reads a key, its creator and the creator's current permissions.
+// load reads a key, its creator and the creator's current permissions. A key of a
+// suspended account or of a deactivated creator is unknown (401).
 func (s *Service) load(ctx context.Context, prefix string) (entry, error) {
 	var e entry
 	var ips, scopes, perms []string
@@ -69,7 +70,8 @@ func (s *Service) load(ctx context.Context, prefix string) (entry, error) {
 	err := s.pool.QueryRow(ctx, `SELECT k.id, k.account_id, k.created_by, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}'),
 		k.secret_hash, k.allowed_ips, k.scopes, k.expires_at, k.sandbox
 		FROM api_keys k JOIN users u ON u.id = k.created_by LEFT JOIN roles r ON r.id = u.role_id
-		WHERE k.prefix = $1 AND k.revoked_at IS NULL AND u.status <> 'disabled' AND u.account_id = k.account_id`, prefix).
+		WHERE k.prefix = $1 AND k.revoked_at IS NULL AND u.status <> 'disabled' AND u.account_id = k.account_id
+		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = k.account_id AND a.status = 'suspended')`, prefix).
 		Scan(&e.id.APIKeyID, &e.id.AccountID, &e.creator, &e.id.Username, &e.id.Name, &owner, &perms,
 			&e.hash, &ips, &scopes, &e.expires, &e.id.Sandbox)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -23,6 +23,7 @@ const (
 	CampaignUpdate     = "campaign.update"
 	CampaignToggle     = "campaign.toggle"
 	CampaignDelete     = "campaign.delete"
+	CampaignStopped    = "campaign.stopped"
 	PhonebookCreate    = "phonebook.create"
 	PhonebookUpdate    = "phonebook.update"
 	PhonebookDelete    = "phonebook.delete"
@@ -96,6 +97,7 @@ var Labels = []Label{
 	{CampaignUpdate, "ویرایش کمپین"},
 	{CampaignToggle, "فعال/غیرفعال کردن کمپین"},
 	{CampaignDelete, "حذف کمپین"},
+	{CampaignStopped, "توقف کمپین (سازنده یا کلید آن دیگر فعال نیست)"},
 	{PhonebookCreate, "ایجاد دفترچه تلفن"},
 	{PhonebookUpdate, "ویرایش دفترچه تلفن"},
 	{PhonebookDelete, "حذف دفترچه تلفن"},

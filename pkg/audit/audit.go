@@ -24,7 +24,9 @@ type Execer interface {
 }
 
 // Entry is one audited action. Zero caller fields (account, user, API key, IP, user
-// agent) are taken from the request context (see WithClient and WithIdentity).
+// agent) are taken from the request context (see WithClient and WithIdentity); an
+// entry made in an impersonated session always names the staff member
+// (details.staff).
 type Entry struct {
 	AccountID  int64
 	UserID     int64
@@ -104,6 +106,9 @@ func fill(ctx context.Context, e Entry) Entry {
 		if e.APIKeyID == 0 {
 			e.APIKeyID = id.APIKeyID
 		}
+		if id.Impersonator != "" {
+			e.Details = withStaff(e.Details, id.Impersonator)
+		}
 	}
 	if e.TargetType == "" && e.Target != "" {
 		e.TargetType, _, _ = strings.Cut(e.Action, ".")
@@ -112,6 +117,17 @@ func fill(ctx context.Context, e Entry) Entry {
 		e.UserAgent = e.UserAgent[:maxUserAgent]
 	}
 	return e
+}
+
+// withStaff returns a copy of details naming the staff member who acted in an
+// impersonated session (the caller's map is left alone).
+func withStaff(details map[string]any, staff string) map[string]any {
+	out := make(map[string]any, len(details)+1)
+	for k, v := range details {
+		out[k] = v
+	}
+	out["staff"] = staff
+	return out
 }
 
 type (

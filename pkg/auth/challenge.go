@@ -38,6 +38,7 @@ type challenge struct {
 	consumed      bool
 	subject       string // the lower-cased username the challenge was asked for
 	staff         string // the staff username that issued an external-login code
+	staffID       int64  // and their user id
 	token         string // only when just created
 }
 
@@ -142,10 +143,11 @@ func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, pu
 	var consumedAt *time.Time
 	err := tx.QueryRow(ctx, `SELECT id, coalesce(user_id, 0), purpose, method, code_hash, code_expires_at, tries, max_tries,
 		resend_at, sends, expires_at, consumed_at, subject,
-		coalesce((SELECT username FROM users WHERE id = issued_by AND is_staff), '')
+		coalesce((SELECT username FROM users WHERE id = issued_by AND is_staff), ''),
+		coalesce((SELECT id FROM users WHERE id = issued_by AND is_staff), 0)
 		FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
 		Scan(&ch.id, &ch.userID, &ch.purpose, &ch.method, &ch.codeHash, &ch.codeExpiresAt, &ch.tries, &ch.maxTries,
-			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject, &ch.staff)
+			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject, &ch.staff, &ch.staffID)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (consumedAt != nil || !slices.Contains(purposes, ch.purpose)) {
 		return ch, apperr.New(apperr.Unauthorized, MsgOTPTimeout).WithCode(CodeOTPTimeout)
 	}

@@ -91,11 +91,11 @@ func (s *Service) ExchangeExternal(ctx context.Context, code string, c Client) (
 	if err != nil {
 		return "", err
 	}
-	if u.Status == "disabled" || u.Suspended {
-		return "", apperr.New(apperr.Forbidden, MsgDisabled).WithCode("account-disabled")
+	if err := usable(u); err != nil {
+		return "", err
 	}
-	if ch.staff != "" {
-		return s.openSessionAs(ctx, u, c, "auth.impersonated", ch.staff)
+	if ch.staffID != 0 {
+		return s.openSessionAs(ctx, u, c, "auth.impersonated", staffOf{ch.staffID, ch.staff})
 	}
 	return s.openSession(ctx, u, c, "auth.external_login")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
@@ -21,6 +22,7 @@ const (
 	MsgCurrentPassword = "رمز عبور فعلی اشتباه است"
 	MsgSamePassword    = "رمز عبور جدید باید با رمز فعلی متفاوت باشد"
 	MsgSessionNotFound = "این نشست یافت نشد یا قبلا بسته شده است"
+	MsgWrongPassword   = "رمز عبور اشتباه است"
 )
 
 // ChangePasswordInput is the security page's change-password form.
@@ -33,15 +35,9 @@ type ChangePasswordInput struct {
 // ChangePassword replaces the signed-in user's password after checking the current
 // one, and closes every other session of the user (this one stays open), audited.
 func (s *Service) ChangePassword(ctx context.Context, id acl.Identity, in ChangePasswordInput, c Client) error {
-	if err := s.allow(ctx, "password:change:"+strconv.FormatInt(id.UserID, 10), s.cfg.OTPConfirmPerMin); err != nil {
-		return err
-	}
-	u, err := s.accounts.ByID(ctx, id.UserID)
+	u, err := s.checkPassword(ctx, id, "current_password", in.CurrentPassword)
 	if err != nil {
 		return err
-	}
-	if ok, err := password.Verify(u.PasswordHash, in.CurrentPassword); err != nil || !ok {
-		return apperr.Field("current_password", MsgCurrentPassword)
 	}
 	f := validate.Collect(validate.Password(in.Password, u.Username), validate.PasswordConfirmation(in.Password, in.PasswordConfirmation))
 	if len(f) == 0 && in.Password == in.CurrentPassword {
@@ -70,6 +66,27 @@ func (s *Service) ChangePassword(ctx context.Context, id acl.Identity, in Change
 	}
 	s.announce(ctx, rev)
 	return nil
+}
+
+// checkPassword checks the signed-in user's password for a sensitive action, within
+// one per-user budget shared by every route that checks it (RATE_OTP_CONFIRM_PER_MIN
+// a minute), so no route can be used to guess it. A wrong password is field's error.
+func (s *Service) checkPassword(ctx context.Context, id acl.Identity, field, pw string) (account.User, error) {
+	if err := s.allow(ctx, "password:check:"+strconv.FormatInt(id.UserID, 10), s.cfg.OTPConfirmPerMin); err != nil {
+		return account.User{}, err
+	}
+	u, err := s.accounts.ByID(ctx, id.UserID)
+	if err != nil {
+		return u, err
+	}
+	if ok, err := password.Verify(u.PasswordHash, pw); err != nil || !ok {
+		msg := MsgCurrentPassword
+		if field == "password" {
+			msg = MsgWrongPassword
+		}
+		return u, apperr.Field(field, msg)
+	}
+	return u, nil
 }
 
 // Session is one open session of the signed-in user.

@@ -70,11 +70,14 @@ func (s *Service) identify(ctx context.Context, h []byte) (acl.Identity, error) 
 	s.sess.mu.Unlock()
 	var id acl.Identity
 	var perms []string
-	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}'), u.is_staff
+	err := s.pool.QueryRow(ctx, `SELECT s.id, u.id, u.account_id, u.username, u.name, u.is_owner, coalesce(r.permissions, '{}'), u.is_staff,
+		coalesce(s.impersonator_id, 0), s.impersonated_by
 		FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN roles r ON r.id = u.role_id
 		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND u.status <> 'disabled'
-		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = u.account_id AND a.status = 'suspended')`, h).
-		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms, &id.Staff)
+		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = u.account_id AND a.status = 'suspended')
+		AND (s.impersonator_id IS NULL OR EXISTS (SELECT 1 FROM users st WHERE st.id = s.impersonator_id AND st.status <> 'disabled'))`, h).
+		Scan(&id.SessionID, &id.UserID, &id.AccountID, &id.Username, &id.Name, &id.IsOwner, &perms, &id.Staff,
+			&id.ImpersonatorID, &id.Impersonator)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return acl.Identity{}, apperr.ErrUnauthorized
 	}
@@ -128,7 +131,7 @@ func (s *Service) RevokeUserSessions(ctx context.Context, userID int64) error {
 
 // ForgetUsers drops the cached identities of the users' open sessions on every API
 // instance, so a changed role or permission applies from the next request (the
-// sessions stay open).
+// sessions stay open; their live sockets reconnect under the new permissions).
 func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
 	rows, err := s.pool.Query(ctx, `SELECT 0::bigint, token_hash FROM sessions
 		WHERE user_id = ANY($1) AND revoked_at IS NULL AND expires_at > now()`, userIDs)
@@ -138,19 +141,20 @@ func (s *Service) ForgetUsers(ctx context.Context, userIDs ...int64) error {
 	}
 	rev.Sessions = nil // nothing to close: the sockets stay
 	for _, u := range userIDs {
-		rev.Keys = append(rev.Keys, userKey(u)) // the API keys the users created
+		rev.Keys = append(rev.Keys, userKey(u), permsKey(u)) // the API keys the users created; their sockets
 	}
 	s.announce(ctx, rev)
 	return nil
 }
 
-// revokeUser revokes the user's open sessions in q (a transaction or the pool) and
-// returns them; the caller announces them once committed.
+// revokeUser revokes the user's open sessions in q (a transaction or the pool), and
+// those a staff user opened as customers (impersonation), and returns them; the
+// caller announces them once committed.
 func revokeUser(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
 }, userID int64) (revocation, error) {
 	rows, err := q.Query(ctx, `UPDATE sessions SET revoked_at = now()
-		WHERE user_id = $1 AND revoked_at IS NULL RETURNING id, token_hash`, userID)
+		WHERE (user_id = $1 OR impersonator_id = $1) AND revoked_at IS NULL RETURNING id, token_hash`, userID)
 	return collectRevoked(rows, err)
 }
 

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/chapar/chapar/pkg/apperr"
@@ -56,3 +57,21 @@ func (s *Service) OnForget(f func(keys []string)) {
 // userKey is the cache key announced when a user's sessions are revoked or their
 // permissions change: caches derived from the user (API keys they created) drop it.
 func userKey(userID int64) string { return fmt.Sprintf("user:%d", userID) }
+
+// permsKey is the cache key announced when a user's permissions change while their
+// sessions stay open (ForgetUsers): their live sockets reconnect under the new ones.
+func permsKey(userID int64) string { return fmt.Sprintf("perms:%d", userID) }
+
+// UsersIn returns the users whose permissions changed, named by forgotten cache keys
+// (see OnForget).
+func UsersIn(keys []string) []int64 {
+	var out []int64
+	for _, k := range keys {
+		if rest, ok := strings.CutPrefix(k, "perms:"); ok {
+			if id, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}

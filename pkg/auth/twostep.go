@@ -6,7 +6,6 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/auth/password"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -88,12 +87,9 @@ func (s *Service) DisableTwoStep(ctx context.Context, id acl.Identity, pw string
 	if !id.IsOwner {
 		return apperr.New(apperr.Forbidden, MsgTwoStepRequired).WithCode(CodeTwoStepRequired)
 	}
-	u, err := s.accounts.ByID(ctx, id.UserID)
+	u, err := s.checkPassword(ctx, id, "password", pw)
 	if err != nil {
 		return err
-	}
-	if ok, err := password.Verify(u.PasswordHash, pw); err != nil || !ok {
-		return apperr.Field("password", "رمز عبور اشتباه است")
 	}
 	return s.accounts.SetTwoStep(ctx, u.ID, false, u.TwoStepMethod, "")
 }

@@ -142,9 +142,11 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campai
 	if err != nil {
 		return Campaign{}, err
 	}
-	rows, err := s.pool.Query(ctx, `INSERT INTO campaigns (account_id, user_id, title, request, schedule, enabled, next_run_at)
-		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7) RETURNING `+cols,
-		id.AccountID, id.UserID, in.Title, in.request(), in.Schedule, enabled, next)
+	// The campaign keeps the identity it was made with: its runs act as that user,
+	// API key and sandbox flag (runAs).
+	rows, err := s.pool.Query(ctx, `INSERT INTO campaigns (account_id, user_id, title, request, schedule, enabled, next_run_at,
+		api_key_id, sandbox) VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, nullif($8, 0), $9) RETURNING `+cols,
+		id.AccountID, id.UserID, in.Title, in.request(), in.Schedule, enabled, next, id.APIKeyID, id.Sandbox)
 	if err != nil {
 		return Campaign{}, fmt.Errorf("create campaign: %w", err)
 	}
@@ -152,7 +154,8 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campai
 	return s.audited(ctx, audit.CampaignCreate, id.AccountID, nil, c, err)
 }
 
-// Update replaces a campaign's title, request and schedule.
+// Update replaces a campaign's title, request and schedule; from then on it runs as
+// the editor (their user, API key and sandbox flag), who wrote what it sends.
 func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campaign, error) {
 	if err := s.validate(ctx, id, &in); err != nil {
 		return Campaign{}, err
@@ -169,9 +172,11 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campai
 	if err != nil {
 		return Campaign{}, err
 	}
+	// The editor wrote the request that runs now: the campaign runs as them.
 	c, err := s.one(ctx, `UPDATE campaigns SET title = $3, request = $4, schedule = $5, enabled = $6, next_run_at = $7,
-		retry_at = NULL, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING `+cols,
-		id.AccountID, in.ID, in.Title, in.request(), in.Schedule, enabled, next)
+		retry_at = NULL, user_id = nullif($8, 0), api_key_id = nullif($9, 0), sandbox = $10, updated_at = now()
+		WHERE account_id = $1 AND id = $2 RETURNING `+cols,
+		id.AccountID, in.ID, in.Title, in.request(), in.Schedule, enabled, next, id.UserID, id.APIKeyID, id.Sandbox)
 	return s.audited(ctx, audit.CampaignUpdate, id.AccountID, &cur, c, err)
 }
 

@@ -30,6 +30,8 @@ const maxPerTick = 100
 type dueRun struct {
 	id, accountID int64
 	userID        *int64
+	apiKeyID      *int64
+	sandbox       bool
 	title         string
 	at            time.Time
 	req           send.Request
@@ -46,7 +48,10 @@ type outcome struct {
 	next    time.Time
 	retryAt time.Time
 	disable bool
-	cause   error
+	// stop turns the campaign off because its maker can no longer send (failure
+	// says why); the owner finds it in the audit log.
+	stop  bool
+	cause error
 }
 
 // RunDue starts every campaign run that is due, one at a time under its row lock
@@ -77,7 +82,15 @@ func (s *Service) runOne(ctx context.Context) (bool, error) {
 		if claimed, err = claim(ctx, tx, now, &d); err != nil || !claimed {
 			return err
 		}
-		out = s.try(ctx, d, now)
+		ident, refused, err := runAs(ctx, tx, d)
+		switch {
+		case err != nil:
+			return err
+		case refused != "":
+			out = outcome{stop: true, failure: refused}
+		default:
+			out = s.try(ctx, d, ident, now)
+		}
 		return record(ctx, tx, d, out)
 	})
 	if err != nil && !claimed {
@@ -96,13 +109,16 @@ func (s *Service) runOne(ctx context.Context) (bool, error) {
 	return claimed, nil
 }
 
-// claim locks the most overdue run that is not waiting for a retry.
+// claim locks the most overdue run that is not waiting for a retry. A suspended
+// account's campaigns wait: once it is reactivated, a missed run fires once.
 func claim(ctx context.Context, tx pgx.Tx, now time.Time, d *dueRun) (bool, error) {
 	var req, sc []byte
-	err := tx.QueryRow(ctx, `SELECT id, account_id, user_id, title, request, schedule, next_run_at FROM campaigns
-		WHERE enabled AND next_run_at <= $1 AND (retry_at IS NULL OR retry_at <= $1)
-		ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED`, now).
-		Scan(&d.id, &d.accountID, &d.userID, &d.title, &req, &sc, &d.at)
+	err := tx.QueryRow(ctx, `SELECT c.id, c.account_id, c.user_id, c.api_key_id, c.sandbox, c.title, c.request, c.schedule,
+		c.next_run_at FROM campaigns c
+		WHERE c.enabled AND c.next_run_at <= $1 AND (c.retry_at IS NULL OR c.retry_at <= $1)
+		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = c.account_id AND a.status = 'suspended')
+		ORDER BY c.next_run_at LIMIT 1 FOR UPDATE OF c SKIP LOCKED`, now).
+		Scan(&d.id, &d.accountID, &d.userID, &d.apiKeyID, &d.sandbox, &d.title, &req, &sc, &d.at)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -117,18 +133,14 @@ func claim(ctx context.Context, tx pgx.Tx, now time.Time, d *dueRun) (bool, erro
 	return true, nil
 }
 
-// try starts the run as a send, unless its schedule has no next run.
-func (s *Service) try(ctx context.Context, d dueRun, now time.Time) outcome {
+// try starts the run as a send made by ident, unless its schedule has no next run.
+func (s *Service) try(ctx context.Context, d dueRun, ident acl.Identity, now time.Time) outcome {
 	if d.broken != nil {
 		return outcome{disable: true, cause: d.broken}
 	}
 	next, err := nextAfter(d.sc, d.at, now)
 	if err != nil {
 		return outcome{disable: true, cause: err}
-	}
-	ident := acl.Identity{AccountID: d.accountID, IsOwner: true}
-	if d.userID != nil {
-		ident.UserID = *d.userID
 	}
 	key := fmt.Sprintf("campaign:%d:%d", d.id, d.at.Unix())
 	a, err := s.sends.CreateForCampaign(ctx, ident, d.req, key, d.id)
@@ -169,6 +181,8 @@ func record(ctx context.Context, tx pgx.Tx, d dueRun, out outcome) error {
 		_, err := tx.Exec(ctx, `UPDATE campaigns SET enabled = false, next_run_at = NULL, retry_at = NULL,
 			updated_at = now() WHERE id = $1`, d.id)
 		return err
+	case out.stop:
+		return stop(ctx, tx, d, out.failure)
 	case !out.retryAt.IsZero():
 		_, err := tx.Exec(ctx, `UPDATE campaigns SET retry_at = $2 WHERE id = $1`, d.id, out.retryAt)
 		return err
@@ -195,6 +209,9 @@ func (s *Service) announce(ctx context.Context, d dueRun, out outcome) {
 	case !out.retryAt.IsZero():
 		slog.WarnContext(ctx, "campaign run postponed", "campaign", d.id, "due", d.at, "retry_at", out.retryAt, "err", out.cause)
 		return
+	case out.stop:
+		slog.InfoContext(ctx, "campaign stopped: its maker can no longer send", "campaign", d.id, "error", out.failure)
+		event, data = "campaign.failed", map[string]any{"id": d.id, "title": d.title, "at": d.at, "error": out.failure}
 	case out.disable:
 		slog.WarnContext(ctx, "campaign disabled: no next run", "campaign", d.id, "err", out.cause)
 		event, data = "campaign.failed", map[string]any{"id": d.id, "title": d.title, "at": d.at, "error": MsgDisabled}

@@ -62,6 +62,10 @@ type Service struct {
 	secret   string
 	sessions Sessions
 	limits   Limits
+	// OnDeactivate, when set, stops or holds the deferred work a deactivated colleague
+	// made (their campaigns stop, their scheduled sends wait) inside the deactivation's
+	// transaction, and says what it did for the owner's audit entry.
+	OnDeactivate func(ctx context.Context, tx pgx.Tx, accountID, userID int64) (map[string]any, error)
 }
 
 // Limits bound the invitation codes: acceptance attempts per address per minute, and

@@ -194,8 +194,9 @@ func (s *Service) manageable(ctx context.Context, id acl.Identity, userID int64)
 	return nil
 }
 
-// Deactivate disables a colleague: their sessions stop working at once on every API
-// instance and they cannot log in until reactivated.
+// Deactivate disables a colleague: their sessions and API keys stop working at once
+// on every API instance, they cannot log in until reactivated, their campaigns stop
+// and their scheduled sends wait (OnDeactivate), noted in the owner's audit log.
 func (s *Service) Deactivate(ctx context.Context, id acl.Identity, userID int64, ip string) error {
 	if err := s.manageable(ctx, id, userID); err != nil {
 		return err
@@ -205,7 +206,14 @@ func (s *Service) Deactivate(ctx context.Context, id acl.Identity, userID int64,
 			WHERE id = $1 AND account_id = $2 AND NOT is_owner`, userID, id.AccountID); err != nil {
 			return fmt.Errorf("deactivate colleague: %w", err)
 		}
-		return s.audit(ctx, tx, id, "partner.deactivate", userID, ip, nil)
+		var held map[string]any
+		if s.OnDeactivate != nil {
+			var err error
+			if held, err = s.OnDeactivate(ctx, tx, id.AccountID, userID); err != nil {
+				return err
+			}
+		}
+		return s.audit(ctx, tx, id, "partner.deactivate", userID, ip, held)
 	})
 	if err != nil {
 		return err

@@ -205,7 +205,9 @@ func (s *Service) DeleteRole(ctx context.Context, id acl.Identity, roleID int64,
 	})
 }
 
-// notOwnRole refuses a colleague changing the role they act through.
+// notOwnRole refuses a colleague changing the role they act through, or a role
+// that grants anything they do not hold themselves (rewriting it would take power
+// from, or act on, colleagues broader than they are).
 func (s *Service) notOwnRole(ctx context.Context, id acl.Identity, roleID int64) error {
 	own, err := s.callerRole(ctx, id)
 	if err != nil {
@@ -213,6 +215,16 @@ func (s *Service) notOwnRole(ctx context.Context, id acl.Identity, roleID int64)
 	}
 	if own != 0 && own == roleID {
 		return apperr.New(apperr.Forbidden, MsgOwnRole).WithCode(CodeEscalation)
+	}
+	if id.IsOwner {
+		return nil
+	}
+	r, err := s.Role(ctx, id, roleID)
+	if err != nil {
+		return err
+	}
+	if !id.Covers(r.Permissions) {
+		return escalation()
 	}
 	return nil
 }

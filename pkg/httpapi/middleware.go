@@ -100,6 +100,9 @@ func guard(a *auth.Service, keys *apikey.Service, perm acl.Permission) gin.Handl
 		if err == nil {
 			err = staffGate(id, perm)
 		}
+		if err == nil {
+			err = impersonationRefuses(c, id)
+		}
 		if err != nil {
 			Fail(c, hideStaff(perm, err))
 			return

@@ -226,6 +226,10 @@ func (s *Server) documentFile(staff bool) gin.HandlerFunc {
 			return
 		}
 		defer rc.Close()
+		if err := profile.MayOpen(who(c), d); err != nil && !staff {
+			Fail(c, err)
+			return
+		}
 		ext := map[string]string{"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}[d.FileType]
 		startDownload(c, d.FileType, "document-"+strconv.FormatInt(d.ID, 10)+ext)
 		if _, err := io.Copy(c.Writer, rc); err != nil {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
@@ -74,6 +75,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
 	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
+	admin.Pause, admin.Resume = send.PauseAccount, sends.ResumeAccount
 	var calls *apicall.Recorder
 	if cfg.APICallLog {
 		calls = apicall.NewRecorder(pool, 50_000, log)
@@ -100,14 +102,32 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		// The worker publishes import progress; the API only starts imports.
 		Phonebooks: phonebook.New(pool, queue, nil),
 		Files:      upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, limiter, log).Limits(cfg.FilesQuotaMB, cfg.FilesRetention),
-		Colleagues: colleague.New(pool, queue, cfg.TokenSecret, sessions,
-			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
-		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
-		Payments: payments,
-		Offline:  offlinePay, PayDirectory: offline.NewDirectory(offline.Destination{CardNumber: cfg.OfflineCardNumber,
+		Colleagues: colleagues(cfg, pool, queue, sessions, limiter),
+		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
+		Payments:   payments,
+		Offline:    offlinePay, PayDirectory: offline.NewDirectory(offline.Destination{CardNumber: cfg.OfflineCardNumber,
 			CardOwner: cfg.OfflineCardOwner, BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba,
 			AccountNumber: cfg.OfflineAccountNumber, AccountOwner: cfg.OfflineAccountOwner}),
 		APIKeys: apikey.New(pool, sessions, limiter,
 			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
 	}
+}
+
+// colleagues builds the colleague service: a deactivated colleague's campaigns stop
+// and their scheduled sends wait, noted in the owner's audit log.
+func colleagues(cfg config.Config, pool *pgxpool.Pool, queue auth.Enqueuer, sessions *auth.Service, limiter *ratelimit.Limiter) *colleague.Service {
+	c := colleague.New(pool, queue, cfg.TokenSecret, sessions,
+		colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay})
+	c.OnDeactivate = func(ctx context.Context, tx pgx.Tx, accountID, userID int64) (map[string]any, error) {
+		stopped, err := campaign.StopMaker(ctx, tx, accountID, userID)
+		if err != nil {
+			return nil, err
+		}
+		waiting, err := send.ScheduledBy(ctx, tx, accountID, userID)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"campaigns_stopped": stopped, "scheduled_waiting": waiting}, nil
+	}
+	return c
 }

@@ -43,8 +43,10 @@ func (s *Service) Resolve(ctx context.Context, code string) (string, Click, erro
 	c := Click{At: time.Now()}
 	var text string
 	// One primary-key probe per candidate, each in its own month's partition.
+	// A suspended account's links stop redirecting (docs/security.md, suspension).
 	err := s.pool.QueryRow(ctx, `SELECT r.id, r.send_id, r.operator, s.account_id, s.text
-		FROM recipients r JOIN sends s ON s.id = r.send_id WHERE r.id = ANY($1::bigint[])
+		FROM recipients r JOIN sends s ON s.id = r.send_id JOIN accounts a ON a.id = s.account_id AND a.status <> 'suspended'
+		WHERE r.id = ANY($1::bigint[])
 		AND (NOT $2 OR s.id <= coalesce((SELECT (value #>> '{}')::bigint FROM settings WHERE key = 'shortlink_legacy_send'), 0))
 		LIMIT 1`, ref.Candidates(c.At), ref.Legacy).Scan(&c.RecipientID, &c.SendID, &c.Operator, &c.AccountID, &text)
 	if errors.Is(err, pgx.ErrNoRows) {

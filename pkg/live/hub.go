@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 )
 
@@ -149,8 +150,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	}
 }
 
-// dispatch hands one event to every socket of its account; a socket whose buffer is
-// full is dropped rather than slowing the others (the panel reconnects and refetches).
+// dispatch hands one event to every socket of its account whose identity may read
+// it (Allowed); a socket whose buffer is full is dropped rather than slowing the others (the panel reconnects and refetches).
 func (h *Hub) dispatch(ch string, payload []byte) {
 	account, ok := accountOf(h.cfg.Prefix, ch)
 	if !ok {
@@ -158,7 +159,16 @@ func (h *Hub) dispatch(ch string, payload []byte) {
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	event, named := "", false
 	for c := range h.clients[account] {
+		if !c.id.IsOwner {
+			if !named {
+				event, named = eventName(payload), true
+			}
+			if !Allowed(c.id, event) {
+				continue
+			}
+		}
 		select {
 		case c.send <- payload:
 		default:
@@ -173,7 +183,8 @@ func (h *Hub) dispatch(ch string, payload []byte) {
 // authenticated the request. An error is returned only before the upgrade, when
 // nothing was written: the caller answers it. A failed handshake is answered by the
 // upgrader itself.
-func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID, sessionID int64) error {
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, id acl.Identity) error {
+	accountID, sessionID := id.AccountID, id.SessionID
 	if accountID <= 0 {
 		return apperr.ErrUnauthorized
 	}
@@ -186,7 +197,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, accountID, sessionID
 		h.log.Debug("live: handshake failed", "err", err)
 		return nil
 	}
-	c := &client{hub: h, ws: ws, account: accountID, session: sessionID,
+	c := &client{hub: h, ws: ws, account: accountID, session: sessionID, id: id,
 		send: make(chan []byte, h.cfg.SendBuffer), done: make(chan struct{})}
 	if reason, ok := h.add(c); !ok {
 		h.release(accountID)
@@ -265,6 +276,34 @@ func (h *Hub) CloseSessions(sessionIDs ...int64) {
 	if len(gone) > 0 {
 		h.log.Info("live: sockets of revoked sessions closed", "sockets", len(gone))
 	}
+}
+
+// CloseUsers closes the sockets of users whose role or permissions changed (close
+// code 1012, service restart): the panel reconnects with a new ticket and so with
+// the new permissions. Their sessions stay valid. It is called on every instance.
+func (h *Hub) CloseUsers(userIDs ...int64) {
+	if len(userIDs) == 0 {
+		return
+	}
+	want := make(map[int64]bool, len(userIDs))
+	for _, u := range userIDs {
+		want[u] = true
+	}
+	var gone []*client
+	h.mu.RLock()
+	for _, set := range h.clients {
+		for c := range set {
+			if want[c.id.UserID] {
+				gone = append(gone, c)
+			}
+		}
+	}
+	h.mu.RUnlock()
+	go func() { // never under the caller's locks: a close may wait on a slow peer
+		for _, c := range gone {
+			c.close(websocket.CloseServiceRestart, "permissions changed")
+		}
+	}()
 }
 
 // Clients counts the sockets of an account on this instance.
@@ -367,6 +406,7 @@ type client struct {
 	ws      *websocket.Conn
 	account int64
 	session int64
+	id      acl.Identity // its permissions filter the events it receives
 	send    chan []byte
 	done    chan struct{}
 	once    sync.Once

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/report"
@@ -41,7 +42,7 @@ func liveServer(t *testing.T, hub *live.Hub) string {
 	r.GET("/v1/ws", func(c *gin.Context) {
 		account, _ := strconv.ParseInt(c.Query("account"), 10, 64)
 		session, _ := strconv.ParseInt(c.Query("session"), 10, 64)
-		if err := hub.Serve(c.Writer, c.Request, account, session); err != nil {
+		if err := hub.Serve(c.Writer, c.Request, acl.Identity{AccountID: account, SessionID: session, IsOwner: true}); err != nil {
 			status := http.StatusInternalServerError
 			if errors.Is(err, context.Canceled) {
 				status = http.StatusServiceUnavailable

@@ -47,6 +47,19 @@ var DocumentKinds = map[string]string{
 	"other":             "سایر",
 }
 
+// personalDocuments are the owner's own identity papers: only the owner (and staff)
+// open them.
+var personalDocuments = map[string]bool{"national_card": true, "birth_certificate": true}
+
+// MayOpen refuses a colleague the owner's identity papers (a national card, a birth
+// certificate); other documents follow the route's permission.
+func MayOpen(id acl.Identity, d Document) error {
+	if personalDocuments[d.Kind] && !id.IsOwner {
+		return apperr.New(apperr.Forbidden, MsgPersonalOwnerOnly).WithCode(CodePersonalOwnerOnly)
+	}
+	return nil
+}
+
 // documentTypes are the contents accepted, as http.DetectContentType names them.
 var documentTypes = map[string]string{"image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf"}
 

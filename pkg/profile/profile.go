@@ -29,6 +29,12 @@ const (
 	Legal = "legal"
 )
 
+// The personal section (identity, national codes, birth date) is the owner's alone.
+const (
+	MsgPersonalOwnerOnly  = "اطلاعات هویتی حساب را فقط مالک حساب می‌بیند و ویرایش می‌کند"
+	CodePersonalOwnerOnly = "profile-owner-only"
+)
+
 // Sections of the profile, each saved by its own page.
 const (
 	SectionPersonal = "personal"
@@ -124,7 +130,30 @@ func (s *Service) Get(ctx context.Context, id acl.Identity) (Profile, error) {
 		p.UpdatedAt = *updated
 	}
 	p.Complete = complete(p.PersonType, p.Details)
+	if !id.Can(acl.ProfileManage) {
+		// A colleague without the profile permission sees their own name and the
+		// plan, not the account's details or documents.
+		p.Details = Details{}
+		return p, nil
+	}
+	if !id.IsOwner {
+		p.Details = withoutPersonal(p.Details)
+	}
 	return p, s.countDocuments(ctx, id.AccountID, p.Documents)
+}
+
+// withoutPersonal blanks the owner's personal identity (national codes, birth date
+// and place, father's name, gender): only the owner reads it.
+func withoutPersonal(d Details) Details {
+	for _, f := range personal(&d) {
+		*f = ""
+	}
+	return d
+}
+
+// personal lists the owner's personal fields of d.
+func personal(d *Details) []*string {
+	return []*string{&d.NationalCode, &d.BirthDate, &d.BirthPlace, &d.FatherName, &d.Gender, &d.CEONationalCode}
 }
 
 func (s *Service) countDocuments(ctx context.Context, accountID int64, into map[string]int) error {
@@ -161,6 +190,9 @@ type UpdateInput struct {
 // Update validates a section of the profile and saves it over the stored one, in one
 // audited transaction; every bad field is answered at once, in Persian.
 func (s *Service) Update(ctx context.Context, id acl.Identity, in UpdateInput, ip string) (Profile, error) {
+	if !id.IsOwner && (in.Section == SectionPersonal || in.Section == "") {
+		return Profile{}, apperr.New(apperr.Forbidden, MsgPersonalOwnerOnly).WithCode(CodePersonalOwnerOnly)
+	}
 	in.Details = clean(in.Details)
 	if err := check(in); err != nil {
 		return Profile{}, err

@@ -174,6 +174,13 @@ func (q heldQueue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d revi
 	if status != StatusHeld {
 		return nil, apperr.New(apperr.Conflict, MsgNotHeld).WithCode("not-held")
 	}
+	if d.Approve {
+		if err := accountOpen(ctx, tx, it.AccountID); errors.Is(err, ErrSuspended) {
+			return nil, apperr.New(apperr.Conflict, MsgHeldSuspended).WithCode(CodeSuspended)
+		} else if err != nil {
+			return nil, err
+		}
+	}
 	if !d.Approve {
 		after, err := q.block(ctx, tx, it, quote, d.Reason)
 		return q.then(it.SubjectID, after), err

@@ -20,11 +20,12 @@ import (
 // so a Redis restart loses none and moving a send's time is one UPDATE.
 
 // FireDue queues every scheduled send whose time has come and enqueues its
-// expansion. A send whose enqueue fails stays queued; the sweeper enqueues it.
+// expansion. Sends of a suspended account, or made by a colleague since deactivated,
+// wait (they fire once the account or colleague is active again). A send whose enqueue fails stays queued; the sweeper enqueues it.
 func (s *Service) FireDue(ctx context.Context) (int, error) {
 	rows, err := s.pool.Query(ctx, `UPDATE sends SET status = 'queued', updated_at = now()
-		WHERE id IN (SELECT id FROM sends WHERE status = 'scheduled' AND send_at <= now()
-			ORDER BY send_at LIMIT 500 FOR NO KEY UPDATE SKIP LOCKED)
+		WHERE id IN (SELECT id FROM sends s WHERE status = 'scheduled' AND send_at <= now() AND `+notSuspended+`
+			AND `+creatorActive+` ORDER BY send_at LIMIT 500 FOR NO KEY UPDATE SKIP LOCKED)
 		RETURNING id, type`)
 	if err != nil {
 		return 0, fmt.Errorf("fire scheduled sends: %w", err)
@@ -105,10 +106,10 @@ func (s *Service) Reschedule(ctx context.Context, id acl.Identity, sendID int64,
 		var quote int64
 		var src Source
 		var numbers []string
-		var cancel11 bool
-		err := tx.QueryRow(ctx, `SELECT send_at, type, sender, text, cancel11, coalesce(numbers, '{}'), source, quote
+		var cancel11, sandbox bool
+		err := tx.QueryRow(ctx, `SELECT send_at, type, sender, text, cancel11, coalesce(numbers, '{}'), source, quote, sandbox
 			FROM sends WHERE id = $1 AND account_id = $2 AND status = 'scheduled' FOR NO KEY UPDATE`, sendID, id.AccountID).
-			Scan(&old, &cur.Type, &cur.Sender, &oldText, &cancel11, &numbers, &src, &quote)
+			Scan(&old, &cur.Type, &cur.Sender, &oldText, &cancel11, &numbers, &src, &quote, &sandbox)
 		if errors.Is(err, pgx.ErrNoRows) {
 			var exists bool
 			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sends WHERE id = $1 AND account_id = $2)`,
@@ -133,6 +134,9 @@ func (s *Service) Reschedule(ctx context.Context, id acl.Identity, sendID int64,
 			p, err := s.prepare(ctx, id.AccountID, cur)
 			if err != nil {
 				return err
+			}
+			if sandbox {
+				p.quote.Price = 0 // the send keeps the identity it was made with: a sandbox send is never charged
 			}
 			if _, err := tx.Exec(ctx, `UPDATE sends SET text = $2, parts = $3, encoding = $4, quote = $5 WHERE id = $1`,
 				sendID, cur.Text, p.quote.Parts, p.quote.Encoding, p.quote.Price); err != nil {

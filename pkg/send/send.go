@@ -417,6 +417,9 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := accountOpen(ctx, tx, id.AccountID); err != nil {
+			return err
+		}
 		var key, keyHash *string
 		if idemKey != "" {
 			key, keyHash = &idemKey, &hash

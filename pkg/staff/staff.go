@@ -93,8 +93,15 @@ type Service struct {
 	pool *pgxpool.Pool
 	// OnMoney, when set, is told every new balance (the credit.changed event).
 	OnMoney func(ctx context.Context, accountID, balance int64)
-	// Revoke closes every session of a user (a suspended account's).
+	// Revoke closes every session of a user (a suspended account's) and drops the
+	// cached API keys they made, on every API instance.
 	Revoke func(ctx context.Context, userID int64) error
+	// Pause, inside the suspension's transaction, pauses the account's sends under
+	// way (send.PauseAccount) and returns how many.
+	Pause func(ctx context.Context, tx pgx.Tx, by acl.Identity, accountID int64) (int, error)
+	// Resume, after a reactivation, resumes the sends its suspension paused
+	// (send.Service.ResumeAccount).
+	Resume func(ctx context.Context, by acl.Identity, accountID int64) error
 }
 
 // New returns the service.
@@ -202,7 +209,10 @@ func (s *Service) AdjustCredit(ctx context.Context, by acl.Identity, accountID i
 	return bal, nil
 }
 
-// SetStatus activates or suspends an account; suspending closes its sessions.
+// SetStatus activates or suspends an account. Suspending pauses its sends under
+// way in the same transaction, closes its sessions and drops its API keys from every
+// instance's cache; its scheduled sends, campaigns and held sends wait. Reactivating
+// resumes the sends the suspension paused.
 func (s *Service) SetStatus(ctx context.Context, by acl.Identity, accountID int64, status, ip string) error {
 	if status != "active" && status != "suspended" {
 		return apperr.Field("status", MsgStatus)
@@ -222,15 +232,31 @@ func (s *Service) SetStatus(ctx context.Context, by acl.Identity, accountID int6
 		if err != nil {
 			return fmt.Errorf("account users: %w", err)
 		}
+		details := map[string]any{"staff": by.Username}
+		if status == "suspended" && s.Pause != nil {
+			n, err := s.Pause(ctx, tx, by, accountID)
+			if err != nil {
+				return err
+			}
+			details["sends_paused"] = n
+		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: accountID, UserID: by.UserID, Action: "staff.account_" + status,
-			Target: strconv.FormatInt(accountID, 10), IP: ip, Details: map[string]any{"staff": by.Username}})
+			Target: strconv.FormatInt(accountID, 10), IP: ip, Details: details})
 	})
-	if err != nil || status != "suspended" || s.Revoke == nil {
+	if err != nil {
 		return err
 	}
+	if status == "active" {
+		if s.Resume != nil {
+			return s.Resume(ctx, by, accountID)
+		}
+		return nil
+	}
 	for _, u := range users {
-		if err := s.Revoke(ctx, u); err != nil {
-			return err
+		if s.Revoke != nil {
+			if err := s.Revoke(ctx, u); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

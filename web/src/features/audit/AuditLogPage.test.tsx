@@ -55,5 +55,6 @@ describe('AuditLogPage', () => {
     expect(actorText({ user_name: 'سارا', api_key_id: null })).toBe('سارا')
     expect(actorText({ user_name: '', api_key_id: 7 })).toBe('وب‌سرویس (کلید API ۷)')
     expect(actorText({ user_name: '', api_key_id: null })).toBe('سامانه')
+    expect(actorText({ user_name: 'سارا', api_key_id: null, details: { staff: 'agent9' } })).toBe('سارا (پشتیبان: agent9)')
   })
 })

@@ -21,10 +21,11 @@ export function auditFilters(options: AuditOptions | undefined): TableFilter[] {
   ]
 }
 
-/** Who acted: the user, an API key, or the system. */
-export function actorText(r: Pick<AuditRow, 'user_name' | 'api_key_id'>): string {
-  if (r.api_key_id) return `${r.user_name || 'وب‌سرویس'} (کلید API ${toPersianDigits(r.api_key_id)})`
-  return r.user_name || 'سامانه'
+/** Who acted: the user, an API key, or the system; a support staff member acting inside the panel is named. */
+export function actorText(r: Pick<AuditRow, 'user_name' | 'api_key_id'> & Partial<Pick<AuditRow, 'details'>>): string {
+  const who = r.api_key_id ? `${r.user_name || 'وب‌سرویس'} (کلید API ${toPersianDigits(r.api_key_id)})` : r.user_name || 'سامانه'
+  const staff = r.details?.staff
+  return typeof staff === 'string' && staff ? `${who} (پشتیبان: ${staff})` : who
 }
 
 const COLUMNS: DataTableColumn<AuditRow>[] = [

@@ -1,4 +1,4 @@
-import { Button, Input, NativeSelect, SegmentGroup, SimpleGrid, Skeleton, Textarea } from '@chakra-ui/react'
+import { Alert, Button, Input, NativeSelect, SegmentGroup, SimpleGrid, Skeleton, Textarea } from '@chakra-ui/react'
 import { useEffect, useState } from 'react'
 import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
@@ -88,8 +88,16 @@ export function SectionForm({ section }: { section: Section }) {
     )
   }
   const set = (k: keyof Details, v: string) => setValues((old) => ({ ...old, [k]: v }))
+  // The owner's identity is the owner's alone: a colleague neither reads nor edits it.
+  const ownerOnly = section === 'personal' && !profile.data.is_owner
   return (
     <SectionCard title={TITLES[section]} data-testid={`profile-form-${section}`}>
+      {ownerOnly && (
+        <Alert.Root status="info" rounded="lg" mb="4" data-testid="profile-owner-only">
+          <Alert.Indicator />
+          <Alert.Title>اطلاعات هویتی حساب را فقط مالک حساب می‌بیند و ویرایش می‌کند.</Alert.Title>
+        </Alert.Root>
+      )}
       <FormStack gap="5" onSubmit={submit} noValidate>
         {section === 'personal' && (
           <FormField label="نوع شخص" error={fieldError('person_type')}>
@@ -104,7 +112,8 @@ export function SectionForm({ section }: { section: Section }) {
             <FieldInput key={f.key} def={f} value={values[f.key] ?? ''} error={fieldError(f.key)} onChange={(v) => set(f.key, v)} />
           ))}
         </SimpleGrid>
-        <Button type="submit" colorPalette="brand" alignSelf={{ base: 'stretch', md: 'flex-start' }} loading={save.isPending} data-testid="profile-save">
+        <Button type="submit" colorPalette="brand" alignSelf={{ base: 'stretch', md: 'flex-start' }} loading={save.isPending}
+          disabled={ownerOnly} data-testid="profile-save">
           ذخیره
         </Button>
       </FormStack>
