@@ -193,7 +193,7 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 			return p, err
 		}
 	}
-	ln, err := s.lines.Resolve(ctx, accountID, r.Sender)
+	ln, err := s.lineFor(ctx, accountID, p.typ, r.Sender)
 	if err != nil {
 		if err := addErr("sender", err); err != nil {
 			return p, err
@@ -338,6 +338,10 @@ type Accepted struct {
 	ID     int64  `json:"id"`
 	Status string `json:"status"`
 	Price  int64  `json:"price"`
+	// Sender is the line the send goes out from and Cancel11 whether the «لغو۱۱»
+	// footer is appended (lines.go): the answer says both, never silently.
+	Sender   string `json:"sender"`
+	Cancel11 bool   `json:"cancel11"`
 	// Sandbox marks a send of a sandbox key: never charged, sent only to the
 	// simulator (sandbox.go).
 	Sandbox bool `json:"sandbox,omitempty"`
@@ -410,7 +414,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox}
+	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox, Sender: p.line.Number, Cancel11: p.quote.Cancel11}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var key, keyHash *string
@@ -478,8 +482,9 @@ func holdRef(sendID int64) string { return "send:" + strconv.FormatInt(sendID, 1
 func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key, hash string) (Accepted, bool, error) {
 	var a Accepted
 	var first *string
-	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash, sandbox
-		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price, &first, &a.Sandbox)
+	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash, sandbox,
+		sender, cancel11 FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).
+		Scan(&a.ID, &a.Status, &a.Price, &first, &a.Sandbox, &a.Sender, &a.Cancel11)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, false, nil
 	}
