@@ -188,6 +188,8 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 		}
 	} else if p.typ == TypeKeyword && len(parseTemplate(r.Text).cols) == 0 {
 		fields.Add("text", MsgKeywordNoTag)
+	} else if err := s.checkContactTags(ctx, accountID, r.Text, &p, fields); err != nil {
+		return p, err
 	} else if err := links.CheckText(ctx, s.pool, accountID, r.Text); err != nil {
 		if err := addErr("text", err); err != nil {
 			return p, err
@@ -295,7 +297,7 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	st := sms.Count(s.links.Sized(p.text), p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
-	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) {
+	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) || len(p.src.Tags) > 0 {
 		q.Parts = tot.maxParts
 	}
 	if p.typ == TypePhonebook || bank.IsBankType(p.typ) {
