@@ -18,16 +18,22 @@ before(async () => {
 })
 after(async () => { await browser?.close() })
 
-/** Light and dark, desktop and 390 px shots of the page as it is (the theme ends light). */
-async function shots(page, name) {
-  await shot(page, `${name}-light`)
-  await page.setViewportSize(MOBILE)
-  await shot(page, `${name}-light-390`)
+/**
+ * Light and dark, desktop and 390 px shots of the page as it is, with `focus` (a
+ * locator) scrolled into view in each; the theme ends light.
+ */
+async function shots(page, name, focus) {
+  const at = async (size, suffix) => {
+    await page.setViewportSize(size)
+    await focus?.scrollIntoViewIfNeeded()
+    await shot(page, `${name}-${suffix}`)
+  }
+  await at(DESKTOP, 'light')
+  await at(MOBILE, 'light-390')
   await page.setViewportSize(DESKTOP)
   await page.getByTestId('theme-toggle').first().click()
-  await shot(page, `${name}-dark`)
-  await page.setViewportSize(MOBILE)
-  await shot(page, `${name}-dark-390`)
+  await at(DESKTOP, 'dark')
+  await at(MOBILE, 'dark-390')
   await page.setViewportSize(DESKTOP)
   await page.getByTestId('theme-toggle').first().click()
 }
@@ -78,7 +84,7 @@ test('schedule step: «10» typed in the hour box is stored as 10:30, not 01:00'
   await page.keyboard.type('30')
   await shot(page, 'firstweek-schedule-time-picker') // (changing the theme would close the calendar)
   await dialog.getByRole('button', { name: 'تایید' }).click()
-  await shots(page, 'firstweek-schedule-time')
+  await shots(page, 'firstweek-schedule-time', page.getByTestId('send-at'))
   const persian = (s) => s.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d])
   assert.equal(await input.inputValue(), persian(`${day} 10:30`))
   await page.getByTestId('wizard-next').click()
@@ -120,7 +126,7 @@ test('pattern: the one-time code goes out from the chosen service line without �
   const otp = String(100000 + Math.floor(Math.random() * 899999))
   await page.getByTestId('pattern-send-mobile').fill(mobile)
   await page.getByTestId('pattern-value-code').fill(otp)
-  await shots(page, 'firstweek-pattern-line')
+  await shots(page, 'firstweek-pattern-line', page.getByTestId('footer-note'))
   await page.getByTestId('pattern-send').click()
   await waitForPath(page, /^\/reports\/\d+$/)
   const msg = await handset(toIntl(mobile))
@@ -147,13 +153,14 @@ test('phonebook: a personalised text, the unknown tag inline, the preview per ro
   await page.keyboard.press('Escape')
   await page.getByTestId('phonebook-count').waitFor()
   await page.getByTestId('footer-note').waitFor()
+  await shots(page, 'firstweek-phonebook-line', page.getByTestId('footer-note'))
   await page.getByTestId('wizard-next').click()
   await page.getByTestId('phonebook-step-1').waitFor()
   const editor = page.getByTestId('message').locator('textarea')
   await editor.fill('{nmae} عزیز، حراج پاییزه')
   await page.getByTestId('wizard-next').click()
   await page.getByText('برچسب «{nmae}» در دفترچه تلفن تعریف نشده است').waitFor()
-  await shots(page, 'firstweek-phonebook-unknown-tag')
+  await shots(page, 'firstweek-phonebook-unknown-tag', page.getByTestId('message'))
   await editor.fill('')
   await page.getByRole('button', { name: 'درج برچسب title' }).click()
   await editor.press('End')
@@ -169,8 +176,7 @@ test('phonebook: a personalised text, the unknown tag inline, the preview per ro
   const shown = await page.getByTestId('preview-text').allTextContents()
   assert.deepEqual([...shown].sort(), [...want].sort())
   assert.equal(await page.getByTestId('preview-price').count(), 2)
-  await page.getByTestId('preview-rows').scrollIntoViewIfNeeded()
-  await shots(page, 'firstweek-phonebook-preview')
+  await shots(page, 'firstweek-phonebook-preview', page.getByTestId('preview-rows'))
   await page.getByTestId('wizard-send').click()
   await waitForPath(page, /\/send-sms\/success-send\/[^/]+$/)
   for (const [i, p] of people.entries()) {

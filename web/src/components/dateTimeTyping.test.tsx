@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
+import base from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { jalaliText, parseJalali } from '../lib/jalali'
@@ -33,11 +33,17 @@ function DateHarness({ withTime = false, initial = null }: { withTime?: boolean;
   )
 }
 
+// No pause between keystrokes (delay: null): the calendar re-renders on each one, and
+// on a loaded machine the default pauses add up.
+const userEvent = base.setup({ delay: null })
+// A generous safety net for a loaded machine; nothing here waits on time.
+const SLOW = { timeout: 90_000 }
+
 const hourBox = () => screen.getByRole('spinbutton', { name: 'ساعت' })
 const minuteBox = () => screen.getByRole('spinbutton', { name: 'دقیقه' })
 
 describe('TimePicker typing', () => {
-  it.each([['Latin', '10', '45'], ['Persian', '۱۰', '۴۵']])('takes a typed hour of two digits (%s)', async (_, h, m) => {
+  it.each([['Latin', '10', '45'], ['Persian', '۱۰', '۴۵']])('takes a typed hour of two digits (%s)', SLOW, async (_, h, m) => {
     renderWithProviders(<Time />)
     await userEvent.click(hourBox())
     await userEvent.keyboard(h)
@@ -50,7 +56,7 @@ describe('TimePicker typing', () => {
     expect(minuteBox()).toHaveValue('۴۵')
   })
 
-  it('moves on after an hour digit no second digit can follow', async () => {
+  it('moves on after an hour digit no second digit can follow', SLOW, async () => {
     renderWithProviders(<Time />)
     await userEvent.click(hourBox())
     await userEvent.keyboard('7')
@@ -59,14 +65,14 @@ describe('TimePicker typing', () => {
     expect(screen.getByTestId('time')).toHaveTextContent('07:05')
   })
 
-  it('takes a typed hour on a 12-hour clock', async () => {
+  it('takes a typed hour on a 12-hour clock', SLOW, async () => {
     renderWithProviders(<Time initial="13:00" twelveHour />)
     await userEvent.click(hourBox())
     await userEvent.keyboard('۱۱')
     expect(screen.getByTestId('time')).toHaveTextContent('23:00')
   })
 
-  it.each([['۱۰:۳۰'], ['10:30'], ['1030']])('takes a pasted time %s in either box', async (pasted) => {
+  it.each([['۱۰:۳۰'], ['10:30'], ['1030']])('takes a pasted time %s in either box', SLOW, async (pasted) => {
     renderWithProviders(<Time />)
     await userEvent.click(hourBox())
     await userEvent.paste(pasted)
@@ -78,7 +84,7 @@ describe('TimePicker typing', () => {
     expect(screen.getByTestId('time')).toHaveTextContent('21:05')
   })
 
-  it('reads whole times', () => {
+  it('reads whole times', SLOW, () => {
     expect(parseTimeText('۹:۵')).toBe('09:05')
     expect(parseTimeText('٢٣.٥٩')).toBe('23:59')
     expect(parseTimeText('24:00')).toBeNull()
@@ -87,7 +93,7 @@ describe('TimePicker typing', () => {
 })
 
 describe('date fields: typed, pasted and picked', () => {
-  it.each([['Latin', '14040215'], ['Persian', '۱۴۰۴۰۲۱۵']])('a date typed in %s digits', async (_, typed) => {
+  it.each([['Latin', '14040215'], ['Persian', '۱۴۰۴۰۲۱۵']])('a date typed in %s digits', SLOW, async (_, typed) => {
     renderWithProviders(<DateHarness />)
     const input = screen.getByRole('textbox', { name: 'تاریخ' })
     await userEvent.type(input, typed)
@@ -96,7 +102,7 @@ describe('date fields: typed, pasted and picked', () => {
     expect(input).toHaveValue('۱۴۰۴/۰۲/۱۵')
   })
 
-  it.each([['۱۴۰۴/۲/۱۵'], ['1404-02-15'], ['1404/02/15']])('a pasted date %s replaces the text and applies', async (pasted) => {
+  it.each([['۱۴۰۴/۲/۱۵'], ['1404-02-15'], ['1404/02/15']])('a pasted date %s replaces the text and applies', SLOW, async (pasted) => {
     renderWithProviders(<DateHarness initial={parseJalali('1403/01/01')} />)
     const input = screen.getByRole('textbox', { name: 'تاریخ' })
     await userEvent.click(input)
@@ -105,7 +111,7 @@ describe('date fields: typed, pasted and picked', () => {
     expect(input).toHaveValue('۱۴۰۴/۰۲/۱۵')
   })
 
-  it('a date and time typed in the text box', async () => {
+  it('a date and time typed in the text box', SLOW, async () => {
     renderWithProviders(<DateHarness withTime />)
     const input = screen.getByRole('textbox', { name: 'تاریخ' })
     await userEvent.type(input, '۱۴۰۴۰۲۱۵۱۰۳۰')
@@ -113,14 +119,14 @@ describe('date fields: typed, pasted and picked', () => {
     expect(screen.getByTestId('value')).toHaveTextContent('1404/02/15 10:30')
   })
 
-  it('a pasted date and time', async () => {
+  it('a pasted date and time', SLOW, async () => {
     renderWithProviders(<DateHarness withTime />)
     await userEvent.click(screen.getByRole('textbox', { name: 'تاریخ' }))
     await userEvent.paste('۱۴۰۴/۰۲/۱۵ ۲۲:۴۰')
     expect(screen.getByTestId('value')).toHaveTextContent('1404/02/15 22:40')
   })
 
-  it('a picked day, then the hour «10» typed in the popup time picker (not 01:00)', async () => {
+  it('a picked day, then the hour «10» typed in the popup time picker (not 01:00)', SLOW, async () => {
     renderWithProviders(<DateHarness withTime initial={parseJalali('1404/02/15 08:00')} />)
     await userEvent.click(screen.getByRole('textbox', { name: 'تاریخ' }))
     const dialog = screen.getByRole('dialog')
