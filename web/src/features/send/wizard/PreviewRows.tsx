@@ -1,5 +1,4 @@
-import { Stack, Table, Text } from '@chakra-ui/react'
-import { MiniTable } from '../../../components/MiniTable'
+import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { toPersianDigits } from '../../../lib/digits'
 import { formatNumber, formatRial } from '../../../lib/format'
 import type { PriceQuote } from '../api'
@@ -11,18 +10,25 @@ export function PreviewRows({ quote, cancel11 }: { quote: PriceQuote | undefined
   return (
     <Stack gap="2" data-testid="preview-rows">
       <Text fontSize="sm" color="app.muted">
-        {`پیش‌نمایش ${formatNumber(rows.length)} گیرنده نخست (متن هر مخاطب با برچسب‌های خودش)${cancel11 ? '؛ «لغو۱۱» به انتهای هر پیامک افزوده می‌شود' : ''}`}
+        {`پیش‌نمایش ${formatNumber(rows.length)} گیرنده نخست: متن هر مخاطب با برچسب‌های خودش${cancel11 ? '؛ «لغو۱۱» به انتهای هر پیامک افزوده می‌شود' : ''}`}
       </Text>
-      <MiniTable caption="پیش‌نمایش گیرندگان" columns={[{ title: 'گیرنده' }, { title: 'متن پیامک' }, { title: 'بخش', align: 'end' }, { title: 'هزینه', align: 'end' }]}>
+      <SimpleGrid columns={{ base: 1, md: 2 }} gap="3">
         {rows.map((r) => (
-          <Table.Row key={r.mobile} data-testid="preview-row">
-            <Table.Cell whiteSpace="nowrap"><bdi dir="ltr">{toPersianDigits(r.mobile)}</bdi></Table.Cell>
-            <Table.Cell whiteSpace="pre-wrap" wordBreak="break-word" minW="48" data-testid="preview-text">{r.text}</Table.Cell>
-            <Table.Cell textAlign="end">{formatNumber(r.parts)}</Table.Cell>
-            <Table.Cell textAlign="end" whiteSpace="nowrap" data-testid="preview-price">{formatRial(r.price)}</Table.Cell>
-          </Table.Row>
+          <Stack key={r.mobile} gap="2" borderWidth="1px" borderColor="app.border" rounded="lg" p="3" data-testid="preview-row">
+            <HStack justify="space-between" fontSize="xs" color="app.muted" wrap="wrap" gap="2">
+              <bdi dir="ltr">{toPersianDigits(r.mobile)}</bdi>
+              <Text>
+                {`${formatNumber(r.parts)} بخش · `}
+                <Text as="span" fontWeight="semibold" color="fg" data-testid="preview-price">{formatRial(r.price)}</Text>
+              </Text>
+            </HStack>
+            <Box bg="brand.subtle" borderWidth="1px" borderColor="brand.muted" px="3" py="2" rounded="xl" roundedTopLeft="sm"
+              whiteSpace="pre-wrap" wordBreak="break-word" data-testid="preview-text">
+              {r.text}
+            </Box>
+          </Stack>
         ))}
-      </MiniTable>
+      </SimpleGrid>
     </Stack>
   )
 }
