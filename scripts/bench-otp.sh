@@ -9,7 +9,7 @@
 #            system line 2000, round-robin over BENCH_OTP_USERS (50) users signed
 #            up through the API first;
 #   pattern  a customer's OTP: an approved pattern of kind otp sent by API key,
-#            POST /v1/api/patterns/send, from the demo line 300012345, round-robin
+#            POST /v1/api/patterns/send, from the demo service line 500012345, round-robin
 #            over 50 recipients; the setup creates the pattern as the demo user,
 #            approves it as the seeded staff user and creates the key (its step-up
 #            code read at the simulator).
@@ -23,7 +23,7 @@
 #   otp_during_report  5b: waits for them and reports, with how much of the
 #                      campaign was submitted before, during and after each run.
 #
-# The simulator keeps the two lines' messages (SIM_KEEP_FROM=2000,300012345) even
+# The simulator keeps the two lines' messages (SIM_KEEP_FROM=2000,500012345) even
 # once its bench-profile store only counts; the API's code limits are raised for
 # the run (bench.sh exports them before the API starts).
 
@@ -49,7 +49,7 @@ otp_met() { awk -v v="$(otp_field "$1" p99_ms)" -v t="$2" 'BEGIN { print (v != "
 otp_title() {
   case $1 in
     reset) echo "password-reset codes (forgot_password) over $OTP_USERS users, system line 2000" ;;
-    pattern) echo "OTP-pattern sends by API key (patterns/send) to $OTP_USERS recipients, line 300012345" ;;
+    pattern) echo "OTP-pattern sends by API key (patterns/send) to $OTP_USERS recipients, line 500012345" ;;
   esac
 }
 

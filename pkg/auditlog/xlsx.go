@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // exportChunk is how many entries one keyset step of the export reads.
@@ -80,31 +81,8 @@ func text(raw []byte) string {
 // JalaliDateTime writes t in Tehran as a Jalali "1404/09/04 13:05".
 func JalaliDateTime(t time.Time) string {
 	t = t.In(tehran)
-	y, m, d := toJalali(t.Year(), int(t.Month()), t.Day())
+	y, m, d := validate.GregorianToJalali(t.Year(), int(t.Month()), t.Day())
 	return fmt.Sprintf("%04d/%02d/%02d %02d:%02d", y, m, d, t.Hour(), t.Minute())
 }
 
 var tehran, _ = time.LoadLocation("Asia/Tehran") // time/tzdata is linked in by report
-
-// toJalali converts a Gregorian date to the Jalali calendar (the arithmetic
-// algorithm of jdf, valid for the years the panel shows).
-func toJalali(gy, gm, gd int) (int, int, int) {
-	gdm := [...]int{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334}
-	gy2 := gy
-	if gm > 2 {
-		gy2 = gy + 1
-	}
-	days := 355666 + 365*gy + (gy2+3)/4 - (gy2+99)/100 + (gy2+399)/400 + gd + gdm[gm-1]
-	jy := -1595 + 33*(days/12053)
-	days %= 12053
-	jy += 4 * (days / 1461)
-	days %= 1461
-	if days > 365 {
-		jy += (days - 1) / 365
-		days = (days - 1) % 365
-	}
-	if days < 186 {
-		return jy, 1 + days/31, 1 + days%31
-	}
-	return jy, 7 + (days-186)/30, 1 + (days-186)%30
-}

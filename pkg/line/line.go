@@ -102,6 +102,39 @@ func (s *Service) Resolve(ctx context.Context, accountID int64, number string) (
 	return l, nil
 }
 
+// ServiceDefault is the line a service send (a pattern: one-time code,
+// transactional notice) uses when it names none: the account's service line (its
+// default first), else the platform's shared system service line.
+func (s *Service) ServiceDefault(ctx context.Context, accountID int64) (Line, error) {
+	var l Line
+	err := s.pool.QueryRow(ctx, `SELECT id, number, kind, is_default FROM lines WHERE account_id = $1 AND kind = $2
+		ORDER BY is_default DESC, id LIMIT 1`, accountID, KindService).Scan(&l.ID, &l.Number, &l.Kind, &l.IsDefault)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s.System(ctx)
+	}
+	if err != nil {
+		return Line{}, fmt.Errorf("service line: %w", err)
+	}
+	return l, nil
+}
+
+// ResolveService finds the line a service send names: one of the account's lines
+// or the shared system service line; an empty number is ServiceDefault.
+func (s *Service) ResolveService(ctx context.Context, accountID int64, number string) (Line, error) {
+	number = strings.TrimSpace(validate.ToLatinDigits(number))
+	if number == "" {
+		return s.ServiceDefault(ctx, accountID)
+	}
+	sys, err := s.System(ctx)
+	if err != nil {
+		return Line{}, err
+	}
+	if sys.Number == number {
+		return sys, nil
+	}
+	return s.Resolve(ctx, accountID, number)
+}
+
 // System returns the system service line that carries one-time codes.
 func (s *Service) System(ctx context.Context) (Line, error) {
 	var l Line

@@ -25,7 +25,7 @@ import (
 //     LOADGEN_OTP_SETUP=1 it first signs them up through the API, proving each
 //     mobile with the code the simulator received;
 //   - pattern: a customer's OTP pattern sent by API key (POST /patterns/send) from
-//     the demo account's line LOADGEN_OTP_LINE (300012345), round-robin over
+//     the demo account's service line LOADGEN_OTP_LINE (500012345; an OTP pattern refuses an advertising line), round-robin over
 //     LOADGEN_OTP_USERS recipients; with LOADGEN_OTP_SETUP=1 it first creates the
 //     pattern, has the seeded staff user approve it and creates the key (see
 //     patternSetup), keeping both in the file LOADGEN_OTP_STATE for later runs.
@@ -52,7 +52,7 @@ func TestOTPLatency(t *testing.T) {
 			err = o.signUps()
 		}
 	case "pattern":
-		err = o.usePattern(setup, os.Getenv("LOADGEN_OTP_STATE"), envOr("LOADGEN_OTP_LINE", "300012345"))
+		err = o.usePattern(setup, os.Getenv("LOADGEN_OTP_STATE"), envOr("LOADGEN_OTP_LINE", "500012345"))
 	default:
 		t.Fatalf("LOADGEN_OTP_KIND %q: reset or pattern", o.kind)
 	}

@@ -78,10 +78,10 @@ func (s *Service) holdReasons(ctx context.Context, accountID int64, p prepared) 
 }
 
 // loadRowRules loads the moderation rules before an accepted send's walk when its
-// rows carry their own texts (peer-to-peer, keyword), so the walk checks every row
+// rows carry their own texts (peer-to-peer, keyword, personalised phonebook), so the walk checks every row
 // text for the sensitive words and links in the same pass that prices it.
 func (s *Service) loadRowRules(ctx context.Context, p *prepared) error {
-	if p.typ != TypePeerToPeer && p.typ != TypeKeyword {
+	if p.typ != TypePeerToPeer && p.typ != TypeKeyword && len(p.src.Tags) == 0 {
 		return nil
 	}
 	r, err := moderation.Load(ctx, s.pool)

@@ -56,6 +56,21 @@ type Quote struct {
 	Price       int64           `json:"price"`
 	Charity     int64           `json:"charity"`
 	PerOperator []OperatorPrice `json:"per_operator"`
+	// Preview is the first rows of a send whose rows carry their own texts
+	// (personalised phonebook, keyword, peer-to-peer): each as the handset gets it.
+	Preview []PreviewRow `json:"preview,omitempty"`
+}
+
+// PreviewRows is how many rows a quote previews.
+const PreviewRows = 5
+
+// PreviewRow is one recipient of a quote's preview: the rendered text, its parts
+// and its price.
+type PreviewRow struct {
+	Mobile string `json:"mobile"` // 0912…
+	Text   string `json:"text"`
+	Parts  int    `json:"parts"`
+	Price  int64  `json:"price"`
 }
 
 // normalizeNumbers validates, normalises and dedupes numbers, keeping their order.
@@ -102,7 +117,8 @@ func checkText(text string) error {
 
 // quoteAcc sums planned recipients per operator.
 type quoteAcc struct {
-	per map[string]*OperatorPrice
+	per     map[string]*OperatorPrice
+	preview []PreviewRow
 }
 
 func newQuoteAcc() *quoteAcc { return &quoteAcc{per: map[string]*OperatorPrice{}} }
@@ -125,6 +141,10 @@ func (a *quoteAcc) addOne(r planned) {
 	p.Recipients++
 	p.Parts += int64(r.parts)
 	p.Price += r.cost
+	if r.text != nil && len(a.preview) < PreviewRows {
+		a.preview = append(a.preview, PreviewRow{Mobile: "0" + strings.TrimPrefix(r.mobile, "98"), Text: *r.text,
+			Parts: r.parts, Price: r.cost})
+	}
 }
 
 // fill writes the per-operator table and the totals into q.
@@ -140,4 +160,5 @@ func (a *quoteAcc) fill(q *Quote) {
 		}
 	}
 	q.Charity = q.Price * operator.CharityPct / 100
+	q.Preview = a.preview
 }

@@ -192,12 +192,14 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 		}
 	} else if p.typ == TypeKeyword && len(parseTemplate(r.Text).cols) == 0 {
 		fields.Add("text", MsgKeywordNoTag)
+	} else if err := s.checkContactTags(ctx, accountID, r.Text, &p, fields); err != nil {
+		return p, err
 	} else if err := links.CheckText(ctx, s.pool, accountID, r.Text); err != nil {
 		if err := addErr("text", err); err != nil {
 			return p, err
 		}
 	}
-	ln, err := s.lines.Resolve(ctx, accountID, r.Sender)
+	ln, err := s.lineFor(ctx, accountID, p.typ, r.Sender)
 	if err != nil {
 		if err := addErr("sender", err); err != nil {
 			return p, err
@@ -299,7 +301,7 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	st := sms.Count(s.links.Sized(p.text), p.cancel11)
 	q := &p.quote
 	q.Parts, q.Encoding, q.Characters, q.CharsLeft, q.Cancel11 = st.Parts, st.Encoding.String(), st.Characters, st.CharsLeft, p.cancel11
-	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) {
+	if p.typ == TypePeerToPeer || p.typ == TypeKeyword || rowTexts(p.typ) || len(p.src.Tags) > 0 {
 		q.Parts = tot.maxParts
 	}
 	if p.typ == TypePhonebook || bank.IsBankType(p.typ) {
@@ -342,6 +344,10 @@ type Accepted struct {
 	ID     int64  `json:"id"`
 	Status string `json:"status"`
 	Price  int64  `json:"price"`
+	// Sender is the line the send goes out from and Cancel11 whether the «لغو۱۱»
+	// footer is appended (lines.go): the answer says both, never silently.
+	Sender   string `json:"sender"`
+	Cancel11 bool   `json:"cancel11"`
 	// Sandbox marks a send of a sandbox key: never charged, sent only to the
 	// simulator (sandbox.go).
 	Sandbox bool `json:"sandbox,omitempty"`
@@ -414,7 +420,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox}
+	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox, Sender: p.line.Number, Cancel11: p.quote.Cancel11}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := accountOpen(ctx, tx, id.AccountID); err != nil {
@@ -485,8 +491,9 @@ func holdRef(sendID int64) string { return "send:" + strconv.FormatInt(sendID, 1
 func (s *Service) byIdempotencyKey(ctx context.Context, accountID int64, key, hash string) (Accepted, bool, error) {
 	var a Accepted
 	var first *string
-	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash, sandbox
-		FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).Scan(&a.ID, &a.Status, &a.Price, &first, &a.Sandbox)
+	err := s.pool.QueryRow(ctx, `SELECT id, status, CASE WHEN expanded_at IS NULL THEN quote ELSE cost END, request_hash, sandbox,
+		sender, cancel11 FROM sends WHERE account_id = $1 AND idempotency_key = $2`, accountID, key).
+		Scan(&a.ID, &a.Status, &a.Price, &first, &a.Sandbox, &a.Sender, &a.Cancel11)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, false, nil
 	}

@@ -48,6 +48,8 @@ type Source struct {
 	PhonebookIDs []int64 `json:"phonebook_ids,omitempty"`
 	// Target is a bank send's audience (pkg/bank), its random draw seeded.
 	Target *bank.Target `json:"target,omitempty"`
+	// Tags are the contact fields a phonebook send's text names (contactfields.go).
+	Tags []ContactTag `json:"tags,omitempty"`
 }
 
 // planned is one recipient as expansion will write it.
@@ -56,7 +58,7 @@ type planned struct {
 	op      string
 	parts   int
 	cost    int64
-	text    *string // a per-row text (peer_to_peer, keyword); nil: the send's text
+	text    *string // a per-row text (peer_to_peer, keyword, personalised phonebook); nil: the send's text
 	blocked bool
 }
 
@@ -112,7 +114,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !rowTexts(w.typ) {
 		fixed = sms.Count(w.size(w.text), w.cancel11)
 	}
-	tmpl := parseTemplate(w.text)
+	tmpl, templated := w.template()
 	dedupe := w.typ == TypePhonebook
 	seen := mobileSet{}
 	out := make([]planned, 0, chunkRows)
@@ -122,7 +124,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 			tot.rows++
 			st := fixed
 			text := r.text
-			if w.typ == TypeKeyword {
+			if templated {
 				t := tmpl.render(r.text)
 				text = &t
 			}
@@ -185,6 +187,19 @@ func (w walker) blockSet(ctx context.Context, q operator.Querier, accountID int6
 	return loadBlockSet(ctx, q, accountID)
 }
 
+// template is the send's text as a per-row template: a keyword send's columns
+// ({ex_B}) or a phonebook send's contact fields ({name}); false when rows take the
+// send's text as it is.
+func (w walker) template() (template, bool) {
+	switch {
+	case w.typ == TypeKeyword:
+		return parseTemplate(w.text), true
+	case w.typ == TypePhonebook && len(w.src.Tags) > 0:
+		return contactTemplate(w.text, w.src.Tags), true
+	}
+	return template{}, false
+}
+
 // read hands the source's rows to fn, a chunk at a time.
 func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, fn func([]srcRow) error) error {
 	switch w.typ {
@@ -208,24 +223,34 @@ func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, f
 		if w.typ == TypePeerToPeer && w.src.TextCol != nil {
 			col = *w.src.TextCol + 1
 		}
-		return readChunks(ctx, q, fn, `SELECT row_no, mobile, CASE WHEN $4::int > 0 THEN cells[$4] END,
+		return readChunks(ctx, q, fn, nil, `SELECT row_no, mobile, CASE WHEN $4::int > 0 THEN cells[$4] END,
 			CASE WHEN $5::bool THEN cells END FROM file_rows WHERE file_id = $3 AND row_no > $1 ORDER BY row_no LIMIT $2`,
 			w.src.FileID, col, w.typ == TypeKeyword)
 	case TypePhonebook:
-		return readChunks(ctx, q, fn, `SELECT id, mobile, NULL::text, NULL::text[] FROM contacts
+		if len(w.src.Tags) > 0 {
+			cells, features := contactCellsSQL(w.src.Tags, 5)
+			args := []any{accountID, w.src.PhonebookIDs}
+			if len(features) > 0 {
+				args = append(args, features)
+			}
+			return readChunks(ctx, q, fn, jalaliCells(w.src.Tags), `SELECT c.id, c.mobile, NULL::text, `+cells+` FROM contacts c
+			WHERE c.account_id = $3 AND c.phonebook_id = ANY($4::bigint[]) AND c.id > $1 ORDER BY c.id LIMIT $2`, args...)
+		}
+		return readChunks(ctx, q, fn, nil, `SELECT id, mobile, NULL::text, NULL::text[] FROM contacts
 			WHERE account_id = $3 AND phonebook_id = ANY($4::bigint[]) AND id > $1 ORDER BY id LIMIT $2`,
 			accountID, w.src.PhonebookIDs)
 	}
 	if bank.IsBankType(w.typ) && w.src.Target != nil {
 		sql, args := w.src.Target.SourceSQL()
-		return readChunks(ctx, q, fn, sql, args...)
+		return readChunks(ctx, q, fn, nil, sql, args...)
 	}
 	return fmt.Errorf("unknown send type %q", w.typ)
 }
 
 // readChunks pages a query keyed by its first column; the query takes $1 (the last
-// key read) and $2 (the page size), then args.
-func readChunks(ctx context.Context, q operator.Querier, fn func([]srcRow) error, sql string, args ...any) error {
+// key read) and $2 (the page size), then args. fix, when set, rewrites each row's
+// cells before they are packed.
+func readChunks(ctx context.Context, q operator.Querier, fn func([]srcRow) error, fix func([]string), sql string, args ...any) error {
 	var after int64
 	rows := make([]srcRow, 0, chunkRows)
 	for {
@@ -243,6 +268,9 @@ func readChunks(ctx context.Context, q operator.Querier, fn func([]srcRow) error
 				return fmt.Errorf("read source row: %w", err)
 			}
 			if cells != nil {
+				if fix != nil {
+					fix(cells)
+				}
 				r.text = cellsText(cells)
 			}
 			after = key
@@ -278,12 +306,17 @@ type template struct {
 
 var tagRE = regexp.MustCompile(`\{\{?ex_([A-Za-z]{1,3})\}?\}`)
 
-func parseTemplate(text string) template {
+// parseTemplate reads a keyword text: {ex_B} takes the row's column B.
+func parseTemplate(text string) template { return parseTags(text, tagRE, ColumnIndex) }
+
+// parseTags splits text at the matches of re, whose first group names the cell
+// that index gives (-1: none, the tag renders empty).
+func parseTags(text string, re *regexp.Regexp, index func(string) int) template {
 	var t template
 	last := 0
-	for _, m := range tagRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 		t.lits = append(t.lits, text[last:m[0]])
-		t.cols = append(t.cols, ColumnIndex(text[m[2]:m[3]]))
+		t.cols = append(t.cols, index(text[m[2]:m[3]]))
 		last = m[1]
 	}
 	t.lits = append(t.lits, text[last:])
@@ -299,7 +332,7 @@ func (t template) render(packed *string) string {
 	var b strings.Builder
 	for i, lit := range t.lits {
 		b.WriteString(lit)
-		if i < len(t.cols) && t.cols[i] < len(cells) {
+		if i < len(t.cols) && t.cols[i] >= 0 && t.cols[i] < len(cells) {
 			b.WriteString(strings.TrimSpace(cells[t.cols[i]]))
 		}
 	}

@@ -1,5 +1,5 @@
 import { Box, Button, HStack, IconButton, Input, InputGroup, Separator } from '@chakra-ui/react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState, type ClipboardEvent } from 'react'
 import { toPersianDigits } from '../lib/digits'
 import { compareJalaliDay, fromJalaliParts, jalaliText, toJalaliParts } from '../lib/jalali'
 import { effectiveMin, isWithinBounds, maskJalaliInput, parseMaskedJalali, type DateBounds } from './dateMask'
@@ -81,6 +81,17 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
     if (masked === '') return
     const parsed = parseMaskedJalali(masked, withTime)
     if (parsed) pending.current = window.setTimeout(() => acceptTyped(parsed), TYPING_DEBOUNCE_MS)
+  }
+
+  /** A pasted whole date (any digits and separators) replaces the text and applies at once. */
+  const onPaste = (e: ClipboardEvent<HTMLInputElement>) => {
+    const masked = maskJalaliInput(e.clipboardData.getData('text').trim(), withTime)
+    const parsed = parseMaskedJalali(masked, withTime)
+    if (!parsed) return
+    e.preventDefault()
+    window.clearTimeout(pending.current)
+    setText(masked)
+    acceptTyped(parsed)
   }
 
   /** Applies what was typed at once, or goes back to the last valid value; an emptied field clears it. */
@@ -181,6 +192,7 @@ function DateField({ value, onChange, withTime, placeholder, disabled, invalid, 
           disabled={disabled}
           value={toPersianDigits(text)}
           onChange={(e) => onType(e.target.value)}
+          onPaste={onPaste}
           onFocus={show}
           onClick={show}
           onBlur={(e) => {

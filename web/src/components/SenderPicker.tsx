@@ -7,16 +7,31 @@ interface Props {
   value: string
   onChange: (line: SenderLine) => void
   error?: string
+  /** Only lines of these kinds are offered (a one-time code pattern: service lines). */
+  kinds?: SenderLine['kind'][]
+  /** What says under the picker whether «لغو۱۱» is appended on the chosen line. */
+  footerNote?: (line: SenderLine) => string
+  /** Shown instead of the picker when no line fits. */
+  empty?: React.ReactNode
 }
 
 export const LINE_KIND: Record<SenderLine['kind'], string> = { advertising: 'تبلیغاتی', service: 'خدماتی' }
 
-/** Sender line choice (GET /number/numbers). */
-export function SenderPicker({ value, onChange, error }: Props) {
-  const { data: lines, isPending, isError, refetch } = useSenderLines()
+/** Whether a send wizard's message carries «لغو۱۱» on a line (docs/api-sending.md). */
+export function wizardFooterNote(line: SenderLine): string {
+  return line.kind === 'advertising'
+    ? 'خط تبلیغاتی: عبارت «لغو۱۱» (۶ کاراکتر) به انتهای هر پیامک افزوده می‌شود.'
+    : 'خط خدماتی: «لغو۱۱» افزوده نمی‌شود، مگر آن را زیر متن پیام روشن کنید.'
+}
+
+/** Sender line choice (GET /number/numbers) and, under it, whether the chosen line appends «لغو۱۱». */
+export function SenderPicker({ value, onChange, error, kinds, footerNote = wizardFooterNote, empty }: Props) {
+  const { data: all, isPending, isError, refetch } = useSenderLines()
   if (isPending) return <Skeleton h="20" rounded="lg" />
   if (isError) return <ErrorState py="4" onRetry={() => refetch()} />
-  if (!lines.length) return <EmptyState py="4" title="خط ارسالی برای حساب شما ثبت نشده است" />
+  const lines = kinds ? all.filter((l) => kinds.includes(l.kind)) : all
+  if (!lines.length) return empty ?? <EmptyState py="4" title="خط ارسالی برای حساب شما ثبت نشده است" />
+  const chosen = lines.find((l) => l.number === value)
   return (
     <RadioCard.Root
       value={value}
@@ -58,6 +73,11 @@ export function SenderPicker({ value, onChange, error }: Props) {
           </RadioCard.Item>
         ))}
       </SimpleGrid>
+      {chosen && (
+        <Text fontSize="xs" color="fg.muted" mt="1" data-testid="footer-note" data-cancel11={chosen.kind === 'advertising'}>
+          {footerNote(chosen)}
+        </Text>
+      )}
       {error && (
         <Text fontSize="sm" color="fg.error" mt="1">
           {error}

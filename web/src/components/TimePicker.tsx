@@ -1,6 +1,6 @@
 import { Button, Flex, Input, Text } from '@chakra-ui/react'
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
-import { onlyDigits, toPersianDigits } from '../lib/digits'
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
+import { onlyDigits, toLatinDigits, toPersianDigits } from '../lib/digits'
 
 /** Hours stay below 24 and minutes below 60 (spec §5 caps); a 12-hour clock shows 1–12. */
 export const HOUR_CAP = 24
@@ -36,6 +36,18 @@ export function composeTime(hour: number, minute: number): string {
   return `${pad(h)}:${pad(m)}`
 }
 
+/**
+ * The «HH:mm» a pasted or typed whole time stands for («۱۰:۳۰», «10.30», «1030», «9:5»; Persian,
+ * Arabic or Latin digits); null when it is not a time.
+ */
+export function parseTimeText(text: string): string | null {
+  const t = toLatinDigits(text).trim()
+  const m = /^(\d{1,2})\s*[:٫.,-]\s*(\d{1,2})$/.exec(t) ?? /^(\d{2})(\d{2})$/.exec(t)
+  if (!m) return null
+  const [h, mi] = [Number(m[1]), Number(m[2])]
+  return h < HOUR_CAP && mi < MINUTE_CAP ? composeTime(h, mi) : null
+}
+
 /** True when «HH:mm» lies within the optional min/max. */
 export function timeInRange(time: string, min?: string | null, max?: string | null): boolean {
   const t = timeToMinutes(time)
@@ -68,13 +80,19 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', t
   const pm = hour !== null && hour >= 12
   const [text, setText] = useState({ h: '', m: '' })
   const minuteRef = useRef<HTMLInputElement>(null)
+  // The field being typed in keeps the text as typed: re-writing it from the value
+  // («1» → «01») would leave no room for the second digit (typing «10» gave 01:00).
+  const editing = useRef<'h' | 'm' | null>(null)
   /** The hour as shown: 0–23, or 1–12 on a 12-hour clock. */
   const shown = (h: number | null) => (h === null ? '' : pad(twelveHour ? to12Hour(h).hour : h))
   /** The 0–23 hour of a typed or stepped hour field value. */
   const toHour = (n: number) => (twelveHour ? from12Hour(n, pm) : n)
 
   useEffect(() => {
-    setText({ h: shown(hour), m: minute === null ? '' : pad(minute) })
+    setText((t) => ({
+      h: editing.current === 'h' ? t.h : shown(hour),
+      m: editing.current === 'm' ? t.m : minute === null ? '' : pad(minute),
+    }))
     // eslint-disable-next-line react-hooks/exhaustive-deps -- shown depends only on twelveHour
   }, [hour, minute, twelveHour])
 
@@ -85,6 +103,8 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', t
   }
 
   const onType = (field: 'h' | 'm', raw: string) => {
+    const whole = parseTimeText(raw)
+    if (whole && onlyDigits(raw).length > 2) return takeWhole(whole)
     const digits = onlyDigits(raw).slice(-2)
     const cap = field === 'h' ? (twelveHour ? HOUR12_CAP : HOUR_CAP - 1) : MINUTE_CAP - 1
     const clamped = digits.length === 2 && Number(digits) > cap ? String(cap) : digits
@@ -92,7 +112,24 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', t
     if (!clamped || (field === 'h' && twelveHour && Number(clamped) === 0)) return
     const n = Number(clamped)
     commit(field === 'h' ? toHour(n) : (hour ?? 0), field === 'm' ? n : (minute ?? 0))
-    if (field === 'h' && clamped.length === 2) minuteRef.current?.focus()
+    // The hour is complete after two digits, or after one that no second digit can follow.
+    const done = clamped.length === 2 || n * 10 > cap
+    if (field === 'h' && done) minuteRef.current?.focus()
+  }
+
+  /** Takes a whole «HH:mm» (pasted or typed into one field). */
+  const takeWhole = (time: string) => {
+    const [h, m] = time.split(':').map(Number)
+    commit(h, m)
+    editing.current = null
+    setText({ h: shown(h), m: pad(m) })
+  }
+
+  const onPaste = (e: ClipboardEvent<HTMLInputElement>) => {
+    const whole = parseTimeText(e.clipboardData.getData('text'))
+    if (!whole) return
+    e.preventDefault()
+    takeWhole(whole)
   }
 
   const onKey = (field: 'h' | 'm', e: KeyboardEvent) => {
@@ -116,7 +153,6 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', t
       textAlign="center"
       inputMode="numeric"
       autoComplete="off"
-      maxLength={2}
       placeholder="--"
       role="spinbutton"
       aria-label={name === 'h' ? 'ساعت' : 'دقیقه'}
@@ -127,8 +163,15 @@ export function TimePicker({ value, onChange, min, max, disabled, size = 'sm', t
       value={toPersianDigits(text[name])}
       onChange={(e) => onType(name, e.target.value)}
       onKeyDown={(e) => onKey(name, e)}
-      onFocus={(e) => e.currentTarget.select()}
-      onBlur={revert}
+      onPaste={onPaste}
+      onFocus={(e) => {
+        editing.current = name
+        e.currentTarget.select()
+      }}
+      onBlur={() => {
+        editing.current = null
+        revert()
+      }}
     />
   )
 

@@ -32,7 +32,7 @@ export default function PatternDetailPage({ systemic = false }: { systemic?: boo
         <SectionCard title="ارسال با این الگو"
           description={sending ? `متن نسخه ${toPersianDigits(sending.version)} (تاییدشده) ارسال می‌شود.` : undefined}>
           {sending
-            ? <SendPatternForm code={p.code} text={sending.text} variables={sending.variables} />
+            ? <SendPatternForm code={p.code} kind={p.kind} text={sending.text} variables={sending.variables} />
             : <EmptyState title="این الگو هنوز تایید نشده است" description="پس از تایید کارشناس می‌توانید با آن ارسال کنید." />}
         </SectionCard>
         {!p.systemic && (

@@ -1,8 +1,10 @@
 import { Button, Input, SegmentGroup, Stack, Text, Textarea } from '@chakra-ui/react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { FormField, FormStack } from '../../components/FormField'
 import { ServerMessage } from '../../components/ServerMessage'
+import { SenderPicker } from '../../components/SenderPicker'
+import { useSenderLines, type SenderLine } from '../../lib/lines'
 import { uuid } from '../../lib/uuid'
 import { toPersianDigits } from '../../lib/digits'
 import { toaster } from '../../lib/toaster'
@@ -10,9 +12,35 @@ import { useSendPattern, type SendInput, type Variable } from './api'
 import { checkValue, parseList } from './model'
 import { PatternPreview } from './PatternPreview'
 
-/** The "send this pattern" form: one recipient with values, or a pasted list (up to 1,000 lines). */
-export function SendPatternForm({ code, text, variables }: { code: string; text: string; variables: Variable[] }) {
+/** Whether a pattern send carries «لغو۱۱» on a line (docs/patterns.md «Line and footer»). */
+const patternFooterNote = (line: SenderLine) =>
+  line.kind === 'advertising'
+    ? 'خط تبلیغاتی: عبارت «لغو۱۱» به انتهای پیامک افزوده می‌شود.'
+    : 'خط خدماتی: پیامک بدون «لغو۱۱» ارسال می‌شود.'
+
+/**
+ * The line of a pattern send: the account's service lines (an OTP or transactional
+ * pattern may use no other), the default service line preselected; without one, the
+ * platform's shared service line (sender left empty).
+ */
+function PatternLine({ kind, value, onChange }: { kind: string; value: string; onChange: (v: string) => void }) {
+  const lines = useSenderLines()
+  const kinds: SenderLine['kind'][] | undefined = kind === 'normal' ? undefined : ['service']
+  useEffect(() => {
+    const service = lines.data?.filter((l) => l.kind === 'service').sort((a, b) => Number(b.is_default) - Number(a.is_default))
+    if (!value && service?.length) onChange(service[0].number)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- preselect once the lines are loaded
+  }, [lines.data, value])
+  return (
+    <SenderPicker value={value} onChange={(l) => onChange(l.number)} kinds={kinds} footerNote={patternFooterNote}
+      empty={<Text fontSize="sm" color="fg.muted" data-testid="pattern-shared-line">حساب شما خط خدماتی ندارد؛ پیامک از خط خدماتی مشترک سامانه و بدون «لغو۱۱» ارسال می‌شود.</Text>} />
+  )
+}
+
+/** The "send this pattern" form: the line, then one recipient with values, or a pasted list (up to 1,000 lines). */
+export function SendPatternForm({ code, kind, text, variables }: { code: string; kind: string; text: string; variables: Variable[] }) {
   const navigate = useNavigate()
+  const [sender, setSender] = useState('')
   const [mode, setMode] = useState<'single' | 'list'>('single')
   const [mobile, setMobile] = useState('')
   const [values, setValues] = useState<Record<string, string>>({})
@@ -31,7 +59,8 @@ export function SendPatternForm({ code, text, variables }: { code: string; text:
     e.preventDefault()
     setTouched(true)
     if (invalid) return
-    const input: SendInput = mode === 'single' ? { code, recipient: mobile, values } : { code, recipients: parsed.recipients }
+    const base = { code, ...(sender ? { sender } : {}) }
+    const input: SendInput = mode === 'single' ? { ...base, recipient: mobile, values } : { ...base, recipients: parsed.recipients }
     send.mutate({ input, key }, {
       onSuccess: (s) => {
         setKey(uuid())
@@ -43,6 +72,7 @@ export function SendPatternForm({ code, text, variables }: { code: string; text:
 
   return (
     <FormStack gap="4" onSubmit={submit} noValidate data-testid="pattern-send-form">
+      <PatternLine kind={kind} value={sender} onChange={setSender} />
       <SegmentGroup.Root size="sm" value={mode} onValueChange={(e) => setMode(e.value as 'single' | 'list')}>
         <SegmentGroup.Indicator />
         <SegmentGroup.Items items={[{ value: 'single', label: 'یک گیرنده' }, { value: 'list', label: 'فهرست گیرندگان' }]} />

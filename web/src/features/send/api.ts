@@ -26,6 +26,16 @@ export interface PriceQuote {
   /** On the send blacklist or the cancel-11 list: not sent, not charged. */
   blacklisted?: number
   charity?: number
+  /** Sends whose rows carry their own texts (personalised phonebook, keyword): the first rows as sent. */
+  preview?: PreviewRow[]
+}
+
+/** A row of a quote's preview: the rendered text, its parts and its price. */
+export interface PreviewRow {
+  mobile: string
+  text: string
+  parts: number
+  price: number
 }
 
 export interface SendBody extends PriceBody {

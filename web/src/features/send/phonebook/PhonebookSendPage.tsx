@@ -1,4 +1,4 @@
-import { Separator, Stack } from '@chakra-ui/react'
+import { Separator, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import type { SelectOption } from '../../../components/selectUtils'
 import { formatNumber } from '../../../lib/format'
@@ -7,6 +7,8 @@ import { BulkWizard, useBulkDraft } from '../wizard/BulkWizard'
 import { SenderPicker } from '../../../components/SenderPicker'
 import { phonebookRecipients, usePhonebookCount, usePhonebookOptions } from '../../../lib/phonebooks'
 import { PhonebookPicker } from '../../../components/PhonebookPicker'
+import { hasContactTags, useContactTags } from '../../../lib/contactTags'
+import { PreviewRows } from '../wizard/PreviewRows'
 
 export const PHONEBOOK_STEPS = ['دفترچه تلفن و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 
@@ -18,12 +20,14 @@ export default function PhonebookSendPage() {
   const options = usePhonebookOptions('')
   const books = picked ?? (options.data ?? []).filter((o) => draft.phonebookIds.map(Number).includes(Number(o.value)))
   const count = usePhonebookCount(draft.phonebookIds)
+  const tags = useContactTags()
+  const personal = hasContactTags(draft.text)
   const rows = [
     { label: 'دفترچه‌های تلفن', value: books.map((b) => b.label).join('، ') || '—' },
     { label: 'گیرندگان قابل ارسال', value: formatNumber(phonebookRecipients(count.data)) },
   ]
   return (
-    <BulkWizard kind="phonebook" steps={PHONEBOOK_STEPS} draft={draft} resume={resume}>
+    <BulkWizard kind="phonebook" steps={PHONEBOOK_STEPS} draft={draft} resume={resume} contactTags={tags.data}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <Stack gap="6">
@@ -40,9 +44,17 @@ export default function PhonebookSendPage() {
             />
           </Stack>
         ) : step === 1 ? (
-          <MessageStep draft={draft} errors={errors} onChange={patch} />
+          <MessageStep draft={draft} errors={errors} onChange={patch}
+            keywords={(tags.data ?? []).map((t) => ({ keyword: t.keyword, col: '' }))}>
+            <Text fontSize="xs" color="app.muted" data-testid="contact-tags-help">
+              {`برچسب‌ها با اطلاعات هر مخاطب پر می‌شوند: ${(tags.data ?? []).map((t) => `{${t.keyword}} ${t.label}`).join('، ')}`}
+            </Text>
+          </MessageStep>
         ) : (
-          <BulkReview draft={draft} quote={quote} rows={rows} preview={draft.text} />
+          <Stack gap="5">
+            <BulkReview draft={draft} quote={quote} rows={rows} preview={personal ? null : draft.text} perRow={personal} />
+            {personal && <PreviewRows quote={quote.data} cancel11={draft.cancel11} />}
+          </Stack>
         )
       }
     </BulkWizard>

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react'
 import type { SenderLine } from '../../../lib/lines'
 import { bulkBody, bulkStepErrors, EMPTY_BULK, type BulkDraft, type BulkKind } from './bulkDraft'
 import type { UserFile } from '../../../lib/files'
+import type { ContactTag } from '../../../lib/contactTags'
 import { SendWizard, type WizardContext } from './SendWizard'
 import { useDefaultSender, withSender } from './sender'
 import { useResumeDraft, type ResumeState } from '../drafts/useDraft'
@@ -26,16 +27,18 @@ interface Props {
   /** The uploaded file's report (file-based kinds). */
   file?: UserFile
   quoteFrom?: number
+  /** A phonebook text's tags (checked before the review). */
+  contactTags?: ContactTag[]
   children: (ctx: WizardContext) => ReactNode
 }
 
 /** The send wizard for one bulk kind: validation and the price/send bodies come from the draft. */
-export function BulkWizard({ kind, steps, draft, resume, file, quoteFrom, children }: Props) {
+export function BulkWizard({ kind, steps, draft, resume, file, quoteFrom, contactTags, children }: Props) {
   return (
     <SendWizard
       steps={steps}
       testId={kind}
-      stepErrors={(step) => bulkStepErrors(kind, step, draft, file)}
+      stepErrors={(step) => bulkStepErrors(kind, step, draft, file, undefined, contactTags)}
       priceBody={bulkBody(kind, draft, true)}
       sendBody={() => bulkBody(kind, draft)}
       scheduled={draft.schedule === 'later'}

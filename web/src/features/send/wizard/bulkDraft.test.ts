@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bulkBody, bulkStepErrors, EMPTY_BULK, PHONEBOOK_REQUIRED } from './bulkDraft'
 import type { UserFile } from '../../../lib/files'
+import { FIXED_CONTACT_TAGS } from '../../../lib/contactTags'
 
 const ready: UserFile = {
   id: 7, name: 'a.xlsx', purpose: 'send', size: 1, status: 'ready', progress: 100, error: '',
@@ -44,5 +45,13 @@ describe('bulk wizard steps', () => {
     expect(bulkBody('phonebook', { ...d, schedule: 'later', sendAt: at })).toEqual({
       type: 'phonebook', sender: '3000', cancel11: false, phonebook_ids: [1, 2], text: 'سلام {ex_B}', send_at: '2025-03-21T11:00:00.000Z',
     })
+  })
+
+  it('a phonebook text may use the contacts\' tags (Latin or Persian, custom features); an unknown one is named inline', () => {
+    const tags = [...FIXED_CONTACT_TAGS, { keyword: 'city', label: 'شهر', aliases: ['شهر'] }]
+    const text = (t: string) => ({ ...EMPTY_BULK, phonebookIds: [1], text: t })
+    expect(bulkStepErrors('phonebook', 1, text('{title} {name} از {City} {شهر} {تاریخ_تولد}'), undefined, now, tags)).toEqual({})
+    expect(bulkStepErrors('phonebook', 1, text('سلام {nmae} عزیز'), undefined, now, tags).text)
+      .toBe('برچسب «{nmae}» در دفترچه تلفن تعریف نشده است؛ برچسب‌های قابل استفاده: {name}، {title}، {mobile}، {birth_date}، {city}')
   })
 })

@@ -1,6 +1,7 @@
 import type { BulkSendBody } from '../api'
 import { sendableCount, type UserFile } from '../../../lib/files'
 import { unknownTags } from '../../../lib/keywords'
+import { unknownContactTag, unknownTagMessage, type ContactTag } from '../../../lib/contactTags'
 import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
 import { EMPTY_SENDER, type SenderDraft } from './sender'
 
@@ -30,8 +31,12 @@ export function fileError(file: UserFile | undefined, fileId: BulkDraft['fileId'
   return undefined
 }
 
-/** Field errors of one step of a bulk wizard (0: recipients and line, 1: text and settings). */
-export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?: UserFile, now = new Date()): BulkErrors {
+/**
+ * Field errors of one step of a bulk wizard (0: recipients and line, 1: text and settings);
+ * contactTags, once loaded, check a phonebook text's tags.
+ */
+export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?: UserFile, now = new Date(),
+  contactTags?: ContactTag[]): BulkErrors {
   const e: BulkErrors = {}
   if (step === 0) {
     if (!d.sender) e.sender = 'خط ارسال را انتخاب کنید'
@@ -48,6 +53,8 @@ export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?
       const unknown = unknownTags(d.text, file.columns ?? [])
       if (unknown.length) e.text = `این برچسب‌ها با ستون‌های فایل مطابقت ندارند: ${unknown.map((k) => `{ex_${k}}`).join('، ')}`
     }
+    const tag = kind === 'phonebook' && contactTags ? unknownContactTag(d.text, contactTags) : null
+    if (tag && contactTags) e.text = unknownTagMessage(tag, contactTags)
     const at = scheduleError(d, now)
     if (at) e.sendAt = at
   }
