@@ -479,7 +479,7 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	if s.srv.store.add(pt, sm) {
 		op.c.duplicates.Add(1)
 	}
-	resp.Fields().Set(pdufield.MessageID, pt.msgID)
+	resp.Fields().Set(pdufield.MessageID, poison(pt.msgID, PoisonID, s.srv.cfg.PoisonReceipts[to]))
 	switch {
 	case faulty && fault.HoldResponse:
 		s.srv.holdResponse(s, resp, seq)
