@@ -480,22 +480,10 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		op.c.duplicates.Add(1)
 	}
 	resp.Fields().Set(pdufield.MessageID, poison(pt.msgID, PoisonID, s.srv.cfg.PoisonReceipts[to]))
-	switch {
-	case faulty && fault.HoldResponse:
-		s.srv.holdResponse(s, resp, seq)
-	case faulty && fault.NackEcho:
-		if s.echoes == nil {
-			s.echoes = map[uint32]pdu.Body{}
-		}
-		s.echoes[seq] = resp
-		s.sendQuerySM(seq)
-	case !faulty || !fault.DropResponse:
-		if d := time.Duration(op.respDelay.Load()); d > 0 {
-			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
-		} else {
-			s.respond(resp, seq, StatusOK)
-		}
+	if !faulty {
+		fault = SubmitFault{}
 	}
+	s.answerSubmit(resp, seq, fault)
 
 	if mode := rd & 0x03; mode == 1 || mode == 2 && pt.outcome != StatDelivered {
 		s.scheduleReceipt(pt, n, f)
@@ -506,6 +494,29 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 		return false
 	}
 	return true
+}
+
+// answerSubmit answers an accepted submit_sm as its fault says: held until
+// ReleaseHeld, after the nack collision (NackEcho), never (DropResponse), or
+// now (after the operator's response delay).
+func (s *session) answerSubmit(resp pdu.Body, seq uint32, fault SubmitFault) {
+	switch {
+	case fault.HoldResponse:
+		s.srv.holdResponse(s, resp, seq)
+	case fault.NackEcho:
+		if s.echoes == nil {
+			s.echoes = map[uint32]pdu.Body{}
+		}
+		s.echoes[seq] = resp
+		s.sendQuerySM(seq)
+	case fault.DropResponse:
+	default:
+		if d := time.Duration(s.op.respDelay.Load()); d > 0 {
+			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
+		} else {
+			s.respond(resp, seq, StatusOK)
+		}
+	}
 }
 
 // concatOf reads a part's concatenation (UDH or SAR TLVs) into pt and returns
