@@ -280,7 +280,9 @@ func (k *chunk) handle(res submitResult) {
 	st := &k.states[res.ref.r]
 	switch {
 	case res.err == nil:
-		if id := smpp.NormalizeMessageID(res.id); id != "" {
+		// An id that cannot be stored (bytes that are not UTF-8 …) is no id:
+		// the part is reconciled by its receipt's handset, like a lost one.
+		if id := smpp.NormalizeMessageID(res.id); smpp.UsableMessageID(id) {
 			st.ids[res.ref.p] = id
 			st.states[res.ref.p] = partAccepted
 			st.accepted++

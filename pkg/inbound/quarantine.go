@@ -39,8 +39,12 @@ const maxField = 65
 // checkEntry refuses a parsed entry whose addresses or message ids cannot be
 // stored: not valid UTF-8, holding NUL or other control characters, or too
 // long. The text is cleaned instead (gateway.CleanText): a wrongly encoded byte
-// costs one character, not the message. "" means usable.
+// costs one character, not the message. A receipt's line is not used, and is
+// dropped rather than checked. "" means usable.
 func checkEntry(in *gateway.Inbound) string {
+	if in.Kind == gateway.KindReceipt {
+		in.Line = ""
+	}
 	fields := []struct{ name, v string }{{gateway.FieldOperator, in.Operator}, {gateway.FieldMobile, in.Mobile},
 		{gateway.FieldLine, in.Line}, {gateway.FieldMsgID, in.MsgID}}
 	for _, alt := range in.MsgIDAlt {

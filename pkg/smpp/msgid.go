@@ -3,6 +3,7 @@ package smpp
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // NormalizeMessageID returns the canonical form of a message id.
@@ -68,6 +69,14 @@ func MessageIDKeys(id string) []string {
 		}
 	}
 	return keys
+}
+
+// UsableMessageID reports whether a normalised message id can be recorded and
+// matched: valid UTF-8 without control characters, and at most 65 octets (the
+// size SMPP 3.4 allows). An SMSC's id that is not is treated as no id at all.
+func UsableMessageID(id string) bool {
+	return id != "" && len(id) <= 65 && utf8.ValidString(id) &&
+		!strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7F })
 }
 
 func isHex(s string) bool {

@@ -20,7 +20,7 @@ type PoisonField string
 
 // Poisonable fields.
 const (
-	PoisonID     PoisonField = "id"     // receipted_message_id and the id of the receipt text
+	PoisonID     PoisonField = "id"     // the submit_sm_resp's message_id, the receipted_message_id and the receipt text's id
 	PoisonSource PoisonField = "source" // source_addr (the handset)
 	PoisonDest   PoisonField = "dest"   // destination_addr (the line)
 	PoisonText   PoisonField = "text"   // the MO text (sent as IA5, data_coding 0x01)
@@ -32,7 +32,8 @@ const poisonBytes = "\xff\xc3("
 
 // ParsePoison reads SIM_POISON_RECEIPTS: comma-separated DEST=FIELD where
 // FIELD is id, source or dest, e.g. "989121234567=id,989121234568=source":
-// the receipts of messages to DEST carry invalid bytes in that field.
+// the receipts of messages to DEST carry invalid bytes in that field (and, for
+// id, the submit_sm_resp too).
 func ParsePoison(s string) (map[string]PoisonField, error) {
 	out := map[string]PoisonField{}
 	for item := range strings.SplitSeq(s, ",") {

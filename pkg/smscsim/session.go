@@ -479,21 +479,13 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	if s.srv.store.add(pt, sm) {
 		op.c.duplicates.Add(1)
 	}
-	resp.Fields().Set(pdufield.MessageID, pt.msgID)
-	switch {
-	case faulty && fault.HoldResponse:
-		s.srv.holdResponse(s, resp, seq)
-	case faulty && fault.NackEcho:
-		if s.echoes == nil {
-			s.echoes = map[uint32]pdu.Body{}
-		}
-		s.echoes[seq] = resp
-		s.sendQuerySM(seq)
-	case !faulty || !fault.DropResponse && !fault.Disconnect:
-		s.answerAccepted(resp, seq, pt.msgID)
+	resp.Fields().Set(pdufield.MessageID, poison(pt.msgID, PoisonID, s.srv.cfg.PoisonReceipts[to]))
+	if !faulty {
+		fault = SubmitFault{}
 	}
+	s.answerSubmit(resp, seq, fault)
 	s.receiptIfAsked(pt, n, f, rd)
-	if faulty && fault.Disconnect || op.consumeDrop() {
+	if fault.Disconnect || op.consumeDrop() {
 		s.flush()
 		op.dropAll("disconnect after submits")
 		return false
@@ -501,15 +493,28 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	return true
 }
 
-// answerAccepted answers an accepted submit_sm with its message id, after
-// the operator's response delay if one is set.
-func (s *session) answerAccepted(resp pdu.Body, seq uint32, msgID string) {
-	resp.Fields().Set(pdufield.MessageID, msgID)
-	if d := time.Duration(s.op.respDelay.Load()); d > 0 {
-		time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
-		return
+// answerSubmit answers an accepted submit_sm as its fault says: held until
+// ReleaseHeld, after the nack collision (NackEcho), never (DropResponse, and
+// Disconnect, whose caller then drops the connections), or now (after the
+// operator's response delay).
+func (s *session) answerSubmit(resp pdu.Body, seq uint32, fault SubmitFault) {
+	switch {
+	case fault.HoldResponse:
+		s.srv.holdResponse(s, resp, seq)
+	case fault.NackEcho:
+		if s.echoes == nil {
+			s.echoes = map[uint32]pdu.Body{}
+		}
+		s.echoes[seq] = resp
+		s.sendQuerySM(seq)
+	case fault.DropResponse, fault.Disconnect:
+	default:
+		if d := time.Duration(s.op.respDelay.Load()); d > 0 {
+			time.AfterFunc(d, func() { s.respond(resp, seq, StatusOK); _ = s.flush() })
+		} else {
+			s.respond(resp, seq, StatusOK)
+		}
 	}
-	s.respond(resp, seq, StatusOK)
 }
 
 // receiptIfAsked schedules an accepted part's receipt when its
