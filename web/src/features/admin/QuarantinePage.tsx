@@ -22,7 +22,7 @@ export default function QuarantinePage() {
     { key: 'reason', title: 'دلیل', render: (e) => <Text dir="ltr" textAlign="start" wordBreak="break-word">{e.reason}</Text> },
     {
       key: 'raw_hex', title: 'بایت‌های خام (هگز)', render: (e) => (
-        <Code dir="ltr" display="block" whiteSpace="pre-wrap" wordBreak="break-all" fontSize="xs" maxW="md">{octets(e.raw_hex)}</Code>
+        <Code dir="ltr" display="block" whiteSpace="pre-wrap" wordBreak="normal" fontSize="xs" maxW="md">{octets(e.raw_hex)}</Code>
       ),
     },
   ]
