@@ -152,15 +152,18 @@ describe('JalaliDateInput', () => {
 
 describe('JalaliDateTimeInput', () => {
   it('clamps the time and keeps the popup open after a day is picked', async () => {
+    // No pause between keystrokes (delay: null types in one go): a slow machine's
+    // gap between two keys is not the user's pause that applies a typed date alone.
+    const user = userEvent.setup({ delay: null })
     renderWithProviders(<Harness withTime />)
     const input = screen.getByRole('textbox', { name: 'تاریخ ارسال' })
-    await userEvent.type(input, '140401052875')
+    await user.type(input, '140401052875')
     expect(input).toHaveValue('۱۴۰۴/۰۱/۰۵ ۲۳:۵۹')
     await waitFor(() => expect(screen.getByTestId('value')).toHaveTextContent('1404/01/05 23:59'), { timeout: 20_000 })
-    await userEvent.click(screen.getByRole('button', { name: '۶ فروردین ۱۴۰۴' }))
+    await user.click(screen.getByRole('button', { name: '۶ فروردین ۱۴۰۴' }))
     expect(screen.getByTestId('value')).toHaveTextContent('1404/01/06 23:59')
     expect(screen.getByRole('dialog')).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'تایید' }))
+    await user.click(screen.getByRole('button', { name: 'تایید' }))
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     expect(formatJalaliDateTime(parseJalali('1404/01/06 23:59')!)).toBe('۱۴۰۴/۰۱/۰۶ ۲۳:۵۹')
   })
