@@ -18,7 +18,7 @@ import (
 	"github.com/chapar/chapar/pkg/smscsim"
 )
 
-var maskedRE = regexp.MustCompile(`^09[0-9]{2}\*\*\*[0-9]{4}$`)
+var maskedRE = regexp.MustCompile(`^09[0-9]{2}\*{5}[0-9]{2}$`)
 
 // bankNumbers returns n numbers of a province of the bank (98XXXXXXXXXX).
 func bankNumbers(t *testing.T, e *enginetest.Engine, province, n int) []string {

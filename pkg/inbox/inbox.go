@@ -47,11 +47,11 @@ type Stored struct {
 	MO
 }
 
-// Shown is the sender as the customer sees it: masked (0912***4567) or whole.
+// Shown is the sender as the customer sees it: masked (0912*****67) or whole.
 func (s Stored) Shown() string { return Shown(s.Masked, s.Sender) }
 
 // Shown masks a number the customer must not see whole (989121234567 →
-// 0912***4567), as SQL's shown_mobile (migration 0091).
+// 0912*****67), as SQL's shown_mobile (migration 0091).
 func Shown(masked bool, mobile string) string {
 	if !masked {
 		return mobile

@@ -44,7 +44,7 @@ type Item struct {
 	Incomplete  bool       `json:"incomplete"`
 	ReaderID    *int64     `json:"reader_id"`
 	ReaderTitle string     `json:"reader_title"`
-	// Masked: the sender is a number of the bank (shown 0912***4567); reply by
+	// Masked: the sender is a number of the bank (shown 0912*****67); reply by
 	// the message's id (POST /report/messages-inbox/reply).
 	Masked bool `json:"masked"`
 }

@@ -26,7 +26,7 @@ const MsgAfterID = "after_id باید عددی صحیح و نامنفی باشد
 // Message is one received message as the API shows it.
 type Message struct {
 	ID         int64     `json:"id"`
-	Sender     string    `json:"sender"` // the handset, 98XXXXXXXXXX (masked 0912***4567 for a number of the bank)
+	Sender     string    `json:"sender"` // the handset, 98XXXXXXXXXX (masked 0912*****67 for a number of the bank)
 	Line       string    `json:"line"`   // the account's line it was sent to
 	Text       string    `json:"text"`
 	Operator   string    `json:"operator"`

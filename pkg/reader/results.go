@@ -265,7 +265,7 @@ func ParseEntryFilter(q url.Values) (EntryFilter, error) {
 
 const entryWhere = `FROM reader_entries e WHERE e.account_id = $1 AND e.reader_id = $2 AND ($3 = '' OR e.outcome = $3)`
 
-// shownSender is a row's sender as the account sees it: masked (0912***4567) when
+// shownSender is a row's sender as the account sees it: masked (0912*****67) when
 // the message that wrote the row was (migration 0111): fixed then, so a row shown
 // whole stays whole after a later bank send (turning masked would tell that the
 // send reached the number).

@@ -6,7 +6,7 @@ export interface InboxItem {
   id: number
   line: string
   sender: string
-  /** The sender is a number of the bank, shown masked (0912***4567). */
+  /** The sender is a number of the bank, shown masked (0912*****67). */
   masked?: boolean
   text: string
   operator: string

@@ -173,7 +173,7 @@ function TargetedReview({ kind, draft, quote, counts }: { kind: TargetedKind; dr
         <Stack gap="3">
           <PriceQuoteCard quote={quote.data} loading={quote.isPending} error={quote.error} onRetry={() => quote.refetch()} bank />
           <Text fontSize="xs" color="app.muted">
-            شماره‌های بانک به شما نمایش داده نمی‌شوند و در گزارش‌ها به شکل ۰۹۱۲***۴۵۶۷ دیده می‌شوند.
+            شماره‌های بانک به شما نمایش داده نمی‌شوند و در گزارش‌ها به شکل ۰۹۱۲*****۶۷ دیده می‌شوند.
           </Text>
         </Stack>
       </SectionCard>
