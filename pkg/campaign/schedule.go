@@ -184,3 +184,31 @@ func (s Schedule) matches(d time.Time) bool {
 	}
 	return true
 }
+
+// Runs returns the schedule's next runs after now that the sending hours are
+// checked against: those of the next eight days, at most 2,000 (a daily,
+// weekly or monthly schedule runs at one time of day, so its first run tells).
+func (s Schedule) Runs(now time.Time) []time.Time {
+	var out []time.Time
+	limit := now.AddDate(0, 0, 8)
+	for t := now; len(out) < 2000; {
+		next, err := s.Next(t)
+		if err != nil || next.After(limit) {
+			break
+		}
+		out = append(out, next)
+		if s.Kind != Cron {
+			break
+		}
+		t = next
+	}
+	return out
+}
+
+// timeField is the field a run outside the sending hours is reported on.
+func (s Schedule) timeField() string {
+	if s.Kind == Cron {
+		return "schedule.cron"
+	}
+	return "schedule.time"
+}

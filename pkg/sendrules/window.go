@@ -11,6 +11,8 @@ import (
 	"time"
 	_ "time/tzdata" // Asia/Tehran even where the system has no zone files
 
+	ptime "github.com/yaa110/go-persian-calendar"
+
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -123,4 +125,10 @@ func (h Hours) Window() (Window, bool) {
 	t, ok2 := ParseClock(h.To)
 	w := Window{From: f, To: t}
 	return w, ok1 && ok2 && f < Day && !w.Empty()
+}
+
+// PersianTime writes t in Tehran as «۱۱ آذر ۱۴۰۵، ساعت ۰۷:۰۰».
+func PersianTime(t time.Time) string {
+	p := ptime.New(t.In(Tehran))
+	return validate.ToPersianDigits(fmt.Sprintf("%d %s %d، ساعت %02d:%02d", p.Day(), p.Month().String(), p.Year(), p.Hour(), p.Minute()))
 }
