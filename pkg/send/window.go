@@ -3,6 +3,7 @@ package send
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -214,4 +215,49 @@ func ownTo(w *sendrules.Window) *int {
 		return nil
 	}
 	return &w.To
+}
+
+// ResumeWindowed resumes the sends the gateway paused outside their sending
+// hours whose window has opened (resume_at reached by the service's clock), as
+// Resume does, recorded as the system's resume. The worker runs it every second.
+func (s *Service) ResumeWindowed(ctx context.Context) (int, error) {
+	type due struct {
+		id       int64
+		expanded bool
+	}
+	var out []due
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE sends SET status = CASE WHEN expanded_at IS NULL THEN 'queued' ELSE 'sending' END,
+			pause_reason = NULL, resume_at = NULL, updated_at = now()
+			WHERE id IN (SELECT id FROM sends WHERE status = 'paused' AND pause_reason = 'window' AND resume_at <= $1
+				ORDER BY resume_at LIMIT 100 FOR NO KEY UPDATE SKIP LOCKED)
+			RETURNING id, expanded_at IS NOT NULL`, s.now())
+		if err != nil {
+			return fmt.Errorf("resume windowed sends: %w", err)
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (due, error) {
+			var d due
+			err := r.Scan(&d.id, &d.expanded)
+			return d, err
+		})
+		if err != nil {
+			return fmt.Errorf("resume windowed sends: %w", err)
+		}
+		for _, d := range out {
+			if _, err := tx.Exec(ctx, `INSERT INTO send_controls (send_id, action, details) VALUES ($1, $2, $3)`,
+				d.id, ActionResume, map[string]any{"reason": "window"}); err != nil {
+				return fmt.Errorf("record resume of send %d: %w", d.id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, d := range out {
+		if err := s.requeue(ctx, d.id, d.expanded); err != nil {
+			slog.WarnContext(ctx, "window resume: not re-enqueued; the sweeper will", "send", d.id, "err", err)
+		}
+	}
+	return len(out), nil
 }

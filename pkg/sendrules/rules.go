@@ -54,6 +54,8 @@ type Decision struct {
 	// Next is the time asked about when Open, else the window's next opening
 	// (zero when the window is Empty).
 	Next time.Time
+	// Closes, when Restricted and Open, is when the window closes.
+	Closes time.Time
 }
 
 // Decide applies the rules to a send on a line of kind reaching ops (none: the
@@ -73,5 +75,8 @@ func (t *Table) Decide(at time.Time, ops []string, kind string, own *Window) Dec
 	}
 	d.Next = d.Window.Next(at)
 	d.Open = !d.Window.Empty() && d.Window.Contains(at)
+	if d.Restricted && d.Open {
+		d.Closes = dayAt(at, 0, d.Window.To)
+	}
 	return d
 }

@@ -57,8 +57,8 @@ func minuteOf(t time.Time) int {
 	return lt.Hour()*60 + lt.Minute()
 }
 
-// at is the instant of minute m on t's Tehran day plus days.
-func at(t time.Time, days, m int) time.Time {
+// dayAt is the instant of minute m on t's Tehran day plus days.
+func dayAt(t time.Time, days, m int) time.Time {
 	lt := t.In(Tehran)
 	return time.Date(lt.Year(), lt.Month(), lt.Day()+days, m/60, m%60, 0, 0, Tehran)
 }
@@ -78,9 +78,9 @@ func (w Window) Next(t time.Time) time.Time {
 	case w.Contains(t):
 		return t
 	case minuteOf(t) < w.From:
-		return at(t, 0, w.From)
+		return dayAt(t, 0, w.From)
 	default:
-		return at(t, 1, w.From)
+		return dayAt(t, 1, w.From)
 	}
 }
 

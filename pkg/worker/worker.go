@@ -233,6 +233,11 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 		} else if n > 0 {
 			w.log.InfoContext(ctx, "scheduled sends queued", "n", n)
 		}
+		if n, err := w.Sends.ResumeWindowed(ctx); err != nil {
+			w.log.WarnContext(ctx, "resume sends whose sending hours opened", "err", err)
+		} else if n > 0 {
+			w.log.InfoContext(ctx, "sends resumed as their sending hours opened", "n", n)
+		}
 		if n, err := w.Campaigns.RunDue(ctx); err != nil {
 			w.log.WarnContext(ctx, "campaign runs", "err", err)
 		} else if n > 0 {
