@@ -19,7 +19,7 @@ type movedClock struct {
 	t  time.Time
 }
 
-func (c *movedClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *movedClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *movedClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // An advertising bulk send still in flight at 22:00 pauses (nothing is

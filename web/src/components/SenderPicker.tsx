@@ -11,6 +11,10 @@ interface Props {
 
 export const LINE_KIND: Record<SenderLine['kind'], string> = { advertising: 'تبلیغاتی', service: 'خدماتی' }
 
+/** What the kinds of lines mean for sending (docs/sending-rules.md). */
+export const LINE_KINDS_HINT =
+  'خط تبلیغاتی فقط در ساعت مجاز اپراتورها (پیش‌فرض ۰۷:۰۰ تا ۲۲:۰۰ به وقت تهران) ارسال می‌کند و ارسال خارج از آن تا باز شدن ساعت مجاز نگه داشته می‌شود؛ خط خدماتی در همه ساعات ارسال می‌کند.'
+
 /** Sender line choice (GET /number/numbers). */
 export function SenderPicker({ value, onChange, error }: Props) {
   const { data: lines, isPending, isError, refetch } = useSenderLines()
@@ -58,6 +62,9 @@ export function SenderPicker({ value, onChange, error }: Props) {
           </RadioCard.Item>
         ))}
       </SimpleGrid>
+      <Text fontSize="xs" color="app.muted" mt="1" data-testid="line-kinds-hint">
+        {LINE_KINDS_HINT}
+      </Text>
       {error && (
         <Text fontSize="sm" color="fg.error" mt="1">
           {error}

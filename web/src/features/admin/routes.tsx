@@ -7,6 +7,7 @@ const AccountsPage = lazyPage(() => import('./AccountsPage'))
 const ContentPage = lazyPage(() => import('./ContentPage'))
 const SystemicPatternsPage = lazyPage(() => import('./SystemicPatternsPage'))
 const StaffPage = lazyPage(() => import('./StaffPage'))
+const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -19,4 +20,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'content', element: <ContentPage />, handle: { title: 'محتوای پنل مشتریان' } },
   { path: 'patterns', element: <SystemicPatternsPage />, handle: { title: 'الگوهای سیستمی' } },
   { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
+  { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
 ]
