@@ -12,6 +12,7 @@ import (
 	ptime "github.com/yaa110/go-persian-calendar"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/sendrules"
 )
 
 // Schedule kinds.
@@ -41,15 +42,7 @@ const (
 )
 
 // Tehran is the zone every schedule is read in.
-var Tehran = mustZone("Asia/Tehran")
-
-func mustZone(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return loc
-}
+var Tehran = sendrules.Tehran
 
 // Schedule says when a campaign repeats. Weekdays count from Saturday (0) to Friday
 // (6); month days are days of the Jalali month; times are Tehran time.

