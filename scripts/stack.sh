@@ -72,6 +72,9 @@ stack_prepare_db() {
   STACK_DB_CREATED=1
   LOG_LEVEL=warn "$STACK_BIN/api" migrate up >/dev/null
   "$STACK_BIN/api" seed-demo >/dev/null
+  # Tests run at any hour: advertising lines send all day unless a test sets
+  # the sending hours itself (docs/sending-rules.md).
+  psql "$DATABASE_URL" -qc "UPDATE send_hours SET start_minute = 0, end_minute = 1440" >/dev/null
 }
 
 stack_start() { # NAME CMD...

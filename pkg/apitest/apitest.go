@@ -102,6 +102,7 @@ func Start(tb testing.TB, tweak func(*config.Config)) *Env {
 	tb.Helper()
 	d := testenv.Postgres(tb)
 	r := testenv.RedisDB(tb)
+	OpenSendHours(tb, d)
 	cfg, err := config.Load()
 	if err != nil {
 		tb.Fatal(err)
@@ -394,4 +395,14 @@ func (e *Env) StaffLogin(username, password, mobile string) string {
 		e.T.Fatal("apitest: no staff token")
 	}
 	return tok.Token
+}
+
+// OpenSendHours opens the advertising lines' sending hours all day: tests run at
+// any hour of the night. Tests of the sending hours set their own
+// (docs/sending-rules.md).
+func OpenSendHours(tb testing.TB, d testenv.Database) {
+	tb.Helper()
+	if _, err := d.Pool.Exec(context.Background(), `UPDATE send_hours SET start_minute = 0, end_minute = 1440`); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -53,6 +53,9 @@ type Error struct {
 	Err     error               // the cause, never shown to the user
 	// RetryAfter, for RateLimited, is the number of seconds until a retry may succeed.
 	RetryAfter int
+	// Data, when set, is the envelope's data of the error (e.g. the next time a
+	// refused send may go).
+	Data any
 }
 
 // Error returns the message, with the field errors and the cause when present.

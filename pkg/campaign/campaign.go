@@ -114,16 +114,22 @@ func (s *Service) validate(ctx context.Context, id acl.Identity, in *Input) erro
 	if in.Title == "" || utf8.RuneCountInString(in.Title) > 100 {
 		f.Add("title", MsgTitle)
 	}
+	var runs []time.Time
 	if err := in.Schedule.Validate(s.Now()); err != nil {
 		fe, _ := apperr.As(err)
 		for k, v := range fe.Fields {
 			f[k] = v
 		}
+	} else {
+		runs = in.Schedule.Runs(s.Now())
 	}
-	if _, err := s.sends.Quote(ctx, id, in.request()); err != nil {
+	if _, err := s.sends.QuoteRuns(ctx, id, in.request(), runs, in.Schedule.timeField()); err != nil {
 		fe, ok := apperr.As(err)
 		if !ok || fe.Kind != apperr.Invalid {
 			return err
+		}
+		if fe.Code == send.CodeOutsideHours && len(f) == 0 {
+			return err // the next allowed time goes with it
 		}
 		for k, v := range fe.Fields {
 			f[k] = v

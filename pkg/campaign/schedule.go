@@ -12,6 +12,7 @@ import (
 	ptime "github.com/yaa110/go-persian-calendar"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/sendrules"
 )
 
 // Schedule kinds.
@@ -41,15 +42,7 @@ const (
 )
 
 // Tehran is the zone every schedule is read in.
-var Tehran = mustZone("Asia/Tehran")
-
-func mustZone(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return loc
-}
+var Tehran = sendrules.Tehran
 
 // Schedule says when a campaign repeats. Weekdays count from Saturday (0) to Friday
 // (6); month days are days of the Jalali month; times are Tehran time.
@@ -183,4 +176,32 @@ func (s Schedule) matches(d time.Time) bool {
 		return slices.Contains(s.MonthDays, ptime.New(d).Day())
 	}
 	return true
+}
+
+// Runs returns the schedule's next runs after now that the sending hours are
+// checked against: those of the next eight days, at most 2,000 (a daily,
+// weekly or monthly schedule runs at one time of day, so its first run tells).
+func (s Schedule) Runs(now time.Time) []time.Time {
+	var out []time.Time
+	limit := now.AddDate(0, 0, 8)
+	for t := now; len(out) < 2000; {
+		next, err := s.Next(t)
+		if err != nil || next.After(limit) {
+			break
+		}
+		out = append(out, next)
+		if s.Kind != Cron {
+			break
+		}
+		t = next
+	}
+	return out
+}
+
+// timeField is the field a run outside the sending hours is reported on.
+func (s Schedule) timeField() string {
+	if s.Kind == Cron {
+		return "schedule.cron"
+	}
+	return "schedule.time"
 }

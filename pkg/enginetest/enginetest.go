@@ -36,6 +36,7 @@ type Engine struct {
 	gwStop context.CancelFunc
 	gwDone chan error
 	gwCfg  gateway.Config
+	clock  func() time.Time
 }
 
 // Options adjust the engine.
@@ -50,6 +51,9 @@ type Options struct {
 	// channels under it (a test's own prefix: channels are shared by every
 	// logical database).
 	LivePrefix string
+	// Clock, when set, is the clock of the sending hours in the API, the worker
+	// and the gateway (tests move it across the window's edges).
+	Clock func() time.Time
 }
 
 // Start runs everything; the test's cleanup stops it.
@@ -83,6 +87,11 @@ func Start(t testing.TB, o Options) *Engine {
 	if o.Now != nil {
 		e.Worker.Campaigns.Now = o.Now
 	}
+	if o.Clock != nil {
+		e.clock = o.Clock
+		e.Worker.Sends.SetClock(o.Clock)
+		e.Deps.Sends.SetClock(o.Clock)
+	}
 	wctx, wstop := context.WithCancel(context.Background())
 	wdone := make(chan struct{})
 	go func() { _ = e.Worker.Run(wctx, "test-worker", 4); close(wdone) }()
@@ -111,7 +120,7 @@ func (e *Engine) StartGateway(t testing.TB) {
 	t.Helper()
 	g, err := gateway.New(e.gwCfg, gateway.Deps{Pool: e.DB.Pool, Redis: e.Redis.Client,
 		Asynq: asynq.RedisClientOpt{Addr: e.Redis.Addr, DB: e.Redis.DB}, Log: e.log,
-		Links: shortlink.New(e.Config.ShortLinkBase, e.Config.TokenSecret)})
+		Links: shortlink.New(e.Config.ShortLinkBase, e.Config.TokenSecret), Now: e.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/sms"
 )
@@ -86,6 +87,8 @@ func (c *counters) snapshot() Counters {
 
 // batchHandler handles jobs.TypeSendBatch.
 type batchHandler struct {
+	now        func() time.Time   // the clock of the sending hours
+	rules      *sendrules.Service // the sending hours (hours.go)
 	store      *store
 	rec        *recorder
 	rdb        redis.UniversalClient
@@ -196,6 +199,8 @@ type batchRun struct {
 	tot    batchTotals
 	// critical: taken from a critical carrier queue (the fast lane).
 	critical bool
+	// closes, when set, is when the send's sending hours close (hours.go).
+	closes time.Time
 }
 
 // gate reads the send again before a chunk: a stopped send's queued
@@ -226,6 +231,9 @@ func (h *batchHandler) gate(ctx context.Context, r *batchRun) (sendRow, bool, er
 		// Resume enqueues the batch again; its queued recipients stay as they are.
 		return send, true, nil
 	}
+	if done, err := h.checkHours(ctx, r, send); done || err != nil {
+		return send, true, err
+	}
 	if h.stoppingNow() {
 		return send, true, errShuttingDown
 	}
@@ -245,6 +253,9 @@ func (h *batchHandler) gate(ctx context.Context, r *batchRun) (sendRow, bool, er
 // reports that the batch has nothing more to claim.
 func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chunkNo int) (done bool, err error) {
 	b := r.b
+	if !r.closes.IsZero() && !h.now().Before(r.closes) {
+		return false, nil // the sending hours closed: the next gate pauses the send
+	}
 	t0 := time.Now()
 	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, h.chunk, r.grants.next(time.Now()), h.gatewayID)
 	if err != nil || len(c.recs) == 0 {
@@ -252,7 +263,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 	}
 	r.after = c.recs[len(c.recs)-1].ID
 	t1 := time.Now()
-	acc := h.rec.open(c.claimID, b.SendID, r.route)
+	acc := h.rec.open(c.claimID, b.SendID, r.route, r.closes)
 	finished := false
 	defer func() {
 		if !finished { // a panic: stop renewing the claim, the sweeper settles it

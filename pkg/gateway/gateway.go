@@ -18,6 +18,7 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smpp"
 )
@@ -35,6 +36,9 @@ type Deps struct {
 	// Links renders tracked short links into each recipient's text (nil: the
 	// default base, as pkg/send assumes when not told; set it from SHORTLINK_BASE).
 	Links *shortlink.Codec
+	// Now is the clock that decides the sending hours (nil: time.Now; tests
+	// move it).
+	Now func() time.Time
 }
 
 // Gateway is a running SMPP gateway: its binds connect as soon as New
@@ -126,9 +130,16 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 	if d.Links == nil {
 		d.Links = shortlink.New(shortlink.DefaultBase, "")
 	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	rec := newRecorder(d.Pool, log)
+	rec.now = d.Now
 	g.handler = &batchHandler{
+		now:        d.Now,
+		rules:      sendrules.New(d.Pool),
 		store:      &store{pool: d.Pool},
-		rec:        newRecorder(d.Pool, log),
+		rec:        rec,
 		rdb:        d.Redis,
 		binds:      g.binds,
 		otherRoute: cfg.OtherRoute,

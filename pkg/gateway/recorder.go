@@ -52,6 +52,9 @@ type claimAcc struct {
 	id     int64
 	sendID int64
 	route  string // the operator whose SMSC issues the chunk's message ids
+	// closes, when set, is when the sending hours of the chunk's send close:
+	// no grant is given from then on (sendrules).
+	closes time.Time
 
 	// Guarded by recorder.mu.
 	sent, rejected int64
@@ -114,6 +117,7 @@ type RecorderCounters struct {
 type recorder struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
+	now  func() time.Time // decides whether a claim's sending hours have closed
 
 	nTxs, nGrantTxs, nFailed, nRecipients, nGrants, nGrantWaits atomic.Int64
 	lastOuts                                                    atomic.Int64 // recipients of the last outcome transaction
@@ -143,6 +147,7 @@ func newRecorder(pool *pgxpool.Pool, log *slog.Logger) *recorder {
 	r := &recorder{
 		pool:      pool,
 		log:       log,
+		now:       time.Now,
 		active:    map[int64]*claimAcc{},
 		outWake:   make(chan struct{}, 1),
 		grantWake: make(chan struct{}, 1),
@@ -162,8 +167,8 @@ func signal(c chan struct{}) {
 }
 
 // open registers a claimed chunk.
-func (r *recorder) open(id, sendID int64, route string) *claimAcc {
-	c := &claimAcc{id: id, sendID: sendID, route: route}
+func (r *recorder) open(id, sendID int64, route string, closes time.Time) *claimAcc {
+	c := &claimAcc{id: id, sendID: sendID, route: route, closes: closes}
 	r.mu.Lock()
 	r.active[id] = c
 	r.mu.Unlock()
@@ -363,6 +368,7 @@ func (r *recorder) flushGrants(ctx context.Context) error {
 		slices.Sort(renewIDs)
 	}
 	r.mu.Unlock()
+	grants = r.refuseClosed(grants)
 	if len(grants)+len(renewIDs) == 0 {
 		return nil
 	}
@@ -689,4 +695,20 @@ func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, p
 		}
 	}
 	return ops, ids, recips, sends, parts, at
+}
+
+// refuseClosed answers the grants of claims whose sending hours have closed
+// (refused, without a transaction: the handler stops and its next round
+// pauses the send) and returns the others.
+func (r *recorder) refuseClosed(grants []*grantReq) []*grantReq {
+	now := r.now()
+	out := grants[:0]
+	for _, g := range grants {
+		if c := g.claim.closes; !c.IsZero() && !now.Before(c) {
+			g.done <- grantResult{}
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }

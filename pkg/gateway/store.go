@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/sendrules"
 )
 
 // Recipient statuses the gateway reads and writes (migrations/0002).
@@ -31,6 +33,10 @@ type sendRow struct {
 	Text      string
 	Cancel11  bool
 	Status    string
+	// LineKind and Own are what the sending hours read: the kind of the send's
+	// line and the account's own hours stored on the send (nil: none).
+	LineKind string
+	Own      *sendrules.Window
 }
 
 func (s sendRow) halted() bool { return s.Status == "stopped" || s.Status == "failed" }
@@ -39,9 +45,14 @@ var errSendNotFound = errors.New("send not found")
 
 func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 	s := sendRow{ID: id}
+	var from, to *int
 	err := st.pool.QueryRow(ctx,
-		`SELECT account_id, sender, text, cancel11, status FROM sends WHERE id = $1`, id,
-	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status)
+		`SELECT s.account_id, s.sender, s.text, s.cancel11, s.status, coalesce(l.kind, ''), s.hours_start, s.hours_end
+		FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
+	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to)
+	if from != nil && to != nil {
+		s.Own = &sendrules.Window{From: *from, To: *to}
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return s, fmt.Errorf("send %d: %w", id, errSendNotFound)
 	}

@@ -83,8 +83,12 @@ func Fail(c *gin.Context, err error) {
 	if e, ok := apperr.As(err); ok && e.RetryAfter > 0 {
 		c.Header("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
+	var data any
+	if e, ok := apperr.As(err); ok {
+		data = e.Data
+	}
 	c.Abort()
-	write(c, status, nil, m)
+	write(c, status, data, m)
 }
 
 func mapError(err error) (int, Meta) {

@@ -108,6 +108,8 @@ var routeTable = map[string]walkRoute{
 	"GET /number/numbers":                               {acl.NumberView, fixed("/number/numbers", nil), listing, false},
 	"POST /numbers/defaults/upsert":                     {acl.NumberManage, fixed("/numbers/defaults/upsert", map[string]any{}), lineIDs, false},
 	"POST /send/calculate-price":                        {acl.SendCreate, fixed("/send/calculate-price", map[string]any{}), listing, false},
+	"GET /send/hours":                                   {acl.SendCreate, fixed("/send/hours", nil), own, false},
+	"POST /send/hours":                                  {acl.ProfileManage, fixed("/send/hours", map[string]any{}), own, false},
 	"POST /send":                                        {acl.SendCreate, fixed("/send", map[string]any{}), listing, false},
 	"POST /send/cancel":                                 {acl.SendCancel, withID("/send/cancel", (*walk).send, idBody), "", false},
 	"POST /send/pause":                                  {acl.SendCancel, withID("/send/pause", (*walk).send, idBody), "", false},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/send"
+	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -117,7 +118,14 @@ type Stats struct {
 	// Sandbox marks a send of a sandbox API key: never charged, sent only to the
 	// simulator's sandbox route (docs/developers.md).
 	Sandbox bool `json:"sandbox,omitempty"`
+	// WindowResumeAt, on a send paused outside its sending hours, is when it
+	// resumes, and WindowNote says so in Persian (docs/sending-rules.md).
+	WindowResumeAt *time.Time `json:"window_resume_at,omitempty"`
+	WindowNote     string     `json:"window_note,omitempty"`
 }
+
+// MsgWindowPaused begins the note of a send paused outside its sending hours.
+const MsgWindowPaused = "ارسال خارج از ساعت مجاز متوقف شد و خودکار ادامه می‌یابد در "
 
 // SendRow is one line of the reports list: the Stats shape with the text cut to its
 // first 70 characters.
@@ -235,12 +243,15 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
 		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial, &st.Stopped,
 		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
-		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox)
+		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox, &st.WindowResumeAt)
 	if err != nil {
 		return Stats{}, err
 	}
 	st.Requested, st.Recipients = requested, recips
 	st.Paused = st.Status == SendPaused
+	if st.WindowResumeAt != nil {
+		st.WindowNote = MsgWindowPaused + sendrules.PersianTime(*st.WindowResumeAt)
+	}
 	if st.Expanded {
 		st.Price, st.Parts = cost, totalParts
 		st.Pending = max(0, recips-st.Delivered-st.Undelivered-st.Rejected)

@@ -56,6 +56,9 @@ type Quote struct {
 	Price       int64           `json:"price"`
 	Charity     int64           `json:"charity"`
 	PerOperator []OperatorPrice `json:"per_operator"`
+	// SendHours, on an advertising line, says whether the send may go at its
+	// time and when the window next opens (window.go).
+	SendHours *OutsideHours `json:"send_hours,omitempty"`
 	// Preview is the first rows of a send whose rows carry their own texts
 	// (personalised phonebook, keyword, peer-to-peer): each as the handset gets it.
 	Preview []PreviewRow `json:"preview,omitempty"`

@@ -127,6 +127,9 @@ func (s *Service) Reschedule(ctx context.Context, id acl.Identity, sendID int64,
 		next := old
 		if at != nil && !at.IsZero() {
 			next = *at
+			if err := s.checkReschedule(ctx, tx, sendID, next); err != nil {
+				return err
+			}
 		}
 		details := map[string]any{"from": old, "to": next}
 		if text != nil && *text != oldText && cur.Type != TypePeerToPeer {

@@ -31,6 +31,7 @@ import (
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/ratelimit"
+	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -92,6 +93,8 @@ type Service struct {
 	orphans orphanWatch // the sweeper's orphaned batch tasks (orphans.go)
 	// quietSwept is when the sweeper last looked for quiet sends (sweepQuiet).
 	quietSwept atomic.Int64
+
+	rules *sendrules.Service // the sending hours (window.go)
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the
@@ -99,7 +102,8 @@ type Service struct {
 func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelimit.Limiter, perMin int,
 	onMoney func(ctx context.Context, accountID, balance int64)) *Service {
 	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney,
-		ops: operator.NewCache(0), links: shortlink.New(shortlink.DefaultBase, "")}
+		ops: operator.NewCache(0), links: shortlink.New(shortlink.DefaultBase, ""),
+		rules: sendrules.New(pool)}
 }
 
 // SetShortLinks sets the codec of tracked short links: the API, the worker and
@@ -125,6 +129,12 @@ type Request struct {
 	// Pattern what pkg/pattern adds; neither is read from JSON (pattern.go).
 	Texts   []string     `json:"-"`
 	Pattern *PatternInfo `json:"-"`
+	// HoldUntilWindow asks that a send made now outside its sending hours be
+	// scheduled for the window's opening instead of refused (window.go).
+	HoldUntilWindow bool `json:"hold_until_window,omitempty"`
+	// SendHours, when set, are this send's own hours (instead of the account's):
+	// they narrow the operators' window (window.go).
+	SendHours *sendrules.Hours `json:"send_hours,omitempty"`
 	// LocalID is the client's own id of the send (unique per account, localid.go).
 	LocalID string `json:"local_id,omitempty"`
 	// Reply marks a secretary's replies (a reply type, Numbers and Texts side by
@@ -332,11 +342,7 @@ func uniqueIDs(ids []int64) []int64 {
 
 // Quote prices a request without sending it (quote.go: its rate limit and cache).
 func (s *Service) Quote(ctx context.Context, id acl.Identity, r Request) (Quote, error) {
-	p, err := s.check(ctx, id.AccountID, r)
-	if err != nil {
-		return p.quote, err
-	}
-	return s.quoteOf(ctx, id.AccountID, p)
+	return s.QuoteRuns(ctx, id, r, nil, "")
 }
 
 // Accepted is the answer to a send request.
@@ -361,8 +367,10 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Request, idemKe
 }
 
 // CreateForCampaign accepts one run of a recurring campaign (the key makes a
-// retried run return its first send).
+// retried run return its first send). A run due outside its sending hours (the
+// hours changed after the campaign was saved) is held until the window opens.
 func (s *Service) CreateForCampaign(ctx context.Context, id acl.Identity, r Request, key string, campaignID int64) (Accepted, error) {
+	r.HoldUntilWindow = true
 	a, _, err := s.create(ctx, id, r, key, "", campaignID)
 	return a, err
 }
@@ -416,6 +424,10 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if id.Sandbox {
 		p.quote.Price = 0 // see sandboxCost
 	}
+	r, own, err := s.applyHours(ctx, id.AccountID, r, p)
+	if err != nil {
+		return Accepted{}, false, err
+	}
 	status, held, err := s.initialStatus(ctx, id.AccountID, r, p)
 	if err != nil {
 		return Accepted{}, false, err
@@ -432,14 +444,14 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked)
+			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked, hours_start, hours_end)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28)
+			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28, $29, $30)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
 			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
-			priorityOf(p.typ), id.Sandbox, r.Masked).Scan(&a.ID)
+			priorityOf(p.typ), id.Sandbox, r.Masked, ownFrom(own), ownTo(own)).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}

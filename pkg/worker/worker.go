@@ -202,6 +202,15 @@ func (w *Worker) notify(ctx context.Context, accountID int64, event string, data
 	}
 }
 
+// tick runs one of the scheduler's jobs and logs what it did.
+func (w *Worker) tick(ctx context.Context, what string, job func(context.Context) (int, error)) {
+	if n, err := job(ctx); err != nil {
+		w.log.WarnContext(ctx, what, "err", err)
+	} else if n > 0 {
+		w.log.InfoContext(ctx, what, "n", n)
+	}
+}
+
 // leadKey is the Redis key of the workers' lease (lease.Lead).
 const leadKey = "worker:lead"
 
@@ -228,16 +237,9 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 				w.log.InfoContext(ctx, "stuck file parses requeued", "n", n)
 			}
 		}
-		if n, err := w.Sends.FireDue(ctx); err != nil {
-			w.log.WarnContext(ctx, "fire scheduled sends", "err", err)
-		} else if n > 0 {
-			w.log.InfoContext(ctx, "scheduled sends queued", "n", n)
-		}
-		if n, err := w.Campaigns.RunDue(ctx); err != nil {
-			w.log.WarnContext(ctx, "campaign runs", "err", err)
-		} else if n > 0 {
-			w.log.InfoContext(ctx, "campaign runs", "n", n)
-		}
+		w.tick(ctx, "scheduled sends queued", w.Sends.FireDue)
+		w.tick(ctx, "sends resumed as their sending hours opened", w.Sends.ResumeWindowed)
+		w.tick(ctx, "campaign runs", w.Campaigns.RunDue)
 	}
 }
 

@@ -17,6 +17,10 @@ interface Props {
 
 export const LINE_KIND: Record<SenderLine['kind'], string> = { advertising: 'تبلیغاتی', service: 'خدماتی' }
 
+/** What the kinds of lines mean for sending (docs/sending-rules.md). */
+export const LINE_KINDS_HINT =
+  'خط تبلیغاتی فقط در ساعت مجاز اپراتورها (پیش‌فرض ۰۷:۰۰ تا ۲۲:۰۰ به وقت تهران) ارسال می‌کند و ارسال خارج از آن تا باز شدن ساعت مجاز نگه داشته می‌شود؛ خط خدماتی در همه ساعات ارسال می‌کند.'
+
 /** Whether a send wizard's message carries «لغو۱۱» on a line (docs/api-sending.md). */
 export function wizardFooterNote(line: SenderLine): string {
   return line.kind === 'advertising'
@@ -78,6 +82,9 @@ export function SenderPicker({ value, onChange, error, kinds, footerNote = wizar
           {footerNote(chosen)}
         </Text>
       )}
+      <Text fontSize="xs" color="app.muted" mt="1" data-testid="line-kinds-hint">
+        {LINE_KINDS_HINT}
+      </Text>
       {error && (
         <Text fontSize="sm" color="fg.error" mt="1">
           {error}

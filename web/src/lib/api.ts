@@ -112,15 +112,15 @@ async function readEnvelope(res: Response): Promise<{ data: unknown; meta: Meta 
   }
 }
 
-function toError(status: number, meta: Meta): ApiError {
-  return new ApiError({ status, message: meta.message, messageCode: meta.message_code, errors: meta.errors })
+function toError(status: number, meta: Meta, data?: unknown): ApiError {
+  return new ApiError({ status, message: meta.message, messageCode: meta.message_code, errors: meta.errors, data })
 }
 
 /** Performs a call and unwraps the `{data, meta}` envelope; throws ApiError on failure. */
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<{ data: T; meta: Meta }> {
   const res = await send(path, opts)
   const { data, meta } = await readEnvelope(res)
-  if (!res.ok) throw toError(res.status, meta)
+  if (!res.ok) throw toError(res.status, meta, data)
   return { data: data as T, meta }
 }
 

@@ -11,6 +11,8 @@ export interface ApiErrorInit {
   message?: string
   messageCode?: string
   errors?: Record<string, unknown>
+  /** The envelope's data of the failure (e.g. the next allowed time of a send refused outside its hours). */
+  data?: unknown
 }
 
 /** A failed API call. status 0 means the request got no response (network failure). */
@@ -19,6 +21,7 @@ export class ApiError extends Error {
   readonly messageCode: string
   readonly errors: FieldErrors
   readonly serverMessage: string
+  readonly data: unknown
 
   constructor(init: ApiErrorInit) {
     super(init.message || GENERIC_ERROR)
@@ -27,6 +30,7 @@ export class ApiError extends Error {
     this.messageCode = init.messageCode ?? ''
     this.errors = normaliseErrors(init.errors)
     this.serverMessage = init.message ?? ''
+    this.data = init.data ?? null
   }
 
   /** The first message for one field, for showing under a form input. */

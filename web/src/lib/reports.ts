@@ -20,6 +20,9 @@ export interface BulkStats {
   status: string
   /** Staff's reason on a send blocked in review. */
   review_note?: string
+  /** A send paused outside its sending hours: when it resumes, and the Persian note saying so. */
+  window_resume_at?: string
+  window_note?: string
   requested: number
   /** Distinct recipients after normalising and de-duplicating the requested numbers. */
   recipients?: number

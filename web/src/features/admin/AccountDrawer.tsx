@@ -5,6 +5,7 @@ import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { ApiError } from '../../lib/apiError'
 import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
+import { AccountLines } from './AccountLines'
 import { adminApi, useAdminMutation, useTariffs, type AdminAccount, type Tariff } from './api'
 
 const OPERATORS: Record<string, string> = { mci: 'همراه اول', irancell: 'ایرانسل', rightel: 'رایتل', other: 'سایر' }
@@ -15,6 +16,7 @@ export function AccountDrawer({ account, onClose }: { account: AdminAccount; onC
     <Drawer open onClose={onClose} title={`${account.name} (${toPersianDigits(account.id)})`}>
       <Stack gap="8">
         <LineForm account={account} />
+        <AccountLines account={account} />
         <Tariffs account={account} />
       </Stack>
     </Drawer>

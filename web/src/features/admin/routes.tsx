@@ -8,6 +8,7 @@ const ContentPage = lazyPage(() => import('./ContentPage'))
 const SystemicPatternsPage = lazyPage(() => import('./SystemicPatternsPage'))
 const StaffPage = lazyPage(() => import('./StaffPage'))
 const QuarantinePage = lazyPage(() => import('./QuarantinePage'))
+const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -21,4 +22,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'patterns', element: <SystemicPatternsPage />, handle: { title: 'الگوهای سیستمی' } },
   { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
   { path: 'inbound-quarantine', element: <QuarantinePage />, handle: { title: 'ورودی‌های قرنطینه‌شده' } },
+  { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
 ]

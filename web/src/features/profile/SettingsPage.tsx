@@ -7,6 +7,7 @@ import { errorText, isApiError } from '../../lib/api'
 import { onlyDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { toaster } from '../../lib/toaster'
+import { SendHoursCard } from './SendHoursCard'
 import {
   useLowBalance, useSaveLowBalance, useSaveSettings, useSenderLines, useSetDefaultLine, useSettings, useSaveTicketNotice, useTicketNotice, type Settings,
 } from './api'
@@ -122,6 +123,7 @@ export default function SettingsPage() {
     <Stack gap="4">
       <LowBalanceCard />
       <DefaultLineCard />
+      <SendHoursCard />
       <PreferencesCard />
       <NoticesCard />
     </Stack>

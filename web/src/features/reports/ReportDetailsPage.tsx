@@ -108,6 +108,11 @@ export default function ReportDetailsPage() {
               این ارسال پیش از ارسال توسط کارشناسان بررسی می‌شود؛ هزینه آن تا پایان بررسی رزرو شده است.
             </Text>
           )}
+          {stats.status === 'paused' && stats.window_note && (
+            <Text fontSize="sm" color="fg.warning" data-testid="report-window">
+              {stats.window_note}
+            </Text>
+          )}
           {stats.status === 'blocked' && (
             <Text fontSize="sm" color="fg.error" data-testid="report-blocked">
               این ارسال توسط کارشناسان مسدود شد و هزینه آن به کیف پول بازگشت. دلیل: {stats.review_note || '—'}

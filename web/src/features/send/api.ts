@@ -26,6 +26,8 @@ export interface PriceQuote {
   /** On the send blacklist or the cancel-11 list: not sent, not charged. */
   blacklisted?: number
   charity?: number
+  /** On an advertising line: whether the send may go at its time, and when the sending hours next open. */
+  send_hours?: SendHours
   /** Sends whose rows carry their own texts (personalised phonebook, keyword): the first rows as sent. */
   preview?: PreviewRow[]
 }
@@ -37,6 +39,17 @@ export interface PreviewRow {
   parts: number
   price: number
 }
+
+/** The sending hours of a quote, or the data of a send refused outside them (code outside-send-hours). */
+export interface SendHours {
+  open: boolean
+  next_allowed_at: string
+  window: { from: string; to: string }
+  note: string
+}
+
+/** The message_code of a send refused outside its sending hours. */
+export const OUTSIDE_HOURS = 'outside-send-hours'
 
 export interface SendBody extends PriceBody {
   type: 'quick'
@@ -62,7 +75,8 @@ export interface SendResult {
 
 export const sendApi = {
   calculatePrice: (body: PriceBody | BulkSendBody | TargetedSendBody) => api.post<PriceQuote>('/send/calculate-price', body),
-  send: (body: SendBody | BulkSendBody | TargetedSendBody, idempotencyKey: string) => api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
+  send: (body: (SendBody | BulkSendBody | TargetedSendBody) & { hold_until_window?: boolean }, idempotencyKey: string) =>
+    api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),
 }
 
 /** The send methods whose wizards save drafts (the five targeted sends included). */

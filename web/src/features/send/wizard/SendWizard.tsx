@@ -12,6 +12,7 @@ import { ServerMessage } from '../../../components/ServerMessage'
 import { ErrorState, LoadingState } from '../../../components/States'
 import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody, type TargetedSendBody } from '../api'
 import { type SuccessState } from '../successState'
+import { HoldDialog, outsideHoursNext } from './HoldDialog'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
@@ -64,9 +65,12 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
     retry: false,
     staleTime: 60_000,
   })
+  const [holdUntil, setHoldUntil] = useState<string | null>(null)
   const send = useMutation({
-    mutationFn: () => sendApi.send(sendBody(), idempotencyKey),
+    mutationFn: (hold: boolean) => sendApi.send(hold ? { ...sendBody(), hold_until_window: true } : sendBody(), idempotencyKey),
+    onError: (e) => setHoldUntil(scheduled ? null : outsideHoursNext(e)),
     onSuccess: (r) => {
+      setHoldUntil(null)
       void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
       void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
       drafts.discard()
@@ -105,7 +109,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           ) : (
             children({ step, errors, quote })
           )}
-          {step === last && send.isError && (
+          {step === last && send.isError && !holdUntil && (
             <Alert.Root status="error" rounded="lg">
               <Alert.Indicator />
               <Alert.Content>
@@ -118,13 +122,14 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           )}
         </Stack>
       </SectionCard>
+      <HoldDialog next={holdUntil} onClose={() => setHoldUntil(null)} onHold={() => send.mutate(true)} loading={send.isPending} />
       <WizardBar
         first={step === 0}
         last={step === last}
         busy={send.isPending}
         onBack={back}
         onNext={next}
-        onSend={() => send.mutate()}
+        onSend={() => send.mutate(false)}
         canSend={!!quote.data}
         scheduled={scheduled}
         onSaveDraft={draft ? () => drafts.save(draft.state) : undefined}
