@@ -73,7 +73,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	reviews.Register(profiles.DocumentQueue())
 	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
-	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
+	admin.OnMoney, admin.Revoke, admin.MaxAdjust = onMoney, sessions.RevokeUserSessions, int64(cfg.StaffCreditMax)
 	var calls *apicall.Recorder
 	if cfg.APICallLog {
 		calls = apicall.NewRecorder(pool, 50_000, log)
