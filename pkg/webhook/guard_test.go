@@ -30,7 +30,7 @@ func TestBlockedEmbeddedIPv4(t *testing.T) {
 		"2002:7f00:1::": true, "2002:a9fe:a9fe::1": true, "2002:c0a8:0101:5::9": true, // 6to4
 		"64:ff9b::7f00:1": true, "64:ff9b::808:808": true, "64:ff9b:1::a00:1": true, // NAT64
 		"2001:0:4136:e378:8000:63bf:80ff:fffe": true, // Teredo
-		"::ffff:127.0.0.1": true, "::ffff:a9fe:a9fe": true, "fe80::1%eth0": true,
+		"::ffff:127.0.0.1":                     true, "::ffff:a9fe:a9fe": true, "fe80::1%eth0": true,
 		"192.0.2.1": true, "198.51.100.7": true, "203.0.113.9": true, "192.88.99.1": true, "100::1": true,
 		"::8.8.8.8": false, "2002:808:808::1": false, "::ffff:0:808:808": false, "::ffff:8.8.8.8": false,
 	} {
