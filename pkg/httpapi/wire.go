@@ -66,7 +66,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	patterns := pattern.New(pool, sends)
 	reviews.Register(patterns.ReviewQueue())
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
-	offlinePay.OnMoney = onMoney
+	offlinePay.OnMoney, offlinePay.Dest = onMoney, offlineDest(cfg)
 	reviews.Register(offlinePay.ReviewQueue())
 	reviews.Register(reader.New(pool, sends).ReviewQueue())
 	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
@@ -101,10 +101,15 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 			colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay}),
 		Live:     live.NewHub(rdb, live.HubConfig{Log: log}),
 		Payments: payments,
-		Offline:  offlinePay, PayDirectory: offline.NewDirectory(offline.Destination{CardNumber: cfg.OfflineCardNumber,
-			CardOwner: cfg.OfflineCardOwner, BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba,
-			AccountNumber: cfg.OfflineAccountNumber, AccountOwner: cfg.OfflineAccountOwner}),
+		Offline:  offlinePay, PayDirectory: offline.NewDirectory(offlineDest(cfg)),
 		APIKeys: apikey.New(pool, sessions, limiter,
 			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
 	}
+}
+
+// offlineDest is the platform's card and account offline payments go to.
+func offlineDest(cfg config.Config) offline.Destination {
+	return offline.Destination{CardNumber: cfg.OfflineCardNumber, CardOwner: cfg.OfflineCardOwner,
+		BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba, AccountNumber: cfg.OfflineAccountNumber,
+		AccountOwner: cfg.OfflineAccountOwner}
 }
