@@ -26,7 +26,7 @@ type Other struct {
 
 // sameTransfer matches the reports of one transfer: its method and tracking number
 // ($1, $2) and its destination ($3), where a report made before destinations were
-// recorded (”) matches any destination.
+// recorded (empty) matches any destination.
 const sameTransfer = `method = $1 AND tracking_number = $2 AND (destination = $3 OR destination = '' OR $3 = '')`
 
 // destination is the platform's card (card-to-card) or Sheba (bank transfer) the
