@@ -7,10 +7,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// seedLinks gives the demo account the plan that allows link tracking and one
-// tracked link (once: a re-run finds it).
+// seedLinks gives the demo account the enterprise plan (every service and limit of
+// pkg/plan, link tracking turned on) and one tracked link (once: a re-run finds it).
 func seedLinks(ctx context.Context, pool *pgxpool.Pool, accountID int64) error {
-	_, err := pool.Exec(ctx, `UPDATE accounts SET link_tracking = true WHERE id = $1`, accountID)
+	_, err := pool.Exec(ctx, `UPDATE accounts SET link_tracking = true, plan = 'enterprise' WHERE id = $1`, accountID)
 	if err == nil {
 		_, err = pool.Exec(ctx, `INSERT INTO tracked_links (account_id, title, url, utm_campaign)
 			SELECT $1, 'حراج پاییزه', 'https://example.com/autumn-sale', 'autumn' WHERE NOT EXISTS

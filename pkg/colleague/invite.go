@@ -20,6 +20,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -51,6 +52,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 	var task *asynq.Task
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.grantable(ctx, tx, id, in.RoleID); err != nil {
+			return err
+		}
+		if err := plan.CheckLimit(ctx, tx, id.AccountID, plan.Colleagues); err != nil {
 			return err
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, national_id, role_id,

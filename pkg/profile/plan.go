@@ -3,32 +3,26 @@ package profile
 import (
 	"context"
 	"fmt"
+
+	"github.com/chapar/chapar/pkg/plan"
 )
 
 // Plan is one of the panel plans and its limits (spec §6: some services need a plan
-// upgrade, requested by a ticket).
-type Plan struct {
-	Code       string   `json:"code"`
-	Title      string   `json:"title"`
-	Lines      int      `json:"lines"`
-	Colleagues int      `json:"colleagues"`
-	APIKeys    int      `json:"api_keys"`
-	FilesMB    int      `json:"files_mb"`
-	Services   []string `json:"services"`
-}
+// upgrade, requested by a ticket); pkg/plan defines and enforces them.
+type Plan = plan.Plan
 
-// Service codes of the facilities page.
+// Service codes of the facilities page (pkg/plan).
 const (
-	ServiceBulk      = "bulk_send"
-	ServicePattern   = "pattern"
-	ServiceAPI       = "webservice"
-	ServicePhonebook = "phonebook"
-	ServiceVoiceOTP  = "voice_otp"
-	ServiceUTM       = "utm_tracking"
-	ServiceSecretary = "secretary"
-	ServiceKeyword   = "keyword_reader"
-	ServiceLocation  = "location_send"
-	ServiceOwnLine   = "dedicated_line"
+	ServiceBulk      = plan.ServiceBulk
+	ServicePattern   = plan.ServicePattern
+	ServiceAPI       = plan.ServiceAPI
+	ServicePhonebook = plan.ServicePhonebook
+	ServiceVoiceOTP  = plan.ServiceVoiceOTP
+	ServiceUTM       = plan.ServiceUTM
+	ServiceSecretary = plan.ServiceSecretary
+	ServiceKeyword   = plan.ServiceKeyword
+	ServiceLocation  = plan.ServiceLocation
+	ServiceOwnLine   = plan.ServiceOwnLine
 )
 
 // Facility is one service of the panel with whether the account's plan has it.
@@ -42,14 +36,7 @@ type Facility struct {
 }
 
 // Plans are the plans in upgrade order; each has its predecessor's services.
-var Plans = []Plan{
-	{Code: "basic", Title: "پایه", Lines: 1, Colleagues: 2, APIKeys: 2, FilesMB: 200,
-		Services: []string{ServiceBulk, ServicePattern, ServiceAPI, ServicePhonebook}},
-	{Code: "pro", Title: "حرفه‌ای", Lines: 3, Colleagues: 10, APIKeys: 10, FilesMB: 2000,
-		Services: []string{ServiceVoiceOTP, ServiceUTM, ServiceSecretary, ServiceKeyword}},
-	{Code: "enterprise", Title: "سازمانی", Lines: 10, Colleagues: 50, APIKeys: 50, FilesMB: 20000,
-		Services: []string{ServiceLocation, ServiceOwnLine}},
-}
+var Plans = plan.Plans
 
 // services are the facilities in display order with their Persian titles and details.
 var services = []Facility{
