@@ -52,6 +52,10 @@ func TestTargetedRegionalSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	token, acct := e.Account("regional", "09121110040", "30004040", "service", 200_000_000)
+	// Regional sends come with the enterprise plan.
+	if _, err := e.DB.Pool.Exec(context.Background(), `UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, acct); err != nil {
+		t.Fatal(err)
+	}
 	other, _ := e.Account("neighbour", "09121110041", "30004041", "service", 1_000_000)
 	picked := bankNumbers(t, e, 28, 4)
 	mine, theirs := picked[:2], picked[2:]

@@ -60,3 +60,19 @@ func TestPlanLimitsEnforced(t *testing.T) {
 		t.Fatalf("a reader on the pro plan: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestLocationSendNeedsPlan: regional and location sends (the number bank's
+// audiences) come with the enterprise plan: a pro account's quote and send of one
+// are refused with a Persian 403 plan-service before anything is counted.
+func TestLocationSendNeedsPlan(t *testing.T) {
+	e := apitest.Start(t, nil)
+	tok, acct := owner(t, e, "regionless", "09121260010")
+	setPlan(t, e, acct, "pro")
+	body := map[string]any{"type": "city_province", "text": "حراج", "target": map[string]any{"provinces": []int{28}}}
+	for _, path := range []string{"/v1/api/send/calculate-price", "/v1/api/send"} {
+		r := e.Do("POST", path, body, tok)
+		if r.Status != 403 || r.Meta.MessageCode != "plan-service" || !strings.Contains(r.Meta.Message, "«سازمانی»") {
+			t.Fatalf("%s on the pro plan: %d %s", path, r.Status, r.Raw)
+		}
+	}
+}
