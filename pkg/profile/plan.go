@@ -11,20 +11,6 @@ import (
 // upgrade, requested by a ticket); pkg/plan defines and enforces them.
 type Plan = plan.Plan
 
-// Service codes of the facilities page (pkg/plan).
-const (
-	ServiceBulk      = plan.ServiceBulk
-	ServicePattern   = plan.ServicePattern
-	ServiceAPI       = plan.ServiceAPI
-	ServicePhonebook = plan.ServicePhonebook
-	ServiceVoiceOTP  = plan.ServiceVoiceOTP
-	ServiceUTM       = plan.ServiceUTM
-	ServiceSecretary = plan.ServiceSecretary
-	ServiceKeyword   = plan.ServiceKeyword
-	ServiceLocation  = plan.ServiceLocation
-	ServiceOwnLine   = plan.ServiceOwnLine
-)
-
 // Facility is one service of the panel with whether the account's plan has it.
 type Facility struct {
 	Code      string `json:"code"`
@@ -40,16 +26,16 @@ var Plans = plan.Plans
 
 // services are the facilities in display order with their Persian titles and details.
 var services = []Facility{
-	{Code: ServiceBulk, Title: "ارسال انبوه", Detail: "ارسال سریع، فایل، دفترچه تلفن، نظیر به نظیر و کلیدواژه"},
-	{Code: ServicePattern, Title: "پیامک الگو (پترن)", Detail: "ارسال کد تایید و پیام‌های خدماتی با الگوی تاییدشده"},
-	{Code: ServiceAPI, Title: "وب‌سرویس و کلید API", Detail: "اتصال سامانه‌های شما برای ارسال و دریافت گزارش"},
-	{Code: ServicePhonebook, Title: "دفترچه تلفن", Detail: "گروه‌ها، برچسب‌ها، ویژگی‌های سفارشی و لیست سیاه"},
-	{Code: ServiceVoiceOTP, Title: "کد تایید صوتی", Detail: "خواندن کد تایید با تماس صوتی"},
-	{Code: ServiceUTM, Title: "ردیابی آماری لینک (UTM)", Detail: "آمار کلیک لینک‌های پیامک با پارامترهای UTM"},
-	{Code: ServiceSecretary, Title: "منشی پیامک", Detail: "پاسخ خودکار، مسابقه، نظرسنجی و جشنواره"},
-	{Code: ServiceKeyword, Title: "کلیدخوان", Detail: "خواندن کدهای دریافتی و پاسخ خودکار"},
-	{Code: ServiceLocation, Title: "ارسال منطقه‌ای و مکانی", Detail: "ارسال بر اساس استان، شهر، کد پستی، نقشه و دکل"},
-	{Code: ServiceOwnLine, Title: "خط اختصاصی", Detail: "خط ارسال به نام کسب‌وکار شما"},
+	{Code: plan.ServiceBulk, Title: "ارسال انبوه", Detail: "ارسال سریع، فایل، دفترچه تلفن، نظیر به نظیر و کلیدواژه"},
+	{Code: plan.ServicePattern, Title: "پیامک الگو (پترن)", Detail: "ارسال کد تایید و پیام‌های خدماتی با الگوی تاییدشده"},
+	{Code: plan.ServiceAPI, Title: "وب‌سرویس و کلید API", Detail: "اتصال سامانه‌های شما برای ارسال و دریافت گزارش"},
+	{Code: plan.ServicePhonebook, Title: "دفترچه تلفن", Detail: "گروه‌ها، برچسب‌ها، ویژگی‌های سفارشی و لیست سیاه"},
+	{Code: plan.ServiceVoiceOTP, Title: "کد تایید صوتی", Detail: "خواندن کد تایید با تماس صوتی"},
+	{Code: plan.ServiceUTM, Title: "ردیابی آماری لینک (UTM)", Detail: "آمار کلیک لینک‌های پیامک با پارامترهای UTM"},
+	{Code: plan.ServiceSecretary, Title: "منشی پیامک", Detail: "پاسخ خودکار، مسابقه، نظرسنجی و جشنواره"},
+	{Code: plan.ServiceKeyword, Title: "کلیدخوان", Detail: "خواندن کدهای دریافتی و پاسخ خودکار"},
+	{Code: plan.ServiceLocation, Title: "ارسال منطقه‌ای و مکانی", Detail: "ارسال بر اساس استان، شهر، کد پستی، نقشه و دکل"},
+	{Code: plan.ServiceOwnLine, Title: "خط اختصاصی", Detail: "خط ارسال به نام کسب‌وکار شما"},
 }
 
 // PlanInfo is the account's plan, its limits, every plan and the facilities.
