@@ -189,8 +189,7 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if err != nil {
 		return fmt.Errorf("admin credit: user %q: %w", args[1], err)
 	}
-	bal, err := wallet.New(pool).Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.AdminCredit, Amount: amount,
-		Description: "افزایش اعتبار توسط مدیر سامانه"})
+	bal, err := staff.New(pool).OperatorCredit(ctx, u.AccountID, amount, u.Username)
 	if err != nil {
 		return err
 	}

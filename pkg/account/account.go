@@ -90,6 +90,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, ip string) (Us
 	mobile, mobileOK := validate.NormalizeMobile(in.Mobile)
 	errs := validate.Collect(
 		validate.InField("name", validate.NotBlank("name", in.Name)),
+		validate.AccountName("name", in.Name),
 		usernameError(in.Username),
 		mobileError(mobileOK),
 		passwordError(in),

@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -61,9 +62,13 @@ func panelOnly(id acl.Identity) error {
 	return nil
 }
 
-// SendOTP sends the code that creating a key needs to the caller's mobile.
+// SendOTP sends the code that creating a key needs to the caller's mobile; none is
+// sent when the plan has no place for another key.
 func (s *Service) SendOTP(ctx context.Context, id acl.Identity, c auth.Client) (auth.StepUp, error) {
 	if err := panelOnly(id); err != nil {
+		return auth.StepUp{}, err
+	}
+	if err := plan.CheckLimit(ctx, s.pool, id.AccountID, plan.APIKeys); err != nil {
 		return auth.StepUp{}, err
 	}
 	return s.auth.StartStepUp(ctx, id.UserID, auth.PurposeAPIKey, c)
@@ -79,6 +84,10 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in CreateInput, c
 	if err != nil {
 		return Created{}, err
 	}
+	// Checked before the code is spent, and again in the insert's transaction.
+	if err := plan.CheckLimit(ctx, s.pool, id.AccountID, plan.APIKeys); err != nil {
+		return Created{}, err
+	}
 	if err := s.auth.ConfirmStepUp(ctx, id.UserID, auth.PurposeAPIKey, in.OTPToken, in.Code, c); err != nil {
 		return Created{}, err
 	}
@@ -88,6 +97,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in CreateInput, c
 	}
 	k.Prefix, k.CreatedBy, k.Sandbox = prefix, id.Username, in.Sandbox
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := plan.CheckLimit(ctx, tx, id.AccountID, plan.APIKeys); err != nil {
+			return err
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO api_keys (account_id, created_by, title, prefix, secret_hash, allowed_ips, scopes, expires_at, sandbox)
 			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING id, created_at`, id.AccountID, id.UserID, k.Title, prefix, s.hash(secret),
 			k.AllowedIPs, k.Scopes, k.ExpiresAt, k.Sandbox).Scan(&k.ID, &k.CreatedAt)

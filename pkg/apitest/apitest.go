@@ -266,6 +266,16 @@ func (e *Env) Notices(mobile string) []string {
 	return out
 }
 
+// Texts returns every text queued for a mobile (codes, invitations, notices), in order.
+func (e *Env) Texts(mobile string) []string {
+	e.T.Helper()
+	var out []string
+	for _, v := range e.verifications(mobile) {
+		out = append(out, v.Text)
+	}
+	return out
+}
+
 // verifications lists the verification messages the API enqueued for a mobile.
 func (e *Env) verifications(mobile string) []jobs.Verification {
 	return e.codes.get(mobile)

@@ -37,7 +37,8 @@ const (
 	MsgSelf             = "این تغییر را نمی‌توانید روی حساب کاربری خودتان انجام دهید"
 	MsgUsernameTaken    = "این نام کاربری قبلا ثبت شده است"
 	MsgNotPending       = "این همکار دعوت را پذیرفته است"
-	MsgInviteInvalid    = "نام کاربری یا کد دعوت اشتباه است یا دعوت منقضی شده است"
+	MsgInviteInvalid    = "نام کاربری، شماره همراه یا کد دعوت اشتباه است یا دعوت منقضی شده است"
+	MsgInvitesToday     = "سقف دعوت همکار برای امروز پر شده است؛ فردا دوباره تلاش کنید"
 )
 
 // Message codes the panel reacts to.
@@ -74,7 +75,14 @@ type Limits struct {
 	Limiter        *ratelimit.Limiter
 	PerIPPerMin    int
 	PerNumberToday int
+	// PerAccountToday caps the invitations (new and resent) an account texts per
+	// day (0: DefaultInvitesPerDay).
+	PerAccountToday int
 }
+
+// DefaultInvitesPerDay is the invitations an account may text per day when no cap
+// is configured.
+const DefaultInvitesPerDay = 20
 
 // New returns the service. secret keys the hash of invitation codes (TOKEN_SECRET).
 func New(pool *pgxpool.Pool, queue auth.Enqueuer, secret string, sessions Sessions, limits Limits) *Service {

@@ -20,6 +20,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -53,6 +54,9 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 		if err := s.grantable(ctx, tx, id, in.RoleID); err != nil {
 			return err
 		}
+		if err := plan.CheckLimit(ctx, tx, id.AccountID, plan.Colleagues); err != nil {
+			return err
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO users (account_id, username, password_hash, name, mobile, national_id, role_id,
 			status, two_step, mobile_verified) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', true, false)
 			ON CONFLICT DO NOTHING RETURNING id`,
@@ -65,7 +69,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip stri
 		if err != nil {
 			return fmt.Errorf("insert colleague: %w", err)
 		}
-		t, err := s.invite(ctx, tx, id, userID, mobile, in.Username)
+		t, err := s.invite(ctx, tx, id, userID, mobile)
 		if err != nil {
 			return err
 		}
@@ -96,7 +100,7 @@ func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int6
 	mobile, _ := validate.NormalizeMobile(c.Mobile)
 	var task *asynq.Task
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		t, err := s.invite(ctx, tx, id, userID, mobile, c.Username)
+		t, err := s.invite(ctx, tx, id, userID, mobile)
 		if err != nil {
 			return err
 		}
@@ -112,7 +116,10 @@ func (s *Service) ResendInvite(ctx context.Context, id acl.Identity, userID int6
 // invite retires the user's open invitations and stores a new one; it returns the
 // invitation's SMS task, which the caller enqueues once the transaction has committed
 // (sendInvite): a worker woken at once must find the new colleague's user row.
-func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile, username string) (*asynq.Task, error) {
+func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID int64, mobile string) (*asynq.Task, error) {
+	if err := s.allowInvite(ctx, id.AccountID); err != nil {
+		return nil, err
+	}
 	if err := s.allow(ctx, "otp:number:"+mobile, s.limits.PerNumberToday, 24*time.Hour); err != nil {
 		return nil, err
 	}
@@ -136,13 +143,28 @@ func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID
 	if err != nil {
 		return nil, fmt.Errorf("insert invitation: %w", err)
 	}
-	var accountName string
-	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1`, id.AccountID).Scan(&accountName); err != nil {
-		return nil, fmt.Errorf("account name: %w", err)
+	return jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: InviteText(code),
+		Purpose: "invite", ChallengeID: chID})
+}
+
+// InviteText is the invitation SMS: a fixed platform text with the code only. No
+// text the owner chose (the account's name, the username) goes out from the
+// platform's line; the colleague accepts with their mobile number and the code.
+func InviteText(code string) string {
+	return "کد دعوت همکاری چاپار: " + code + "\nدر صفحه «پذیرش دعوت» چاپار با شماره همراه خود و این کد، رمز عبور را تعیین کنید."
+}
+
+// allowInvite counts one invitation against the account's daily cap.
+func (s *Service) allowInvite(ctx context.Context, accountID int64) error {
+	limit := s.limits.PerAccountToday
+	if limit <= 0 {
+		limit = DefaultInvitesPerDay
 	}
-	text := "کد دعوت همکاری چاپار: " + code + "\nشما به‌عنوان همکار «" + accountName + "» دعوت شده‌اید. نام کاربری: " +
-		username + "\nدر صفحه «پذیرش دعوت» چاپار رمز عبور خود را تعیین کنید."
-	return jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: text, Purpose: "invite", ChallengeID: chID})
+	err := s.allow(ctx, "invite:account:"+strconv.FormatInt(accountID, 10), limit, 24*time.Hour)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.RateLimited {
+		return &apperr.Error{Kind: apperr.RateLimited, Message: MsgInvitesToday, Code: "invite-daily-cap", RetryAfter: e.RetryAfter}
+	}
+	return err
 }
 
 // sendInvite queues a committed invitation's SMS. Should Redis refuse it, the
@@ -184,25 +206,19 @@ func (s *Service) AcceptInvite(ctx context.Context, in AcceptInput, ip string) e
 	}
 	var accepted bool
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var userID, accountID, chID int64
-		var th, ch []byte
-		err := tx.QueryRow(ctx, `SELECT u.id, u.account_id, c.id, c.token_hash, c.code_hash FROM users u
-			JOIN challenges c ON c.user_id = u.id AND c.purpose = 'invite' AND c.consumed_at IS NULL AND c.expires_at > now()
-			WHERE lower(u.username) = lower($1) AND u.status = 'pending' AND NOT u.is_owner
-			ORDER BY c.id DESC LIMIT 1 FOR UPDATE OF c`, in.Username).Scan(&userID, &accountID, &chID, &th, &ch)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("load invitation: %w", err)
-		}
-		if !hmac.Equal(ch, s.codeHash(th, in.Code)) {
-			_, err := tx.Exec(ctx, `UPDATE challenges SET tries = tries + 1,
-				consumed_at = CASE WHEN tries + 1 >= max_tries THEN now() END WHERE id = $1`, chID)
+		invites, err := openInvites(ctx, tx, in.Username)
+		if err != nil || len(invites) == 0 {
 			return err
 		}
-		accepted = true
-		return s.acceptTx(ctx, tx, userID, accountID, chID, hash, ip)
+		for _, iv := range invites {
+			if hmac.Equal(iv.codeHash, s.codeHash(iv.tokenHash, in.Code)) {
+				accepted = true
+				return s.acceptTx(ctx, tx, iv.userID, iv.accountID, iv.id, hash, ip)
+			}
+		}
+		_, err = tx.Exec(ctx, `UPDATE challenges SET tries = tries + 1,
+			consumed_at = CASE WHEN tries + 1 >= max_tries THEN now() END WHERE id = $1`, invites[0].id)
+		return err
 	})
 	if err != nil {
 		return err
@@ -211,6 +227,34 @@ func (s *Service) AcceptInvite(ctx context.Context, in AcceptInput, ip string) e
 		return apperr.New(apperr.Invalid, MsgInviteInvalid).WithCode(CodeInviteWrong)
 	}
 	return nil
+}
+
+// openInvite is an open invitation of a pending colleague.
+type openInvite struct {
+	id, userID, accountID int64
+	tokenHash, codeHash   []byte
+}
+
+// openInvites locks the open invitations a login names, newest first: the
+// colleague's username or mobile number (the invitation SMS names neither; one
+// mobile may be invited by several accounts, and the code tells them apart).
+func openInvites(ctx context.Context, tx pgx.Tx, login string) ([]openInvite, error) {
+	mobile, _ := validate.NormalizeMobile(login)
+	rows, err := tx.Query(ctx, `SELECT c.id, u.id, u.account_id, c.token_hash, c.code_hash FROM users u
+		JOIN challenges c ON c.user_id = u.id AND c.purpose = 'invite' AND c.consumed_at IS NULL AND c.expires_at > now()
+		WHERE (lower(u.username) = lower($1) OR ($2 <> '' AND u.mobile = $2)) AND u.status = 'pending' AND NOT u.is_owner
+		ORDER BY c.id DESC LIMIT 10 FOR UPDATE OF c`, login, mobile)
+	if err != nil {
+		return nil, fmt.Errorf("load invitations: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (openInvite, error) {
+		var iv openInvite
+		return iv, r.Scan(&iv.id, &iv.userID, &iv.accountID, &iv.tokenHash, &iv.codeHash)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load invitations: %w", err)
+	}
+	return out, nil
 }
 
 func (s *Service) acceptTx(ctx context.Context, tx pgx.Tx, userID, accountID, chID int64, hash, ip string) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -227,6 +228,10 @@ func (s *Service) Activate(ctx context.Context, id acl.Identity, userID int64, i
 		return err
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// A reactivated colleague takes a place of the plan again.
+		if err := plan.CheckLimit(ctx, tx, id.AccountID, plan.Colleagues); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `UPDATE users SET updated_at = now(),
 			status = CASE WHEN EXISTS (SELECT 1 FROM sessions WHERE user_id = $1) THEN 'active' ELSE 'pending' END
 			WHERE id = $1 AND account_id = $2 AND NOT is_owner AND status = 'disabled'`, userID, id.AccountID); err != nil {

@@ -92,6 +92,12 @@ type Config struct {
 	HTTPIdleTimeout       time.Duration
 	HTTPStreamTimeout     time.Duration
 	HTTPMaxConnsPerIP     int
+	// InvitesPerDay caps the colleague invitations an account texts per day
+	// (INVITES_PER_ACCOUNT_PER_DAY; 0: colleague.DefaultInvitesPerDay).
+	InvitesPerDay int
+	// StaffCreditMax caps, in rials, one staff credit adjustment either way
+	// (STAFF_CREDIT_ADJUST_MAX; docs/backoffice.md).
+	StaffCreditMax int
 	// FilesQuotaMB is the megabytes of uploaded files an account may keep (0: no quota).
 	FilesQuotaMB int
 	// GCHeapFloorMB is the heap, in MiB, each process may grow to before its
@@ -265,6 +271,8 @@ func (c *Config) loadInts() error {
 		{"RATE_LOGIN_USER_LOCK_AFTER", &c.LoginUserLockAfter},
 		{"HTTP_MAX_CONNS_PER_IP", &c.HTTPMaxConnsPerIP},
 		{"FILES_QUOTA_MB", &c.FilesQuotaMB},
+		{"STAFF_CREDIT_ADJUST_MAX", &c.StaffCreditMax},
+		{"INVITES_PER_ACCOUNT_PER_DAY", &c.InvitesPerDay},
 		{"GC_HEAP_FLOOR_MB", &c.GCHeapFloorMB},
 		{"WEBHOOK_BATCH", &c.WebhookBatch},
 		{"WEBHOOK_CONCURRENCY", &c.WebhookConcurrency},

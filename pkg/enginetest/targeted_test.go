@@ -55,6 +55,10 @@ func TestTargetedRegionalSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	token, acct := e.Account("regional", "09121110040", "30004040", "service", 200_000_000)
+	// Regional sends come with the enterprise plan.
+	if _, err := e.DB.Pool.Exec(context.Background(), `UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, acct); err != nil {
+		t.Fatal(err)
+	}
 	tap := tapLive(t, e, prefix, acct)
 	if _, err := e.DB.Pool.Exec(ctx, `INSERT INTO webhook_endpoints (account_id, url, events, secret)
 		VALUES ($1, 'https://hooks.invalid/chapar', ARRAY['delivery.receipt', 'inbound.message', 'send.status'], 'x')`, acct); err != nil {

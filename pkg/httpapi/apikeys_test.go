@@ -138,7 +138,8 @@ func TestAPIKeyAuthenticates(t *testing.T) {
 // any work; a bad entry is a clear 422.
 func TestAPIKeyAllowList(t *testing.T) {
 	e := keyEnv(t, func(c *config.Config) { c.OTPSendPerMin = 100 })
-	tok, _ := owner(t, e, "keyips", "09121250002")
+	tok, acct := owner(t, e, "keyips", "09121250002")
+	setPlan(t, e, acct, "pro") // a key per case
 	cases := []struct {
 		ips  []string
 		want int

@@ -54,9 +54,6 @@ var streamRoutes = map[string]bool{
 	"GET /v1/api/phonebooks/numbers/import/sample": true,
 }
 
-// socketRoute is the websocket: it lives without deadlines (it pings instead).
-const socketRoute = "GET /v1/ws"
-
 func routeKey(c *gin.Context) string { return c.Request.Method + " " + c.FullPath() }
 
 // limitBody enforces the route's body limit: a declared length above it is refused
@@ -82,23 +79,23 @@ func limitBody() gin.HandlerFunc {
 }
 
 // streamDeadlines lifts the server's time-outs on the stream routes to stream from
-// now, and clears them on the websocket.
+// now. It runs after the guard, so a request that has not authenticated keeps the
+// server's short read and write time-outs (an anonymous slow upload is cut at
+// HTTP_READ_TIMEOUT, not held for HTTP_STREAM_TIMEOUT).
 func streamDeadlines(stream time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		var until time.Time // zero: no deadline
-		switch key := routeKey(c); {
-		case key == socketRoute:
-		case streamRoutes[key] && stream > 0:
-			until = time.Now().Add(stream)
-		default:
-			c.Next()
-			return
+		if streamRoutes[routeKey(c)] && stream > 0 {
+			setDeadlines(c, time.Now().Add(stream))
 		}
-		rc := http.NewResponseController(c.Writer)
-		_ = rc.SetReadDeadline(until) // not every writer supports it (tests' recorders)
-		_ = rc.SetWriteDeadline(until)
 		c.Next()
 	}
+}
+
+// setDeadlines sets the connection's read and write deadlines (zero: none).
+func setDeadlines(c *gin.Context, until time.Time) {
+	rc := http.NewResponseController(c.Writer)
+	_ = rc.SetReadDeadline(until) // not every writer supports it (tests' recorders)
+	_ = rc.SetWriteDeadline(until)
 }
 
 // storedHeaders are the request headers whose text the API stores or looks up.

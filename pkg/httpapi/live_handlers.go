@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/auth"
@@ -30,6 +32,7 @@ func liveSocket(a *auth.Service, hub *live.Hub) gin.HandlerFunc {
 		id, err := a.RedeemTicket(c.Request.Context(), c.Query("ticket"))
 		if err == nil {
 			c.Set(ctxIdentity, id)
+			setDeadlines(c, time.Time{}) // authenticated: it lives without deadlines (it pings instead)
 			err = hub.Serve(c.Writer, c.Request, id)
 		}
 		if err != nil {

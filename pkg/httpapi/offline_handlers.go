@@ -122,7 +122,7 @@ func (s *Server) adminOfflinePayment(c *gin.Context) {
 		Fail(c, err)
 		return
 	}
-	p, err := s.Offline.Get(c.Request.Context(), id)
+	p, err := s.Offline.ForReview(c.Request.Context(), id)
 	reply(c, p, err)
 }
 

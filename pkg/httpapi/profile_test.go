@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/review"
 )
@@ -513,13 +514,13 @@ func TestSettingsAndPlan(t *testing.T) {
 	if !st.Cancel11Default {
 		t.Fatalf("read back %+v", st)
 	}
-	var plan profile.PlanInfo
-	e.Must(200, "GET", "/v1/api/user/plan", nil, tok).Decode(t, &plan)
+	var info profile.PlanInfo
+	e.Must(200, "GET", "/v1/api/user/plan", nil, tok).Decode(t, &info)
 	avail := map[string]bool{}
-	for _, f := range plan.Facilities {
+	for _, f := range info.Facilities {
 		avail[f.Code] = f.Available
 	}
-	if plan.Current.Code != "basic" || avail[profile.ServiceUTM] || !avail[profile.ServicePattern] {
-		t.Fatalf("plan %+v", plan)
+	if info.Current.Code != "basic" || avail[plan.ServiceUTM] || !avail[plan.ServicePattern] {
+		t.Fatalf("plan %+v", info)
 	}
 }

@@ -426,6 +426,7 @@ func newWalk(t *testing.T) *walk {
 	e := apitest.Start(t, func(c *config.Config) { c.LoginPerIPPerMin, c.LoginPerUserPerMin = 1000, 1000 })
 	w := &walk{t: t, e: e, without: map[acl.Permission]string{}}
 	w.tokA, w.accA = owner(t, e, "walker", "09121240000")
+	setPlan(t, e, w.accA, "enterprise") // a colleague per permission, readers and keys
 	w.tokB, _ = owner(t, e, "stranger", "09121240001")
 	for i, p := range acl.All {
 		others := slices.DeleteFunc(slices.Clone(acl.All), func(q acl.Permission) bool { return q == p })

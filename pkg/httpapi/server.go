@@ -123,7 +123,7 @@ func New(d Deps) *gin.Engine {
 	r.GET("/l/:code", recovery(), s.shortLink)
 	r.Use(securityHeaders(d.Config.TrustedProxies))
 	r.Use(requestID(), accessLog(d.Log), recovery())
-	r.Use(limitBody(), streamDeadlines(d.Config.HTTPStreamTimeout), cleanInput())
+	r.Use(limitBody(), cleanInput())
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
@@ -131,7 +131,9 @@ func New(d Deps) *gin.Engine {
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
-		api.Handle(rt.Method, rt.Path, callLog(d.CallLog), guard(d.Auth, d.APIKeys, rt.Perm), rt.Handle)
+		// Deadlines are lifted only once the guard has let the request in.
+		api.Handle(rt.Method, rt.Path, callLog(d.CallLog), guard(d.Auth, d.APIKeys, rt.Perm),
+			streamDeadlines(d.Config.HTTPStreamTimeout), rt.Handle)
 	}
 
 	s.mountSandboxBank(r)

@@ -67,14 +67,14 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	patterns := pattern.New(pool, sends)
 	reviews.Register(patterns.ReviewQueue())
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
-	offlinePay.OnMoney = onMoney
+	offlinePay.OnMoney, offlinePay.Dest = onMoney, offlineDest(cfg)
 	reviews.Register(offlinePay.ReviewQueue())
 	reviews.Register(reader.New(pool, sends).ReviewQueue())
 	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
 	reviews.Register(profiles.DocumentQueue())
 	reviews.Register(profiles.MobileQueue())
 	admin := staff.New(pool)
-	admin.OnMoney, admin.Revoke = onMoney, sessions.RevokeUserSessions
+	admin.OnMoney, admin.Revoke, admin.MaxAdjust = onMoney, sessions.RevokeUserSessions, int64(cfg.StaffCreditMax)
 	admin.Pause, admin.Resume = send.PauseAccount, sends.ResumeAccount
 	var calls *apicall.Recorder
 	if cfg.APICallLog {
@@ -105,9 +105,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Colleagues: colleagues(cfg, pool, queue, sessions, limiter),
 		Live:       live.NewHub(rdb, live.HubConfig{Log: log}),
 		Payments:   payments,
-		Offline:    offlinePay, PayDirectory: offline.NewDirectory(offline.Destination{CardNumber: cfg.OfflineCardNumber,
-			CardOwner: cfg.OfflineCardOwner, BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba,
-			AccountNumber: cfg.OfflineAccountNumber, AccountOwner: cfg.OfflineAccountOwner}),
+		Offline:    offlinePay, PayDirectory: offline.NewDirectory(offlineDest(cfg)),
 		APIKeys: apikey.New(pool, sessions, limiter,
 			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
 	}
@@ -117,7 +115,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 // and their scheduled sends wait, noted in the owner's audit log.
 func colleagues(cfg config.Config, pool *pgxpool.Pool, queue auth.Enqueuer, sessions *auth.Service, limiter *ratelimit.Limiter) *colleague.Service {
 	c := colleague.New(pool, queue, cfg.TokenSecret, sessions,
-		colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay})
+		colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay,
+			PerAccountToday: cfg.InvitesPerDay})
 	c.OnDeactivate = func(ctx context.Context, tx pgx.Tx, accountID, userID int64) (map[string]any, error) {
 		stopped, err := campaign.StopMaker(ctx, tx, accountID, userID)
 		if err != nil {
@@ -130,4 +129,11 @@ func colleagues(cfg config.Config, pool *pgxpool.Pool, queue auth.Enqueuer, sess
 		return map[string]any{"campaigns_stopped": stopped, "scheduled_waiting": waiting}, nil
 	}
 	return c
+}
+
+// offlineDest is the platform's card and account offline payments go to.
+func offlineDest(cfg config.Config) offline.Destination {
+	return offline.Destination{CardNumber: cfg.OfflineCardNumber, CardOwner: cfg.OfflineCardOwner,
+		BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba, AccountNumber: cfg.OfflineAccountNumber,
+		AccountOwner: cfg.OfflineAccountOwner}
 }

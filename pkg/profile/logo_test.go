@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"image/jpeg"
 	"testing"
+
+	"github.com/chapar/chapar/pkg/plan"
 )
 
 func TestFit(t *testing.T) {
@@ -24,7 +26,7 @@ func TestPlanInfo(t *testing.T) {
 	for _, f := range pro.Facilities {
 		have[f.Code] = f.Available
 	}
-	if pro.Current.Code != "pro" || !have[ServiceBulk] || !have[ServiceUTM] || have[ServiceLocation] {
+	if pro.Current.Code != "pro" || !have[plan.ServiceBulk] || !have[plan.ServiceUTM] || have[plan.ServiceLocation] {
 		t.Fatalf("pro plan %+v", pro)
 	}
 }

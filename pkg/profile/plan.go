@@ -3,33 +3,13 @@ package profile
 import (
 	"context"
 	"fmt"
+
+	"github.com/chapar/chapar/pkg/plan"
 )
 
 // Plan is one of the panel plans and its limits (spec §6: some services need a plan
-// upgrade, requested by a ticket).
-type Plan struct {
-	Code       string   `json:"code"`
-	Title      string   `json:"title"`
-	Lines      int      `json:"lines"`
-	Colleagues int      `json:"colleagues"`
-	APIKeys    int      `json:"api_keys"`
-	FilesMB    int      `json:"files_mb"`
-	Services   []string `json:"services"`
-}
-
-// Service codes of the facilities page.
-const (
-	ServiceBulk      = "bulk_send"
-	ServicePattern   = "pattern"
-	ServiceAPI       = "webservice"
-	ServicePhonebook = "phonebook"
-	ServiceVoiceOTP  = "voice_otp"
-	ServiceUTM       = "utm_tracking"
-	ServiceSecretary = "secretary"
-	ServiceKeyword   = "keyword_reader"
-	ServiceLocation  = "location_send"
-	ServiceOwnLine   = "dedicated_line"
-)
+// upgrade, requested by a ticket); pkg/plan defines and enforces them.
+type Plan = plan.Plan
 
 // Facility is one service of the panel with whether the account's plan has it.
 type Facility struct {
@@ -42,27 +22,20 @@ type Facility struct {
 }
 
 // Plans are the plans in upgrade order; each has its predecessor's services.
-var Plans = []Plan{
-	{Code: "basic", Title: "پایه", Lines: 1, Colleagues: 2, APIKeys: 2, FilesMB: 200,
-		Services: []string{ServiceBulk, ServicePattern, ServiceAPI, ServicePhonebook}},
-	{Code: "pro", Title: "حرفه‌ای", Lines: 3, Colleagues: 10, APIKeys: 10, FilesMB: 2000,
-		Services: []string{ServiceVoiceOTP, ServiceUTM, ServiceSecretary, ServiceKeyword}},
-	{Code: "enterprise", Title: "سازمانی", Lines: 10, Colleagues: 50, APIKeys: 50, FilesMB: 20000,
-		Services: []string{ServiceLocation, ServiceOwnLine}},
-}
+var Plans = plan.Plans
 
 // services are the facilities in display order with their Persian titles and details.
 var services = []Facility{
-	{Code: ServiceBulk, Title: "ارسال انبوه", Detail: "ارسال سریع، فایل، دفترچه تلفن، نظیر به نظیر و کلیدواژه"},
-	{Code: ServicePattern, Title: "پیامک الگو (پترن)", Detail: "ارسال کد تایید و پیام‌های خدماتی با الگوی تاییدشده"},
-	{Code: ServiceAPI, Title: "وب‌سرویس و کلید API", Detail: "اتصال سامانه‌های شما برای ارسال و دریافت گزارش"},
-	{Code: ServicePhonebook, Title: "دفترچه تلفن", Detail: "گروه‌ها، برچسب‌ها، ویژگی‌های سفارشی و لیست سیاه"},
-	{Code: ServiceVoiceOTP, Title: "کد تایید صوتی", Detail: "خواندن کد تایید با تماس صوتی"},
-	{Code: ServiceUTM, Title: "ردیابی آماری لینک (UTM)", Detail: "آمار کلیک لینک‌های پیامک با پارامترهای UTM"},
-	{Code: ServiceSecretary, Title: "منشی پیامک", Detail: "پاسخ خودکار، مسابقه، نظرسنجی و جشنواره"},
-	{Code: ServiceKeyword, Title: "کلیدخوان", Detail: "خواندن کدهای دریافتی و پاسخ خودکار"},
-	{Code: ServiceLocation, Title: "ارسال منطقه‌ای و مکانی", Detail: "ارسال بر اساس استان، شهر، کد پستی، نقشه و دکل"},
-	{Code: ServiceOwnLine, Title: "خط اختصاصی", Detail: "خط ارسال به نام کسب‌وکار شما"},
+	{Code: plan.ServiceBulk, Title: "ارسال انبوه", Detail: "ارسال سریع، فایل، دفترچه تلفن، نظیر به نظیر و کلیدواژه"},
+	{Code: plan.ServicePattern, Title: "پیامک الگو (پترن)", Detail: "ارسال کد تایید و پیام‌های خدماتی با الگوی تاییدشده"},
+	{Code: plan.ServiceAPI, Title: "وب‌سرویس و کلید API", Detail: "اتصال سامانه‌های شما برای ارسال و دریافت گزارش"},
+	{Code: plan.ServicePhonebook, Title: "دفترچه تلفن", Detail: "گروه‌ها، برچسب‌ها، ویژگی‌های سفارشی و لیست سیاه"},
+	{Code: plan.ServiceVoiceOTP, Title: "کد تایید صوتی", Detail: "خواندن کد تایید با تماس صوتی"},
+	{Code: plan.ServiceUTM, Title: "ردیابی آماری لینک (UTM)", Detail: "آمار کلیک لینک‌های پیامک با پارامترهای UTM"},
+	{Code: plan.ServiceSecretary, Title: "منشی پیامک", Detail: "پاسخ خودکار، مسابقه، نظرسنجی و جشنواره"},
+	{Code: plan.ServiceKeyword, Title: "کلیدخوان", Detail: "خواندن کدهای دریافتی و پاسخ خودکار"},
+	{Code: plan.ServiceLocation, Title: "ارسال منطقه‌ای و مکانی", Detail: "ارسال بر اساس استان، شهر، کد پستی، نقشه و دکل"},
+	{Code: plan.ServiceOwnLine, Title: "خط اختصاصی", Detail: "خط ارسال به نام کسب‌وکار شما"},
 }
 
 // PlanInfo is the account's plan, its limits, every plan and the facilities.

@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sms"
@@ -292,6 +293,9 @@ func (s *Service) List(ctx context.Context, id acl.Identity, kind string, p vali
 
 // Create stores a reader and sends it to staff review; it answers once approved.
 func (s *Service) Create(ctx context.Context, id acl.Identity, in Input, ip string) (Reader, error) {
+	if err := plan.CheckService(ctx, s.pool, id.AccountID, planService(in.Kind)); err != nil {
+		return Reader{}, err
+	}
 	if err := s.check(ctx, id.AccountID, &in); err != nil {
 		return Reader{}, err
 	}
@@ -419,4 +423,13 @@ func (s *Service) Delete(ctx context.Context, id acl.Identity, ids []int64, ip s
 			TargetType: "reader", IP: ip, Details: map[string]any{"ids": deleted}})
 	})
 	return n, err
+}
+
+// planService is the plan service a reader of a kind needs: the secretary, or the
+// keyword reader for every other kind.
+func planService(kind string) string {
+	if kind == KindSecretary {
+		return plan.ServiceSecretary
+	}
+	return plan.ServiceKeyword
 }

@@ -33,6 +33,10 @@ type fixture struct {
 func start(t *testing.T, user, mobile, line string) *fixture {
 	e := enginetest.Start(t, enginetest.Options{})
 	token, acct := e.Account(user, mobile, line, "service", 50_000_000)
+	// Secretaries and keyword readers come with the pro plan.
+	if _, err := e.DB.Pool.Exec(context.Background(), `UPDATE accounts SET plan = 'pro' WHERE id = $1`, acct); err != nil {
+		t.Fatal(err)
+	}
 	return &fixture{e: e, token: token, acct: acct, line: line}
 }
 

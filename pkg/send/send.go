@@ -30,6 +30,7 @@ import (
 	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/shortlink"
@@ -291,6 +292,10 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 		p.quote.Requested = len(nums)
 	default:
 		if bank.IsBankType(p.typ) {
+			// Regional and location sends come with the enterprise plan (pkg/plan).
+			if err := plan.CheckService(ctx, s.pool, accountID, plan.ServiceLocation); err != nil {
+				return err
+			}
 			return s.checkTarget(ctx, r, p, fields)
 		}
 		return apperr.Field("type", MsgBadType)

@@ -102,6 +102,21 @@ type Service struct {
 	// Resume, after a reactivation, resumes the sends its suspension paused
 	// (send.Service.ResumeAccount).
 	Resume func(ctx context.Context, by acl.Identity, accountID int64) error
+	// MaxAdjust is the largest amount, in rials, one credit adjustment may move
+	// either way (STAFF_CREDIT_ADJUST_MAX; 0 takes DefaultMaxAdjust).
+	MaxAdjust int64
+}
+
+// DefaultMaxAdjust is the cap of one credit adjustment when none is configured:
+// ten billion rials.
+const DefaultMaxAdjust int64 = 10_000_000_000
+
+// maxAdjust returns the configured cap of one adjustment.
+func (s *Service) maxAdjust() int64 {
+	if s.MaxAdjust > 0 {
+		return s.MaxAdjust
+	}
+	return DefaultMaxAdjust
 }
 
 // New returns the service.
@@ -176,8 +191,11 @@ type Adjust struct {
 func (s *Service) AdjustCredit(ctx context.Context, by acl.Identity, accountID int64, in Adjust, ip string) (int64, error) {
 	in.Reason = strings.TrimSpace(in.Reason)
 	fields := apperr.Fields{}
-	if in.Amount == 0 {
+	if max := s.maxAdjust(); in.Amount == 0 {
 		fields.Add("amount", MsgAmount)
+	} else if in.Amount > max || in.Amount < -max {
+		fields.Add("amount", "حداکثر مبلغ هر اصلاح اعتبار "+
+			validate.ToPersianDigits(strconv.FormatInt(max, 10))+" ریال است")
 	}
 	if in.Reason == "" {
 		fields.Add("reason", MsgReason)
@@ -188,23 +206,45 @@ func (s *Service) AdjustCredit(ctx context.Context, by acl.Identity, accountID i
 	if _, err := s.Account(ctx, accountID); err != nil {
 		return 0, err
 	}
+	return s.credit(ctx, wallet.Entry{AccountID: accountID, Kind: wallet.AdminCredit, Amount: in.Amount,
+		UserID: by.UserID, Description: in.Reason}, audit.Entry{AccountID: accountID, UserID: by.UserID,
+		Action: "staff.credit_adjust", Target: strconv.FormatInt(accountID, 10), IP: ip,
+		Details: map[string]any{"staff": by.Username, "amount": in.Amount, "reason": in.Reason}})
+}
+
+// OperatorActor names the operator's command line on the audit entries it makes.
+const OperatorActor = "operator CLI"
+
+// OperatorCredit is `api admin credit <username> <rials>`: it credits the user's
+// account by an admin-credit ledger entry, audited (staff.credit_adjust, actor
+// "operator CLI") in the same transaction, and returns the new balance.
+func (s *Service) OperatorCredit(ctx context.Context, accountID, amount int64, username string) (int64, error) {
+	if amount <= 0 {
+		return 0, apperr.Field("amount", MsgAmount)
+	}
+	return s.credit(ctx, wallet.Entry{AccountID: accountID, Kind: wallet.AdminCredit, Amount: amount,
+		Description: "افزایش اعتبار توسط مدیر سامانه"}, audit.Entry{AccountID: accountID,
+		Action: "staff.credit_adjust", Target: strconv.FormatInt(accountID, 10),
+		Details: map[string]any{"actor": OperatorActor, "user": username, "amount": amount}})
+}
+
+// credit applies e and records a (its details completed with the new balance) in
+// one transaction, then announces the balance.
+func (s *Service) credit(ctx context.Context, e wallet.Entry, a audit.Entry) (int64, error) {
 	var bal int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		bal, _, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: accountID, Kind: wallet.AdminCredit, Amount: in.Amount,
-			UserID: by.UserID, Description: in.Reason})
-		if err != nil {
+		if bal, _, err = wallet.Apply(ctx, tx, e); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: accountID, UserID: by.UserID, Action: "staff.credit_adjust",
-			Target: strconv.FormatInt(accountID, 10), IP: ip,
-			Details: map[string]any{"staff": by.Username, "amount": in.Amount, "reason": in.Reason, "balance": bal}})
+		a.Details["balance"] = bal
+		return audit.Record(ctx, tx, a)
 	})
 	if err != nil {
 		return 0, err
 	}
 	if s.OnMoney != nil {
-		s.OnMoney(ctx, accountID, bal)
+		s.OnMoney(ctx, e.AccountID, bal)
 	}
 	return bal, nil
 }

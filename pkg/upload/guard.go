@@ -26,9 +26,11 @@ const (
 	maxTokenBytes = 256 << 10
 	// maxSheetBytes bounds one worksheet's XML: MaxRecords rows of 1 KB.
 	maxSheetBytes = MaxRecords << 10
-	// maxSharedBytes and maxSharedItems bound the shared-strings table (at most
+	// maxSharedBytes bounds the shared-strings table unpacked, whatever its items:
+	// its text is held in memory while the sheet streams (sharedStrings), in one
+	// allocation of at most this size. maxSharedItems bounds its items (at most
 	// two distinct texts per row of a full sheet, and a header row).
-	maxSharedBytes = 256 << 20
+	maxSharedBytes = 64 << 20
 	maxSharedItems = 2*MaxRecords + maxSheetCols
 	// maxPartBytes bounds any other entry (styles, themes, images).
 	maxPartBytes = 8 << 20
@@ -46,6 +48,7 @@ const (
 // Persian messages of the bounds (file errors, spec §5 "processing error" family).
 const (
 	MsgUnpackedTooLarge = "حجم محتوای فایل پس از باز شدن بیش از حد مجاز است"
+	MsgSharedTooLarge   = "متن‌های فایل اکسل پس از باز شدن بیش از ۶۴ مگابایت است؛ فایل را در چند بخش کوچک‌تر یا با قالب CSV بارگذاری کنید"
 	MsgTooLong          = "یکی از ردیف‌ها یا خانه‌های فایل بیش از حد طولانی است (حداکثر ۳۲٬۷۶۷ نویسه در هر خانه)"
 )
 
@@ -53,6 +56,7 @@ const (
 var (
 	ErrUnpackedTooLarge = &FileError{MsgUnpackedTooLarge}
 	ErrTooLong          = &FileError{MsgTooLong}
+	ErrSharedTooLarge   = &FileError{MsgSharedTooLarge}
 )
 
 const sharedStringsPath = "xl/sharedstrings.xml"
@@ -71,7 +75,10 @@ func checkDirectory(zr *zip.Reader) error {
 		sheet := strings.HasPrefix(name, "xl/worksheets/sheet")
 		switch {
 		case (sheet || name == sharedStringsPath) && size > xmlOnDisk:
-			if size > maxSheetBytes || name == sharedStringsPath && size > maxSharedBytes {
+			if name == sharedStringsPath && size > maxSharedBytes {
+				return ErrSharedTooLarge
+			}
+			if size > maxSheetBytes {
 				return ErrUnpackedTooLarge
 			}
 		case !sheet && size > maxPartBytes:

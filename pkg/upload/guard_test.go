@@ -240,7 +240,11 @@ func TestArchiveBounds(t *testing.T) {
 		{"all sheets together", map[string]uint64{"xl/worksheets/sheet1.xml": maxSheetBytes, "xl/worksheets/sheet2.xml": maxSheetBytes}},
 	}
 	for _, c := range cases {
-		if err := checkDirectory(declared(c.entries)); !errors.Is(err, ErrUnpackedTooLarge) {
+		want := ErrUnpackedTooLarge
+		if c.name == "a huge shared-strings table" {
+			want = ErrSharedTooLarge
+		}
+		if err := checkDirectory(declared(c.entries)); !errors.Is(err, want) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -323,4 +327,58 @@ func TestXLSXLongCellOK(t *testing.T) {
 		t.Fatalf("long cell: %v %+v", err, res.counts)
 	}
 	_ = os.Remove(p)
+}
+
+// sharedBomb is an xlsx of a few hundred kilobytes whose shared-strings table
+// unpacks to 250 MB in 8,000 items of 32,000 characters (each a valid cell).
+func sharedBomb(t testing.TB) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestSpeed) })
+	writeBookParts(t, zw, true)
+	w, _ := zw.Create("xl/worksheets/sheet1.xml")
+	_, _ = io.WriteString(w, `<worksheet xmlns="`+sheetNS+`"><sheetData><row r="1"><c r="A1"><v>9121234567</v></c>`+
+		`<c r="B1" t="s"><v>0</v></c></row></sheetData></worksheet>`)
+	w, err := zw.Create("xl/sharedStrings.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := []byte(`<si><t>` + strings.Repeat("A", 32000) + `</t></si>`)
+	body := io.MultiReader(strings.NewReader(`<sst xmlns="`+sheetNS+`" uniqueCount="8000">`), repeat(item, 8000),
+		strings.NewReader(`</sst>`))
+	if _, err := io.Copy(w, body); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestXLSXSharedStringsBounded: the shared-strings table is bounded by its total
+// size: the 262 KB file whose table unpacks to 250 MB (it took about 1 GB of the
+// worker) is refused with its Persian error before its text is held, and the
+// parse's heap stays far below the table's size.
+func TestXLSXSharedStringsBounded(t *testing.T) {
+	e := newParseEnv(t)
+	bomb := sharedBomb(t)
+	t.Logf("shared-strings bomb: %d KB", len(bomb)>>10)
+	id := e.add("shared.xlsx", PurposeSend, bomb)
+	m := measure(func() {
+		if err := e.svc.Parse(t.Context(), id); err != nil {
+			t.Errorf("parse: %v", err)
+		}
+	})
+	t.Logf("peak heap %d MB", m.peakHeap>>20)
+	if m.peakHeap > 120<<20 {
+		t.Errorf("peak heap %d MB for a refused file", m.peakHeap>>20)
+	}
+	d, err := e.svc.Get(t.Context(), e.account, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != StatusFailed || d.Error != MsgSharedTooLarge || e.count("file_rows", id) != 0 {
+		t.Errorf("file: %s %q, %d rows; want failed %q", d.Status, d.Error, e.count("file_rows", id), MsgSharedTooLarge)
+	}
 }

@@ -30,7 +30,9 @@ func (s *sharedStrings) get(i string) []byte {
 
 // loadSharedStrings reads the archive's shared-strings table, if any: each item
 // within a row's bound, at most maxSharedItems items (the directory check bounds
-// its size, xmlReader its tokens).
+// its size to maxSharedBytes, archive/zip fails a read past it, xmlReader bounds
+// its tokens). The text, never longer than the XML, is held in one allocation of
+// the declared size, so reading it never regrows the buffer.
 func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 	s := &sharedStrings{}
 	zf := zipEntry(zr, sharedStringsPath)
@@ -42,7 +44,7 @@ func loadSharedStrings(zr *zip.Reader) (*sharedStrings, error) {
 		return nil, ErrFormat
 	}
 	defer rc.Close()
-	s.data = make([]byte, 0, min(zf.UncompressedSize64/4, maxSharedBytes))
+	s.data = make([]byte, 0, min(zf.UncompressedSize64, maxSharedBytes))
 	x := newXMLReader(rc)
 	var st sstState
 	var t xmlToken

@@ -357,3 +357,17 @@ func TestMessagesArePersian(t *testing.T) {
 		}
 	}
 }
+
+// Account names are bounded and carry no link or host-like token, however spelt.
+func TestAccountName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"فروشگاه آفتاب": true, "Ali Rezaei": true, "شرکت ۱۲۳": true, "A. B. Co": true,
+		strings.Repeat("ن", 60): true, strings.Repeat("ن", 61): false,
+		"https://evil.example": false, "بانک evil.com": false, "bit.ly/x": false, "x.tk": false,
+		"www.example": false, "me@example.org": false, "evil．com": false, "evil\u200b.com": false, "شاپ.ایران": false,
+	} {
+		if err := AccountName("name", name); (err == nil) != ok {
+			t.Errorf("AccountName(%q): %v", name, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -32,6 +33,22 @@ const (
 
 // ErrInsufficient is returned when a debit exceeds the balance and the credit limit.
 var ErrInsufficient = apperr.New(apperr.PaymentRequired, apperr.MsgLowCredit).WithCode("low-credit")
+
+// MsgOutOfRange refuses a movement whose amount or resulting balance does not fit
+// the ledger's integer rials.
+const MsgOutOfRange = "مبلغ یا موجودی حاصل از حد مجاز کیف پول بیشتر است"
+
+// ErrOutOfRange is returned (422) when a movement would overflow the balance.
+var ErrOutOfRange = apperr.Field("amount", MsgOutOfRange).WithCode("amount-out-of-range")
+
+// Add returns balance+amount, or ErrOutOfRange when the sum does not fit an int64.
+// Every balance sum goes through it, so no arithmetic on money wraps around.
+func Add(balance, amount int64) (int64, error) {
+	if (amount > 0 && balance > math.MaxInt64-amount) || (amount < 0 && balance < math.MinInt64-amount) {
+		return 0, ErrOutOfRange
+	}
+	return balance + amount, nil
+}
 
 // Entry is one money movement. Amount is signed: positive credits the account.
 type Entry struct {
@@ -80,10 +97,10 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 			return balance, false, nil
 		}
 	}
-	if e.Amount == 0 {
-		return balance, false, nil
+	next, err := Add(balance, e.Amount)
+	if err != nil {
+		return balance, false, err
 	}
-	next := balance + e.Amount
 	if e.Amount < 0 && next < -limit {
 		return balance, false, ErrInsufficient
 	}
@@ -103,7 +120,9 @@ func Apply(ctx context.Context, tx Querier, e Entry) (balance int64, applied boo
 // decided on it is checked again, under the wallet lock, by Apply.
 func Spendable(ctx context.Context, q Querier, accountID int64) (int64, error) {
 	var n int64
-	err := q.QueryRow(ctx, `SELECT balance + credit_limit FROM wallets WHERE account_id = $1`, accountID).Scan(&n)
+	// Summed in numeric and capped, so a balance near the top never overflows.
+	err := q.QueryRow(ctx, `SELECT least(balance::numeric + credit_limit, 9223372036854775807)::bigint
+		FROM wallets WHERE account_id = $1`, accountID).Scan(&n)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, nil
 	}

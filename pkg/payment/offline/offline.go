@@ -89,7 +89,12 @@ type Payment struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	DecidedAt      *time.Time `json:"decided_at"`
 	AccountID      int64      `json:"account_id"`
-	receiptKey     string
+	// Destination is the platform's card or Sheba the transfer went to ('' for
+	// reports made before it was recorded).
+	Destination string `json:"destination"`
+	// Others are the other reports of the same transfer (ForReview, staff only).
+	Others     []Other `json:"others,omitempty"`
+	receiptKey string
 }
 
 // Report is a customer's report of a transfer, as the form sends it.
@@ -110,7 +115,9 @@ type Service struct {
 	store upload.Storage
 	// OnMoney is told every new balance an approval makes; it may be nil.
 	OnMoney func(ctx context.Context, accountID, balance int64)
-	now     func() time.Time
+	// Dest is the platform's card and account reports name as their destination.
+	Dest Destination
+	now  func() time.Time
 }
 
 // New returns the service, keeping receipts in store.
@@ -130,6 +137,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Report) (Paymen
 		return p, err
 	}
 	p.ReceiptType, p.ReceiptName, p.AccountID = ctype, clip(r.ReceiptName, 200), id.AccountID
+	p.Destination = s.destination(p.Method)
 	p.receiptKey = fmt.Sprintf("receipts/%d/%s.%s", id.AccountID, randomKey(), receiptTypes[ctype])
 	if _, err := s.store.Put(ctx, p.receiptKey, bytes.NewReader(data)); err != nil {
 		return p, fmt.Errorf("store receipt: %w", err)
@@ -138,7 +146,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Report) (Paymen
 	if err != nil {
 		_ = s.store.Delete(context.WithoutCancel(ctx), p.receiptKey)
 		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.ConstraintName == "offline_payments_tracking" {
+		if errors.As(err, &pe) && pe.ConstraintName == "offline_payments_transfer" {
 			return p, apperr.Field("tracking_number", MsgDuplicate)
 		}
 		return p, err
@@ -147,11 +155,14 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Report) (Paymen
 }
 
 func (s *Service) insert(ctx context.Context, tx pgx.Tx, id acl.Identity, p *Payment, size int64, ip string) error {
+	if err := claimTransfer(ctx, tx, p); err != nil {
+		return err
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO offline_payments (account_id, user_id, method, amount, tax, credit, source,
-		tracking_number, transferred_at, receipt_key, receipt_type, receipt_name, receipt_size)
-		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id, state, created_at`,
+		tracking_number, transferred_at, receipt_key, receipt_type, receipt_name, receipt_size, destination)
+		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id, state, created_at`,
 		id.AccountID, id.UserID, p.Method, p.Amount, p.Tax, p.Credit, p.Source, p.TrackingNumber, p.TransferredAt,
-		p.receiptKey, p.ReceiptType, p.ReceiptName, size).Scan(&p.ID, &p.State, &p.CreatedAt)
+		p.receiptKey, p.ReceiptType, p.ReceiptName, size, p.Destination).Scan(&p.ID, &p.State, &p.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("insert offline payment: %w", err)
 	}
@@ -240,12 +251,13 @@ func readReceipt(r io.Reader) ([]byte, string, error) {
 }
 
 const columns = `id, account_id, method, amount, tax, credit, source, tracking_number, transferred_at, receipt_name,
-	receipt_type, state, reason, created_at, decided_at, receipt_key`
+	receipt_type, state, reason, created_at, decided_at, receipt_key, destination`
 
 func scan(r pgx.CollectableRow) (Payment, error) {
 	var p Payment
 	err := r.Scan(&p.ID, &p.AccountID, &p.Method, &p.Amount, &p.Tax, &p.Credit, &p.Source, &p.TrackingNumber,
-		&p.TransferredAt, &p.ReceiptName, &p.ReceiptType, &p.State, &p.Reason, &p.CreatedAt, &p.DecidedAt, &p.receiptKey)
+		&p.TransferredAt, &p.ReceiptName, &p.ReceiptType, &p.State, &p.Reason, &p.CreatedAt, &p.DecidedAt, &p.receiptKey,
+		&p.Destination)
 	return p, err
 }
 

@@ -48,6 +48,9 @@ func (q queue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d review.D
 	next := Rejected
 	if d.Approve {
 		next = Approved
+		if err := approvedElsewhere(ctx, tx, it.SubjectID); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE offline_payments SET state = $2, reason = $3, decided_at = now() WHERE id = $1`,
 		it.SubjectID, next, d.Reason); err != nil {

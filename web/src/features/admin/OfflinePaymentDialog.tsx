@@ -1,11 +1,11 @@
-import { Box, Button, Flex, HStack, Image, Stack, Text } from '@chakra-ui/react'
+import { Alert, Box, Button, Flex, HStack, Image, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useState } from 'react'
 import { Modal } from '../../components/Overlays'
 import { ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
-import { useOfflinePayment, useOfflineReceipt } from './api'
+import { useOfflinePayment, useOfflineReceipt, type OfflineTransferReport } from './api'
 
 /** A blob's object URL for the life of the component. */
 function useObjectUrl(blob: Blob | undefined): string | null {
@@ -17,6 +17,34 @@ function useObjectUrl(blob: Blob | undefined): string | null {
     return () => URL.revokeObjectURL(u)
   }, [blob])
   return url
+}
+
+const stateLabels: Record<OfflineTransferReport['state'], string> = {
+  pending: 'در انتظار بررسی',
+  approved: 'تأییدشده',
+  rejected: 'ردشده',
+}
+
+/** The other reports of the same transfer: a warning the reviewer sees before deciding. */
+function OtherReports({ others }: { others: OfflineTransferReport[] }) {
+  return (
+    <Alert.Root status="warning" rounded="lg" data-testid="offline-others">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>این واریز گزارش دیگری هم دارد</Alert.Title>
+        <Alert.Description>
+          <Stack gap="1" mt="1">
+            {others.map((o) => (
+              <Text key={o.id} fontSize="sm">
+                گزارش {toPersianDigits(o.id)} — حساب {o.account_name} ({toPersianDigits(o.account_id)})،{' '}
+                {formatRial(o.amount)}، {stateLabels[o.state]}، {formatJalaliDateTime(o.created_at)}
+              </Text>
+            ))}
+          </Stack>
+        </Alert.Description>
+      </Alert.Content>
+    </Alert.Root>
+  )
 }
 
 /** The details and receipt of an offline payment in the review queue. */
@@ -43,6 +71,7 @@ export function OfflinePaymentDialog({ id, onClose }: { id: number; onClose: () 
       {p.isError && p.data && <StaleNote />}
       {p.isPending ? <LoadingState /> : !p.data ? <ErrorState onRetry={() => p.refetch()} /> : (
         <Stack gap="4" data-testid="offline-detail">
+          {d && d.others && d.others.length > 0 && <OtherReports others={d.others} />}
           <Stack gap="1" fontSize="sm">
             {rows.map(([label, value]) => (
               <Flex key={label} justify="space-between" gap="3">

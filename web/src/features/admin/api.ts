@@ -86,6 +86,18 @@ export interface AdminOfflinePayment {
   state: 'pending' | 'approved' | 'rejected'
   reason: string
   created_at: string
+  /** Other reports of the same transfer (destination and tracking number), any account and state. */
+  others?: OfflineTransferReport[]
+}
+
+/** Another report of the same transfer, as the reviewer sees it. */
+export interface OfflineTransferReport {
+  id: number
+  account_id: number
+  account_name: string
+  amount: number
+  state: 'pending' | 'approved' | 'rejected'
+  created_at: string
 }
 
 /** The receipt of an offline payment as a Blob (staff-only route, so fetched with the staff token). */

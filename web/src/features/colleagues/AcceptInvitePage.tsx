@@ -34,8 +34,8 @@ export default function AcceptInvitePage() {
         <Card.Body>
           <FormStack gap="4" onSubmit={submit} noValidate data-testid="accept-form">
             <Heading size="md">پذیرش دعوت همکاری</Heading>
-            <Text fontSize="sm" color="fg.muted">نام کاربری و کد دعوتی را که پیامک شده وارد کنید و رمز عبور خود را تعیین کنید.</Text>
-            <FormField label="نام کاربری" required error={err('username')}>
+            <Text fontSize="sm" color="fg.muted">شماره همراهی که دعوت به آن پیامک شده (یا نام کاربری‌تان) و کد دعوت را وارد کنید و رمز عبور خود را تعیین کنید.</Text>
+            <FormField label="شماره همراه یا نام کاربری" required error={err('username')}>
               <Input value={form.username} onChange={set('username')} dir="ltr" data-testid="accept-username" />
             </FormField>
             <FormField label="کد دعوت" required error={err('code')}>
