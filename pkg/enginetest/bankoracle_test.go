@@ -45,7 +45,11 @@ func TestBankQuotesIgnoreAccountLists(t *testing.T) {
 	if _, err := bank.Seed(context.Background(), e.DB.Pool, 5, 120_000); err != nil {
 		t.Fatal(err)
 	}
-	token, _ := e.Account("prober", "09121110060", "30004060", "service", 100_000_000)
+	token, acct := e.Account("prober", "09121110060", "30004060", "service", 100_000_000)
+	// Regional sends come with the enterprise plan.
+	if _, err := e.DB.Pool.Exec(context.Background(), `UPDATE accounts SET plan = 'enterprise' WHERE id = $1`, acct); err != nil {
+		t.Fatal(err)
+	}
 	x, big, bigPostal := probeOf(t, e)
 	other := 3 - x.gender
 	audiences := []map[string]any{
