@@ -33,7 +33,9 @@ var demoSends = []struct {
 }
 
 // seedDemoSends accepts the demo sends for the demo owner when on (SEED_DEMO_SENDS=1,
-// set by `make run`; the end-to-end stack seeds the demo account without them).
+// set by `make run`; the end-to-end stack seeds the demo account without them). They
+// go from the advertising line: seeded outside its sending hours, they wait for the
+// window to open (docs/sending-rules.md).
 func seedDemoSends(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, on bool, id acl.Identity) error {
 	if !on {
 		return nil
@@ -49,7 +51,8 @@ func seedDemoSends(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, o
 			numbers[j] = fmt.Sprintf("%s%07d", s.prefix, 4_100_000+i*1000+j)
 		}
 		key := fmt.Sprintf("seed:demo:send:%d", i+1)
-		if _, _, err := deps.Sends.Create(ctx, id, send.Request{Type: "quick", Sender: demoLine, Text: s.text, Numbers: numbers},
+		if _, _, err := deps.Sends.Create(ctx, id, send.Request{Type: "quick", Sender: demoLine, Text: s.text, Numbers: numbers,
+			HoldUntilWindow: true},
 			key, "127.0.0.1"); err != nil {
 			return fmt.Errorf("seed demo send %d: %w", i+1, err)
 		}
