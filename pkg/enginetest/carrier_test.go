@@ -98,7 +98,11 @@ func TestPoisonInboundQuarantined(t *testing.T) {
 // the new id and then deliver the second message.
 func TestReusedIDReceiptBeforeResponse(t *testing.T) {
 	const mobile = "989121160001"
-	e := enginetest.Start(t, enginetest.Options{Sim: func(c *smscsim.Config) { c.IDRestartAfter = 1 }})
+	// The held response must still be awaited when it is released: on a loaded
+	// machine the waits below can outlast the default 10 s, after which the part
+	// would be unknown and the test about another case.
+	e := enginetest.Start(t, enginetest.Options{Sim: func(c *smscsim.Config) { c.IDRestartAfter = 1 },
+		Gateway: map[string]string{"GATEWAY_RESPONSE_TIMEOUT": "10m"}})
 	token, acct := e.Account("reusedid", "09121110042", "30004242", "service", 20_000_000)
 	// Every message gets the same id: the login code's receipt must be applied
 	// before the next message takes its id over.

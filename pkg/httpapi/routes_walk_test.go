@@ -423,7 +423,11 @@ func (w *walk) do(method string, c call, token string) (status int, code string,
 }
 
 func newWalk(t *testing.T) *walk {
-	e := apitest.Start(t, func(c *config.Config) { c.LoginPerIPPerMin, c.LoginPerUserPerMin = 1000, 1000 })
+	// A colleague per permission and per route that needs one: more invitations than
+	// a day's cap (TestInvitationsCarryNoOwnerText tests the cap).
+	e := apitest.Start(t, func(c *config.Config) {
+		c.LoginPerIPPerMin, c.LoginPerUserPerMin, c.InvitesPerDay = 1000, 1000, 1000
+	})
 	w := &walk{t: t, e: e, without: map[acl.Permission]string{}}
 	w.tokA, w.accA = owner(t, e, "walker", "09121240000")
 	setPlan(t, e, w.accA, "enterprise") // a colleague per permission, readers and keys
