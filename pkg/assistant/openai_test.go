@@ -108,14 +108,10 @@ func TestOpenAITimeout(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	c := &OpenAI{BaseURL: srv.URL, Model: "m", Stream: true, Timeout: 300 * time.Millisecond}
-	start := time.Now()
+	// The server holds the stream until the test ends: returning at all, with the
+	// deadline as the cause, is the time-out working, however busy the machine.
 	_, err := c.Complete(context.Background(), testPrompt)
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrModel) {
 		t.Errorf("err: %v", err)
-	}
-	// The server holds the stream until the test ends: returning at all is the
-	// time-out working; the bound is a safety net far above the 300 ms.
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("took %v", d)
 	}
 }
