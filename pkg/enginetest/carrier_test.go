@@ -105,11 +105,14 @@ func TestReusedIDReceiptBeforeResponse(t *testing.T) {
 		Gateway: map[string]string{"GATEWAY_RESPONSE_TIMEOUT": "10m"}})
 	token, acct := e.Account("reusedid", "09121110042", "30004242", "service", 20_000_000)
 	// Every message gets the same id: the login code's receipt must be applied
-	// before the next message takes its id over.
+	// before the next message takes its id over. The code is sent by a task, so
+	// its recipient may not exist yet when the login returns: wait for the row
+	// itself to be final, not for the absence of open rows.
 	e.Wait("the login code final", 30*time.Second, func() bool {
-		var open int
-		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM recipients WHERE status NOT IN (2, 3, 4, 6)`).Scan(&open)
-		return open == 0
+		var final, open int
+		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status IN (2, 3, 4, 6)),
+			count(*) FILTER (WHERE status NOT IN (2, 3, 4, 6)) FROM recipients WHERE mobile = '989121110042'`).Scan(&final, &open)
+		return final == 1 && open == 0
 	})
 	var first, second send.Accepted
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "first", "numbers": []string{"09121160001"}}, token).Decode(t, &first)
