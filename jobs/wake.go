@@ -35,7 +35,8 @@ const WakeChannel = "chapar:jobs:wake"
 // DefaultQuiet is the longest an idle server waits between two rounds. A task
 // that becomes pending unannounced has waited for asynq's forwarder (every 5 s)
 // already; 1 s more keeps an idle fleet's rounds to one a second per server (the
-// 3-pair bed's idle cost 0.097 → 0.071 cores against 250 ms, docs/testbed.md).
+// 3-pair bed's idle cost 0.097 → 0.071 cores against 250 ms,
+// docs/history/testbed-2026-11.md).
 const DefaultQuiet = time.Second
 
 // Enqueuer is the asynq.Client method the services use.

@@ -90,7 +90,7 @@ func TestWebhookReceiptsOfABulkSend(t *testing.T) {
 	srv := httptest.NewServer(sink)
 	t.Cleanup(srv.Close)
 	// WEBHOOK_ENGINE_OFF=1 runs the same send without an endpoint: the receipt
-	// path's time without event capture, for comparison (docs/benchmarks.md).
+	// path's time without event capture, for comparison (docs/history/benchmarks-2026-11.md).
 	off := os.Getenv("WEBHOOK_ENGINE_OFF") != ""
 	if !off {
 		var ep webhook.Created

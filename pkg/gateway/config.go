@@ -55,7 +55,7 @@ const (
 	// GOMAXPROCS is set: one thread running Go code holds 38,000 recipients a
 	// second (26 µs each), far beyond what carriers grant a gateway, and a
 	// mostly waiting process with two paid for waking and stealing between
-	// them (docs/testbed.md, "Eleventh day").
+	// them (docs/history/testbed-2026-11.md, "Eleventh day").
 	DefaultProcs           = 1
 	DefaultShutdownTimeout = 30 * time.Second
 	DefaultRetryMax        = 4

@@ -255,7 +255,7 @@ const followerWait = 500 * time.Millisecond
 // each). One worker applies everything it can keep up with, in transactions as
 // large as with a single worker: with every worker's members reading, three
 // workers applied 248 transactions of about 400 receipts per 100,000
-// recipients where one applied 80 of about 1,250 (docs/testbed.md, ninth day).
+// recipients where one applied 80 of about 1,250 (docs/history/testbed-2026-11.md, ninth day).
 func (c *Consumer) helps(ctx context.Context) bool {
 	if c.Lead.Held(ctx) {
 		return true
