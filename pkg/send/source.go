@@ -163,22 +163,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 			if text != nil && w.words != nil {
 				tot.words.check(w.words, *text)
 			}
-			p := planned{mobile: r.mobile, op: w.tbl.Classify(r.mobile), parts: st.Parts, text: text}
-			_, onList := listed[r.mobile]
-			switch {
-			case bl.has(r.mobile):
-				p.blocked = true
-				tot.blacklisted++
-			case onList:
-				p.blocked, p.carrier = true, true
-				tot.operatorBlocked++
-			case w.typ != TypeVerification: // the platform's own codes are free
-				p.cost = w.tbl.Price(p.op, st.Parts)
-			}
-			if st.Parts > tot.maxParts {
-				tot.maxParts = st.Parts
-			}
-			out = append(out, p)
+			out = append(out, w.plan(r.mobile, text, st.Parts, bl, listed, &tot))
 		}
 		if fn == nil || len(out) == 0 {
 			return nil
@@ -186,6 +171,25 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		return fn(out)
 	})
 	return tot, err
+}
+
+// plan prices one recipient, or marks it blocked: on the account's lists, or
+// (listed) on its operator's advertising block list.
+func (w walker) plan(mobile string, text *string, parts int, bl blockSet, listed map[string]struct{}, tot *walkTotals) planned {
+	p := planned{mobile: mobile, op: w.tbl.Classify(mobile), parts: parts, text: text}
+	_, onList := listed[mobile]
+	switch {
+	case bl.has(mobile):
+		p.blocked = true
+		tot.blacklisted++
+	case onList:
+		p.blocked, p.carrier = true, true
+		tot.operatorBlocked++
+	case w.typ != TypeVerification: // the platform's own codes are free
+		p.cost = w.tbl.Price(p.op, parts)
+	}
+	tot.maxParts = max(tot.maxParts, parts)
+	return p
 }
 
 // usesCarrierList reports whether the walk must read the operators' advertising
