@@ -127,13 +127,16 @@ type blockedGroup struct {
 }
 
 // blockRecipients marks the final, not reached recipients of rids blocked and
-// returns them per send; their numbers are added to mobiles and ops.
+// returns them per send; their numbers are added to mobiles and ops. A
+// recipient some of whose parts the carrier refused at submit keeps its failed
+// state: the send's close refunds it by the parts rule, and a full refund here
+// on top of that would pay back more than it cost.
 func blockRecipients(ctx context.Context, tx pgx.Tx, rids []int64, mobiles, ops *[]string) ([]blockedGroup, error) {
 	if len(rids) == 0 {
 		return nil, nil
 	}
 	rows, err := tx.Query(ctx, `UPDATE recipients x SET status = 4, error = $2, updated_at = now()
-		WHERE x.id = ANY($1::bigint[]) AND x.status = 3
+		WHERE x.id = ANY($1::bigint[]) AND x.status = 3 AND x.parts_rejected = 0
 		RETURNING x.id, x.send_id, x.cost, x.mobile, x.operator`, rids, MsgCarrierBlocked)
 	if err != nil {
 		return nil, fmt.Errorf("blocked recipients: %w", err)
