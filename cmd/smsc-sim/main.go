@@ -27,6 +27,8 @@
 //	SIM_ID_RESTART_AFTER  restart the message id counter after that many ids (-id-restart-after)
 //	SIM_DATA_SM           1 = send receipts and MO as data_sm     (-data-sm)
 //	SIM_POISON_RECEIPTS   DEST=id|source|dest: invalid bytes in that receipt field (-poison-receipts)
+//	SIM_BLOCKED           mci:98912...,irancell:98935...: numbers blocked at their operator (*800#) (-blocked)
+//	SIM_BLOCKED_ERR       receipt err: code of a blocked number, 014 (-blocked-err)
 //	SIM_LOG_LEVEL         debug | info | warn | error             (-log-level)
 //	SIM_LOG_FORMAT        text | json                             (-log-format)
 //
@@ -111,7 +113,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (sm
 // simFlags are the simulator's command-line flags, each defaulting to its
 // environment variable.
 type simFlags struct {
-	poison                                                               *string
+	poison, blocked, blockedErr                                          *string
 	dataSM                                                               *bool
 	profile, operators, host, httpAddr, systemID, password, passwordFile *string
 	rate, delay, outcomes, force, seed, idFormat, rcptIDFormat           *string
@@ -149,6 +151,8 @@ func defineFlags(fs *flag.FlagSet, getenv func(string) string) simFlags {
 		faults:       fs.String("submit-faults", env("SIM_SUBMIT_FAULTS", ""), "error answers, lost responses or a drop before the answer, e.g. 989121234567:2=0x45,*=0x08*2,*:3=drop,989121234568=disconnect*1"),
 		dataSM:       fs.Bool("data-sm", env("SIM_DATA_SM", "") == "1", "send receipts and MO as data_sm instead of deliver_sm"),
 		poison:       fs.String("poison-receipts", env("SIM_POISON_RECEIPTS", ""), "invalid bytes in a receipt field per destination, e.g. 989121234567=id,989121234568=source"),
+		blocked:      fs.String("blocked", env("SIM_BLOCKED", ""), "numbers blocked at their operator (*800#), answered REJECTD with the blocked error, e.g. mci:989121234567,irancell:989351234567"),
+		blockedErr:   fs.String("blocked-err", env("SIM_BLOCKED_ERR", smscsim.DefaultBlockedErr), "receipt err: code of a blocked number"),
 		idRestart:    fs.String("id-restart-after", env("SIM_ID_RESTART_AFTER", ""), "restart the message id counter after that many ids (reuse)"),
 		logLevel:     fs.String("log-level", env("SIM_LOG_LEVEL", "info"), "log level: debug, info, warn, error"),
 		logFormat:    fs.String("log-format", env("SIM_LOG_FORMAT", "text"), "log format: text or json"),
@@ -213,6 +217,10 @@ func (f simFlags) applyTraffic(cfg *smscsim.Config) (err error) {
 		}
 	}
 	cfg.DataSM = *f.dataSM
+	cfg.BlockedErr = *f.blockedErr
+	if cfg.Blocked, err = smscsim.ParseBlocked(*f.blocked); err != nil {
+		return err
+	}
 	if *f.poison != "" {
 		cfg.PoisonReceipts, err = smscsim.ParsePoison(*f.poison)
 	}

@@ -39,6 +39,7 @@ var bodyLimits = map[string]int64{
 	"POST /v1/api/user/draft":                          BulkBodyLimit,
 	"POST /v1/api/user/profile/logo":                   ProfileUploadLimit,
 	"POST /v1/api/user/documents/upload":               ProfileUploadLimit,
+	"POST /v1/api/admin/operator-blocklist/import":     BlocklistBodyLimit,
 }
 
 // streamRoutes are the routes whose body or answer may outlast the server's read
@@ -52,6 +53,7 @@ var streamRoutes = map[string]bool{
 	"GET /v1/api/phonebooks/blacklist/export":      true,
 	"GET /v1/api/phonebooks/numbers/export":        true,
 	"GET /v1/api/phonebooks/numbers/import/sample": true,
+	"POST /v1/api/admin/operator-blocklist/import": true,
 }
 
 func routeKey(c *gin.Context) string { return c.Request.Method + " " + c.FullPath() }

@@ -9,5 +9,6 @@ func (s *Server) routes() []Route {
 		s.colleagueRoutes(), s.auditRoutes(), s.walletRoutes(), s.paymentRoutes(), s.invoiceRoutes(), s.apiKeyRoutes(),
 		s.predefinedRoutes(), s.adminRoutes(), s.patternRoutes(), s.webhookRoutes(), s.developerRoutes(), s.supportRoutes(),
 		s.linkRoutes(), s.inboxRoutes(), s.secretaryRoutes(), s.profileRoutes(), s.securityRoutes(), s.dashboardRoutes(),
-		s.bankRoutes(), s.assistantRoutes(), s.sendHoursRoutes()))
+		s.bankRoutes(), s.assistantRoutes(), s.sendHoursRoutes(),
+		s.blocklistRoutes()))
 }

@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"context"
+	"github.com/chapar/chapar/pkg/blocklist"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -78,6 +79,8 @@ type Deps struct {
 	// Reviews are the back office's review queues; Staff its account administration.
 	Reviews *review.Queues
 	Staff   *staff.Service
+	// Blocklist is the operators' advertising block lists staff import and search.
+	Blocklist *blocklist.Service
 	// Content is what customers see that staff edit (news, banners, FAQ …).
 	Content *content.Service
 	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"github.com/chapar/chapar/pkg/blocklist"
 	"log/slog"
 	"strconv"
 
@@ -87,9 +88,10 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	return Deps{
 		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets, shortLinks),
 		Webhooks:  webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
-		Support: tickets,
-		Links:   tracked,
-		Reviews: reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
+		Support:   tickets,
+		Links:     tracked,
+		Blocklist: blocklist.New(pool, func(path, name string) (blocklist.Rows, error) { return upload.OpenRows(path, name) }),
+		Reviews:   reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Pool: pool, Redis: rdb,
 		Auth:      sessions,
 		Accounts:  accounts,

@@ -534,7 +534,7 @@ func (c *Consumer) applyEntries(ctx context.Context, es []entry, stored *[]inbox
 				continue
 			}
 			receipts = append(receipts, send.Receipt{Operator: in.Operator, MsgID: in.MsgID, AltIDs: in.MsgIDAlt,
-				Stat: int16(in.Stat), Mobile: in.Mobile, ReceivedAt: in.ReceivedAt})
+				Stat: int16(in.Stat), Mobile: in.Mobile, Err: in.Err, ReceivedAt: in.ReceivedAt})
 		case gateway.KindMO:
 			// The parts of a concatenated MO are put back together by inbox.Apply.
 			mos = append(mos, inbox.MO{StreamID: e.msg.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,

@@ -17,7 +17,7 @@ const (
 	sendCols = `s.id, s.account_id, s.status, s.sender, s.type, `
 	sendRest = `,
        s.requested, s.recipients, s.submitted, s.delivered, s.undelivered, s.blacklisted, s.rejected, s.unpaid, s.partial, s.stopped,
-       s.parts, s.total_parts, s.quote, s.cost, s.refunded, s.expanded_at IS NOT NULL,
+       s.operator_blocked, s.parts, s.total_parts, s.quote, s.cost, s.refunded, s.expanded_at IS NOT NULL,
        s.created_at, s.send_at, s.finished_at, s.stopped_at, u.username, s.review_note, s.sandbox,
        CASE WHEN s.status = 'paused' AND s.pause_reason = 'window' THEN s.resume_at END
 FROM sends s

@@ -82,7 +82,10 @@ type Stats struct {
 	Delivered   int    `json:"delivered"`
 	Undelivered int    `json:"undelivered"`
 	Blacklisted int    `json:"blacklisted"`
-	Rejected    int    `json:"rejected"`
+	// OperatorBlocked are the blacklisted recipients left out for their
+	// operator's advertising block list (*800#), a part of Blacklisted.
+	OperatorBlocked int `json:"operator_blocked"`
+	Rejected        int `json:"rejected"`
 	// Unpaid counts the recipients dropped at expansion because neither the hold nor
 	// the free credit could pay for them (the source grew after pricing): never
 	// sent, never charged, each listed as rejected with the reason in its error.
@@ -242,7 +245,7 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	)
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
 		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial, &st.Stopped,
-		&st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
+		&st.OperatorBlocked, &st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
 		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox, &st.WindowResumeAt)
 	if err != nil {
 		return Stats{}, err

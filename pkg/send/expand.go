@@ -13,6 +13,7 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/bank"
+	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -54,10 +55,12 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		var numbers, texts []string
 		var src Source
 		var quote int64
-		var expanded, sandbox, masked bool
+		var expanded, sandbox, masked, advertising bool
 		err := tx.QueryRow(ctx, `SELECT account_id, status, type, text, cancel11, coalesce(numbers, '{}'), source, quote,
-			expanded_at IS NOT NULL, coalesce(texts, '{}'), sandbox, masked FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID).
-			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts, &sandbox, &masked)
+			expanded_at IS NOT NULL, coalesce(texts, '{}'), sandbox, masked,
+			coalesce((SELECT l.kind = $2 FROM lines l WHERE l.id = sends.line_id), false)
+			FROM sends WHERE id = $1 FOR NO KEY UPDATE`, sendID, line.KindAdvertising).
+			Scan(&accountID, &status, &typ, &text, &cancel11, &numbers, &src, &quote, &expanded, &texts, &sandbox, &masked, &advertising)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("send %d not found: %w", sendID, asynq.SkipRetry)
 		}
@@ -84,7 +87,8 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 		}
 		x := newExpansion(sendID, quote+free)
 		x.sandbox = sandbox
-		w := walker{typ: typ, text: text, cancel11: cancel11, masked: masked, numbers: numbers, texts: texts, src: src, tbl: tbl, sized: s.links.Sized}
+		w := walker{typ: typ, text: text, cancel11: cancel11, masked: masked, advertising: advertising, numbers: numbers,
+			texts: texts, src: src, tbl: tbl, sized: s.links.Sized}
 		tot, err := w.walk(ctx, tx, accountID, func(rows []planned) error { return x.copy(ctx, tx, rows) })
 		if err != nil {
 			return err
@@ -98,6 +102,10 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 	})
 	return batches, critical, accountID, balance, moved, err
 }
+
+// MsgOperatorBlocked is the reason shown on a recipient of an advertising send
+// left out for being on its operator's advertising block list (*800#).
+const MsgOperatorBlocked = "این شماره دریافت پیامک تبلیغاتی را نزد اپراتور خود (*۸۰۰#) مسدود کرده است؛ پیامک ارسال نشد و هزینه‌ای کسر نشد"
 
 // MsgUnpaid is the reason shown on a recipient dropped at expansion: neither the
 // send's hold nor the account's free credit could pay for it, so it was not sent
@@ -136,7 +144,11 @@ func (x *expansion) row(r planned) []any {
 	}
 	switch {
 	case r.blocked:
-		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text, ""}
+		reason := ""
+		if r.carrier {
+			reason = MsgOperatorBlocked
+		}
+		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptBlacklisted), r.text, reason}
 	case x.unpaid > 0 || x.spent+r.cost > x.budget:
 		x.unpaid++
 		return []any{x.sendID, int32(-1), r.mobile, r.op, int16(r.parts), int64(0), int16(RcptRejected), r.text, MsgUnpaid}
@@ -183,10 +195,13 @@ func (x *expansion) settle(ctx context.Context, tx pgx.Tx, accountID, quote int6
 	if q.Recipients == 0 {
 		next = StatusDone
 	}
+	// blacklisted counts every recipient left out for a list (status «لیست سیاه»),
+	// operator_blocked those of them on their operator's block list.
 	if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, recipients = $3, blacklisted = $4, cost = $5,
-		total_parts = $6, charity = $7, batches = $8, unpaid = $9, expanded_at = now(), updated_at = now(),
+		total_parts = $6, charity = $7, batches = $8, unpaid = $9, operator_blocked = $10, expanded_at = now(), updated_at = now(),
 		finished_at = CASE WHEN $2 = 'done' THEN now() END WHERE id = $1`,
-		x.sendID, next, q.Recipients, tot.blacklisted, q.Price, q.TotalParts, q.Charity, batches, x.unpaid); err != nil {
+		x.sendID, next, q.Recipients, tot.blacklisted+tot.operatorBlocked, q.Price, q.TotalParts, q.Charity, batches, x.unpaid,
+		tot.operatorBlocked); err != nil {
 		return 0, false, fmt.Errorf("update send: %w", err)
 	}
 	if x.unpaid > 0 {

@@ -78,8 +78,11 @@ func (s *Service) Finalize(ctx context.Context, sendID int64) (bool, error) {
 // refundDue is what a send's close refunds in all: the cost of its recipients never
 // submitted, and the unsent parts' share of its sent recipients.
 func refundDue(ctx context.Context, tx pgx.Tx, accountID, sendID int64) (int64, error) {
-	rows, err := tx.Query(ctx, `SELECT status = 6, operator, parts, parts_rejected, count(*), coalesce(sum(cost), 0)
-		FROM recipients WHERE send_id = $1 AND (status = 6 OR (status IN (0, 1, 2, 3) AND parts_rejected > 0))
+	// Rejected recipients (6) are refunded in full, and so are the ones a carrier
+	// answered blocked (4 with a cost; blocked.go: those left out at expansion
+	// cost nothing).
+	rows, err := tx.Query(ctx, `SELECT status IN (4, 6), operator, parts, parts_rejected, count(*), coalesce(sum(cost), 0)
+		FROM recipients WHERE send_id = $1 AND (status IN (4, 6) OR (status IN (0, 1, 2, 3) AND parts_rejected > 0))
 		GROUP BY 1, 2, 3, 4`, sendID)
 	if err != nil {
 		return 0, fmt.Errorf("sum refunds: %w", err)

@@ -42,20 +42,24 @@ type OperatorPrice struct {
 
 // Quote is the answer of calculate-price and the price a send holds.
 type Quote struct {
-	Parts       int             `json:"parts"`
-	Encoding    string          `json:"encoding"`
-	Characters  int             `json:"characters"`
-	CharsLeft   int             `json:"chars_left"`
-	Cancel11    bool            `json:"cancel11"`
-	Requested   int             `json:"requested"`
-	Recipients  int             `json:"recipients"`
-	Duplicates  int             `json:"duplicates"`
-	Invalid     int             `json:"invalid"`
-	Blacklisted int             `json:"blacklisted"`
-	TotalParts  int64           `json:"total_parts"`
-	Price       int64           `json:"price"`
-	Charity     int64           `json:"charity"`
-	PerOperator []OperatorPrice `json:"per_operator"`
+	Parts       int    `json:"parts"`
+	Encoding    string `json:"encoding"`
+	Characters  int    `json:"characters"`
+	CharsLeft   int    `json:"chars_left"`
+	Cancel11    bool   `json:"cancel11"`
+	Requested   int    `json:"requested"`
+	Recipients  int    `json:"recipients"`
+	Duplicates  int    `json:"duplicates"`
+	Invalid     int    `json:"invalid"`
+	Blacklisted int    `json:"blacklisted"`
+	// OperatorBlocked, on an advertising line, are the recipients on their
+	// operator's advertising block list (*800#): not sent, not charged, and not
+	// counted in Blacklisted.
+	OperatorBlocked int             `json:"operator_blocked"`
+	TotalParts      int64           `json:"total_parts"`
+	Price           int64           `json:"price"`
+	Charity         int64           `json:"charity"`
+	PerOperator     []OperatorPrice `json:"per_operator"`
 	// SendHours, on an advertising line, says whether the send may go at its
 	// time and when the window next opens (window.go).
 	SendHours *OutsideHours `json:"send_hours,omitempty"`

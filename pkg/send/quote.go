@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/blocklist"
 )
 
 // Defaults of QuoteOptions.
@@ -30,7 +31,8 @@ const quoteHold = 2 * time.Minute
 // per-account limit and at most Concurrent run at once per account (more are
 // answered 429 at once), and a file's quote is cached under a key made of everything
 // its price depends on: the file and its parse, the text, the line and the cancel-11
-// choice, the tariff table and the account's blacklist. A change to any of them
+// choice, the tariff table, the account's blacklist and the generation of the
+// operators' block lists. A change to any of them
 // makes a new key, so nothing is invalidated by hand.
 type QuoteOptions struct {
 	PerMin int                   // quotes that walk, per account per minute (0: no limit)
@@ -130,8 +132,12 @@ func (s *Service) quoteKey(ctx context.Context, accountID int64, p prepared) (st
 	if err != nil {
 		return "", fmt.Errorf("quote key: %w", err)
 	}
+	gen, err := blocklist.Gen(ctx, s.pool) // the operators' block lists, read by advertising quotes
+	if err != nil {
+		return "", fmt.Errorf("quote key: %w", err)
+	}
 	material, err := json.Marshal([]any{accountID, p.typ, p.src, parsed, records, valid, p.text, p.cancel11,
-		p.line.ID, p.line.Kind, p.tbl.Fingerprint(), blCount, blNewest})
+		p.line.ID, p.line.Kind, p.tbl.Fingerprint(), blCount, blNewest, gen})
 	if err != nil {
 		return "", fmt.Errorf("quote key: %w", err)
 	}

@@ -27,6 +27,9 @@ type Receipt struct {
 	AltIDs   []string // other normalisations of the same id
 	Stat     int16
 	Mobile   string // the handset (the receipt's source_addr)
+	// Err is the carrier's error code (the receipt text's "err:"); one of the
+	// blocked codes (BlockedCodes) means the subscriber blocks advertising SMS.
+	Err string
 	// ReceivedAt is when the gateway received it; zero means now.
 	ReceivedAt time.Time
 }
@@ -74,7 +77,7 @@ var takePendingSQL = `DELETE FROM pending_receipts d USING (
 		CROSS JOIN LATERAL (SELECT 1 FROM ` + pendingMatch("$1") + ` AND x.status NOT IN (5, 7) LIMIT 1) hit
 	) x
 	WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at`
+	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at, d.err`
 
 // recordedPred is the part of matchPred after the key.
 func recordedPred(r, ret string) string {
@@ -89,6 +92,15 @@ type Applied struct {
 	Pending   int
 	Delivered int
 	Failed    int
+	// moves are the balances refunds of blocked recipients moved (blocked.go).
+	moves []moneyMove
+}
+
+// tell announces the balances the batch moved, after its commit.
+func (s *Service) tell(ctx context.Context, a Applied) {
+	for _, mv := range a.moves {
+		s.moneyChanged(ctx, mv.accountID, mv.balance)
+	}
 }
 
 // ApplyReceipts applies a batch of receipts in one transaction: each part's state is
@@ -103,9 +115,12 @@ func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		out, err = applyReceipts(ctx, tx, rs, s.idRetention())
+		out, err = applyReceipts(ctx, tx, rs, s.idRetention(), s.blockedCodes)
 		return err
 	})
+	if err == nil {
+		s.tell(ctx, out)
+	}
 	return out, err
 }
 
@@ -171,7 +186,7 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		}
 		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
 			var x Receipt
-			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.Mobile, &x.ReceivedAt)
+			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.Mobile, &x.ReceivedAt, &x.Err)
 			return x, err
 		})
 		if err != nil {
@@ -180,14 +195,18 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		if len(rs) == 0 {
 			return nil
 		}
-		out, err = applyReceipts(ctx, tx, rs, ret)
+		out, err = applyReceipts(ctx, tx, rs, ret, s.blockedCodes)
 		return err
 	})
+	if err == nil {
+		s.tell(ctx, out)
+	}
 	return out, err
 }
 
-// applyReceipts applies receipts inside tx.
-func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration) (Applied, error) {
+// applyReceipts applies receipts inside tx; codes tell the receipts of numbers
+// blocked at their operator (blocked.go).
+func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration, codes BlockedCodes) (Applied, error) {
 	var out Applied
 	now := time.Now()
 	for i := range rs {
@@ -229,28 +248,31 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats}, enroute, &out); err != nil {
 		return out, err
 	}
+	if err := applyBlocked(ctx, tx, rs, m, codes, &out); err != nil {
+		return out, err
+	}
 	// 3. Receipts with no usable recorded id wait (the submit response may not be
 	// stored yet, or its recipient is still being recorded).
-	var pOps, pIDs, pAlts, pMobiles []string
+	var pOps, pIDs, pAlts, pMobiles, pErrs []string
 	var pStats []int16
 	var pAt []time.Time
 	for g, r := range rs {
 		if (m.key[g] == "" || m.wait[g]) && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
 			pOps, pIDs, pStats, pMobiles = append(pOps, r.Operator), append(pIDs, r.MsgID), append(pStats, r.Stat), append(pMobiles, r.Mobile)
-			pAt, pAlts = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ","))
+			pAt, pAlts, pErrs = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ",")), append(pErrs, r.Err)
 		}
 	}
 	if len(pIDs) == 0 {
 		out.Matched = len(rs)
 		return out, nil
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at)
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at, err)
 		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, coalesce(string_to_array(nullif(r.alt, ''), ','), '{}'),
-			r.stat, r.mobile, r.received_at
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[], $6::text[])
-			AS r(operator, msg_id, stat, mobile, received_at, alt)
+			r.stat, r.mobile, r.received_at, r.err
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+			AS r(operator, msg_id, stat, mobile, received_at, alt, err)
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt, pAlts)
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt, pAlts, pErrs)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}

@@ -96,6 +96,9 @@ type Service struct {
 	quietSwept atomic.Int64
 
 	rules *sendrules.Service // the sending hours (window.go)
+	// blockedCodes are the receipt errors meaning "blocked by the subscriber"
+	// (blocked.go; the zero value: DefaultBlockedErr for every operator).
+	blockedCodes BlockedCodes
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the
@@ -305,8 +308,8 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 
 // price walks the recipients of a checked request and fills its quote.
 func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error {
-	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, masked: p.masked, numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl,
-		words: p.words, sized: s.links.Sized}
+	w := walker{typ: p.typ, text: p.text, cancel11: p.cancel11, masked: p.masked, advertising: p.line.Kind == line.KindAdvertising,
+		numbers: p.numbers, texts: p.texts, src: p.src, tbl: p.tbl, words: p.words, sized: s.links.Sized}
 	acc := newQuoteAcc()
 	tot, err := w.walk(ctx, s.pool, accountID, func(rows []planned) error { acc.add(rows); return nil })
 	if err != nil {
@@ -328,6 +331,7 @@ func (s *Service) price(ctx context.Context, accountID int64, p *prepared) error
 	q.Duplicates += tot.duplicates
 	q.Invalid += tot.invalid
 	q.Blacklisted = tot.blacklisted
+	q.OperatorBlocked = tot.operatorBlocked
 	acc.fill(q)
 	return nil
 }

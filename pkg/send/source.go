@@ -12,6 +12,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/bank"
+	"github.com/chapar/chapar/pkg/blocklist"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/sms"
@@ -60,13 +61,19 @@ type planned struct {
 	cost    int64
 	text    *string // a per-row text (peer_to_peer, keyword, personalised phonebook); nil: the send's text
 	blocked bool
+	// carrier: blocked for being on its operator's advertising block list
+	// (pkg/blocklist), not on the account's lists.
+	carrier bool
 }
 
 // walkTotals are what a walk over a source counted.
 type walkTotals struct {
 	rows, duplicates, invalid, blacklisted int
-	maxParts                               int
-	words                                  rowWords
+	// operatorBlocked are the recipients on their operator's advertising block
+	// list (not counted in blacklisted).
+	operatorBlocked int
+	maxParts        int
+	words           rowWords
 }
 
 // srcRow is one row read from a source.
@@ -83,12 +90,15 @@ type walker struct {
 	cancel11 bool
 	// masked: a reply to a masked message, which also honours the opt-outs of
 	// the numbers the account knows only through the bank (bank_optout).
-	masked  bool
-	numbers []string
-	texts   []string // pattern sends: the text of each number
-	src     Source
-	tbl     *operator.Table
-	words   *moderation.Matcher // checks every per-row text (nil: not checked)
+	masked bool
+	// advertising: the send's line is an advertising line, whose sends leave out
+	// the numbers on their operator's block list (service lines ignore it).
+	advertising bool
+	numbers     []string
+	texts       []string // pattern sends: the text of each number
+	src         Source
+	tbl         *operator.Table
+	words       *moderation.Matcher // checks every per-row text (nil: not checked)
 	// sized replaces tracked-link placeholders by links of their sent length
 	// (nil: texts are counted as they are).
 	sized func(string) string
@@ -110,6 +120,10 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	if err != nil {
 		return tot, err
 	}
+	carrierList, err := w.usesCarrierList(ctx, q)
+	if err != nil {
+		return tot, err
+	}
 	var fixed sms.Stats
 	if w.typ != TypePeerToPeer && w.typ != TypeKeyword && !rowTexts(w.typ) {
 		fixed = sms.Count(w.size(w.text), w.cancel11)
@@ -120,6 +134,12 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 	out := make([]planned, 0, chunkRows)
 	err = w.read(ctx, q, accountID, func(rows []srcRow) error {
 		out = out[:0]
+		var listed map[string]struct{}
+		if carrierList {
+			if listed, err = w.carrierBlocked(ctx, q, rows, bl); err != nil {
+				return err
+			}
+		}
 		for _, r := range rows {
 			tot.rows++
 			st := fixed
@@ -143,17 +163,7 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 			if text != nil && w.words != nil {
 				tot.words.check(w.words, *text)
 			}
-			p := planned{mobile: r.mobile, op: w.tbl.Classify(r.mobile), parts: st.Parts, text: text}
-			if bl.has(r.mobile) {
-				p.blocked = true
-				tot.blacklisted++
-			} else if w.typ != TypeVerification { // the platform's own codes are free
-				p.cost = w.tbl.Price(p.op, st.Parts)
-			}
-			if st.Parts > tot.maxParts {
-				tot.maxParts = st.Parts
-			}
-			out = append(out, p)
+			out = append(out, w.plan(r.mobile, text, st.Parts, bl, listed, &tot))
 		}
 		if fn == nil || len(out) == 0 {
 			return nil
@@ -161,6 +171,48 @@ func (w walker) walk(ctx context.Context, q operator.Querier, accountID int64, f
 		return fn(out)
 	})
 	return tot, err
+}
+
+// plan prices one recipient, or marks it blocked: on the account's lists, or
+// (listed) on its operator's advertising block list.
+func (w walker) plan(mobile string, text *string, parts int, bl blockSet, listed map[string]struct{}, tot *walkTotals) planned {
+	p := planned{mobile: mobile, op: w.tbl.Classify(mobile), parts: parts, text: text}
+	_, onList := listed[mobile]
+	switch {
+	case bl.has(mobile):
+		p.blocked = true
+		tot.blacklisted++
+	case onList:
+		p.blocked, p.carrier = true, true
+		tot.operatorBlocked++
+	case w.typ != TypeVerification: // the platform's own codes are free
+		p.cost = w.tbl.Price(p.op, parts)
+	}
+	tot.maxParts = max(tot.maxParts, parts)
+	return p
+}
+
+// usesCarrierList reports whether the walk must read the operators' advertising
+// block lists: an advertising send, when any number is listed at all.
+func (w walker) usesCarrierList(ctx context.Context, q operator.Querier) (bool, error) {
+	if !w.advertising || w.typ == TypeVerification {
+		return false, nil
+	}
+	return blocklist.Any(ctx, q)
+}
+
+// carrierBlocked returns the numbers of a chunk on their operator's advertising
+// block list: one set-based join of the chunk against the list (not a lookup per
+// number), leaving out those the account's lists already block.
+func (w walker) carrierBlocked(ctx context.Context, q operator.Querier, rows []srcRow, bl blockSet) (map[string]struct{}, error) {
+	mobiles := make([]string, 0, len(rows))
+	ops := make([]string, 0, len(rows))
+	for _, r := range rows {
+		if !bl.has(r.mobile) {
+			mobiles, ops = append(mobiles, r.mobile), append(ops, w.tbl.Classify(r.mobile))
+		}
+	}
+	return blocklist.Blocked(ctx, q, mobiles, ops)
 }
 
 // blockSet is what the walk leaves out: the account's send blacklist and cancel-11

@@ -121,6 +121,7 @@ type receipt struct {
 	submitAt time.Time
 	doneAt   time.Time
 	stat     Stat
+	err      string // the "err:" code; empty: the stat's own
 	snippet  string
 	location *time.Location
 	poison   PoisonField // a field given invalid bytes (Config.PoisonReceipts)
@@ -133,9 +134,13 @@ func (r *receipt) text() string {
 		dlvrd = "001"
 	}
 	const layout = "0601021504"
+	code := r.err
+	if code == "" {
+		code = r.stat.errCode()
+	}
 	return fmt.Sprintf("id:%s sub:001 dlvrd:%s submit date:%s done date:%s stat:%s err:%s text:%s",
 		poison(r.textID, PoisonID, r.poison), dlvrd, r.submitAt.In(r.location).Format(layout), r.doneAt.In(r.location).Format(layout),
-		r.stat, r.stat.errCode(), r.snippet)
+		r.stat, code, r.snippet)
 }
 
 // encode builds the receipt deliver_sm: esm_class 0x04, data_coding 0, the

@@ -227,6 +227,13 @@ type Config struct {
 	// ForcedOutcomes forces the receipt state for destinations; see also
 	// Server.ForceOutcome.
 	ForcedOutcomes map[string]Stat
+	// Blocked lists, per operator, the numbers whose subscribers blocked
+	// advertising SMS (*800#): a submit_sm to one is accepted and its receipt
+	// is REJECTD with the error BlockedErr. See also Server.Block.
+	Blocked map[string][]string
+	// BlockedErr is the receipt "err:" code of a blocked number (default
+	// DefaultBlockedErr).
+	BlockedErr string
 
 	// MessageIDFormat of submit_sm_resp and receipted_message_id (default hex).
 	MessageIDFormat IDFormat

@@ -27,6 +27,9 @@ const maxListLimit = 100000
 //	GET    /control/outcome               forced outcomes
 //	POST   /control/outcome               {"to":"98912…","stat":"UNDELIV"} ("" stat clears)
 //	DELETE /control/outcome?to=           clear one forced outcome, or all without to
+//	GET    /control/blocked               numbers blocked at their operator (*800#)
+//	POST   /control/blocked               {"operator","to"}: block advertising SMS to a number
+//	DELETE /control/blocked               {"operator","to"}: unblock it
 func (srv *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", srv.handleHealth)
@@ -49,6 +52,11 @@ func (srv *Server) Handler() http.Handler {
 		writeJSON(w, http.StatusOK, map[string]any{"outcomes": srv.ForcedOutcomes()})
 	})
 	mux.HandleFunc("POST /control/outcome", srv.handleForceOutcome)
+	mux.HandleFunc("GET /control/blocked", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"blocked": srv.Blocked()})
+	})
+	mux.HandleFunc("POST /control/blocked", srv.handleBlocked)
+	mux.HandleFunc("DELETE /control/blocked", srv.handleBlocked)
 	mux.HandleFunc("DELETE /control/outcome", func(w http.ResponseWriter, r *http.Request) {
 		if to := r.URL.Query().Get("to"); to != "" {
 			srv.ForceOutcome(to, "")

@@ -37,6 +37,10 @@ type Server struct {
 
 	forcedMu sync.Mutex
 	forced   atomic.Pointer[map[string]Stat]
+	// blocked are the numbers that blocked advertising SMS, per operator
+	// (blocked.go), keyed by blockedKey.
+	blockedMu sync.Mutex
+	blocked   atomic.Pointer[map[string]string]
 
 	nextID  atomic.Uint64
 	firstID uint64
@@ -80,6 +84,13 @@ func Start(ctx context.Context, c Config) (*Server, error) {
 		forced[d] = st
 	}
 	srv.forced.Store(&forced)
+	blocked := map[string]string{}
+	for op, nums := range cfg.Blocked {
+		for _, n := range nums {
+			blocked[blockedKey(op, n)] = op + ":" + n
+		}
+	}
+	srv.blocked.Store(&blocked)
 	srv.firstID = srv.firstMessageID()
 	srv.nextID.Store(srv.firstID)
 	srv.faults = newFaults(cfg.SubmitFaults)

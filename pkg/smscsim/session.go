@@ -475,6 +475,10 @@ func (s *session) handleSubmit(seq uint32, frame []byte) bool {
 	n := s.srv.messageID()
 	pt.msgID = s.srv.cfg.MessageIDFormat.format(n)
 	pt.outcome = s.srv.outcome(from, to, outcomeKey)
+	if code, ok := s.srv.blockedErr(op.name, to); ok {
+		pt.outcome, pt.err = StatRejected, code
+		op.c.blocked.Add(1)
+	}
 	op.c.accepted.Add(1)
 	if s.srv.store.add(pt, sm) {
 		op.c.duplicates.Add(1)
@@ -577,6 +581,7 @@ func (s *session) scheduleReceipt(pt *part, n uint64, f pdufield.Map) {
 		submitAt: pt.at,
 		doneAt:   pt.at.Add(delay),
 		stat:     pt.outcome,
+		err:      pt.err,
 		snippet:  receiptSnippet(pt.dc, pt.payload, receiptSnippetChars),
 		location: srv.cfg.Location,
 	}

@@ -10,34 +10,37 @@ import (
 // OperatorStats are the counters of one operator since start or the last
 // Reset. Pending and sessions are current values.
 type OperatorStats struct {
-	Addr              string `json:"addr,omitempty"`
-	Sessions          int64  `json:"sessions"`
-	Bound             int64  `json:"bound"` // sessions bound now, every system_id
-	Receivers         int64  `json:"receivers"`
-	Binds             int64  `json:"binds"`
-	BindFailures      int64  `json:"bind_failures"`
-	Unbinds           int64  `json:"unbinds"`
-	EnquireLinks      int64  `json:"enquire_links"`
-	GenericNacks      int64  `json:"generic_nacks"`
-	SubmitSM          int64  `json:"submit_sm"`
-	Accepted          int64  `json:"accepted"`
-	Throttled         int64  `json:"throttled"`
-	QueueFull         int64  `json:"queue_full"`
-	Rejected          int64  `json:"rejected"`
-	Duplicates        int64  `json:"duplicates"`
-	ReceiptsGenerated int64  `json:"receipts_generated"`
-	ReceiptsSent      int64  `json:"receipts_sent"`
-	ReceiptsResent    int64  `json:"receipts_resent"`
-	ReceiptsAcked     int64  `json:"receipts_acked"`
-	ReceiptsNacked    int64  `json:"receipts_nacked"`
-	ReceiptsPending   int64  `json:"receipts_pending"`
-	MOInjected        int64  `json:"mo_injected"`
-	MOSent            int64  `json:"mo_sent"`
-	MOResent          int64  `json:"mo_resent"`
-	MOAcked           int64  `json:"mo_acked"`
-	MONacked          int64  `json:"mo_nacked"`
-	MOPending         int64  `json:"mo_pending"`
-	Disconnects       int64  `json:"disconnects"`
+	Addr         string `json:"addr,omitempty"`
+	Sessions     int64  `json:"sessions"`
+	Bound        int64  `json:"bound"` // sessions bound now, every system_id
+	Receivers    int64  `json:"receivers"`
+	Binds        int64  `json:"binds"`
+	BindFailures int64  `json:"bind_failures"`
+	Unbinds      int64  `json:"unbinds"`
+	EnquireLinks int64  `json:"enquire_links"`
+	GenericNacks int64  `json:"generic_nacks"`
+	SubmitSM     int64  `json:"submit_sm"`
+	Accepted     int64  `json:"accepted"`
+	Throttled    int64  `json:"throttled"`
+	QueueFull    int64  `json:"queue_full"`
+	Rejected     int64  `json:"rejected"`
+	// Blocked are the accepted messages to numbers blocked at the operator
+	// (answered REJECTD with the blocked error).
+	Blocked           int64 `json:"blocked"`
+	Duplicates        int64 `json:"duplicates"`
+	ReceiptsGenerated int64 `json:"receipts_generated"`
+	ReceiptsSent      int64 `json:"receipts_sent"`
+	ReceiptsResent    int64 `json:"receipts_resent"`
+	ReceiptsAcked     int64 `json:"receipts_acked"`
+	ReceiptsNacked    int64 `json:"receipts_nacked"`
+	ReceiptsPending   int64 `json:"receipts_pending"`
+	MOInjected        int64 `json:"mo_injected"`
+	MOSent            int64 `json:"mo_sent"`
+	MOResent          int64 `json:"mo_resent"`
+	MOAcked           int64 `json:"mo_acked"`
+	MONacked          int64 `json:"mo_nacked"`
+	MOPending         int64 `json:"mo_pending"`
+	Disconnects       int64 `json:"disconnects"`
 }
 
 func (a *OperatorStats) add(b OperatorStats) {
@@ -54,6 +57,7 @@ func (a *OperatorStats) add(b OperatorStats) {
 	a.Throttled += b.Throttled
 	a.QueueFull += b.QueueFull
 	a.Rejected += b.Rejected
+	a.Blocked += b.Blocked
 	a.Duplicates += b.Duplicates
 	a.ReceiptsGenerated += b.ReceiptsGenerated
 	a.ReceiptsSent += b.ReceiptsSent
@@ -109,6 +113,7 @@ func (op *operator) stats() OperatorStats {
 		Throttled:         c.throttled.Load(),
 		QueueFull:         c.queueFull.Load(),
 		Rejected:          c.rejected.Load(),
+		Blocked:           c.blocked.Load(),
 		Duplicates:        c.duplicates.Load(),
 		ReceiptsGenerated: c.receiptsGenerated.Load(),
 		ReceiptsSent:      c.receiptsSent.Load(),
@@ -146,7 +151,7 @@ type counters struct {
 	binds, bindFailures, unbinds, enquireLinks, genericNacks       atomic.Int64
 	submitSM, accepted, throttled, queueFull, rejected, duplicates atomic.Int64
 	receiptsGenerated, receiptsSent, receiptsResent, receiptsAcked atomic.Int64
-	receiptsNacked                                                 atomic.Int64
+	receiptsNacked, blocked                                        atomic.Int64
 	moInjected, moSent, moResent, moAcked, moNacked                atomic.Int64
 	disconnects                                                    atomic.Int64
 }
@@ -156,7 +161,7 @@ func (c *counters) reset() {
 		&c.binds, &c.bindFailures, &c.unbinds, &c.enquireLinks, &c.genericNacks,
 		&c.submitSM, &c.accepted, &c.throttled, &c.queueFull, &c.rejected, &c.duplicates,
 		&c.receiptsGenerated, &c.receiptsSent, &c.receiptsResent, &c.receiptsAcked,
-		&c.receiptsNacked,
+		&c.receiptsNacked, &c.blocked,
 		&c.moInjected, &c.moSent, &c.moResent, &c.moAcked, &c.moNacked,
 		&c.disconnects,
 	} {

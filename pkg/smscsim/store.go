@@ -57,7 +57,10 @@ type part struct {
 	concatenated       bool
 	msgID              string
 	outcome            Stat
-	at                 time.Time
+	// err is the receipt's error code when it is not the outcome's own (a
+	// number blocked at its operator).
+	err string
+	at  time.Time
 }
 
 type partKey struct {

@@ -84,6 +84,11 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	alerts.Live = pub
 	w.Sends = send.New(pool, queue, line.New(pool), ratelimit.New(rdb, "rl:"), cfg.SendPerMin, alerts.Watch(w.onMoney))
 	w.Sends.SetShortLinks(shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret))
+	if codes, err := send.ParseBlockedCodes(os.Getenv("CARRIER_BLOCKED_ERR")); err == nil {
+		w.Sends.SetBlockedCodes(codes)
+	} else {
+		log.Error("CARRIER_BLOCKED_ERR ignored", "err", err)
+	}
 	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub

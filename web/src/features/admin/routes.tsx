@@ -9,6 +9,7 @@ const SystemicPatternsPage = lazyPage(() => import('./SystemicPatternsPage'))
 const StaffPage = lazyPage(() => import('./StaffPage'))
 const QuarantinePage = lazyPage(() => import('./QuarantinePage'))
 const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
+const OperatorBlocklistPage = lazyPage(() => import('./OperatorBlocklistPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -23,4 +24,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
   { path: 'inbound-quarantine', element: <QuarantinePage />, handle: { title: 'ورودی‌های قرنطینه‌شده' } },
   { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
+  { path: 'operator-blocklist', element: <OperatorBlocklistPage />, handle: { title: 'لیست سیاه اپراتورها' } },
 ]

@@ -25,6 +25,8 @@ export interface PriceQuote {
   total_parts?: number
   /** On the send blacklist or the cancel-11 list: not sent, not charged. */
   blacklisted?: number
+  /** On an advertising line: numbers that blocked advertising SMS at their operator (*800#): not sent, not charged. */
+  operator_blocked?: number
   charity?: number
   /** On an advertising line: whether the send may go at its time, and when the sending hours next open. */
   send_hours?: SendHours

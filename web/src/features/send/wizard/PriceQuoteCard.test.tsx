@@ -37,4 +37,18 @@ describe('PriceQuoteCard', () => {
     expect(screen.getByTestId('quote-lists-note').textContent).toContain('کسر نمی‌شود')
     expect(screen.getByTestId('quote-skipped').textContent).toContain('۲ شماره در لیست سیاه')
   })
+
+  // Numbers that blocked advertising SMS at their operator (*800#) get a line of their own.
+  it('shows the operator-blocked numbers apart from the account lists', () => {
+    renderWithProviders(
+      <PriceQuoteCard quote={{ ...quote, operator_blocked: 3 }} loading={false} error={null} onRetry={() => undefined} />,
+    )
+    expect(screen.getByTestId('quote-operator-blocked').textContent).toContain('۳ شماره دریافت پیامک تبلیغاتی')
+    expect(screen.queryByTestId('quote-skipped')).toBeNull()
+  })
+
+  it('has no operator-blocked line when none is blocked', () => {
+    renderWithProviders(<PriceQuoteCard quote={quote} loading={false} error={null} onRetry={() => undefined} />)
+    expect(screen.queryByTestId('quote-operator-blocked')).toBeNull()
+  })
 })

@@ -39,6 +39,11 @@ export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false,
           {`${formatNumber(quote.duplicates ?? 0)} شماره تکراری و ${formatNumber(quote.blacklisted ?? 0)} شماره در لیست سیاه یا لغو۱۱ ارسال نمی‌شوند و هزینه‌ای ندارند.`}
         </Text>
       )}
+      {(quote.operator_blocked ?? 0) > 0 && (
+        <Text fontSize="sm" color="app.muted" data-testid="quote-operator-blocked">
+          {`${formatNumber(quote.operator_blocked ?? 0)} شماره دریافت پیامک تبلیغاتی را نزد اپراتور خود (*۸۰۰#) مسدود کرده‌اند؛ به آن‌ها ارسال نمی‌شود و هزینه‌ای ندارند.`}
+        </Text>
+      )}
       {quote.send_hours && (
         <Text fontSize="sm" color={quote.send_hours.open ? 'app.muted' : 'fg.warning'} data-testid="quote-send-hours">
           {quote.send_hours.note}
