@@ -126,8 +126,8 @@ func untilPace(w sendrules.Window, start, until time.Time, n int) (int, error) {
 	case w.Between(start, until) < span:
 		return 0, apperr.Field("gradual.until", fmt.Sprintf(MsgGradualWindow, w.Persian()))
 	}
-	perHour := int((float64(n)*float64(time.Hour) + float64(span) - 1) / float64(span))
-	return max(perHour, 1), nil
+	secs := int64(span / time.Second)
+	return max(int((int64(n)*3600+secs-1)/secs), 1), nil
 }
 
 // GradualNote is the Persian line of a gradual send's pace and expected end.

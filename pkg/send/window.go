@@ -151,8 +151,11 @@ func (s *Service) QuoteRuns(ctx context.Context, id acl.Identity, r Request, run
 	}
 	for _, t := range runs {
 		d, _, err := s.decide(ctx, id.AccountID, r, p.line.Kind, q, t)
-		if err != nil || !d.Restricted {
+		if err != nil {
 			return q, err
+		}
+		if !d.Restricted {
+			break
 		}
 		if d.Window.Empty() {
 			return q, apperr.Field("send_hours", sendrules.MsgOwnHoursOutside)
