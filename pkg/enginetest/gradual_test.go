@@ -103,12 +103,13 @@ func assertStoppedExactly(t *testing.T, e *enginetest.Engine, token string, acct
 	if st.Refunded != queuedCost || queued == 0 {
 		t.Fatalf("stop refunded %d for %d queued recipients costing %d", st.Refunded, queued, queuedCost)
 	}
-	e.Wait("every recipient final and the send closed", 120*time.Second, func() bool {
+	e.Wait("every recipient final, the send closed and counted", 120*time.Second, func() bool {
 		var open int
 		var finished bool
 		_ = e.DB.Pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM recipients WHERE send_id = $1
 			AND status NOT IN (2, 3, 4, 6)), finished_at IS NOT NULL FROM sends WHERE id = $1`, sendID).Scan(&open, &finished)
-		return open == 0 && finished
+		s := sendStats(t, e, sendID)
+		return open == 0 && finished && s.Delivered+s.Undelivered+s.Rejected == n
 	})
 	s := sendStats(t, e, sendID)
 	if s.Status != send.StatusStopped || s.Recipients != n || s.Delivered+s.Undelivered+s.Rejected != n {
