@@ -72,20 +72,22 @@ type Source struct {
 
 // Campaign is a stored recurring campaign.
 type Campaign struct {
-	ID         int64      `json:"id"`
-	Title      string     `json:"title"`
-	Type       string     `json:"type"`
-	Sender     string     `json:"sender"`
-	Text       string     `json:"text"`
-	Cancel11   *bool      `json:"cancel11"`
-	Source     Source     `json:"source"`
-	Schedule   Schedule   `json:"schedule"`
-	Enabled    bool       `json:"enabled"`
-	NextRunAt  *time.Time `json:"next_run_at"`
-	LastRunAt  *time.Time `json:"last_run_at"`
-	Runs       int        `json:"runs"`
-	FailedRuns int        `json:"failed_runs"`
-	CreatedAt  time.Time  `json:"created_at"`
+	ID       int64  `json:"id"`
+	Title    string `json:"title"`
+	Type     string `json:"type"`
+	Sender   string `json:"sender"`
+	Text     string `json:"text"`
+	Cancel11 *bool  `json:"cancel11"`
+	Source   Source `json:"source"`
+	// Gradual, when set, is the pace of each run (docs/sending-rules.md).
+	Gradual    *send.Gradual `json:"gradual,omitempty"`
+	Schedule   Schedule      `json:"schedule"`
+	Enabled    bool          `json:"enabled"`
+	NextRunAt  *time.Time    `json:"next_run_at"`
+	LastRunAt  *time.Time    `json:"last_run_at"`
+	Runs       int           `json:"runs"`
+	FailedRuns int           `json:"failed_runs"`
+	CreatedAt  time.Time     `json:"created_at"`
 }
 
 // Run is one run of a campaign.
@@ -104,6 +106,7 @@ func scan(r pgx.CollectableRow) (Campaign, error) {
 	err := r.Scan(&c.ID, &c.Title, &req, &c.Schedule, &c.Enabled, &c.NextRunAt, &c.LastRunAt, &c.Runs, &c.FailedRuns, &c.CreatedAt)
 	c.Type, c.Sender, c.Text, c.Cancel11 = req.Type, req.Sender, req.Text, req.Cancel11
 	c.Source = Source{Numbers: req.Numbers, FileID: req.FileID, PhonebookIDs: req.PhonebookIDs}
+	c.Gradual = req.Gradual
 	return c, err
 }
 

@@ -257,7 +257,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 		return false, nil // the sending hours closed: the next gate pauses the send
 	}
 	t0 := time.Now()
-	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, h.chunk, r.grants.next(time.Now()), h.gatewayID)
+	c, limit, err := h.claimPaced(ctx, r, send)
 	if err != nil || len(c.recs) == 0 {
 		return true, err
 	}
@@ -275,7 +275,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 	if r.critical && len(run.revert) == 0 && !run.refused {
 		finished = true
 		h.finishLater(r, acc, run, chunkNo)
-		return len(c.recs) < h.chunk, nil
+		return len(c.recs) < limit, nil
 	}
 	fin := <-h.rec.finish(acc, run.revert)
 	finished = true
@@ -301,7 +301,24 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 		}
 		return true, errShuttingDown
 	}
-	return len(c.recs) < h.chunk, nil
+	return len(c.recs) < limit, nil
+}
+
+// claimPaced claims the round's chunk: at most limit recipients, the chunk or
+// what a gradual send's pace has released (pace.go; nothing: no claim).
+func (h *batchHandler) claimPaced(ctx context.Context, r *batchRun, send sendRow) (claimed, int, error) {
+	b := r.b
+	limit, err := h.paceLimit(ctx, send)
+	if err != nil || limit == 0 {
+		return claimed{}, limit, err
+	}
+	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, limit, min(r.grants.next(time.Now()), limit), h.gatewayID)
+	if err == nil && send.PacePerHour > 0 {
+		if err := h.store.returnPace(ctx, b.SendID, limit-len(c.recs)); err != nil {
+			r.log.Warn("gradual send: unused allotment not returned", "err", err)
+		}
+	}
+	return c, limit, err
 }
 
 // finishLater records a critical chunk whose every recipient was handed to

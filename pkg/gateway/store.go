@@ -37,6 +37,8 @@ type sendRow struct {
 	// line and the account's own hours stored on the send (nil: none).
 	LineKind string
 	Own      *sendrules.Window
+	// PacePerHour, when above zero, is a gradual send's pace (pace.go).
+	PacePerHour int
 }
 
 func (s sendRow) halted() bool { return s.Status == "stopped" || s.Status == "failed" }
@@ -47,9 +49,9 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 	s := sendRow{ID: id}
 	var from, to *int
 	err := st.pool.QueryRow(ctx,
-		`SELECT s.account_id, s.sender, s.text, s.cancel11, s.status, coalesce(l.kind, ''), s.hours_start, s.hours_end
-		FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
-	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to)
+		`SELECT s.account_id, s.sender, s.text, s.cancel11, s.status, coalesce(l.kind, ''), s.hours_start, s.hours_end,
+		coalesce(s.pace_per_hour, 0) FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
+	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to, &s.PacePerHour)
 	if from != nil && to != nil {
 		s.Own = &sendrules.Window{From: *from, To: *to}
 	}

@@ -44,6 +44,9 @@ type SendRequest struct {
 	Recipients []Recipient `json:"recipients"`
 	Sender     string      `json:"sender"`
 	LocalID    string      `json:"local_id"`
+	// Gradual spreads a normal pattern's send (refused for one-time codes and
+	// transactional patterns: the fast lane never waits).
+	Gradual *send.Gradual `json:"gradual,omitempty"`
 }
 
 // Sent is the answer to a pattern send.
@@ -78,7 +81,7 @@ func (s *Service) Send(ctx context.Context, id acl.Identity, r SendRequest, idem
 	if err != nil {
 		return Sent{}, false, err
 	}
-	req := send.Request{Type: SendType(v.kind), Sender: r.Sender, Text: v.text, LocalID: r.LocalID,
+	req := send.Request{Type: SendType(v.kind), Sender: r.Sender, Text: v.text, LocalID: r.LocalID, Gradual: r.Gradual,
 		Pattern: &send.PatternInfo{VersionID: v.id, Hash: r.hash()}}
 	var held []string
 	seen := make(map[string]bool, len(rcpts))

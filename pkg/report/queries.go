@@ -19,7 +19,8 @@ const (
        s.requested, s.recipients, s.submitted, s.delivered, s.undelivered, s.blacklisted, s.rejected, s.unpaid, s.partial, s.stopped,
        s.operator_blocked, s.parts, s.total_parts, s.quote, s.cost, s.refunded, s.expanded_at IS NOT NULL,
        s.created_at, s.send_at, s.finished_at, s.stopped_at, u.username, s.review_note, s.sandbox,
-       CASE WHEN s.status = 'paused' AND s.pause_reason = 'window' THEN s.resume_at END
+       CASE WHEN s.status = 'paused' AND s.pause_reason = 'window' THEN s.resume_at END,
+       s.pace_per_hour, s.pace_end_at
 FROM sends s
 LEFT JOIN users u ON u.id = s.stopped_by AND u.account_id = s.account_id`
 

@@ -125,6 +125,11 @@ type Stats struct {
 	// resumes, and WindowNote says so in Persian (docs/sending-rules.md).
 	WindowResumeAt *time.Time `json:"window_resume_at,omitempty"`
 	WindowNote     string     `json:"window_note,omitempty"`
+	// PacePerHour, on a gradual send, is its pace (recipients an hour), PaceEndAt
+	// its expected end and PaceNote both in Persian (docs/sending-rules.md).
+	PacePerHour *int       `json:"pace_per_hour,omitempty"`
+	PaceEndAt   *time.Time `json:"pace_end_at,omitempty"`
+	PaceNote    string     `json:"pace_note,omitempty"`
 }
 
 // MsgWindowPaused begins the note of a send paused outside its sending hours.
@@ -246,7 +251,8 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	err := row.Scan(&st.ID, &st.AccountID, &st.Status, &st.Sender, &st.Type, &st.Text,
 		&requested, &recips, &st.Sent, &st.Delivered, &st.Undelivered, &st.Blacklisted, &st.Rejected, &st.Unpaid, &st.Partial, &st.Stopped,
 		&st.OperatorBlocked, &st.MessageParts, &totalParts, &quote, &cost, &st.Refunded, &st.Expanded,
-		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox, &st.WindowResumeAt)
+		&st.CreatedAt, &st.SendAt, &st.FinishedAt, &st.StoppedAt, &st.StoppedBy, &st.ReviewNote, &st.Sandbox, &st.WindowResumeAt,
+		&st.PacePerHour, &st.PaceEndAt)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -254,6 +260,9 @@ func scanStats(row pgx.CollectableRow) (Stats, error) {
 	st.Paused = st.Status == SendPaused
 	if st.WindowResumeAt != nil {
 		st.WindowNote = MsgWindowPaused + sendrules.PersianTime(*st.WindowResumeAt)
+	}
+	if st.PacePerHour != nil && st.PaceEndAt != nil {
+		st.PaceNote = send.GradualNote(*st.PacePerHour, *st.PaceEndAt)
 	}
 	if st.Expanded {
 		st.Price, st.Parts = cost, totalParts

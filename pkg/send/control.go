@@ -230,6 +230,7 @@ func (s *Service) transition(ctx context.Context, id acl.Identity, sendID int64,
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sends SET status = $2, updated_at = now(), pause_reason = NULL, resume_at = NULL,
+			pace_from = NULL, pace_wait_until = NULL,
 			paused_at = CASE WHEN $2 = 'paused' THEN now() ELSE paused_at END WHERE id = $1`, sendID, to); err != nil {
 			return fmt.Errorf("%s send: %w", action, err)
 		}

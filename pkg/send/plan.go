@@ -63,6 +63,8 @@ type Quote struct {
 	// SendHours, on an advertising line, says whether the send may go at its
 	// time and when the window next opens (window.go).
 	SendHours *OutsideHours `json:"send_hours,omitempty"`
+	// Gradual, on a gradual send, is its pace and expected end (gradual.go).
+	Gradual *GradualInfo `json:"gradual,omitempty"`
 	// Preview is the first rows of a send whose rows carry their own texts
 	// (personalised phonebook, keyword, peer-to-peer): each as the handset gets it.
 	Preview []PreviewRow `json:"preview,omitempty"`

@@ -139,6 +139,8 @@ type Request struct {
 	// SendHours, when set, are this send's own hours (instead of the account's):
 	// they narrow the operators' window (window.go).
 	SendHours *sendrules.Hours `json:"send_hours,omitempty"`
+	// Gradual, when set, spreads the send at a pace (gradual.go).
+	Gradual *Gradual `json:"gradual,omitempty"`
 	// LocalID is the client's own id of the send (unique per account, localid.go).
 	LocalID string `json:"local_id,omitempty"`
 	// Reply marks a secretary's replies (a reply type, Numbers and Texts side by
@@ -226,6 +228,7 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	if msg := checkLocalID(r.LocalID); msg != "" {
 		fields.Add("local_id", msg)
 	}
+	checkGradual(r.Gradual, p.typ, fields)
 	if err := fields.Err(); err != nil {
 		return p, err
 	}
@@ -441,6 +444,10 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 	if err != nil {
 		return Accepted{}, false, err
 	}
+	pace, err := s.paceOf(ctx, id.AccountID, r, p)
+	if err != nil {
+		return Accepted{}, false, err
+	}
 	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox, Sender: p.line.Number, Cancel11: p.quote.Cancel11}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -453,14 +460,15 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
 			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked, hours_start, hours_end)
+			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked, hours_start, hours_end,
+			pace_per_hour, pace_end_at)
 			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28, $29, $30)
+			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28, $29, $30, $31, $32)
 			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
 			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
 			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
 			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
-			priorityOf(p.typ), id.Sandbox, r.Masked, ownFrom(own), ownTo(own)).Scan(&a.ID)
+			priorityOf(p.typ), id.Sandbox, r.Masked, ownFrom(own), ownTo(own), pace.perHour(), pace.end()).Scan(&a.ID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return errDuplicateKey
 		}

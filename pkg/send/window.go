@@ -151,8 +151,11 @@ func (s *Service) QuoteRuns(ctx context.Context, id acl.Identity, r Request, run
 	}
 	for _, t := range runs {
 		d, _, err := s.decide(ctx, id.AccountID, r, p.line.Kind, q, t)
-		if err != nil || !d.Restricted {
+		if err != nil {
 			return q, err
+		}
+		if !d.Restricted {
+			break
 		}
 		if d.Window.Empty() {
 			return q, apperr.Field("send_hours", sendrules.MsgOwnHoursOutside)
@@ -161,7 +164,10 @@ func (s *Service) QuoteRuns(ctx context.Context, id acl.Identity, r Request, run
 			return q, outsideHours(d, field)
 		}
 	}
-	return q, s.quoteHours(ctx, id.AccountID, r, p.line.Kind, &q)
+	if err := s.quoteHours(ctx, id.AccountID, r, p.line.Kind, &q); err != nil {
+		return q, err
+	}
+	return q, s.quoteGradual(ctx, id.AccountID, r, p, &q, runs != nil)
 }
 
 // quoteHours adds the sending hours at the request's time (its send_at, else
@@ -246,7 +252,7 @@ func (s *Service) windowOpened(ctx context.Context) ([]windowDue, error) {
 	var out []due
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `UPDATE sends SET status = CASE WHEN expanded_at IS NULL THEN 'queued' ELSE 'sending' END,
-			pause_reason = NULL, resume_at = NULL, updated_at = now()
+			pause_reason = NULL, resume_at = NULL, pace_from = NULL, updated_at = now()
 			WHERE id IN (SELECT id FROM sends WHERE status = 'paused' AND pause_reason = 'window' AND resume_at <= $1
 				ORDER BY resume_at LIMIT 100 FOR NO KEY UPDATE SKIP LOCKED)
 			RETURNING id, expanded_at IS NOT NULL`, s.now())

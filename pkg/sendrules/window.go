@@ -132,3 +132,43 @@ func PersianTime(t time.Time) string {
 	p := ptime.New(t.In(Tehran))
 	return validate.ToPersianDigits(fmt.Sprintf("%d %s %d، ساعت %02d:%02d", p.Day(), p.Month().String(), p.Year(), p.Hour(), p.Minute()))
 }
+
+// Finish is when work of d that may run only inside the window, begun at
+// start, is done: the time outside the window does not count (a gradual send's
+// expected end). An Empty window never finishes: the zero time.
+func (w Window) Finish(start time.Time, d time.Duration) time.Time {
+	if w.Empty() {
+		return time.Time{}
+	}
+	t := start
+	for d > 0 {
+		if w.IsAllDay() {
+			return t.Add(d)
+		}
+		t = w.Next(t)
+		closes := dayAt(t, 0, w.To)
+		span := min(d, closes.Sub(t))
+		t, d = t.Add(span), d-span
+	}
+	return t
+}
+
+// Between is the time inside the window from start to end.
+func (w Window) Between(start, end time.Time) time.Duration {
+	if w.Empty() || !end.After(start) {
+		return 0
+	}
+	if w.IsAllDay() {
+		return end.Sub(start)
+	}
+	var in time.Duration
+	for t := w.Next(start); t.Before(end); t = w.Next(t) {
+		closes := dayAt(t, 0, w.To)
+		if closes.After(end) {
+			closes = end
+		}
+		in += closes.Sub(t)
+		t = closes
+	}
+	return in
+}

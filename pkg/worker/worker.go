@@ -244,6 +244,7 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 		}
 		w.tick(ctx, "scheduled sends queued", w.Sends.FireDue)
 		w.tick(ctx, "sends resumed as their sending hours opened", w.Sends.ResumeWindowed)
+		w.tick(ctx, "gradual sends released", w.Sends.ResumePaced)
 		w.tick(ctx, "campaign runs", w.Campaigns.RunDue)
 	}
 }

@@ -23,6 +23,10 @@ export interface BulkStats {
   /** A send paused outside its sending hours: when it resumes, and the Persian note saying so. */
   window_resume_at?: string
   window_note?: string
+  /** A gradual send: its pace (an hour), expected end and the Persian line «ارسال تدریجی: … در ساعت، پایان تقریبی …». */
+  pace_per_hour?: number
+  pace_end_at?: string
+  pace_note?: string
   requested: number
   /** Distinct recipients after normalising and de-duplicating the requested numbers. */
   recipients?: number

@@ -1,10 +1,12 @@
-/** The scheduling part of every send wizard's draft. */
-export interface ScheduleDraft {
+import { EMPTY_GRADUAL, gradualValue, type GradualBody, type GradualDraft } from './gradual'
+
+/** The scheduling part of every send wizard's draft: when, and whether gradually. */
+export interface ScheduleDraft extends Partial<GradualDraft> {
   schedule: 'now' | 'later'
   sendAt: Date | null
 }
 
-export const EMPTY_SCHEDULE: ScheduleDraft = { schedule: 'now', sendAt: null }
+export const EMPTY_SCHEDULE: ScheduleDraft = { schedule: 'now', sendAt: null, ...EMPTY_GRADUAL }
 
 /** A scheduled send must start at least this long after now (the send engine's rule). */
 export const MIN_LEAD_MINUTES = 5
@@ -30,4 +32,9 @@ export function scheduleError(d: ScheduleDraft, now = new Date()): string | unde
 /** send_at of POST /send: RFC 3339 for a later send, null for now. */
 export function sendAtValue(d: ScheduleDraft): string | null {
   return d.schedule === 'later' && d.sendAt ? d.sendAt.toISOString() : null
+}
+
+/** `gradual` of a draft's POST /send or quote body (undefined: not gradual). */
+export function gradualOf(d: ScheduleDraft): GradualBody | undefined {
+  return gradualValue(d, d.schedule === 'later' ? d.sendAt : null)
 }

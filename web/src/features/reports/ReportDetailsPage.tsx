@@ -113,6 +113,11 @@ export default function ReportDetailsPage() {
               {stats.window_note}
             </Text>
           )}
+          {stats.pace_note && (
+            <Text fontSize="sm" color="fg.muted" data-testid="report-gradual">
+              {stats.pace_note}
+            </Text>
+          )}
           {stats.status === 'blocked' && (
             <Text fontSize="sm" color="fg.error" data-testid="report-blocked">
               این ارسال توسط کارشناسان مسدود شد و هزینه آن به کیف پول بازگشت. دلیل: {stats.review_note || '—'}

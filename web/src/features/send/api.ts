@@ -1,10 +1,12 @@
 import { api, type Query } from '../../lib/api'
+import type { GradualBody } from '../../lib/gradual'
 
 export interface PriceBody {
   text: string
   numbers: string[]
   cancel11: boolean
   sender: string
+  gradual?: GradualBody
 }
 
 export interface PriceQuote {
@@ -30,6 +32,8 @@ export interface PriceQuote {
   charity?: number
   /** On an advertising line: whether the send may go at its time, and when the sending hours next open. */
   send_hours?: SendHours
+  /** A gradual send: its pace (an hour), expected end and the Persian note. */
+  gradual?: { per_hour: number; estimated_end: string; note: string }
   /** Sends whose rows carry their own texts (personalised phonebook, keyword): the first rows as sent. */
   preview?: PreviewRow[]
 }
@@ -67,6 +71,7 @@ export interface BulkSendBody {
   file_id?: number | string
   phonebook_ids?: Array<number | string>
   send_at?: string | null
+  gradual?: GradualBody
 }
 
 export interface SendResult {
@@ -146,6 +151,7 @@ export interface TargetedSendBody {
   text: string
   target: BankTarget
   send_at?: string | null
+  gradual?: GradualBody
 }
 
 /** POST /send/banks/counts: how many numbers an audience holds, split, and the price. */

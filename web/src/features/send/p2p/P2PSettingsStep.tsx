@@ -49,7 +49,7 @@ export function P2PSettingsStep({ draft, errors, file, quote, onChange }: Props)
             <Switch.Label fontSize="sm">افزودن «لغو۱۱» به انتهای هر پیام (۶ کاراکتر)</Switch.Label>
           </Switch.Root>
         </Stack>
-        <ScheduleField value={draft} onChange={onChange} error={errors.sendAt} />
+        <ScheduleField value={draft} onChange={onChange} error={errors.sendAt} gradualError={errors.gradual} />
       </Stack>
       <SectionCard title="هزینه" p="4" shadow="none" minW="0">
         <PriceQuoteCard quote={quote.data} loading={quote.isPending} error={quote.error} onRetry={() => quote.refetch()} perRow />

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { gradualOf } from '../../../lib/schedule'
 import { MessageStep } from '../wizard/WizardSteps'
 import { SendWizard } from '../wizard/SendWizard'
 import { useDefaultSender } from '../wizard/sender'
@@ -19,7 +20,7 @@ export default function QuickSendPage() {
       steps={QUICK_STEPS}
       testId="quick"
       stepErrors={(step) => stepErrors(step, draft)}
-      priceBody={{ text: draft.text, numbers: draft.numbers, cancel11: draft.cancel11, sender: draft.sender }}
+      priceBody={{ text: draft.text, numbers: draft.numbers, cancel11: draft.cancel11, sender: draft.sender, gradual: gradualOf(draft) }}
       sendBody={() => sendBody(draft)}
       scheduled={draft.schedule === 'later'}
       draft={{ type: 'quick', state: draft, resume }}

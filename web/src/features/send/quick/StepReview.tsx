@@ -5,7 +5,8 @@ import { toPersianDigits } from '../../../lib/digits'
 import { SectionCard } from '../../../components/SectionCard'
 import type { PriceQuote } from '../api'
 import { PriceQuoteCard } from '../wizard/PriceQuoteCard'
-import { MessagePreview, ReviewRow, scheduleText } from '../wizard/review'
+import { MessagePreview, ReviewRow, gradualText, scheduleText } from '../wizard/review'
+import { isGradual } from '../../../lib/gradual'
 import type { QuickDraft } from './draft'
 
 /** Step 3: a summary, the text as the recipient sees it and the price. */
@@ -19,6 +20,7 @@ export function StepReview({ draft, quote }: { draft: QuickDraft; quote: UseQuer
           </ReviewRow>
           <ReviewRow label="تعداد شماره‌های واردشده">{formatNumber(draft.numbers.length)}</ReviewRow>
           <ReviewRow label="زمان ارسال">{scheduleText(draft)}</ReviewRow>
+          {isGradual(draft) && <ReviewRow label="ارسال تدریجی">{gradualText(draft)}</ReviewRow>}
           <ReviewRow label="لغو۱۱">{draft.cancel11 ? 'افزوده می‌شود' : 'افزوده نمی‌شود'}</ReviewRow>
         </SectionCard>
         <MessagePreview text={draft.text} cancel11={draft.cancel11} />

@@ -1,4 +1,5 @@
-import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { EMPTY_SCHEDULE, gradualOf, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { gradualError } from '../../../lib/gradual'
 import { EMPTY_SENDER, type SenderDraft } from '../wizard/sender'
 
 export { defaultSender, withSender } from '../wizard/sender'
@@ -13,9 +14,11 @@ export const EMPTY_DRAFT: QuickDraft = { ...EMPTY_SENDER, ...EMPTY_SCHEDULE, num
 
 export const QUICK_STEPS = ['مخاطبان و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 
+type QuickField = 'sender' | 'numbers' | 'text' | 'sendAt' | 'gradual'
+
 /** Field errors of one step (spec §5 Sending: text and recipients are required). */
-export function stepErrors(step: number, d: QuickDraft, now = new Date()): Partial<Record<'sender' | 'numbers' | 'text' | 'sendAt', string>> {
-  const e: Partial<Record<'sender' | 'numbers' | 'text' | 'sendAt', string>> = {}
+export function stepErrors(step: number, d: QuickDraft, now = new Date()): Partial<Record<QuickField, string>> {
+  const e: Partial<Record<QuickField, string>> = {}
   if (step === 0) {
     if (!d.sender) e.sender = 'خط ارسال را انتخاب کنید'
     if (!d.numbers.length) e.numbers = 'حداقل یک شماره گیرنده وارد کنید'
@@ -24,6 +27,8 @@ export function stepErrors(step: number, d: QuickDraft, now = new Date()): Parti
     if (!d.text.trim()) e.text = 'متن پیامک را وارد کنید'
     const at = scheduleError(d, now)
     if (at) e.sendAt = at
+    const g = gradualError(d)
+    if (g) e.gradual = g
   }
   return e
 }
@@ -37,5 +42,6 @@ export function sendBody(d: QuickDraft) {
     numbers: d.numbers,
     cancel11: d.cancel11,
     send_at: sendAtValue(d),
+    gradual: gradualOf(d),
   }
 }

@@ -9,7 +9,8 @@ import { formatNumber } from '../../../lib/format'
 import type { SenderLine } from '../../../lib/lines'
 import { bankApi, type BankCounts, type PriceQuote, type TargetedKind } from '../api'
 import { PriceQuoteCard } from '../wizard/PriceQuoteCard'
-import { MessagePreview, ReviewRow, scheduleText } from '../wizard/review'
+import { MessagePreview, ReviewRow, gradualText, scheduleText } from '../wizard/review'
+import { isGradual } from '../../../lib/gradual'
 import { useDefaultSender, withSender } from '../wizard/sender'
 import { SendWizard } from '../wizard/SendWizard'
 import { MessageStep } from '../wizard/WizardSteps'
@@ -165,6 +166,7 @@ function TargetedReview({ kind, draft, quote, counts }: { kind: TargetedKind; dr
           {counts && <ReviewRow label="شماره‌های محدوده">{formatNumber(counts.total)}</ReviewRow>}
           <ReviewRow label="انتخاب">{draft.pick === 'count' ? `${formatNumber(draft.target.count ?? 0)} شماره تصادفی` : 'همه'}</ReviewRow>
           <ReviewRow label="زمان ارسال">{scheduleText(draft)}</ReviewRow>
+          {isGradual(draft) && <ReviewRow label="ارسال تدریجی">{gradualText(draft)}</ReviewRow>}
           <ReviewRow label="لغو۱۱">{draft.cancel11 ? 'افزوده می‌شود' : 'افزوده نمی‌شود'}</ReviewRow>
         </SectionCard>
         <MessagePreview text={draft.text} cancel11={draft.cancel11} />

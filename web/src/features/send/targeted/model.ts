@@ -1,4 +1,5 @@
-import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { EMPTY_SCHEDULE, gradualOf, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { gradualError } from '../../../lib/gradual'
 import type { BankCounts, BankTarget, TargetedKind, TargetedSendBody } from '../api'
 import { EMPTY_SENDER, type SenderDraft } from '../wizard/sender'
 
@@ -42,7 +43,7 @@ export function hasAudience(kind: TargetedKind, t: BankTarget): boolean {
   }
 }
 
-export type TargetedErrors = Partial<Record<'sender' | 'target' | 'count' | 'text' | 'sendAt', string>>
+export type TargetedErrors = Partial<Record<'sender' | 'target' | 'count' | 'text' | 'sendAt' | 'gradual', string>>
 
 /** Field errors of one step (0: line and audience, 1: text and schedule). */
 export function targetedStepErrors(kind: TargetedKind, step: number, d: TargetedDraft, counts?: BankCounts, now = new Date()): TargetedErrors {
@@ -57,6 +58,8 @@ export function targetedStepErrors(kind: TargetedKind, step: number, d: Targeted
     if (!d.text.trim()) e.text = 'متن پیامک را وارد کنید'
     const at = scheduleError(d, now)
     if (at) e.sendAt = at
+    const g = gradualError(d)
+    if (g) e.gradual = g
   }
   return e
 }
@@ -77,6 +80,7 @@ export function resumed(d: TargetedDraft, state: Partial<TargetedDraft> & { targ
 export function targetedBody(kind: TargetedKind, d: TargetedDraft, forPrice = false): TargetedSendBody {
   const body: TargetedSendBody = { type: kind, sender: d.sender, cancel11: d.cancel11, text: d.text, target: targetOf(d) }
   if (!forPrice) body.send_at = sendAtValue(d)
+  body.gradual = gradualOf(d)
   return body
 }
 

@@ -49,6 +49,11 @@ export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false,
           {quote.send_hours.note}
         </Text>
       )}
+      {quote.gradual && (
+        <Text fontSize="sm" color="app.muted" data-testid="quote-gradual">
+          {quote.gradual.note}
+        </Text>
+      )}
       {quote.per_operator?.length > 0 && (
         <MiniTable
           caption="هزینه به تفکیک اپراتور"

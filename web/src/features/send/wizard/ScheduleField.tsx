@@ -2,11 +2,13 @@ import { HStack, RadioGroup, Stack, Text } from '@chakra-ui/react'
 import { JalaliDateTimeInput } from '../../../components/JalaliDateInput'
 import { MIN_LEAD_MINUTES, earliestSendAt, type ScheduleDraft } from '../../../lib/schedule'
 import { toPersianDigits } from '../../../lib/digits'
+import { GradualField } from './GradualField'
 
 interface Props {
   value: ScheduleDraft
   onChange: (patch: Partial<ScheduleDraft>) => void
   error?: string
+  gradualError?: string
 }
 
 const CHOICES = [
@@ -14,8 +16,8 @@ const CHOICES = [
   ['later', 'ارسال زمان‌بندی‌شده'],
 ] as const
 
-/** «ارسال فوری» or a Jalali date and time (Asia/Tehran) at least five minutes ahead. */
-export function ScheduleField({ value, onChange, error }: Props) {
+/** «ارسال فوری» or a Jalali date and time (Asia/Tehran) at least five minutes ahead, and the gradual option. */
+export function ScheduleField({ value, onChange, error, gradualError }: Props) {
   return (
     <Stack gap="3">
       <Text fontWeight="medium">زمان ارسال</Text>
@@ -50,6 +52,7 @@ export function ScheduleField({ value, onChange, error }: Props) {
           )}
         </Stack>
       )}
+      <GradualField value={value} onChange={onChange} error={gradualError} />
     </Stack>
   )
 }

@@ -12,7 +12,8 @@ import { FileUpload } from '../../../components/FileUpload'
 import { sendableCount, type FilePurpose, type SamplePurpose, type UserFile } from '../../../lib/files'
 import { PreflightReport } from './PreflightReport'
 import { PriceQuoteCard } from './PriceQuoteCard'
-import { MessagePreview, ReviewRow, scheduleText } from './review'
+import { MessagePreview, ReviewRow, gradualText, scheduleText } from './review'
+import { isGradual } from '../../../lib/gradual'
 import { ScheduleField } from './ScheduleField'
 import { SenderPicker } from '../../../components/SenderPicker'
 import { allows, useAcl } from '../../../lib/acl'
@@ -40,7 +41,7 @@ export function FileSourceStep({ draft, errors, file, purpose, sample, onSender,
 }
 
 /** The fields the text-and-settings step edits. */
-export type MessageDraft = Pick<BulkDraft, 'text' | 'cancel11' | 'cancel11Touched' | 'advertising' | 'schedule' | 'sendAt'>
+export type MessageDraft = Pick<BulkDraft, 'text' | 'cancel11' | 'cancel11Touched' | 'advertising' | 'schedule' | 'sendAt' | 'gradual' | 'gradualCount' | 'gradualUntil'>
 
 interface MessageProps<D extends MessageDraft> {
   draft: D
@@ -73,7 +74,7 @@ export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, k
         />
       </Box>
       {children}
-      <ScheduleField value={draft} onChange={set} error={errors.sendAt} />
+      <ScheduleField value={draft} onChange={set} error={errors.sendAt} gradualError={errors.gradual} />
     </Stack>
   )
 }
@@ -103,6 +104,7 @@ export function BulkReview({ draft, quote, rows, preview, perRow }: ReviewProps)
             </ReviewRow>
           ))}
           <ReviewRow label="زمان ارسال">{scheduleText(draft)}</ReviewRow>
+          {isGradual(draft) && <ReviewRow label="ارسال تدریجی">{gradualText(draft)}</ReviewRow>}
           <ReviewRow label="لغو۱۱">{draft.cancel11 ? 'افزوده می‌شود' : 'افزوده نمی‌شود'}</ReviewRow>
         </SectionCard>
         {preview !== null && <MessagePreview text={preview} cancel11={draft.cancel11} />}

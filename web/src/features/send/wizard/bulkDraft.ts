@@ -2,7 +2,8 @@ import type { BulkSendBody } from '../api'
 import { sendableCount, type UserFile } from '../../../lib/files'
 import { unknownTags } from '../../../lib/keywords'
 import { unknownContactTag, unknownTagMessage, type ContactTag } from '../../../lib/contactTags'
-import { EMPTY_SCHEDULE, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { EMPTY_SCHEDULE, gradualOf, scheduleError, sendAtValue, type ScheduleDraft } from '../../../lib/schedule'
+import { gradualError } from '../../../lib/gradual'
 import { EMPTY_SENDER, type SenderDraft } from './sender'
 
 /** The four bulk send types of POST /send. */
@@ -17,7 +18,7 @@ export interface BulkDraft extends SenderDraft, ScheduleDraft {
 
 export const EMPTY_BULK: BulkDraft = { ...EMPTY_SENDER, ...EMPTY_SCHEDULE, text: '', fileId: null, phonebookIds: [] }
 
-export type BulkField = 'sender' | 'file' | 'phonebooks' | 'text' | 'sendAt'
+export type BulkField = 'sender' | 'file' | 'phonebooks' | 'text' | 'sendAt' | 'gradual'
 export type BulkErrors = Partial<Record<BulkField, string>>
 
 export const PHONEBOOK_REQUIRED = 'لطفا دفترچه تلفن را انتخاب کنید'
@@ -57,6 +58,8 @@ export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?
     if (tag && contactTags) e.text = unknownTagMessage(tag, contactTags)
     const at = scheduleError(d, now)
     if (at) e.sendAt = at
+    const g = gradualError(d)
+    if (g) e.gradual = g
   }
   return e
 }
@@ -68,5 +71,6 @@ export function bulkBody(kind: BulkKind, d: BulkDraft, forPrice = false): BulkSe
   else body.file_id = d.fileId ?? undefined
   if (kind !== 'peer_to_peer') body.text = d.text
   if (!forPrice) body.send_at = sendAtValue(d)
+  body.gradual = gradualOf(d)
   return body
 }

@@ -2,6 +2,8 @@ import { Box, HStack, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { formatJalaliDateTime } from '../../../lib/jalali'
 import type { ScheduleDraft } from '../../../lib/schedule'
+import type { GradualDraft } from '../../../lib/gradual'
+import { toPersianDigits } from '../../../lib/digits'
 
 /** One «label: value» line of a review summary. */
 export function ReviewRow({ label, children }: { label: string; children: ReactNode }) {
@@ -20,6 +22,12 @@ export function ReviewRow({ label, children }: { label: string; children: ReactN
 /** «فوری» or the Jalali date and time of a scheduled send. */
 export function scheduleText(d: ScheduleDraft): string {
   return d.schedule === 'later' && d.sendAt ? formatJalaliDateTime(d.sendAt) : 'فوری'
+}
+
+/** «N در ساعت», «N در دقیقه» or «تا ساعت HH:mm» of a gradual send. */
+export function gradualText(d: Partial<GradualDraft>): string {
+  if (d.gradual === 'until') return `تا ساعت ${toPersianDigits(d.gradualUntil ?? '')}`
+  return `${toPersianDigits(d.gradualCount ?? '')} ${d.gradual === 'per_hour' ? 'در ساعت' : 'در دقیقه'}`
 }
 
 /** The text as a chat bubble, the way the recipient sees it. */
