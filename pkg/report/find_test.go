@@ -10,7 +10,8 @@ import (
 
 // Finding a mobile reads recipients through their mobile index, not a scan of the
 // recipients of the account's sends: checked on the plan of the list's count with
-// 30,000 recipients in the account's send, the statistics fresh.
+// 30,000 recipients in the account's send, the statistics fresh (an index-only scan
+// of the month's (mobile, send_id) index).
 func TestMobileLookupUsesIndex(t *testing.T) {
 	ctx := context.Background()
 	acct, _, _ := account(t)
@@ -33,8 +34,14 @@ func TestMobileLookupUsesIndex(t *testing.T) {
 		plan = append(plan, line)
 	}
 	text := strings.Join(plan, "\n")
-	if rows.Err() != nil || !strings.Contains(text, "mobile_") || strings.Contains(text, "Seq Scan on recipients") {
-		t.Fatalf("the mobile lookup does not use the index:\n%s", text)
+	// The month holding the rows is read by its mobile index; empty months may be
+	// scanned (nothing to read).
+	var part string
+	if err := pool.QueryRow(ctx, `SELECT tableoid::regclass::text FROM recipients WHERE send_id = $1 LIMIT 1`, id).Scan(&part); err != nil {
+		t.Fatal(err)
+	}
+	if rows.Err() != nil || !strings.Contains(text, "Index Only Scan using "+part+"_mobile_send_id_idx") || strings.Contains(text, "Seq Scan on "+part+" ") {
+		t.Fatalf("the mobile lookup does not use the index of %s:\n%s", part, text)
 	}
 	t.Logf("plan:\n%s", text)
 

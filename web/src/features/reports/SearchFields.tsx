@@ -33,7 +33,7 @@ export function MobileSearchField({ value, onChange, label, testId }: Props) {
   return (
     <Field.Root invalid={!!text.trim() && !whole} w={{ base: 'full', md: '56' }}>
       <InputGroup startElement={<SearchIcon boxSize="4" color="fg.subtle" />}>
-        <Input size="sm" type="search" inputMode="tel" dir="ltr" textAlign="end" aria-label={label} placeholder={label} value={text} onChange={(e) => edit(e.target.value)} data-testid={testId} />
+        <Input size="sm" type="search" inputMode="tel" aria-label={label} placeholder={label} value={text} onChange={(e) => edit(e.target.value)} data-testid={testId} />
       </InputGroup>
       {!!text.trim() && !whole && <Field.ErrorText fontSize="xs">شماره را کامل بنویسید، مثلا ۰۹۱۲۱۲۳۴۵۶۷</Field.ErrorText>}
     </Field.Root>

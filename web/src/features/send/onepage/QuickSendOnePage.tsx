@@ -10,6 +10,7 @@ import { SenderPicker } from '../../../components/SenderPicker'
 import { ServerMessage } from '../../../components/ServerMessage'
 import { formatNumber, formatRial } from '../../../lib/format'
 import { toPersianDigits } from '../../../lib/digits'
+import { PASTE_LIMIT } from '../../../lib/paste'
 import { uuid } from '../../../lib/uuid'
 import { sendApi, type PriceBody } from '../api'
 import { EMPTY_DRAFT, sendBody, stepErrors, withSender, type QuickDraft } from '../quick/draft'
@@ -21,7 +22,7 @@ import { TestSendButton, testBodyOf } from '../wizard/TestSendButton'
 import { useSubmitSend } from '../wizard/useSubmitSend'
 import { MessageStep } from '../wizard/WizardSteps'
 import { NumbersBox } from './NumbersBox'
-import { parseNumbers } from './numbers'
+import { numbersError, parseNumbers } from './numbers'
 
 /** How long the typing settles before the price is asked again. */
 const QUOTE_DEBOUNCE_MS = 500
@@ -42,6 +43,8 @@ export default function QuickSendOnePage() {
   const patch = (p: Partial<QuickDraft>) => setDraft((d) => ({ ...d, ...p }))
   const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
   const errors = { ...stepErrors(0, full), ...stepErrors(1, full) }
+  const tooMany = numbersError(parsed)
+  if (tooMany) errors.numbers = tooMany
   const quote = useLiveQuote(full)
   const scheduled = full.schedule === 'later'
   const { send, holdUntil, clearHold } = useSubmitSend({ sendBody: () => sendBody(full), scheduled, idempotencyKey })
@@ -60,7 +63,7 @@ export default function QuickSendOnePage() {
         <Stack gap="6">
           <SenderPicker value={draft.sender} onChange={(l) => setDraft((d) => withSender(d, l, cancel11Default))} error={shown.sender} />
           <Separator />
-          <NumbersBox value={raw} onChange={setRaw} parsed={parsed} error={shown.numbers} />
+          <NumbersBox value={raw} onChange={setRaw} parsed={parsed} error={shown.numbers ?? (parsed.valid.length > PASTE_LIMIT ? tooMany : undefined)} />
           <Separator />
           <MessageStep draft={draft} errors={shown} onChange={patch} />
         </Stack>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseNumbers } from './numbers'
+import { numbersError, parseNumbers } from './numbers'
 
 describe('parseNumbers', () => {
   it('reads every form and separator, in order', () => {
@@ -35,5 +35,15 @@ describe('parseNumbers', () => {
 
   it('is empty for blank text', () => {
     expect(parseNumbers('  \n ,, \n')).toEqual({ valid: [], invalid: [], duplicates: 0 })
+  })
+})
+
+describe('numbersError', () => {
+  it('wants one number and at most the paste limit', () => {
+    expect(numbersError(parseNumbers('0212'))).toBe('حداقل یک شماره گیرنده وارد کنید')
+    expect(numbersError(parseNumbers('09121234567'))).toBeUndefined()
+    const many = Array.from({ length: 3 }, (_, i) => `0912123456${i}`).join('\n')
+    expect(numbersError(parseNumbers(many), 2)).toMatch(/حداکثر ۲ شماره/)
+    expect(numbersError(parseNumbers(many), 3)).toBeUndefined()
   })
 })

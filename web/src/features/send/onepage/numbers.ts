@@ -1,5 +1,6 @@
 import { onlyDigits, toLatinDigits } from '../../../lib/digits'
-import { isValidMobile, normalizeMobile } from '../../../lib/paste'
+import { formatNumber } from '../../../lib/format'
+import { PASTE_LIMIT, isValidMobile, normalizeMobile } from '../../../lib/paste'
 
 /** What the numbers box found in its text. */
 export interface ParsedNumbers {
@@ -70,4 +71,14 @@ export function parseNumbers(text: string): ParsedNumbers {
     flush()
   }
   return out
+}
+
+/**
+ * Why the box's numbers cannot be sent from this page: none, or more than the panel's
+ * paste limit (spec §9: 1000; a longer list goes as a file send).
+ */
+export function numbersError(p: ParsedNumbers, limit = PASTE_LIMIT): string | undefined {
+  if (!p.valid.length) return 'حداقل یک شماره گیرنده وارد کنید'
+  if (p.valid.length > limit) return `حداکثر ${formatNumber(limit)} شماره در ارسال سریع؛ برای فهرست بزرگ‌تر «ارسال از فایل» را به کار ببرید`
+  return undefined
 }
