@@ -66,7 +66,7 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await page.getByTestId(`draft-resume-${saved.id}`).waitFor()
   await snap(page, 'drafts')
   await page.getByTestId(`draft-resume-${saved.id}`).click()
-  await waitForPath(page, /\/send-sms\/quick$/)
+  await waitForPath(page, /\/send-sms\/quick\/steps$/)
   assert.match(page.url(), new RegExp(`draft=${saved.id}$`))
   // The step shows the draft's recipients only once the draft has loaded (until then
   // «مرحله بعد» is disabled, and a click would wait for it).
