@@ -65,7 +65,7 @@ func reportByBulk(svc *report.Service) gin.HandlerFunc {
 	}
 }
 
-// reportRecipients is GET /report/recipients?id=&status=&page=&limit=.
+// reportRecipients is GET /report/recipients?id=&status=&mobile=&page=&limit=.
 func reportRecipients(svc *report.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		q, err := report.ParseRecipientQuery(c.Request.URL.Query())
@@ -73,7 +73,7 @@ func reportRecipients(svc *report.Service) gin.HandlerFunc {
 			Fail(c, err)
 			return
 		}
-		rows, total, err := svc.Recipients(c.Request.Context(), who(c).AccountID, q.SendID, q.Status, q.Page, q.Limit)
+		rows, total, err := svc.RecipientsPage(c.Request.Context(), who(c).AccountID, q)
 		if err != nil {
 			Fail(c, err)
 			return

@@ -49,6 +49,9 @@ func OK(c *gin.Context, data any) { write(c, http.StatusOK, data, Meta{}) }
 // Created answers 201 with data.
 func Created(c *gin.Context, data any) { write(c, http.StatusCreated, data, Meta{}) }
 
+// Accepted writes a 202 envelope: the work was taken and goes on after the answer.
+func Accepted(c *gin.Context, data any) { write(c, http.StatusAccepted, data, Meta{}) }
+
 // Paged answers 200 with rows and paging metadata.
 func Paged(c *gin.Context, rows any, p Page) {
 	total := p.Total

@@ -12,6 +12,7 @@ func (s *Server) sendRoutes() []Route {
 		// Sending (api-contract.md "Sending").
 		{http.MethodPost, "/send/calculate-price", acl.SendCreate, s.calculatePrice},
 		{http.MethodPost, "/send", acl.SendCreate, s.createSend},
+		{http.MethodPost, "/send/test", acl.SendCreate, s.testSend},
 		{http.MethodPost, "/send/cancel", acl.SendCancel, s.cancelSend},
 		{http.MethodPost, "/send/pause", acl.SendCancel, s.pauseSend},
 		{http.MethodPost, "/send/resume", acl.SendCancel, s.resumeSend},

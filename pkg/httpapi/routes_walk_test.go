@@ -111,6 +111,7 @@ var routeTable = map[string]walkRoute{
 	"GET /send/hours":                                   {acl.SendCreate, fixed("/send/hours", nil), own, false},
 	"POST /send/hours":                                  {acl.ProfileManage, fixed("/send/hours", map[string]any{}), own, false},
 	"POST /send":                                        {acl.SendCreate, fixed("/send", map[string]any{}), listing, false},
+	"POST /send/test":                                   {acl.SendCreate, fixed("/send/test", map[string]any{}), listing, false},
 	"POST /send/cancel":                                 {acl.SendCancel, withID("/send/cancel", (*walk).send, idBody), "", false},
 	"POST /send/pause":                                  {acl.SendCancel, withID("/send/pause", (*walk).send, idBody), "", false},
 	"POST /send/resume":                                 {acl.SendCancel, withID("/send/resume", (*walk).send, idBody), "", false},

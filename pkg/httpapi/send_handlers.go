@@ -64,6 +64,20 @@ func (s *Server) createSend(c *gin.Context) {
 	s.acceptSend(c, in)
 }
 
+// testSend is POST /send/test: the text to the caller's own mobile (202).
+func (s *Server) testSend(c *gin.Context) {
+	var in send.TestRequest
+	if !bind(c, &in) {
+		return
+	}
+	a, err := s.Sends.SendTest(c.Request.Context(), who(c), in, c.ClientIP())
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Accepted(c, a)
+}
+
 // acceptSend creates a send: 201, or 200 with the first send for a repeated
 // Idempotency-Key.
 func (s *Server) acceptSend(c *gin.Context, in send.Request) {

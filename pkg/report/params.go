@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
+	"unicode/utf8"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/validate"
@@ -25,10 +26,13 @@ const (
 	msgTooManyIDs      = "حداکثر ۱۰۰ شناسه در هر درخواست مجاز است"
 	msgRecipientStatus = "وضعیت گیرنده معتبر نیست"
 	msgDeepPage        = "برای دیدن همه گیرندگان، فایل اکسل گزارش را دریافت کنید"
+	msgMobile          = "شماره موبایل معتبر نیست؛ مثلا ۰۹۱۲۱۲۳۴۵۶۷"
+	msgQ               = "متن جستجو حداکثر ۲۰۰ نویسه باشد"
 )
 
 // ParseFilter reads the list filters of a query string: page, limit, status, type,
-// from and to. Dates are RFC 3339 or Tehran wall-clock times (2006-01-02,
+// line, mobile (any form: 0912…, 912…, +98912…, Persian digits), q (a piece of the
+// text), from and to. Dates are RFC 3339 or Tehran wall-clock times (2006-01-02,
 // 2006-01-02 15:04[:05], also with / and Persian digits); a date alone as "to" means
 // the end of that day.
 func ParseFilter(q url.Values) (Filter, error) {
@@ -42,6 +46,17 @@ func ParseFilter(q url.Values) (Filter, error) {
 	f.Type = strings.TrimSpace(q.Get("type"))
 	f.Line = strings.TrimSpace(validate.ToLatinDigits(q.Get("line")))
 	f.From, f.To = ParseRange(RangeParam(q, "from"), RangeParam(q, "to"), "from", "to", errs)
+	if v := strings.TrimSpace(q.Get("mobile")); v != "" {
+		m, ok := validate.NormalizeMobile(v)
+		if !ok {
+			errs.Add("mobile", msgMobile)
+		}
+		f.Mobile = m
+	}
+	f.Q = strings.TrimSpace(q.Get("q"))
+	if utf8.RuneCountInString(f.Q) > MaxQ {
+		errs.Add("q", msgQ)
+	}
 	if err := errs.Err(); err != nil {
 		return Filter{}, err
 	}
@@ -52,11 +67,14 @@ func ParseFilter(q url.Values) (Filter, error) {
 type RecipientQuery struct {
 	SendID int64
 	Status *int
+	// Mobile (98XXXXXXXXXX, '' none) looks up one recipient of the send.
+	Mobile string
 	Page   int
 	Limit  int
 }
 
-// ParseRecipientQuery reads id, status, page and limit of the recipients list.
+// ParseRecipientQuery reads id, status, mobile (any form), page and limit of the
+// recipients list.
 func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
 	pg, err := validate.ParsePaging(q, DefaultLimit, MaxLimit)
 	if err != nil {
@@ -74,6 +92,13 @@ func ParseRecipientQuery(q url.Values) (RecipientQuery, error) {
 		} else {
 			rq.Status = &n
 		}
+	}
+	if v := strings.TrimSpace(q.Get("mobile")); v != "" {
+		m, ok := validate.NormalizeMobile(v)
+		if !ok {
+			errs.Add("mobile", msgMobile)
+		}
+		rq.Mobile = m
 	}
 	if err := errs.Err(); err != nil {
 		return RecipientQuery{}, err

@@ -24,17 +24,16 @@ const (
 FROM sends s
 LEFT JOIN users u ON u.id = s.stopped_by AND u.account_id = s.account_id`
 
-	// listWhere is shared by the list and its count: $1 account, [$2, $3) created_at,
-	// $4 status ('' any), $5 type ('' any), $6 sender line ('' any).
-	listWhere = `
+	// listBase is shared by the list and its count: $1 account, [$2, $3) created_at,
+	// $4 status ('' any), $5 type ('' any), $6 sender line ('' any); listWhere
+	// appends the mobile and text filters (find.go).
+	listBase = `
 WHERE s.account_id = $1 AND s.created_at >= $2 AND s.created_at < $3
   AND ($4 = '' OR s.status = $4) AND ($5 = '' OR s.type = $5) AND ($6 = '' OR s.sender = $6)` + visible
 
-	qList = `SELECT ` + sendCols + `left(s.text, 70)` + sendRest + listWhere + `
-ORDER BY s.created_at DESC, s.id DESC
-LIMIT $7 OFFSET $8`
+	qList = `SELECT ` + sendCols + `left(s.text, 70)` + sendRest
 
-	qListCount = `SELECT count(*) FROM sends s` + listWhere
+	qListCount = `SELECT count(*) FROM sends s`
 
 	qStatsOfAccount = `SELECT ` + sendCols + `s.text` + sendRest + `
 WHERE s.account_id = $1 AND s.id = ANY($2)` + visible

@@ -115,6 +115,25 @@ func (s *Service) Recipients(ctx context.Context, accountID, sendID int64, statu
 	return out, total, nil
 }
 
+// RecipientsPage is the recipients list of q: one page, or with a mobile the
+// number's recipient alone (an empty page when the send did not have it).
+func (s *Service) RecipientsPage(ctx context.Context, accountID int64, q RecipientQuery) ([]Recipient, int64, error) {
+	if q.Mobile == "" {
+		return s.Recipients(ctx, accountID, q.SendID, q.Status, q.Page, q.Limit)
+	}
+	r, err := s.RecipientOf(ctx, accountID, q.SendID, q.Mobile)
+	if errors.Is(err, apperr.ErrNotFound) {
+		if err := s.owned(ctx, accountID, q.SendID); err != nil {
+			return nil, 0, err
+		}
+		return []Recipient{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return []Recipient{r}, 1, nil
+}
+
 // RecipientOf returns one recipient of the account's send by its mobile
 // (98XXXXXXXXXX): the status of one message. A number the send did not have is
 // not found.

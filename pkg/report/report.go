@@ -130,6 +130,8 @@ type Stats struct {
 	PacePerHour *int       `json:"pace_per_hour,omitempty"`
 	PaceEndAt   *time.Time `json:"pace_end_at,omitempty"`
 	PaceNote    string     `json:"pace_note,omitempty"`
+	// Match is, in a list filtered by mobile, that number's recipient in this send.
+	Match *Match `json:"match,omitempty"`
 }
 
 // MsgWindowPaused begins the note of a send paused outside its sending hours.
@@ -152,6 +154,10 @@ type Filter struct {
 	To   time.Time // exclusive
 	// Archive lists the sends older than the 30-day window instead of those inside it.
 	Archive bool
+	// Mobile (98XXXXXXXXXX, '' any) keeps the sends that had this recipient.
+	Mobile string
+	// Q ('' any) keeps the sends whose text contains it.
+	Q string
 }
 
 // List returns one page of the account's sends, newest first, and the total. Without
@@ -162,18 +168,25 @@ func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]SendRo
 		return nil, 0, err
 	}
 	from, to := f.bounds(s.now())
-	args := []any{accountID, from, to, f.Status, f.typeFilter(), f.Line}
+	where, args := listWhere(f, []any{accountID, from, to, f.Status, f.typeFilter(), f.Line})
 	var total int64
-	if err := s.pool.QueryRow(ctx, qListCount, args...).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, qListCount+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count sends: %w", err)
 	}
 	rows := []SendRow{}
 	if total == 0 || int64(f.Page-1)*int64(f.Limit) >= total {
 		return rows, total, nil
 	}
-	stats, err := s.query(ctx, qList, append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	n := len(args)
+	page := fmt.Sprintf("%s\nORDER BY s.created_at DESC, s.id DESC\nLIMIT $%d OFFSET $%d", where, n+1, n+2)
+	stats, err := s.query(ctx, qList+page, append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list sends: %w", err)
+	}
+	if f.Mobile != "" {
+		if err := s.matchMobile(ctx, f.Mobile, stats); err != nil {
+			return nil, 0, err
+		}
 	}
 	for _, st := range stats {
 		rows = append(rows, SendRow(st))

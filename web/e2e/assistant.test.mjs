@@ -17,7 +17,7 @@ after(async () => { await browser?.close() })
 
 /** Opens quick send's text step with one recipient. */
 async function textStep(page) {
-  await signInWithToken(page, token, '/send-sms/quick')
+  await signInWithToken(page, token, '/send-sms/quick/steps')
   await page.getByTestId('quick-step-0').waitFor()
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
   const entry = page.getByTestId('recipients').locator('input[type="tel"]')

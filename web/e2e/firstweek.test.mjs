@@ -62,7 +62,7 @@ async function handset(intl, timeoutMs = 60_000) {
 
 test('schedule step: «10» typed in the hour box is stored as 10:30, not 01:00', { timeout: 180_000 }, async () => {
   const { context, page } = await openPage(browser)
-  await signInWithToken(page, token, '/send-sms/quick')
+  await signInWithToken(page, token, '/send-sms/quick/steps')
   await page.getByTestId('quick-step-0').waitFor()
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
   const entry = page.getByTestId('recipients').locator('input[type="tel"]')

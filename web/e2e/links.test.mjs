@@ -79,7 +79,7 @@ test('tracked link: insert, send, open at the handset, count rises', { timeout: 
   await shot(page, 'links-list')
 
   // Quick send with the link inserted from the editor.
-  await page.goto(`${PANEL_URL}/send-sms/quick`)
+  await page.goto(`${PANEL_URL}/send-sms/quick/steps`)
   await page.getByTestId('quick-step-0').waitFor()
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
   const number = randomMobile()

@@ -37,7 +37,7 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await snap(page, 'group')
 
   // Quick send: one number, then the text with the predefined message inserted after «سلام».
-  await page.goto(`${PANEL_URL}/send-sms/quick`)
+  await page.goto(`${PANEL_URL}/send-sms/quick/steps`)
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
   const entry = page.getByTestId('recipients').locator('input[type="tel"]')
   await entry.fill(randomMobile())
@@ -66,7 +66,7 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await page.getByTestId(`draft-resume-${saved.id}`).waitFor()
   await snap(page, 'drafts')
   await page.getByTestId(`draft-resume-${saved.id}`).click()
-  await waitForPath(page, /\/send-sms\/quick$/)
+  await waitForPath(page, /\/send-sms\/quick\/steps$/)
   assert.match(page.url(), new RegExp(`draft=${saved.id}$`))
   // The step shows the draft's recipients only once the draft has loaded (until then
   // «مرحله بعد» is disabled, and a click would wait for it).
@@ -106,7 +106,7 @@ test('predefined pages on mobile and in the dark theme', { timeout: 60_000 }, as
   await page.getByRole('table', { name: 'پیش‌نویس‌ها' }).or(page.getByText('پیش‌نویسی ندارید', { exact: false })).first().waitFor()
   await snap(page, 'drafts-mobile')
   // The wizard's bar holds back, «ذخیره پیش‌نویس» and next without sideways scroll.
-  await page.goto(`${PANEL_URL}/send-sms/quick`)
+  await page.goto(`${PANEL_URL}/send-sms/quick/steps`)
   await page.getByTestId('wizard-save-draft').waitFor()
   await snap(page, 'quick-mobile')
   for (const id of ['wizard-back', 'wizard-save-draft', 'wizard-next']) {

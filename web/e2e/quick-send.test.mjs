@@ -20,6 +20,9 @@ test('demo: quick send to 3 numbers, report goes final without reload', { timeou
   await page.goto(`${PANEL_URL}/send-sms`)
   await page.getByTestId('method-quick').click()
   await waitForPath(page, /\/send-sms\/quick$/)
+  // The one page is the default; this test walks the three-step wizard beside it.
+  await page.getByTestId('quick-wizard-link').click()
+  await waitForPath(page, /\/send-sms\/quick\/steps$/)
 
   // Step 1: the default line is preselected; add three numbers.
   await page.getByTestId('quick-step-0').waitFor()

@@ -22,6 +22,7 @@ describe('route table (spec §2)', () => {
   it.each([
     ['/dashboard', 'dashboard'],
     ['/send-sms/quick', 'send-sms/quick'],
+    ['/send-sms/quick/steps', 'send-sms/quick/steps'],
     ['/send-sms/success-send/12', 'send-sms/success-send/:id'],
     ['/reports/7', 'reports/:id'],
     ['/reports/archive-details/7', 'reports/archive-details/:id'],

@@ -26,6 +26,7 @@ const ExternalLoginPage = lazyPage(() => import('../features/auth/ExternalLoginP
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'))
 const SendMethodsPage = lazyPage(() => import('../features/send/SendMethodsPage'))
 const QuickSendPage = lazyPage(() => import('../features/send/quick/QuickSendPage'))
+const QuickSendOnePage = lazyPage(() => import('../features/send/onepage/QuickSendOnePage'))
 const SuccessSendPage = lazyPage(() => import('../features/send/SuccessSendPage'))
 const DraftsPage = lazyPage(() => import('../features/send/drafts/DraftsPage'))
 const FileSendPage = lazyPage(() => import('../features/send/file/FileSendPage'))
@@ -92,7 +93,8 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to="/dashboard" replace /> },
           { path: 'dashboard', element: <DashboardPage />, handle: { title: 'پیشخوان', root: true } },
           { path: 'send-sms', element: <SendMethodsPage />, handle: { title: 'ارسال پیامک' } },
-          { path: 'send-sms/quick', element: <QuickSendPage />, handle: { title: 'ارسال سریع' } },
+          { path: 'send-sms/quick', element: <QuickSendOnePage />, handle: { title: 'ارسال سریع' } },
+          { path: 'send-sms/quick/steps', element: <QuickSendPage />, handle: { title: 'ارسال سریع مرحله‌ای' } },
           { path: 'send-sms/file', element: <FileSendPage />, handle: { title: 'ارسال از فایل' } },
           { path: 'send-sms/peer-to-peer', element: <PeerToPeerSendPage />, handle: { title: 'ارسال نظیر به نظیر' } },
           { path: 'send-sms/keyword', element: <KeywordSendPage />, handle: { title: 'ارسال کلیدواژه‌ای' } },

@@ -13,6 +13,8 @@ export interface ReportRow {
   delivered: number
   price: number
   created_at: string
+  /** With a mobile searched: that number's recipient in this send. */
+  match?: { mobile: string; status: number; pending?: boolean; rejected?: boolean; updated_at: string }
 }
 
 export interface BulkStats {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react'
 import type { IconProps } from '@chakra-ui/react'
 import {
-  ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FileIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
+  BoltIcon, ChartIcon, ClockIcon, CodeIcon, ColleaguesIcon, ContactsIcon, FileIcon, FolderIcon, HomeIcon, InboxIcon, MessageIcon,
   PatternIcon, SecretaryIcon, SendIcon, ShieldIcon, SupportIcon, WalletIcon,
 } from '../../components/outlineIcons'
 import { allows, type Acl, type Permission } from '../../lib/acl'
@@ -33,7 +33,8 @@ export const MENU: MenuGroup[] = [
   {
     items: [
       { label: 'پیشخوان', to: '/dashboard', icon: HomeIcon },
-      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/campaigns', '/send-sms/drafts'] },
+      { label: 'ارسال سریع', to: '/send-sms/quick', icon: BoltIcon, perm: 'send.create' },
+      { label: 'ارسال پیامک', to: '/send-sms', icon: SendIcon, perm: 'send.create', exclude: ['/send-sms/quick', '/send-sms/campaigns', '/send-sms/drafts'] },
       { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon, perm: 'report.view' },
       { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
       { label: 'لینک‌های ردیابی', to: '/links', icon: ChartIcon, perm: 'send.create' },

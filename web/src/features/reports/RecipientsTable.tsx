@@ -7,6 +7,7 @@ import { useRecipients, type RecipientRow } from '../../lib/reports'
 import { RecipientStatusBadge } from '../../components/StatusBadge'
 import { RECIPIENT_STATUS, operatorLabel } from '../../lib/statuses'
 import { PartsIndicator } from './PartsIndicator'
+import { MobileSearchField } from './SearchFields'
 
 const URL_OPTS = { prefix: 'r' }
 
@@ -26,7 +27,7 @@ const COLUMNS: DataTableColumn<RecipientRow>[] = [
 /** Recipients of one send (GET /report/recipients), paged and filtered in the URL under «r-». */
 export function RecipientsTable({ id, pollMs, toolbar }: { id: string; pollMs: number | false; toolbar?: React.ReactNode }) {
   const list = useUrlListState(URL_OPTS)
-  const filters = list.filters(allFilterKeys(FILTERS))
+  const filters = list.filters([...allFilterKeys(FILTERS), 'mobile'])
   const { data, isPending, isError, refetch } = useRecipients(id, { page: list.page, limit: list.limit, ...filters }, pollMs)
   return (
     <DataTable
@@ -40,7 +41,12 @@ export function RecipientsTable({ id, pollMs, toolbar }: { id: string; pollMs: n
       onRetry={() => refetch()}
       filters={FILTERS}
       url={URL_OPTS}
-      toolbar={toolbar}
+      toolbar={
+        <>
+          <MobileSearchField value={filters.mobile ?? ''} onChange={(v) => list.setFilter('mobile', v)} label="جستجوی شماره" testId="recipients-search-mobile" />
+          {toolbar}
+        </>
+      }
     />
   )
 }

@@ -1,4 +1,4 @@
-import { Tabs, Text } from '@chakra-ui/react'
+import { Stack, Tabs, Text } from '@chakra-ui/react'
 import { useNavigate } from 'react-router'
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
@@ -8,11 +8,12 @@ import { toPersianDigits } from '../../lib/digits'
 import { useUrlListState } from '../../lib/urlState'
 import { SectionCard } from '../../components/SectionCard'
 import { useReportList, type ReportRow } from '../../lib/reports'
-import { SendStatusBadge } from '../../components/StatusBadge'
+import { RecipientStatusBadge, SendStatusBadge } from '../../components/StatusBadge'
 import { SEND_STATUS_OPTIONS, SEND_TYPES, sendTypeLabel } from '../../lib/statuses'
 import { useTabParam } from '../../lib/tabs'
 import { useArchiveList } from './api'
 import { SystemicList } from './SystemicList'
+import { MobileSearchField, TextSearchField } from './SearchFields'
 
 /** Spec §3 SMS types, those the platform sends (the «all» choice is the filter's «همه»). */
 const TYPE_OPTIONS = Object.keys(SEND_TYPES).map((value) => ({ value, label: SEND_TYPES[value] }))
@@ -45,6 +46,26 @@ const COLUMNS: DataTableColumn<ReportRow>[] = [
     ),
   },
 ]
+
+/** The search boxes' URL keys: a mobile in any form, a piece of the text. */
+const SEARCH_KEYS = ['mobile', 'q']
+
+/** With a mobile searched: that recipient's status in the send and when it last changed. */
+const MATCH_COLUMN: DataTableColumn<ReportRow> = {
+  key: 'match',
+  title: 'وضعیت این شماره',
+  render: (r) =>
+    r.match ? (
+      <Stack gap="0.5" align="start" data-testid="report-match">
+        <RecipientStatusBadge status={r.match.pending ? undefined : r.match.status} />
+        <Text as="span" fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+          {formatJalaliDateTime(r.match.updated_at)}
+        </Text>
+      </Stack>
+    ) : (
+      '—'
+    ),
+}
 
 const TABS = ['ارسال‌ها', 'پیامک‌های سیستمی', 'بایگانی'] as const
 
@@ -79,15 +100,16 @@ export default function ReportsPage() {
 function SendList({ archive = false }: { archive?: boolean }) {
   const navigate = useNavigate()
   const list = useUrlListState()
-  const filters = list.filters(allFilterKeys(REPORT_FILTERS))
+  const filters = list.filters([...allFilterKeys(REPORT_FILTERS), ...SEARCH_KEYS])
   const params = { page: list.page, limit: list.limit, ...filters }
+  const columns = filters.mobile ? [...COLUMNS.slice(0, 4), MATCH_COLUMN, ...COLUMNS.slice(4)] : COLUMNS
   const recent = useReportList(params, !archive)
   const old = useArchiveList<ReportRow>(params, archive)
   const { data, isPending, isError, refetch } = archive ? old : recent
   return (
     <DataTable
       caption={archive ? 'بایگانی ارسال‌ها' : 'گزارش ارسال‌ها'}
-      columns={COLUMNS}
+      columns={columns}
       rows={data?.rows}
       total={data?.meta.total}
       rowKey={(r) => r.id}
@@ -95,7 +117,17 @@ function SendList({ archive = false }: { archive?: boolean }) {
       isError={isError}
       onRetry={() => refetch()}
       filters={REPORT_FILTERS}
-      emptyText={archive ? 'ارسالی قدیمی‌تر از ۳۰ روز یافت نشد' : 'ارسالی در این بازه یافت نشد'}
+      toolbar={
+        <Stack direction={{ base: 'column', md: 'row' }} gap="2" w={{ base: 'full', md: 'auto' }} align={{ md: 'flex-start' }} data-testid="report-search">
+          <MobileSearchField value={filters.mobile ?? ''} onChange={(v) => list.setFilter('mobile', v)} label="جستجوی شماره موبایل" testId="report-search-mobile" />
+          <TextSearchField value={filters.q ?? ''} onChange={(v) => list.setFilter('q', v)} label="جستجو در متن پیامک" testId="report-search-text" />
+        </Stack>
+      }
+      emptyText={
+        filters.mobile || filters.q
+          ? 'ارسالی با این جستجو یافت نشد'
+          : archive ? 'ارسالی قدیمی‌تر از ۳۰ روز یافت نشد' : 'ارسالی در این بازه یافت نشد'
+      }
       onRowClick={(r) => navigate(archive ? `/reports/archive-details/${r.id}` : `/reports/${r.id}`)}
     />
   )

@@ -80,7 +80,22 @@ export interface SendResult {
   price: number
 }
 
+/** POST /send/test: the text from a line to the caller's own mobile. */
+export interface TestSendBody {
+  text: string
+  line: string
+  cancel11?: boolean
+  /** A personalised send's first row: each {key} of the text becomes its value. */
+  sample?: Record<string, string>
+}
+
+/** The test send accepted: the send and the mobile it went to (0912…). */
+export interface TestSent extends SendResult {
+  mobile: string
+}
+
 export const sendApi = {
+  test: (body: TestSendBody) => api.post<TestSent>('/send/test', body),
   calculatePrice: (body: PriceBody | BulkSendBody | TargetedSendBody) => api.post<PriceQuote>('/send/calculate-price', body),
   send: (body: (SendBody | BulkSendBody | TargetedSendBody) & { hold_until_window?: boolean }, idempotencyKey: string) =>
     api.post<SendResult>('/send', body, { 'Idempotency-Key': idempotencyKey }),

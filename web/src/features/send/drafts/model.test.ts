@@ -24,6 +24,6 @@ describe('drafts model', () => {
     expect(resumed).toMatchObject({ sender: '30001234', advertising: true, cancel11: true, schedule: 'later', numbers: ['989121111111'] })
     expect(resumed.sendAt?.toISOString()).toBe('2030-01-02T08:30:00.000Z')
     expect(fromDraft({ ...d, sender: '', send_at: null })).not.toHaveProperty('sender')
-    expect(draftPath(d)).toBe('/send-sms/quick?draft=3')
+    expect(draftPath(d)).toBe('/send-sms/quick/steps?draft=3')
   })
 })

@@ -15,7 +15,7 @@ export interface WizardState extends SenderDraft, ScheduleDraft {
 
 /** Persian names of the methods, and the wizard each draft resumes in. */
 export const DRAFT_TYPES: Record<DraftType, { label: string; path: string }> = {
-  quick: { label: 'ارسال سریع', path: '/send-sms/quick' },
+  quick: { label: 'ارسال سریع', path: '/send-sms/quick/steps' },
   file: { label: 'ارسال از فایل', path: '/send-sms/file' },
   keyword: { label: 'ارسال کلیدواژه‌ای', path: '/send-sms/keyword' },
   peer_to_peer: { label: 'ارسال نظیر به نظیر', path: '/send-sms/peer-to-peer' },

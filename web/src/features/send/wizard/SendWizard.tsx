@@ -1,18 +1,18 @@
 import { Alert, Box, Button, Flex, HStack, Stack } from '@chakra-ui/react'
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query'
+import { useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
-import { useLocation, useNavigate } from 'react-router'
+import { useNavigate } from 'react-router'
 import { WizardStepper } from '../../../components/WizardStepper'
 import { ArrowLeftIcon, ArrowRightIcon, SendIcon } from '../../../components/outlineIcons'
-import { queryKeys } from '../../../lib/queryKeys'
 import { uuid } from '../../../lib/uuid'
 import { useIsMobile } from '../../../lib/viewport'
 import { SectionCard } from '../../../components/SectionCard'
 import { ServerMessage } from '../../../components/ServerMessage'
 import { ErrorState, LoadingState } from '../../../components/States'
 import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody, type TargetedSendBody } from '../api'
-import { type SuccessState } from '../successState'
-import { HoldDialog, outsideHoursNext } from './HoldDialog'
+import { HoldDialog } from './HoldDialog'
+import { useSubmitSend } from './useSubmitSend'
+import { TestSendButton, testBodyOf } from './TestSendButton'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
@@ -50,8 +50,6 @@ interface Props {
  */
 export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
-  const location = useLocation()
-  const queryClient = useQueryClient()
   const last = steps.length - 1
   const [step, setStep] = useState(0)
   const [showErrors, setShowErrors] = useState(false)
@@ -65,18 +63,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
     retry: false,
     staleTime: 60_000,
   })
-  const [holdUntil, setHoldUntil] = useState<string | null>(null)
-  const send = useMutation({
-    mutationFn: (hold: boolean) => sendApi.send(hold ? { ...sendBody(), hold_until_window: true } : sendBody(), idempotencyKey),
-    onError: (e) => setHoldUntil(scheduled ? null : outsideHoursNext(e)),
-    onSuccess: (r) => {
-      setHoldUntil(null)
-      void queryClient.invalidateQueries({ queryKey: queryKeys.credit })
-      void queryClient.invalidateQueries({ queryKey: queryKeys.reports })
-      drafts.discard()
-      navigate(`/send-sms/success-send/${r.id}`, { state: { ...r, from: location.pathname } satisfies SuccessState })
-    },
-  })
+  const { send, holdUntil, clearHold } = useSubmitSend({ sendBody, scheduled, idempotencyKey, onAccepted: () => drafts.discard() })
 
   const errors = showErrors ? stepErrors(step) : {}
   const next = () => {
@@ -109,6 +96,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           ) : (
             children({ step, errors, quote })
           )}
+          {step === last && <TestSendButton body={testBodyOf(sendBody(), quote.data)} />}
           {step === last && send.isError && !holdUntil && (
             <Alert.Root status="error" rounded="lg">
               <Alert.Indicator />
@@ -122,7 +110,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           )}
         </Stack>
       </SectionCard>
-      <HoldDialog next={holdUntil} onClose={() => setHoldUntil(null)} onHold={() => send.mutate(true)} loading={send.isPending} />
+      <HoldDialog next={holdUntil} onClose={clearHold} onHold={() => send.mutate(true)} loading={send.isPending} />
       <WizardBar
         first={step === 0}
         last={step === last}
