@@ -109,11 +109,11 @@ type Config struct {
 	// the bank sends payers back to (empty: the API's own origin) and how long a
 	// payment may stay pending before the settle task asks the bank.
 	PaymentGateway, PaymentPublicURL string
+	PaymentPendingTimeout            time.Duration
 	// PanelURL is the panel's public origin (PANEL_URL, e.g. https://panel.example.ir;
 	// default PAYMENT_PUBLIC_URL, else the API's own address): links texted to people,
 	// such as a colleague's invitation, start with it.
 	PanelURL string
-	PaymentPendingTimeout            time.Duration
 	// Invoices: the seller's legal details (empty: pkg/invoice's defaults) and the
 	// Chromium that prints them to PDF.
 	InvoiceSellerName, InvoiceSellerNationalID, InvoiceSellerEconomicCode string

@@ -46,6 +46,16 @@ async function latestText(intl, after) {
   throw new Error(`no text for ${intl} at the simulator`)
 }
 
+/** Opens the quick send with the default line and one number, on its text step. */
+async function toMessageStep(page, token) {
+  await signInWithToken(page, token, '/send-sms/quick')
+  await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
+  const entry = page.getByTestId('recipients').locator('input[type="tel"]')
+  await entry.fill(randomMobile())
+  await entry.press('Enter')
+  await page.getByTestId('wizard-next').click()
+}
+
 test('the login page explains invitations and leads to «پذیرش دعوت»', async () => {
   for (const [viewport, dark, name] of [[DESKTOP, false, 'desktop'], [DESKTOP, true, 'desktop-dark'], [MOBILE, false, 'mobile'], [MOBILE, true, 'mobile-dark']]) {
     const { context, page } = await themed(viewport, dark)
@@ -66,12 +76,7 @@ test('a send wizard asks before it is left, keeps the draft and offers it back',
   const token = await apiToken(DEMO.username, DEMO.password)
   const text = `پیش‌نویس هفته اول ${randomDigits(5)}`
   const { context, page } = await openPage(browser)
-  await signInWithToken(page, token, '/send-sms/quick')
-  await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
-  const entry = page.getByTestId('recipients').locator('input[type="tel"]')
-  await entry.fill(randomMobile())
-  await entry.press('Enter')
-  await page.getByTestId('wizard-next').click()
+  await toMessageStep(page, token)
   await page.getByTestId('message').locator('textarea').fill(text)
   // Saved by itself once the typing pauses.
   await page.getByTestId('draft-autosaved').waitFor()
@@ -181,5 +186,31 @@ test('the invitation SMS links to «پذیرش دعوت»; the colleague sees on
     }
     await shot(t.page, `friction-access-limited-${name}`)
     await t.context.close()
+  }
+})
+
+test('the editor: ۰ for an empty text, the footer warning, the locked footer’s reason and the cut notice', { timeout: 300_000 }, async () => {
+  const token = await apiToken(DEMO.username, DEMO.password)
+  for (const [viewport, dark, name] of [[DESKTOP, false, 'desktop'], [DESKTOP, true, 'desktop-dark'], [MOBILE, false, 'mobile'], [MOBILE, true, 'mobile-dark']]) {
+    const { context, page } = await themed(viewport, dark)
+    await toMessageStep(page, token)
+    const editor = page.getByTestId('message')
+    // The demo's default line is advertising: the footer is on, locked, and says why.
+    await editor.getByText('تعداد کاراکتر: ۰ | بخش‌ها: ۰').waitFor()
+    await editor.getByTestId('cancel11-locked').getByText('مقررات اپراتورها').waitFor()
+    await editor.locator('textarea').fill('س'.repeat(65))
+    await editor.getByTestId('cancel11-warning').getByText('افزودن «لغو۱۱» پیامک را ۲ بخشی می‌کند').waitFor()
+    await editor.locator('textarea').fill('')
+    await editor.locator('textarea').evaluate((el) => {
+      const dt = new DataTransfer()
+      dt.setData('text/plain', 'پ'.repeat(3000))
+      el.focus()
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }))
+    })
+    await editor.getByTestId('text-cut').getByText('۳۰۰ کاراکتر از متن حذف شد؛ متن پیامک حداکثر ۲٬۷۰۰ کاراکتر است.').waitFor()
+    assert.equal([...(await editor.locator('textarea').inputValue())].length, 2700)
+    await editor.getByTestId('text-cut').scrollIntoViewIfNeeded()
+    await shot(page, `friction-editor-${name}`)
+    await context.close()
   }
 })
