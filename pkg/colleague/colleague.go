@@ -63,6 +63,9 @@ type Service struct {
 	secret   string
 	sessions Sessions
 	limits   Limits
+	// PanelURL is the panel's public origin; the invitation SMS links to its
+	// «پذیرش دعوت» page (InviteText).
+	PanelURL string
 	// OnDeactivate, when set, stops or holds the deferred work a deactivated colleague
 	// made (their campaigns stop, their scheduled sends wait) inside the deactivation's
 	// transaction, and says what it did for the owner's audit entry.

@@ -143,15 +143,20 @@ func (s *Service) invite(ctx context.Context, tx pgx.Tx, id acl.Identity, userID
 	if err != nil {
 		return nil, fmt.Errorf("insert invitation: %w", err)
 	}
-	return jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: InviteText(code),
+	return jobs.NewVerification(jobs.Verification{UserID: userID, Mobile: mobile, Text: InviteText(code, s.PanelURL),
 		Purpose: "invite", ChallengeID: chID})
 }
 
-// InviteText is the invitation SMS: a fixed platform text with the code only. No
-// text the owner chose (the account's name, the username) goes out from the
-// platform's line; the colleague accepts with their mobile number and the code.
-func InviteText(code string) string {
-	return "کد دعوت همکاری چاپار: " + code + "\nدر صفحه «پذیرش دعوت» چاپار با شماره همراه خود و این کد، رمز عبور را تعیین کنید."
+// AcceptInvitePath is the panel page where an invited colleague sets a password.
+const AcceptInvitePath = "/accept-invite"
+
+// InviteText is the invitation SMS: a fixed platform text with the code and the
+// link to the panel's «پذیرش دعوت» page (panelURL + AcceptInvitePath). No text the
+// owner chose (the account's name, the username) goes out from the platform's
+// line; the colleague accepts with their mobile number and the code.
+func InviteText(code, panelURL string) string {
+	return "کد دعوت همکاری چاپار: " + code + "\nبا شماره همراه خود و این کد، رمز عبور را در این صفحه تعیین کنید:\n" +
+		strings.TrimRight(panelURL, "/") + AcceptInvitePath
 }
 
 // allowInvite counts one invitation against the account's daily cap.

@@ -110,6 +110,10 @@ type Config struct {
 	// payment may stay pending before the settle task asks the bank.
 	PaymentGateway, PaymentPublicURL string
 	PaymentPendingTimeout            time.Duration
+	// PanelURL is the panel's public origin (PANEL_URL, e.g. https://panel.example.ir;
+	// default PAYMENT_PUBLIC_URL, else the API's own address): links texted to people,
+	// such as a colleague's invitation, start with it.
+	PanelURL string
 	// Invoices: the seller's legal details (empty: pkg/invoice's defaults) and the
 	// Chromium that prints them to PDF.
 	InvoiceSellerName, InvoiceSellerNationalID, InvoiceSellerEconomicCode string
@@ -240,6 +244,7 @@ func defaults() Config {
 	c.AssistantKey, c.AssistantStream = secret("ASSISTANT_KEY", ""), env("ASSISTANT_STREAM", "1") != "0"
 	c.AssistantDailyQuota, c.AssistantPerMin = 200, 20
 	c.ShortLinkBase = env("SHORTLINK_BASE", "http://"+c.HTTPAddr+"/l/")
+	c.PanelURL = panelURL(c)
 	return c
 }
 
@@ -464,4 +469,16 @@ func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger
 		log.Error(name+" failed", "err", err)
 		os.Exit(1)
 	}
+}
+
+// panelURL is PANEL_URL without a trailing slash; unset, the payment callback's
+// public origin, else the API's own address (which serves the panel).
+func panelURL(c Config) string {
+	if u := strings.TrimRight(env("PANEL_URL", ""), "/"); u != "" {
+		return u
+	}
+	if c.PaymentPublicURL != "" {
+		return c.PaymentPublicURL
+	}
+	return "http://" + c.HTTPAddr
 }

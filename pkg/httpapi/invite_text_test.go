@@ -36,7 +36,7 @@ func TestInvitationsCarryNoOwnerText(t *testing.T) {
 		t.Fatalf("invitation texts: %q", texts)
 	}
 	code := e.LastCode(intl)
-	if texts[0] != colleague.InviteText(code) || strings.Contains(texts[0], "evil") || strings.Contains(texts[0], "inviter") {
+	if texts[0] != colleague.InviteText(code, e.Config.PanelURL) || strings.Contains(texts[0], "evil") || strings.Contains(texts[0], "inviter") {
 		t.Fatalf("invitation text carries owner text: %q", texts[0])
 	}
 	e.Must(200, "POST", "/v1/api/user/partner/resend_invite", map[string]any{"id": c.ID}, tok)
@@ -47,4 +47,33 @@ func TestInvitationsCarryNoOwnerText(t *testing.T) {
 	}
 	e.Must(200, "POST", "/v1/api/user/partner/accept_invite", map[string]string{"username": "09121270001",
 		"code": e.LastCode(intl), "password": pw, "password_confirmation": pw}, "")
+}
+
+// TestInvitationSMSLinksToAcceptPage: the invitation SMS (new and resent) carries
+// the code and the link to the panel's «پذیرش دعوت» page under PANEL_URL, and the
+// colleague accepts with that code.
+func TestInvitationSMSLinksToAcceptPage(t *testing.T) {
+	e := apitest.Start(t, func(c *config.Config) { c.PanelURL = "https://panel.example.ir" })
+	tok, _ := owner(t, e, "linkinviter", "09121271000")
+	role := makeRole(t, e, tok, "گزارش", acl.ReportView)
+	var c colleague.Colleague
+	e.Must(201, "POST", "/v1/api/user/partner/create", map[string]any{"name": "همکار", "mobile": "09121271001",
+		"national_id": nationalID("001271001"), "role_id": role, "username": "linkmate"}, tok).Decode(t, &c)
+	intl, _ := validate.NormalizeMobile("09121271001")
+	e.Must(200, "POST", "/v1/api/user/partner/resend_invite", map[string]any{"id": c.ID}, tok)
+	texts := e.Texts(intl)
+	if len(texts) != 2 {
+		t.Fatalf("invitation texts: %q", texts)
+	}
+	for _, text := range texts {
+		if !strings.Contains(text, "\nhttps://panel.example.ir/accept-invite") || !strings.HasPrefix(text, "کد دعوت همکاری چاپار: ") {
+			t.Fatalf("invitation without the accept link: %q", text)
+		}
+	}
+	code := e.LastCode(intl)
+	if !strings.Contains(texts[1], code) {
+		t.Fatalf("the resent invitation %q lacks its code %s", texts[1], code)
+	}
+	e.Must(200, "POST", "/v1/api/user/partner/accept_invite", map[string]string{"username": "09121271001",
+		"code": code, "password": pw, "password_confirmation": pw}, "")
 }

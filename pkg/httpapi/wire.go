@@ -119,6 +119,7 @@ func colleagues(cfg config.Config, pool *pgxpool.Pool, queue auth.Enqueuer, sess
 	c := colleague.New(pool, queue, cfg.TokenSecret, sessions,
 		colleague.Limits{Limiter: limiter, PerIPPerMin: cfg.LoginPerIPPerMin, PerNumberToday: cfg.OTPPerNumberPerDay,
 			PerAccountToday: cfg.InvitesPerDay})
+	c.PanelURL = cfg.PanelURL
 	c.OnDeactivate = func(ctx context.Context, tx pgx.Tx, accountID, userID int64) (map[string]any, error) {
 		stopped, err := campaign.StopMaker(ctx, tx, accountID, userID)
 		if err != nil {

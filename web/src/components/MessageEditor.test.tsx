@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../testing/render'
-import { counterText, insertLimited, MessageEditor, type MessageEditorProps } from './MessageEditor'
+import { ADVERTISING_CANCEL11_REASON, counterText, footerPartWarning, insertLimited, MessageEditor, type MessageEditorProps } from './MessageEditor'
 
 function Harness(props: Partial<MessageEditorProps> & { initial?: string }) {
   const { initial = '', ...rest } = props
@@ -76,6 +76,44 @@ describe('MessageEditor', () => {
     const sw = screen.getByRole('checkbox', { name: /لغو۱۱/ })
     expect(sw).toBeChecked()
     expect(sw).toBeDisabled()
-    expect(screen.getByText('تعداد کاراکتر: ۶ | بخش‌ها: ۱ | باقیمانده تا بخش بعد: ۶۴')).toBeInTheDocument()
+    expect(screen.getByText('تعداد کاراکتر: ۰ | بخش‌ها: ۰ | باقیمانده تا بخش بعد: ۱۶۰')).toBeInTheDocument()
+  })
+
+  it('counts an empty text as nothing, the footer only once there is text', async () => {
+    renderWithProviders(<Harness cancel11 />)
+    expect(screen.getByText('تعداد کاراکتر: ۰ | بخش‌ها: ۰ | باقیمانده تا بخش بعد: ۱۶۰')).toBeInTheDocument()
+    await userEvent.type(area(), 'a')
+    expect(screen.getByText('تعداد کاراکتر: ۷ | بخش‌ها: ۱ | باقیمانده تا بخش بعد: ۶۳')).toBeInTheDocument()
+  })
+
+  it('warns when the footer makes the message one part longer', async () => {
+    expect(footerPartWarning('س'.repeat(64), true)).toBeNull()
+    expect(footerPartWarning('س'.repeat(65), false)).toBeNull()
+    expect(footerPartWarning('س'.repeat(65), true)).toBe('افزودن «لغو۱۱» پیامک را ۲ بخشی می‌کند')
+    renderWithProviders(<Harness initial={'س'.repeat(65)} />)
+    expect(screen.queryByTestId('cancel11-warning')).toBeNull()
+    await userEvent.click(screen.getByRole('checkbox', { name: /لغو۱۱/ }))
+    expect(screen.getByTestId('cancel11-warning')).toHaveTextContent('افزودن «لغو۱۱» پیامک را ۲ بخشی می‌کند')
+    await userEvent.click(screen.getByRole('checkbox', { name: /لغو۱۱/ }))
+    expect(screen.queryByTestId('cancel11-warning')).toBeNull()
+  })
+
+  it('says why the footer is locked on an advertising line', () => {
+    renderWithProviders(<MessageEditor value="سلام" onChange={vi.fn()} cancel11 cancel11LockedReason={ADVERTISING_CANCEL11_REASON} />)
+    const sw = screen.getByRole('checkbox', { name: /لغو۱۱/ })
+    expect(sw).toBeDisabled()
+    expect(screen.getByTestId('cancel11-locked')).toHaveTextContent('مقررات اپراتورها الزامی')
+    expect(sw).toHaveAccessibleDescription(ADVERTISING_CANCEL11_REASON)
+  })
+
+  it('says how much of a long paste was cut and the limit', () => {
+    renderWithProviders(<Harness />)
+    const el = area() as HTMLTextAreaElement
+    expect(screen.queryByTestId('text-cut')).toBeNull()
+    fireEvent.paste(el, { clipboardData: { getData: () => 'س'.repeat(3000) } })
+    expect(el.value).toHaveLength(2700)
+    expect(screen.getByTestId('text-cut')).toHaveTextContent('۳۰۰ کاراکتر از متن حذف شد؛ متن پیامک حداکثر ۲٬۷۰۰ کاراکتر است.')
+    fireEvent.change(el, { target: { value: 'سلام' } })
+    expect(screen.queryByTestId('text-cut')).toBeNull()
   })
 })

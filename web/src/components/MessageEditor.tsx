@@ -1,4 +1,4 @@
-import { Button, Field, HStack, Stack, Switch, Text, Textarea, Wrap } from '@chakra-ui/react'
+import { Alert, Button, Field, HStack, Stack, Switch, Text, Textarea, Wrap } from '@chakra-ui/react'
 import { useId, useRef, useState, type ClipboardEvent } from 'react'
 import { toPersianDigits } from '../lib/digits'
 import { formatNumber } from '../lib/format'
@@ -17,9 +17,12 @@ export interface EditorKeyword {
   col: string | number
 }
 
-/** «تعداد کاراکتر: ۱۲ | بخش‌ها: ۱ | باقیمانده تا بخش بعد: ۵۸» */
+/**
+ * «تعداد کاراکتر: ۱۲ | بخش‌ها: ۱ | باقیمانده تا بخش بعد: ۵۸». The «لغو۱۱» footer counts only
+ * once there is text: an empty message is ۰ characters in ۰ parts.
+ */
 export function counterText(text: string, cancel11: boolean): string {
-  const c = countSegments(text, cancel11)
+  const c = countSegments(text, cancel11 && text !== '')
   return `تعداد کاراکتر: ${formatNumber(c.characters)} | بخش‌ها: ${formatNumber(c.parts)} | باقیمانده تا بخش بعد: ${formatNumber(c.chars_left)}`
 }
 
@@ -35,6 +38,33 @@ export function insertLimited(text: string, insert: string, start: number, end: 
   return { text: before + piece + after, caret: before.length + piece.length }
 }
 
+/** Why the «لغو۱۱» switch is locked on an advertising line. */
+export const ADVERTISING_CANCEL11_REASON = 'در خطوط تبلیغاتی، افزودن «لغو۱۱» طبق مقررات اپراتورها الزامی است و نمی‌توان آن را برداشت.'
+
+/**
+ * The warning when the «لغو۱۱» footer pushes the text into one more (paid) part:
+ * «افزودن «لغو۱۱» پیامک را ۲ بخشی می‌کند»; null when the footer fits.
+ */
+export function footerPartWarning(text: string, cancel11: boolean): string | null {
+  if (!cancel11 || text === '') return null
+  const withFooter = countSegments(text, true).parts
+  if (withFooter <= countSegments(text, false).parts) return null
+  return `افزودن «لغو۱۱» پیامک را ${formatNumber(withFooter)} بخشی می‌کند`
+}
+
+/** What a paste, insert or typing beyond the limit cut off. */
+export interface TextCut {
+  removed: number
+  limit: number
+}
+
+/** «۳۰۰ کاراکتر حذف شد: متن پیامک حداکثر ۲٬۷۰۰ کاراکتر است.» */
+export const cutText = (c: TextCut) =>
+  `${formatNumber(c.removed)} کاراکتر از متن حذف شد؛ متن پیامک حداکثر ${formatNumber(c.limit)} کاراکتر است.`
+
+/** Code points dropped between what was wanted and what was kept. */
+const lost = (wanted: string, kept: string) => [...wanted].length - [...kept].length
+
 /** Column name of a keyword's column in an uploaded file. */
 export const keywordColumn = (k: EditorKeyword) => `ex_${k.col}`
 
@@ -49,6 +79,8 @@ export interface MessageEditorProps {
   cancel11?: boolean
   /** With a handler the cancel-11 switch can be toggled; without, it only shows the state. */
   onCancel11Change?: (value: boolean) => void
+  /** Why the switch is locked (shown under it and as its tooltip), e.g. ADVERTISING_CANCEL11_REASON. */
+  cancel11LockedReason?: string
   showCancel11?: boolean
   maxLength?: number
   disabled?: boolean
@@ -68,7 +100,7 @@ export interface MessageEditorProps {
 /** The SMS text editor: plain-text paste, keyword tags, cancel-11 switch and a live part counter. */
 export function MessageEditor({
   value, onChange, label = 'متن پیامک', placeholder = 'متن پیامک را بنویسید', keywords = [], cancel11 = false,
-  onCancel11Change, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6, predefined,
+  onCancel11Change, cancel11LockedReason, showCancel11 = true, maxLength = MAX_TEXT, disabled, invalid, errorText, rows = 6, predefined,
   trackedLinks, formatTag = (k) => `{${k}}`, assistant = true,
 }: MessageEditorProps) {
   const id = useId()
@@ -83,13 +115,21 @@ export function MessageEditor({
   const counted = sizeLinks(value, linkSettings.data?.link_length ?? 0)
   const ref = useRef<HTMLTextAreaElement>(null)
   const length = [...value].length
+  const [cut, setCut] = useState<TextCut | null>(null)
+  /** Passes on text already cut to the limit, saying what was cut (or clearing the notice). */
+  const change = (wanted: string, kept: string) => {
+    const removed = lost(wanted, kept)
+    setCut(removed > 0 ? { removed, limit: maxLength } : null)
+    onChange(kept)
+  }
+  const limited = (t: string) => change(t, [...t].slice(0, maxLength).join(''))
 
   const replaceSelection = (insert: string) => {
     const el = ref.current
     const start = el?.selectionStart ?? value.length
     const end = el?.selectionEnd ?? value.length
     const next = insertLimited(value, insert, start, end, maxLength)
-    onChange(next.text)
+    change(value.slice(0, start) + insert + value.slice(end), next.text)
     requestAnimationFrame(() => {
       el?.focus()
       el?.setSelectionRange(next.caret, next.caret)
@@ -112,7 +152,7 @@ export function MessageEditor({
           resize="vertical"
           placeholder={placeholder}
           value={value}
-          onChange={(e) => onChange([...e.target.value].slice(0, maxLength).join(''))}
+          onChange={(e) => limited(e.target.value)}
           onPaste={onPaste}
           aria-describedby={`${id}-counter`}
         />
@@ -130,7 +170,7 @@ export function MessageEditor({
             draft={value}
             cancel11={cancel11}
             onUse={(t) => {
-              onChange([...t].slice(0, maxLength).join(''))
+              limited(t)
               setAssisting(false)
             }}
           />
@@ -170,6 +210,12 @@ export function MessageEditor({
           ))}
         </Wrap>
       )}
+      {cut && (
+        <Alert.Root status="warning" size="sm" rounded="md" data-testid="text-cut">
+          <Alert.Indicator />
+          <Alert.Title fontWeight="normal">{cutText(cut)}</Alert.Title>
+        </Alert.Root>
+      )}
       <HStack justify="space-between" wrap="wrap" gap="2">
         <Text id={`${id}-counter`} fontSize="sm" color="fg.muted" aria-live="polite">
           {counterText(counted, cancel11)}
@@ -179,19 +225,55 @@ export function MessageEditor({
         </Text>
       </HStack>
       {showCancel11 && (
-        <Switch.Root
-          size="sm"
-          colorPalette="brand"
+        <Cancel11Field
+          text={counted}
           checked={cancel11}
-          disabled={disabled || !onCancel11Change}
-          onCheckedChange={(e) => onCancel11Change?.(e.checked)}
-        >
-          <Switch.HiddenInput />
-          <Switch.Control>
-            <Switch.Thumb />
-          </Switch.Control>
-          <Switch.Label fontSize="sm">افزودن «لغو۱۱» به انتهای پیام (۶ کاراکتر)</Switch.Label>
-        </Switch.Root>
+          disabled={disabled}
+          onChange={onCancel11Change}
+          lockedReason={onCancel11Change ? undefined : cancel11LockedReason}
+        />
+      )}
+    </Stack>
+  )
+}
+
+interface Cancel11Props {
+  text: string
+  checked: boolean
+  disabled?: boolean
+  onChange?: (value: boolean) => void
+  lockedReason?: string
+}
+
+/** The «لغو۱۱» switch, why it is locked, and the warning when the footer adds a part. */
+function Cancel11Field({ text, checked, disabled, onChange, lockedReason }: Cancel11Props) {
+  const warning = footerPartWarning(text, checked)
+  const reasonId = useId()
+  return (
+    <Stack gap="1">
+      <Switch.Root
+        size="sm"
+        colorPalette="brand"
+        checked={checked}
+        disabled={disabled || !onChange}
+        onCheckedChange={(e) => onChange?.(e.checked)}
+        title={lockedReason}
+      >
+        <Switch.HiddenInput aria-describedby={lockedReason ? reasonId : undefined} />
+        <Switch.Control>
+          <Switch.Thumb />
+        </Switch.Control>
+        <Switch.Label fontSize="sm">افزودن «لغو۱۱» به انتهای پیام (۶ کاراکتر)</Switch.Label>
+      </Switch.Root>
+      {lockedReason && (
+        <Text id={reasonId} fontSize="xs" color="fg.muted" data-testid="cancel11-locked">
+          {lockedReason}
+        </Text>
+      )}
+      {warning && (
+        <Text fontSize="xs" color="fg.warning" data-testid="cancel11-warning">
+          {warning}؛ یک بخش بیشتر هزینه دارد.
+        </Text>
       )}
     </Stack>
   )

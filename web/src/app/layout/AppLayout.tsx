@@ -1,9 +1,8 @@
 import { Box, Flex } from '@chakra-ui/react'
 import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation, useNavigate } from 'react-router'
-import { ErrorState } from '../../components/States'
 import { allows, useAcl } from '../../lib/acl'
-import { ACCESS_LIMITED } from '../../lib/apiError'
+import { AccessLimited } from './AccessLimited'
 import { useIsMobile } from '../../lib/viewport'
 import { BottomBar } from './BottomBar'
 import { ErrorBoundary } from './ErrorBoundary'
@@ -28,7 +27,8 @@ export default function AppLayout() {
   const navigate = useNavigate()
   useScrollTopOnPath(pathname)
   const acl = useAcl()
-  const limited = !!acl.data && !allows(acl.data, routePermission(pathname))
+  const needs = routePermission(pathname)
+  const limited = !!acl.data && !allows(acl.data, needs)
 
   return (
     <Flex minH="100dvh" bg="app.canvas">
@@ -40,7 +40,7 @@ export default function AppLayout() {
           <Box maxW="1280px" mx="auto">
             <ErrorBoundary key={pathname} onBack={() => navigate(-1)}>
               <Suspense fallback={<PageLoader />}>
-                {limited ? <ErrorState title="دسترسی محدود" description={ACCESS_LIMITED} data-testid="access-limited" /> : <Outlet />}
+                {limited ? <AccessLimited needs={needs} /> : <Outlet />}
               </Suspense>
             </ErrorBoundary>
           </Box>

@@ -3,17 +3,19 @@ import { useState, type ComponentType } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import type { IconProps } from '@chakra-ui/react'
 import { ChartIcon, ContactsIcon, GridIcon, HomeIcon, SendIcon } from '../../components/outlineIcons'
-import { allows, useAcl, type Permission } from '../../lib/acl'
+import { allows, useAcl } from '../../lib/acl'
 import { CreditChip } from './CreditChip'
 import { NavMenu } from './NavMenu'
+import { routePermission } from './menu'
 
 const RouterNavLink = chakra(NavLink)
 
-const TABS: Array<{ label: string; to: string; icon: ComponentType<IconProps>; perm?: Permission }> = [
+/** The tabs; each shows only to roles that may open its page (the router guard's routePermission). */
+const TABS: Array<{ label: string; to: string; icon: ComponentType<IconProps> }> = [
   { label: 'خانه', to: '/dashboard', icon: HomeIcon },
-  { label: 'ارسال', to: '/send-sms', icon: SendIcon, perm: 'send.create' },
-  { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
-  { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon, perm: 'phonebook.view' },
+  { label: 'ارسال', to: '/send-sms', icon: SendIcon },
+  { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon },
+  { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon },
 ]
 
 const tabStyle = {
@@ -51,7 +53,7 @@ export function BottomBar() {
         shadow="0 -4px 16px rgba(0,0,0,0.06)"
         data-testid="bottom-bar"
       >
-        {TABS.filter((t) => allows(acl.data, t.perm)).map(({ label, to, icon: Icon }) => {
+        {TABS.filter((t) => allows(acl.data, routePermission(t.to))).map(({ label, to, icon: Icon }) => {
           const active = pathname === to || pathname.startsWith(`${to}/`)
           return (
             <RouterNavLink key={to} to={to} {...tabStyle} color={active ? 'brand.fg' : 'fg.muted'} fontWeight={active ? 'bold' : 'normal'}>

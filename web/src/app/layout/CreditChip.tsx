@@ -3,9 +3,20 @@ import { Link as RouterLink } from 'react-router'
 import { formatNumber } from '../../lib/format'
 import { useCredit } from '../../lib/credit'
 import { PlusIcon, RefreshIcon, WalletIcon } from '../../components/outlineIcons'
+import { allows, useAcl } from '../../lib/acl'
+import { routePermission } from './menu'
 
-/** Header credit: floored rials in Persian digits, a refresh button and a link to the wallet. */
+/**
+ * Header credit: floored rials in Persian digits, a refresh button and a link to the wallet.
+ * Shown only to roles that may open the wallet; «افزایش اعتبار» only to those who may pay.
+ */
 export function CreditChip({ compact = false }: { compact?: boolean }) {
+  const acl = useAcl().data
+  if (!allows(acl, routePermission('/wallet/credit'))) return null
+  return <CreditChipBody compact={compact} canPay={allows(acl, 'wallet.pay')} />
+}
+
+function CreditChipBody({ compact, canPay }: { compact: boolean; canPay: boolean }) {
   const { data, isPending, isError, isFetching, refetch } = useCredit()
   return (
     <HStack
@@ -46,11 +57,13 @@ export function CreditChip({ compact = false }: { compact?: boolean }) {
       >
         <RefreshIcon />
       </IconButton>
-      <IconButton asChild size="xs" rounded="full" colorPalette="brand" variant="solid">
-        <RouterLink to="/wallet/credit" title="افزایش اعتبار" aria-label="افزایش اعتبار">
-          <PlusIcon />
-        </RouterLink>
-      </IconButton>
+      {canPay && (
+        <IconButton asChild size="xs" rounded="full" colorPalette="brand" variant="solid">
+          <RouterLink to="/wallet/credit" title="افزایش اعتبار" aria-label="افزایش اعتبار">
+            <PlusIcon />
+          </RouterLink>
+        </IconButton>
+      )}
     </HStack>
   )
 }

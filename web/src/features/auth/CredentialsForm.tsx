@@ -67,6 +67,22 @@ export function CredentialsForm({ onResult }: Props) {
           <RouterLink to="/register">ثبت‌نام کنید</RouterLink>
         </Link>
       </Text>
+      <InviteHelp />
     </FormStack>
+  )
+}
+
+/**
+ * «دعوت‌نامه دارید؟»: a colleague invited by an account owner first sets a password with
+ * the texted code on /accept-invite, then logs in here.
+ */
+function InviteHelp() {
+  return (
+    <Text textAlign="center" fontSize="xs" color="app.muted" data-testid="invite-help">
+      <Link asChild color="brand.fg" fontWeight="semibold" fontSize="sm">
+        <RouterLink to="/accept-invite">دعوت‌نامه دارید؟</RouterLink>
+      </Link>{' '}
+      اگر مدیر حسابی شما را به‌عنوان همکار دعوت کرده و کد دعوت برایتان پیامک شده، ابتدا در صفحه «پذیرش دعوت» با شماره همراه و همان کد رمز عبور خود را تعیین کنید و سپس از همین‌جا وارد شوید.
+    </Text>
   )
 }

@@ -112,4 +112,12 @@ describe('LoginPage', () => {
     fireEvent.click(screen.getByTestId('login-submit'))
     expect(await screen.findByTestId('login-error')).toHaveTextContent('نام کاربری یا رمز عبور اشتباه است')
   })
+
+  it('explains invitations and links to «پذیرش دعوت»', () => {
+    mockApi({})
+    renderLogin()
+    const help = screen.getByTestId('invite-help')
+    expect(help).toHaveTextContent('کد دعوت برایتان پیامک شده')
+    expect(screen.getByRole('link', { name: 'دعوت‌نامه دارید؟' })).toHaveAttribute('href', '/accept-invite')
+  })
 })

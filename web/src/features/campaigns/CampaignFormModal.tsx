@@ -1,6 +1,6 @@
 import { Button, Field, HStack, Input, RadioGroup, SimpleGrid, Stack, Switch, Text, Wrap } from '@chakra-ui/react'
 import { useId, useState, type ReactNode } from 'react'
-import { MessageEditor } from '../../components/MessageEditor'
+import { ADVERTISING_CANCEL11_REASON, MessageEditor } from '../../components/MessageEditor'
 import { NumberEntry } from '../../components/NumberEntry'
 import { SideModal } from '../../components/Overlays'
 import { Select } from '../../components/Select'
@@ -183,6 +183,7 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
                   patch({ cancel11 })
                 }
           }
+          cancel11LockedReason={advertisingLine ? ADVERTISING_CANCEL11_REASON : undefined}
           invalid={!!errors.text}
           errorText={errors.text}
           rows={4}

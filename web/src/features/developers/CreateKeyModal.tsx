@@ -53,6 +53,11 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
     if (otp.data) create.reset()
     else otp.mutate()
   }
+  const backToForm = () => {
+    setCode('')
+    create.reset()
+    otp.reset()
+  }
   const submit = () =>
     create.mutate(
       { title: title.trim(), allowed_ips: parseIPs(ips), expires_at: expires ? endOfDay(expires).toISOString() : null, scopes: chosen,
@@ -69,7 +74,8 @@ function KeyForm({ onCreated, onCancel }: { onCreated: (k: CreatedKey) => void; 
         </FormField>
         {create.error && !fieldError(create.error, 'code') ? <ErrorBox error={create.error} /> : null}
         <HStack justify="flex-end" gap="2">
-          <Button variant="outline" onClick={onCancel}>انصراف</Button>
+          {/* Back to the form as filled in: leaving the code step must not lose the title, IPs and scopes. */}
+          <Button variant="outline" onClick={backToForm} disabled={create.isPending} data-testid="apikey-code-back">بازگشت به فرم</Button>
           <Button colorPalette="brand" loading={create.isPending} disabled={!code.trim()} onClick={submit} data-testid="apikey-create">
             ساخت کلید
           </Button>

@@ -7,6 +7,9 @@ import { toaster } from '../../../lib/toaster'
 import { DRAFTS_KEY, draftApi, type DraftType } from '../api'
 import { fromDraft, toDraftBody, type WizardState } from './model'
 
+/** A wizard state's identity for «saved or not»: its draft body. */
+export const stateKey = (s: WizardState) => JSON.stringify(toDraftBody('quick', s))
+
 /** A wizard resuming `?draft=<id>`: the draft's id, and whether it is still loading or failed. */
 export interface ResumeState {
   draftId: number | null
@@ -48,24 +51,43 @@ export function useResumeDraft(apply: (state: ReturnType<typeof fromDraft>) => v
 
 /**
  * «ذخیره پیش‌نویس» of a wizard: the first save creates the draft (or replaces the
- * resumed one), later saves replace it; a finished send removes it.
+ * resumed one), later saves replace it; a finished send removes it. An automatic save
+ * (autosave) is silent unless it fails; one save runs at a time.
  */
 export function useDraftSaver(type: DraftType, resumedId: number | null) {
   const qc = useQueryClient()
   const [savedId, setSavedId] = useState<number | null>(null)
+  const [savedAt, setSavedAt] = useState<Date | null>(null)
+  // The wizard state last saved, and the last one a save refused (not retried by itself).
+  const [savedKey, setSavedKey] = useState<string | null>(null)
+  const [failedKey, setFailedKey] = useState<string | null>(null)
   const id = savedId ?? resumedId
   const save = useMutation({
-    mutationFn: (state: WizardState) => draftApi.save(toDraftBody(type, state, id)),
-    onSuccess: (d) => {
+    mutationFn: ({ state }: { state: WizardState; silent: boolean }) => draftApi.save(toDraftBody(type, state, id)),
+    onSuccess: (d, { state, silent }) => {
       setSavedId(d.id)
+      setSavedKey(stateKey(state))
+      setSavedAt(new Date())
       void qc.invalidateQueries({ queryKey: DRAFTS_KEY })
-      toaster.create({ type: 'success', title: 'پیش‌نویس ذخیره شد', description: 'از «پیش‌نویس‌ها» می‌توانید ادامه دهید' })
+      if (!silent) toaster.create({ type: 'success', title: 'پیش‌نویس ذخیره شد', description: 'از «پیش‌نویس‌ها» می‌توانید ادامه دهید' })
     },
-    onError: (err) => toaster.create({ type: 'error', title: 'پیش‌نویس ذخیره نشد', description: errorText(err) }),
+    onError: (err, { state }) => {
+      setFailedKey(stateKey(state))
+      toaster.create({ id: 'draft-save', type: 'error', title: 'پیش‌نویس ذخیره نشد', description: errorText(err) })
+    },
   })
   const discard = () => {
     if (!id) return
     draftApi.remove(id).then(() => qc.invalidateQueries({ queryKey: DRAFTS_KEY }), () => undefined)
   }
-  return { save: (state: WizardState) => save.mutate(state), saving: save.isPending, discard }
+  return {
+    id,
+    save: (state: WizardState) => save.mutate({ state, silent: false }),
+    autosave: (state: WizardState) => save.mutateAsync({ state, silent: true }),
+    saving: save.isPending,
+    savedAt,
+    savedKey,
+    failedKey,
+    discard,
+  }
 }

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { renderWithProviders, setViewport } from '../../../testing/render'
-import type { WizardState } from '../drafts/model'
+import { EMPTY_DRAFT } from '../quick/draft'
 import { SendWizard } from './SendWizard'
 
 const STEPS = ['گیرندگان', 'متن پیام', 'بازبینی و ارسال'] as const
@@ -16,7 +16,7 @@ function wizard(loading: boolean) {
       priceBody={{ to: [], text: '', sender: '' } as never}
       sendBody={() => ({}) as never}
       scheduled={false}
-      draft={{ type: 'quick', state: {} as WizardState, resume }}
+      draft={{ type: 'quick', state: EMPTY_DRAFT, resume }}
     >
       {() => <p>گام</p>}
     </SendWizard>

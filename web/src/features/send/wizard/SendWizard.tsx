@@ -1,6 +1,6 @@
-import { Alert, Box, Button, Flex, HStack, Stack } from '@chakra-ui/react'
+import { Alert, Box, Button, Flex, HStack, Stack, Text } from '@chakra-ui/react'
 import { useQuery, type UseQueryResult } from '@tanstack/react-query'
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { WizardStepper } from '../../../components/WizardStepper'
 import { ArrowLeftIcon, ArrowRightIcon, SendIcon } from '../../../components/outlineIcons'
@@ -15,6 +15,9 @@ import { useSubmitSend } from './useSubmitSend'
 import { TestSendButton, testBodyOf } from './TestSendButton'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
+import { useAutoDraft } from '../drafts/useAutoDraft'
+import { LeaveGuard } from '../drafts/LeaveGuard'
+import { ResumeOffer } from '../drafts/ResumeOffer'
 
 /** Field errors of one step, by field name. */
 export type StepErrors = Partial<Record<string, string>>
@@ -46,7 +49,8 @@ interface Props {
  * The three-step send wizard of every send method: a stepper, the step's content, and a sticky
  * bar with back / next / send. The price comes from POST /send/calculate-price; the send goes
  * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}. Every step
- * can save the wizard as a draft; a send from a resumed draft removes the draft.
+ * can save the wizard as a draft, and it is saved by itself while edited; leaving a wizard that
+ * holds work asks first; a method's waiting draft is offered on opening it; a send removes the draft.
  */
 export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
@@ -55,6 +59,8 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
   const [showErrors, setShowErrors] = useState(false)
   const [idempotencyKey, setIdempotencyKey] = useState('')
   const drafts = useDraftSaver(draft?.type ?? 'quick', draft?.resume.draftId ?? null)
+  // Set once the send is accepted: moving on to its result page is not «leaving».
+  const sent = useRef(false)
 
   const quote = useQuery({
     queryKey: ['send', 'price', priceBody],
@@ -63,7 +69,15 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
     retry: false,
     staleTime: 60_000,
   })
-  const { send, holdUntil, clearHold } = useSubmitSend({ sendBody, scheduled, idempotencyKey, onAccepted: () => drafts.discard() })
+  const { send, holdUntil, clearHold } = useSubmitSend({
+    sendBody, scheduled, idempotencyKey,
+    onAccepted: () => {
+      sent.current = true
+      drafts.discard()
+    },
+  })
+
+  const auto = useAutoDraft(drafts, draft?.state, !!draft && !draft.resume.loading && !send.isPending && !send.isSuccess)
 
   const errors = showErrors ? stepErrors(step) : {}
   const next = () => {
@@ -84,6 +98,8 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
 
   return (
     <Stack gap="5">
+      {draft && <LeaveGuard when={auto.dirty} passRef={sent} flush={auto.flush} />}
+      {draft && <ResumeOffer type={draft.type} hidden={auto.dirty || draft.resume.draftId !== null} ownId={drafts.id} />}
       <SectionCard py="5">
         <WizardStepper steps={steps} current={step} result={step === last && send.isError ? 'failure' : undefined} />
       </SectionCard>
@@ -122,6 +138,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
         scheduled={scheduled}
         onSaveDraft={draft ? () => drafts.save(draft.state) : undefined}
         savingDraft={drafts.saving}
+        autosaved={!!draft && auto.dirty && !auto.unsaved}
         resuming={!!draft?.resume.loading}
       />
     </Stack>
@@ -142,10 +159,12 @@ interface BarProps {
   savingDraft: boolean
   /** A resumed draft is still loading: neither saving nor moving on means anything yet. */
   resuming: boolean
+  /** The draft holds the wizard's latest changes (saved by itself). */
+  autosaved: boolean
 }
 
 /** The sticky bar: back, «ذخیره پیش‌نویس» («پیش‌نویس» on mobile) and next or send. */
-function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, resuming }: BarProps) {
+function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, scheduled, onSaveDraft, savingDraft, resuming, autosaved }: BarProps) {
   const isMobile = useIsMobile()
   return (
     <Box position="sticky" bottom={isMobile ? '16' : '0'} zIndex="docked" py="3" bg="app.canvas">
@@ -154,6 +173,11 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
           <ArrowRightIcon /> {first && !isMobile ? 'روش‌های ارسال' : 'مرحله قبل'}
         </Button>
         <HStack gap={isMobile ? '1' : '2'}>
+          {autosaved && !isMobile && (
+            <Text fontSize="xs" color="fg.muted" data-testid="draft-autosaved">
+              پیش‌نویس خودکار ذخیره شد
+            </Text>
+          )}
           {onSaveDraft && (<Button
             variant="ghost"
             px={isMobile ? '2' : undefined}

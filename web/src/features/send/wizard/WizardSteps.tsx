@@ -1,7 +1,7 @@
 import { Box, Grid, Separator, Stack } from '@chakra-ui/react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { MessageEditor, type EditorKeyword } from '../../../components/MessageEditor'
+import { ADVERTISING_CANCEL11_REASON, MessageEditor, type EditorKeyword } from '../../../components/MessageEditor'
 import { formatNumber } from '../../../lib/format'
 import { toPersianDigits } from '../../../lib/digits'
 import { SectionCard } from '../../../components/SectionCard'
@@ -69,6 +69,7 @@ export function MessageStep<D extends MessageDraft>({ draft, errors, onChange, k
           cancel11={draft.cancel11}
           // Advertising lines must carry the footer: the switch stays on and locked.
           onCancel11Change={draft.advertising ? undefined : (cancel11) => set({ cancel11, cancel11Touched: true })}
+          cancel11LockedReason={draft.advertising ? ADVERTISING_CANCEL11_REASON : undefined}
           invalid={!!errors.text}
           errorText={errors.text}
         />
