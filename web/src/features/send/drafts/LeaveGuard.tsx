@@ -10,7 +10,12 @@ interface Props {
   passRef: RefObject<boolean>
   /** Saves the draft's last changes before leaving. */
   flush: () => Promise<void>
+  /** What leaving loses (a page without drafts says the work is dropped). */
+  note?: string
 }
+
+const DRAFT_NOTE =
+  'شماره‌ها و متن این ارسال هنوز فرستاده نشده‌اند. پیش‌نویس آن خودکار ذخیره می‌شود و هر وقت به این روش ارسال برگردید یا از «پیش‌نویس‌ها» می‌توانید ادامه دهید.'
 
 /**
  * Asks before a wizard holding work is left: a link or «بازگشت» inside the panel opens
@@ -22,7 +27,7 @@ export function LeaveGuard(props: Props) {
   return dataRouter ? <Guard {...props} /> : null
 }
 
-function Guard({ when, passRef, flush }: Props) {
+function Guard({ when, passRef, flush, note = DRAFT_NOTE }: Props) {
   const whenRef = useRef(when)
   whenRef.current = when
   const [leaving, setLeaving] = useState(false)
@@ -62,9 +67,7 @@ function Guard({ when, passRef, flush }: Props) {
         </>
       }
     >
-      <Text data-testid="leave-dialog">
-        شماره‌ها و متن این ارسال هنوز فرستاده نشده‌اند. پیش‌نویس آن خودکار ذخیره می‌شود و هر وقت به این روش ارسال برگردید یا از «پیش‌نویس‌ها» می‌توانید ادامه دهید.
-      </Text>
+      <Text data-testid="leave-dialog">{note}</Text>
     </Modal>
   )
 }

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Grid, Link, Separator, Stack, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { ConfirmDialog } from '../../../components/ConfirmDialog'
 import { useDebouncedValue } from '../../../components/hooks'
@@ -21,6 +21,7 @@ import { useDefaultSender } from '../wizard/sender'
 import { TestSendButton, testBodyOf } from '../wizard/TestSendButton'
 import { useSubmitSend } from '../wizard/useSubmitSend'
 import { MessageStep } from '../wizard/WizardSteps'
+import { LeaveGuard } from '../drafts/LeaveGuard'
 import { NumbersBox } from './NumbersBox'
 import { numbersError, parseNumbers } from './numbers'
 
@@ -32,6 +33,8 @@ const QUOTE_DEBOUNCE_MS = 500
  * them; the send is confirmed, and one refused outside the sending hours may be held
  * until they open. The three-step wizard stays at /send-sms/quick/steps.
  */
+const LEAVE_NOTE = 'شماره‌ها و متن این ارسال هنوز فرستاده نشده‌اند و با خروج از این صفحه پاک می‌شوند.'
+
 export default function QuickSendOnePage() {
   const [draft, setDraft] = useState<QuickDraft>(EMPTY_DRAFT)
   const [raw, setRaw] = useState('')
@@ -47,7 +50,12 @@ export default function QuickSendOnePage() {
   if (tooMany) errors.numbers = tooMany
   const quote = useLiveQuote(full)
   const scheduled = full.schedule === 'later'
-  const { send, holdUntil, clearHold } = useSubmitSend({ sendBody: () => sendBody(full), scheduled, idempotencyKey })
+  // Set once the send is accepted: moving on to its result page is not «leaving».
+  const sent = useRef(false)
+  const { send, holdUntil, clearHold } = useSubmitSend({
+    sendBody: () => sendBody(full), scheduled, idempotencyKey, onAccepted: () => { sent.current = true },
+  })
+  const holdsWork = raw.trim() !== '' || draft.text.trim() !== ''
 
   const ask = () => {
     if (Object.keys(errors).length) return setShowErrors(true)
@@ -59,6 +67,7 @@ export default function QuickSendOnePage() {
   const shown = showErrors ? errors : {}
   return (
     <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 1fr) 380px' }} gap="5" alignItems="start" data-testid="quick-page">
+      <LeaveGuard when={holdsWork} passRef={sent} flush={async () => {}} note={LEAVE_NOTE} />
       <SectionCard title="ارسال سریع" description="شماره‌ها، متن و خط ارسال را در همین صفحه وارد کنید.">
         <Stack gap="6">
           <SenderPicker value={draft.sender} onChange={(l) => setDraft((d) => withSender(d, l, cancel11Default))} error={shown.sender} />
