@@ -5,6 +5,8 @@ export interface PriceBody {
   numbers: string[]
   cancel11: boolean
   sender: string
+  /** A scheduled send's time: the quote's sending hours are those of this time. */
+  send_at?: string | null
 }
 
 export interface PriceQuote {

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders, setViewport } from '../../../testing/render'
+import { stubApi } from '../../../testing/stubs'
 import type { WizardState } from '../drafts/model'
 import { SendWizard } from './SendWizard'
 
@@ -40,5 +41,46 @@ describe('SendWizard resuming a draft', () => {
     expect(screen.getByText('گام')).toBeTruthy()
     expect((screen.getByTestId('wizard-next') as HTMLButtonElement).disabled).toBe(false)
     expect((screen.getByTestId('wizard-save-draft') as HTMLButtonElement).disabled).toBe(false)
+  })
+})
+
+describe('SendWizard, a scheduled send outside its sending hours', () => {
+  beforeEach(() => setViewport(false))
+  const next = '2026-12-07T03:30:00Z' // 07:00 in Tehran
+  const quote = {
+    parts: 1, encoding: 'ucs2', characters: 5, recipients: 1, price: 4000, per_operator: [],
+    send_hours: { open: false, next_allowed_at: next, window: { from: '07:00', to: '22:00' }, note: 'ارسال از خط تبلیغاتی فقط از ساعت ۰۷:۰۰ تا ۲۲:۰۰ به وقت تهران مجاز است' },
+  }
+
+  function scheduledWizard(onSendAt: (at: Date) => void, price = quote) {
+    const calls = stubApi({ '/send/calculate-price': () => price })
+    renderWithProviders(
+      <SendWizard steps={STEPS} testId="quick" stepErrors={() => ({})} priceBody={{ text: 'x', numbers: [], cancel11: true, sender: '3000', send_at: '2026-12-06T20:00:00Z' }}
+        sendBody={() => ({}) as never} scheduled onSendAt={onSendAt}>
+        {() => <p>گام</p>}
+      </SendWizard>,
+    )
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    return calls
+  }
+
+  // The quote is asked for the send's time; outside the hours the review offers the next
+  // allowed time, which becomes the send's time.
+  it('offers the next allowed time on the review step', async () => {
+    const onSendAt = vi.fn()
+    const calls = scheduledWizard(onSendAt)
+    const offer = await screen.findByTestId('outside-hours')
+    expect(offer.textContent).toContain('۰۷:۰۰')
+    expect(calls.find((c) => c.path === '/send/calculate-price')?.body).toMatchObject({ send_at: '2026-12-06T20:00:00Z' })
+    fireEvent.click(screen.getByTestId('use-next-allowed'))
+    expect(onSendAt).toHaveBeenCalledWith(new Date(next))
+  })
+
+  it('offers nothing inside the hours', async () => {
+    scheduledWizard(vi.fn(), { ...quote, send_hours: { ...quote.send_hours, open: true } })
+    // The send button waits for the quote: once it may be pressed, the quote is in.
+    await waitFor(() => expect((screen.getByTestId('wizard-send') as HTMLButtonElement).disabled).toBe(false))
+    expect(screen.queryByTestId('outside-hours')).toBeNull()
   })
 })

@@ -13,6 +13,7 @@ import { ErrorState, LoadingState } from '../../../components/States'
 import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQuote, type SendBody, type TargetedSendBody } from '../api'
 import { type SuccessState } from '../successState'
 import { HoldDialog, outsideHoursNext } from './HoldDialog'
+import { OutsideHoursOffer, scheduledOutsideNext } from './OutsideHoursOffer'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 
@@ -35,6 +36,11 @@ interface Props {
   priceBody: PriceBody | BulkSendBody | TargetedSendBody
   sendBody: () => SendBody | BulkSendBody | TargetedSendBody
   scheduled: boolean
+  /**
+   * Moves a scheduled send to another time: given, a scheduled send outside its sending
+   * hours is offered the next allowed time on the review step.
+   */
+  onSendAt?: (at: Date) => void
   /** First step on which the price is asked (the review step by default). */
   quoteFrom?: number
   /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`); none: no drafts. */
@@ -48,7 +54,7 @@ interface Props {
  * out with one Idempotency-Key per review and lands on /send-sms/success-send/{id}. Every step
  * can save the wizard as a draft; a send from a resumed draft removes the draft.
  */
-export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
+export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, onSendAt, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
   const location = useLocation()
   const queryClient = useQueryClient()
@@ -77,6 +83,12 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
       navigate(`/send-sms/success-send/${r.id}`, { state: { ...r, from: location.pathname } satisfies SuccessState })
     },
   })
+
+  const offerNext = step === last && scheduled && onSendAt ? scheduledOutsideNext(quote.data, send.error) : null
+  const takeNext = (next: string) => {
+    send.reset()
+    onSendAt?.(new Date(next))
+  }
 
   const errors = showErrors ? stepErrors(step) : {}
   const next = () => {
@@ -109,6 +121,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           ) : (
             children({ step, errors, quote })
           )}
+          {offerNext && <OutsideHoursOffer next={offerNext} onUse={() => takeNext(offerNext)} />}
           {step === last && send.isError && !holdUntil && (
             <Alert.Root status="error" rounded="lg">
               <Alert.Indicator />
