@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../../../app/queryClient'
+import { toaster } from '../../../lib/toaster'
 import { renderWithProviders, setViewport } from '../../../testing/render'
 import { stubApi } from '../../../testing/stubs'
 import type { WizardState } from '../drafts/model'
@@ -82,5 +84,37 @@ describe('SendWizard, a scheduled send outside its sending hours', () => {
     // The send button waits for the quote: once it may be pressed, the quote is in.
     await waitFor(() => expect((screen.getByTestId('wizard-send') as HTMLButtonElement).disabled).toBe(false))
     expect(screen.queryByTestId('outside-hours')).toBeNull()
+  })
+})
+
+describe('SendWizard, a send made outside its sending hours', () => {
+  beforeEach(() => setViewport(false))
+  afterEach(() => vi.restoreAllMocks())
+
+  // The refusal is a question (hold until the window opens?), asked once: not a toast as well.
+  it('asks whether to hold it, without a toast', async () => {
+    const refusal = 'ارسال از خط تبلیغاتی فقط از ساعت ۰۷:۰۰ تا ۲۲:۰۰ به وقت تهران مجاز است'
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => {
+      const path = String(url).split('?')[0].replace('/v1/api', '')
+      const envelope = (status: number, data: unknown, meta: object = {}) =>
+        new Response(JSON.stringify({ data, meta: { status, ...meta } }), { status })
+      if (path === '/send/calculate-price') return envelope(200, { parts: 1, encoding: 'ucs2', characters: 1, recipients: 1, price: 4000, per_operator: [] })
+      return envelope(422, { open: false, next_allowed_at: '2026-12-07T03:30:00Z', window: { from: '07:00', to: '22:00' }, note: refusal },
+        { message: refusal, message_code: 'outside-send-hours' })
+    }))
+    const toast = vi.spyOn(toaster, 'create')
+    renderWithProviders(
+      <SendWizard steps={STEPS} testId="quick" stepErrors={() => ({})} priceBody={{ text: 'x', numbers: [], cancel11: true, sender: '3000' }}
+        sendBody={() => ({}) as never} scheduled={false}>
+        {() => <p>گام</p>}
+      </SendWizard>,
+      { queryClient: createQueryClient() },
+    )
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    await waitFor(() => expect((screen.getByTestId('wizard-send') as HTMLButtonElement).disabled).toBe(false))
+    fireEvent.click(screen.getByTestId('wizard-send'))
+    expect(await screen.findByTestId('hold-until-window')).toBeTruthy()
+    expect(toast).not.toHaveBeenCalled()
   })
 })

@@ -74,6 +74,8 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
   const [holdUntil, setHoldUntil] = useState<string | null>(null)
   const send = useMutation({
     mutationFn: (hold: boolean) => sendApi.send(hold ? { ...sendBody(), hold_until_window: true } : sendBody(), idempotencyKey),
+    // The review step shows every refusal itself: the hold question, or the alert under the step.
+    meta: { silent: true },
     onError: (e) => setHoldUntil(scheduled ? null : outsideHoursNext(e)),
     onSuccess: (r) => {
       setHoldUntil(null)
