@@ -1,8 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createQueryClient } from '../../app/queryClient'
 import { toaster } from '../../lib/toaster'
-import { renderWithProviders } from '../../testing/render'
+import { appClient, renderWithProviders } from '../../testing/render'
 import SendHoursPage from './SendHoursPage'
 
 const BAD_HOURS = 'ساعت شروع و پایان را به شکل ساعت:دقیقه وارد کنید؛ شروع باید پیش از پایان باشد'
@@ -24,7 +23,7 @@ describe('SendHoursPage', () => {
   it('shows a refusal of the window under its field and nowhere else', async () => {
     stubRules()
     const toast = vi.spyOn(toaster, 'create')
-    renderWithProviders(<SendHoursPage />, { queryClient: createQueryClient() })
+    renderWithProviders(<SendHoursPage />, { queryClient: appClient() })
     await screen.findAllByText('همه اپراتورها')
     fireEvent.change(screen.getByTestId('hours-from'), { target: { value: '۲۱:۰۰' } })
     fireEvent.change(screen.getByTestId('hours-to'), { target: { value: '۰۸:۰۰' } })

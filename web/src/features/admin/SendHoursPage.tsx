@@ -21,7 +21,7 @@ export default function SendHoursPage() {
     { key: 'updated_at', title: 'آخرین تغییر', hideOnMobile: true, render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },
     {
       key: 'actions', title: 'اقدام', render: (r) =>
-        r.operator === '' ? null : (
+        r.operator === '' ? <Text as="span" fontSize="xs" color="app.muted">حذف‌شدنی نیست</Text> : (
           <Button size="xs" variant="outline" colorPalette="red" loading={remove.isPending && remove.variables?.operator === r.operator}
             onClick={() => remove.mutate(r)}>حذف</Button>
         ),

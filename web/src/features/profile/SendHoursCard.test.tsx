@@ -1,8 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createQueryClient } from '../../app/queryClient'
 import { toaster } from '../../lib/toaster'
-import { renderWithProviders } from '../../testing/render'
+import { appClient, renderWithProviders } from '../../testing/render'
 import { SendHoursCard } from './SendHoursCard'
 
 const NO_OVERLAP = 'ساعت‌های انتخابی شما با ساعت مجاز اپراتورها هیچ هم‌پوشانی ندارد'
@@ -28,7 +27,7 @@ describe('SendHoursCard', () => {
   it('shows a refusal of the hours under the field and nowhere else', async () => {
     stubHours()
     const toast = vi.spyOn(toaster, 'create')
-    renderWithProviders(<SendHoursCard />, { queryClient: createQueryClient() })
+    renderWithProviders(<SendHoursCard />, { queryClient: appClient() })
     fireEvent.click(await screen.findByTestId('settings-send-hours-save'))
     expect(await screen.findByText(NO_OVERLAP)).toBeTruthy()
     expect(toast).not.toHaveBeenCalled()

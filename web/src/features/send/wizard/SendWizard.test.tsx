@@ -1,8 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createQueryClient } from '../../../app/queryClient'
 import { toaster } from '../../../lib/toaster'
-import { renderWithProviders, setViewport } from '../../../testing/render'
+import { appClient, renderWithProviders, setViewport } from '../../../testing/render'
 import { stubApi } from '../../../testing/stubs'
 import type { WizardState } from '../drafts/model'
 import { SendWizard } from './SendWizard'
@@ -108,7 +107,7 @@ describe('SendWizard, a send made outside its sending hours', () => {
         sendBody={() => ({}) as never} scheduled={false}>
         {() => <p>گام</p>}
       </SendWizard>,
-      { queryClient: createQueryClient() },
+      { queryClient: appClient() },
     )
     fireEvent.click(screen.getByTestId('wizard-next'))
     fireEvent.click(screen.getByTestId('wizard-next'))

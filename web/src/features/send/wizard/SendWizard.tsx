@@ -125,7 +125,7 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
           )}
           {offerNext && <OutsideHoursOffer next={offerNext} onUse={() => takeNext(offerNext)} />}
           {step === last && send.isError && !holdUntil && (
-            <Alert.Root status="error" rounded="lg">
+            <Alert.Root status="error" rounded="lg" data-testid="send-error">
               <Alert.Indicator />
               <Alert.Content>
                 <Alert.Title>ارسال ثبت نشد</Alert.Title>
