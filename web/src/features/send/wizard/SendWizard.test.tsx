@@ -117,3 +117,22 @@ describe('SendWizard, a send made outside its sending hours', () => {
     expect(toast).not.toHaveBeenCalled()
   })
 })
+
+describe('SendWizard on a phone', () => {
+  beforeEach(() => setViewport(true))
+
+  // «مرحله قبل», «پیش‌نویس» and the long «ثبت ارسال زمان‌بندی‌شده» overflow a 390 px bar:
+  // the page then scrolls sideways. A phone gets the short label.
+  it('labels the send of a scheduled send briefly', async () => {
+    stubApi({ '/send/calculate-price': () => ({ parts: 1, encoding: 'ucs2', characters: 1, recipients: 1, price: 4000, per_operator: [] }) })
+    renderWithProviders(
+      <SendWizard steps={STEPS} testId="quick" stepErrors={() => ({})} priceBody={{ text: 'x', numbers: [], cancel11: true, sender: '3000' }}
+        sendBody={() => ({}) as never} scheduled draft={{ type: 'quick', state: {} as WizardState, resume: { draftId: null, loading: false, error: null, retry: () => undefined } }}>
+        {() => <p>گام</p>}
+      </SendWizard>,
+    )
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    fireEvent.click(screen.getByTestId('wizard-next'))
+    expect(screen.getByTestId('wizard-send').textContent).toBe(' ثبت زمان‌بندی')
+  })
+})

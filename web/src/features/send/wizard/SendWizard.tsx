@@ -198,7 +198,8 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
             </Button>
           ) : (
             <Button colorPalette="brand" onClick={onSend} loading={busy} loadingText="در حال ثبت" disabled={!canSend} data-testid="wizard-send">
-              <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
+              {/* On a phone the bar's three buttons fit in 390 px only with the short label. */}
+              <SendIcon transform="scaleX(-1)" /> {scheduled ? (isMobile ? 'ثبت زمان‌بندی' : 'ثبت ارسال زمان‌بندی‌شده') : 'ارسال پیامک'}
             </Button>
           )}
         </HStack>
