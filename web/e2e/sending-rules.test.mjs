@@ -383,7 +383,8 @@ test('staff change a line kind in the account drawer; the customer sees it under
     const lines = (await r.json()).data
     return lines.find((l) => l.number === n)?.kind === 'advertising'
   }, [demoAccountId, SERVICE_LINE, staffToken], { polling: 500 })
-  assert.equal(await select.inputValue(), 'advertising')
+  // The drawer shows the new kind once its list is read again.
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="line-kind-${n}"]`)?.value === 'advertising', SERVICE_LINE, { polling: 200 })
   await shot(page, 'rules-admin-line-kind')
   await context.close()
 
