@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,6 +74,13 @@ func TestSendOutsideHoursRefusedOrHeld(t *testing.T) {
 	if n := countSends(t, x.e, x.acct); n != 0 || x.balance(t) != 1_000_000 {
 		t.Fatalf("%d sends stored, balance %d", n, x.balance(t))
 	}
+	// The quote names the line's hours and says the send would be held.
+	var q send.Quote
+	x.e.Must(http.StatusOK, "POST", "/v1/api/send/calculate-price", ad, x.token).Decode(t, &q)
+	if q.SendHours == nil || !strings.Contains(q.SendHours.Note, "خط تبلیغاتی فقط از ساعت ۰۷:۰۰ تا ۲۲:۰۰") ||
+		!strings.Contains(q.SendHours.Note, "نگه داشته می‌شود") {
+		t.Fatalf("quote at 23:30: %+v", q.SendHours)
+	}
 
 	ad["hold_until_window"] = true
 	var a send.Accepted
@@ -111,6 +119,10 @@ func TestScheduleOutsideHoursRefused(t *testing.T) {
 	x.e.Must(http.StatusOK, "POST", "/v1/api/send/calculate-price", ad, x.token).Decode(t, &q)
 	if q.SendHours == nil || q.SendHours.Open || !q.SendHours.NextAllowedAt.Equal(x.at(1, 7, 0)) || q.SendHours.Note == "" {
 		t.Fatalf("quote at 23:00: %+v", q.SendHours)
+	}
+	// A scheduled send is not held: its quote says what its refusal says.
+	if q.SendHours.Note != r.Meta.Message {
+		t.Fatalf("quote note of a send scheduled at 23:00 %q, want the refusal's %q", q.SendHours.Note, r.Meta.Message)
 	}
 	ad["send_at"] = x.at(0, 21, 0)
 	x.e.Must(http.StatusCreated, "POST", "/v1/api/send", ad, x.token)

@@ -27,7 +27,7 @@ const CodeOutsideHours = "outside-send-hours"
 const (
 	msgOutsideHours = "ارسال از خط تبلیغاتی فقط از ساعت %s به وقت تهران مجاز است؛ نزدیک‌ترین زمان مجاز: %s"
 	msgHoursNote    = "ارسال از خط تبلیغاتی فقط از ساعت %s به وقت تهران انجام می‌شود"
-	msgHoursHeld    = "اکنون خارج از ساعت مجاز است؛ ارسال تا %s نگه داشته می‌شود"
+	msgHoursHeld    = "ارسال از خط تبلیغاتی فقط از ساعت %s به وقت تهران انجام می‌شود؛ اکنون خارج از آن است و ارسال تا %s نگه داشته می‌شود"
 )
 
 // OutsideHours is the data of a refusal outside the sending hours, and the
@@ -78,8 +78,10 @@ func (s *Service) decide(ctx context.Context, accountID int64, r Request, kind s
 }
 
 // hoursInfo describes a decision for a quote or a refusal (nil when the line
-// always sends).
-func hoursInfo(d sendrules.Decision) *OutsideHours {
+// always sends). Its note names the line's hours; outside them it says what
+// becomes of the send: one made now is held until they open, a scheduled one
+// (scheduled) is refused with the next allowed time.
+func hoursInfo(d sendrules.Decision, scheduled bool) *OutsideHours {
 	if !d.Restricted {
 		return nil
 	}
@@ -89,8 +91,10 @@ func hoursInfo(d sendrules.Decision) *OutsideHours {
 		o.Note = sendrules.MsgOwnHoursOutside
 	case d.Open:
 		o.Note = fmt.Sprintf(msgHoursNote, d.Window.Persian())
+	case scheduled:
+		o.Note = fmt.Sprintf(msgOutsideHours, d.Window.Persian(), sendrules.PersianTime(d.Next))
 	default:
-		o.Note = fmt.Sprintf(msgHoursHeld, sendrules.PersianTime(d.Next))
+		o.Note = fmt.Sprintf(msgHoursHeld, d.Window.Persian(), sendrules.PersianTime(d.Next))
 	}
 	return o
 }
@@ -131,7 +135,7 @@ func outsideHours(d sendrules.Decision, field string) error {
 	if field != "" {
 		e.Fields = map[string][]string{field: {msg}}
 	}
-	info := hoursInfo(d)
+	info := hoursInfo(d, true)
 	info.Note = msg
 	e.Data = info
 	return e
@@ -181,7 +185,7 @@ func (s *Service) quoteHours(ctx context.Context, accountID int64, r Request, ki
 	if err != nil {
 		return err
 	}
-	q.SendHours = hoursInfo(d)
+	q.SendHours = hoursInfo(d, r.SendAt != nil)
 	return nil
 }
 

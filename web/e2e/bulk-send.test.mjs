@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import {
-  API, DEMO, MOBILE, PANEL_URL, SIM_URL, apiCall, apiToken, launch, openPage, randomMobile, shot, signInWithToken,
+  API, DEMO, MOBILE, PANEL_URL, SIM_URL, apiCall, apiToken, jalaliInput, launch, openPage, randomMobile, shot, signInWithToken,
   toIntl, waitForPath,
 } from './helpers.mjs'
 
@@ -97,15 +97,6 @@ async function textThenReview(page, kind, text) {
   await page.getByTestId('wizard-next').click()
   await page.getByTestId(`${kind}-step-2`).waitFor()
   await page.getByTestId('price-quote').waitFor()
-}
-
-/** «1404/01/05 10:30» in Tehran time, for typing into a Jalali date-time input. */
-function jalaliInput(date) {
-  const parts = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', {
-    timeZone: 'Asia/Tehran', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(date)
-  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]))
-  return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}`
 }
 
 test('file: upload with progress → pre-flight → send → live report', { timeout: 240_000 }, async () => {

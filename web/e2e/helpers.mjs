@@ -124,6 +124,15 @@ export async function readOtp(intl, { after = 0, timeoutMs = 30_000 } = {}) {
   throw new Error(`no OTP for ${intl} from the simulator (last text: ${last || 'none'})`)
 }
 
+/** A Jalali «yyyy/mm/dd hh:mm» in Tehran, as typed into a schedule field. */
+export function jalaliInput(date) {
+  const parts = new Intl.DateTimeFormat('en-u-ca-persian-nu-latn', {
+    timeZone: 'Asia/Tehran', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).formatToParts(date)
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]))
+  return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}`
+}
+
 /** Waits until the page's path matches (client-side redirects included). */
 export async function waitForPath(page, re, timeout = 60_000) {
   await page.waitForFunction((src) => new RegExp(src).test(location.pathname), re.source, { timeout, polling: 100 })

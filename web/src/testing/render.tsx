@@ -4,6 +4,7 @@ import { cleanup, render, type RenderOptions } from '@testing-library/react'
 import type { ReactElement, ReactNode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { afterEach } from 'vitest'
+import { createQueryClient } from '../app/queryClient'
 import { ACL_KEY, type Acl } from '../lib/acl'
 
 // vitest runs without globals here, so Testing Library's automatic cleanup is registered by hand.
@@ -32,6 +33,12 @@ export interface ProviderOptions extends Omit<RenderOptions, 'wrapper'> {
   route?: string
   queryClient?: QueryClient
 }
+
+/**
+ * The panel's own query client (src/app/queryClient.ts): a failed mutation toasts unless
+ * its form shows the error itself, for tests of where an error is shown.
+ */
+export const appClient = createQueryClient
 
 /** A query client for tests: a failed query fails at once (no retries). */
 export function testClient(): QueryClient {

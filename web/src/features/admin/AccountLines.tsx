@@ -8,7 +8,7 @@ import { LINE_KINDS, sendHoursApi, useAccountLines, type AdminLine } from './sen
 /** An account's lines with their kinds, which staff change here (the sending rules read a line's kind). */
 export function AccountLines({ account }: { account: AdminAccount }) {
   const { data, isPending, refetch } = useAccountLines(account.id)
-  const setKind = useAdminMutation((x: { line: AdminLine; kind: string }) => sendHoursApi.setKind(account.id, { line_id: x.line.id, kind: x.kind }))
+  const setKind = useAdminMutation((x: { line: AdminLine; kind: string }) => sendHoursApi.setKind(account.id, { line_id: x.line.id, kind: x.kind }), { silent: true })
   return (
     <Stack gap="3">
       <Heading size="sm">خطوط ارسال و نوع آن‌ها</Heading>

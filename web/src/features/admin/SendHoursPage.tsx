@@ -12,7 +12,7 @@ import { OPERATOR_NAMES, sendHoursApi, useSendHours, type SendHoursRule } from '
 /** /admin/send-hours: the hours in which advertising lines may send, per operator (Tehran time). */
 export default function SendHoursPage() {
   const { data, isPending, isError, refetch } = useSendHours()
-  const remove = useAdminMutation((r: SendHoursRule) => sendHoursApi.remove(r))
+  const remove = useAdminMutation((r: SendHoursRule) => sendHoursApi.remove(r), { silent: true })
   const columns: DataTableColumn<SendHoursRule>[] = [
     { key: 'operator', title: 'اپراتور', render: (r) => OPERATOR_NAMES[r.operator] ?? r.operator },
     { key: 'line_kind', title: 'نوع خط', render: () => 'تبلیغاتی' },
@@ -21,7 +21,7 @@ export default function SendHoursPage() {
     { key: 'updated_at', title: 'آخرین تغییر', hideOnMobile: true, render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },
     {
       key: 'actions', title: 'اقدام', render: (r) =>
-        r.operator === '' ? null : (
+        r.operator === '' ? <Text as="span" fontSize="xs" color="app.muted">حذف‌شدنی نیست</Text> : (
           <Button size="xs" variant="outline" colorPalette="red" loading={remove.isPending && remove.variables?.operator === r.operator}
             onClick={() => remove.mutate(r)}>حذف</Button>
         ),
@@ -45,7 +45,7 @@ export default function SendHoursPage() {
 
 function RuleForm({ operators }: { operators: string[] }) {
   const [rule, setRule] = useState<SendHoursRule>({ operator: '', line_kind: 'advertising', from: '07:00', to: '22:00' })
-  const save = useAdminMutation(() => sendHoursApi.save({ ...rule, from: toLatinDigits(rule.from), to: toLatinDigits(rule.to) }))
+  const save = useAdminMutation(() => sendHoursApi.save({ ...rule, from: toLatinDigits(rule.from), to: toLatinDigits(rule.to) }), { silent: true })
   const err = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined)
   return (
     <SectionCard>

@@ -240,10 +240,10 @@ export const useSystemicPatterns = (q: Parameters<typeof adminApi.systemicPatter
 export const useAdminAccounts = (q: Parameters<typeof adminApi.accounts>[0]) =>
   useQuery({ queryKey: keys.accounts(q), queryFn: () => adminApi.accounts(q) })
 
-/** A back-office change that refreshes every admin list once it succeeds. */
-export function useAdminMutation<A, R>(fn: (a: A) => Promise<R>) {
+/** A back-office change that refreshes every back-office query; `silent`: the form shows its errors itself (no toast). */
+export function useAdminMutation<A, R>(fn: (a: A) => Promise<R>, { silent = false }: { silent?: boolean } = {}) {
   const qc = useQueryClient()
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }) })
+  return useMutation({ mutationFn: fn, meta: { silent }, onSuccess: () => qc.invalidateQueries({ queryKey: keys.all }) })
 }
 
 export type { Paged }

@@ -19,6 +19,8 @@ export function SendHoursCard() {
   const view = useQuery({ queryKey: KEY, queryFn: () => api.get<SendHoursView>('/send/hours') })
   const save = useMutation({
     mutationFn: (own: Hours | null) => api.post<unknown>('/send/hours', { own }),
+    // A refusal of the hours is shown under the field; any other error is toasted below.
+    meta: { silent: true },
     onSuccess: () => { void qc.invalidateQueries({ queryKey: KEY }); toaster.create({ type: 'success', description: 'ساعت ارسال ذخیره شد' }) },
   })
   const [on, setOn] = useState(false)
@@ -31,7 +33,7 @@ export function SendHoursCard() {
   }, [view.data])
   if (isApiError(view.error, 403)) return null
   const all = view.data?.operators.find((o) => o.operator === '')
-  const fieldErr = isApiError(save.error) ? save.error.fieldError('send_hours') : undefined
+  const fieldErr = isApiError(save.error, 422) ? (save.error.fieldError('send_hours') ?? errorText(save.error)) : undefined
   return (
     <SectionCard title="ساعت ارسال تبلیغاتی حساب"
       description="ارسال‌های خطوط تبلیغاتی شما فقط در این ساعت‌ها و در ساعت مجاز اپراتورها انجام می‌شود؛ خارج از آن تا ساعت مجاز بعدی نگه داشته می‌شود.">

@@ -7,6 +7,8 @@ export interface PriceBody {
   cancel11: boolean
   sender: string
   gradual?: GradualBody
+  /** A scheduled send's time: the quote's sending hours are those of this time. */
+  send_at?: string | null
 }
 
 export interface PriceQuote {

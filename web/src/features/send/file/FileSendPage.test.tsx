@@ -72,7 +72,7 @@ describe('file send wizard', () => {
     expect((await screen.findByTestId('quote-price')).textContent).toBe('۲۱٬۱۵۰ ریال')
     expect(screen.getByTestId('quote-operators').textContent).toContain('ایرانسل')
     expect(screen.getByTestId('quote-skipped').textContent).toContain('۲ شماره تکراری')
-    expect(calls.find((c) => c.path === '/send/calculate-price')?.body).toEqual({ type: 'file', sender: '3000111', cancel11: true, file_id: 7, text: 'سلام دنیا' })
+    expect(calls.find((c) => c.path === '/send/calculate-price')?.body).toEqual({ type: 'file', sender: '3000111', cancel11: true, file_id: 7, text: 'سلام دنیا', send_at: null })
 
     fireEvent.click(screen.getByTestId('wizard-send'))
     await screen.findByTestId('success')

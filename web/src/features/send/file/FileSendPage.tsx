@@ -9,7 +9,7 @@ export default function FileSendPage() {
   const { draft, patch, chooseSender, resume } = useBulkDraft()
   const file = useUserFile(draft.fileId).data
   return (
-    <BulkWizard kind="file" steps={FILE_STEPS} draft={draft} resume={resume} file={file}>
+    <BulkWizard kind="file" onSendAt={(sendAt) => patch({ sendAt })} steps={FILE_STEPS} draft={draft} resume={resume} file={file}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="send" sample="send" onSender={chooseSender} onChange={patch} />

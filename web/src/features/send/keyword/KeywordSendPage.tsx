@@ -12,7 +12,7 @@ export default function KeywordSendPage() {
   const file = useUserFile(draft.fileId).data
   const columns = file?.columns ?? []
   return (
-    <BulkWizard kind="keyword" steps={KEYWORD_STEPS} draft={draft} resume={resume} file={file}>
+    <BulkWizard kind="keyword" onSendAt={(sendAt) => patch({ sendAt })} steps={KEYWORD_STEPS} draft={draft} resume={resume} file={file}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="send" sample="keyword" onSender={chooseSender} onChange={patch} />

@@ -10,7 +10,7 @@ export default function PeerToPeerSendPage() {
   const { draft, patch, chooseSender, resume } = useBulkDraft()
   const file = useUserFile(draft.fileId).data
   return (
-    <BulkWizard kind="peer_to_peer" steps={P2P_STEPS} draft={draft} resume={resume} file={file} quoteFrom={1}>
+    <BulkWizard kind="peer_to_peer" onSendAt={(sendAt) => patch({ sendAt })} steps={P2P_STEPS} draft={draft} resume={resume} file={file} quoteFrom={1}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <FileSourceStep draft={draft} errors={errors} file={file} purpose="peer_to_peer" sample="peer_to_peer" onSender={chooseSender} onChange={patch} />

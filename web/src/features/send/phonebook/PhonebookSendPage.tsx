@@ -27,7 +27,7 @@ export default function PhonebookSendPage() {
     { label: 'گیرندگان قابل ارسال', value: formatNumber(phonebookRecipients(count.data)) },
   ]
   return (
-    <BulkWizard kind="phonebook" steps={PHONEBOOK_STEPS} draft={draft} resume={resume} contactTags={tags.data}>
+    <BulkWizard kind="phonebook" onSendAt={(sendAt) => patch({ sendAt })} steps={PHONEBOOK_STEPS} draft={draft} resume={resume} contactTags={tags.data}>
       {({ step, errors, quote }) =>
         step === 0 ? (
           <Stack gap="6">

@@ -1,10 +1,9 @@
 import { useState } from 'react'
-import { gradualOf } from '../../../lib/schedule'
 import { MessageStep } from '../wizard/WizardSteps'
 import { SendWizard } from '../wizard/SendWizard'
 import { useDefaultSender } from '../wizard/sender'
 import { useResumeDraft } from '../drafts/useDraft'
-import { EMPTY_DRAFT, QUICK_STEPS, sendBody, stepErrors, withSender, type QuickDraft } from './draft'
+import { EMPTY_DRAFT, QUICK_STEPS, priceBody, sendBody, stepErrors, withSender, type QuickDraft } from './draft'
 import { StepRecipients } from './StepRecipients'
 import { StepReview } from './StepReview'
 
@@ -20,9 +19,10 @@ export default function QuickSendPage() {
       steps={QUICK_STEPS}
       testId="quick"
       stepErrors={(step) => stepErrors(step, draft)}
-      priceBody={{ text: draft.text, numbers: draft.numbers, cancel11: draft.cancel11, sender: draft.sender, gradual: gradualOf(draft) }}
+      priceBody={priceBody(draft)}
       sendBody={() => sendBody(draft)}
       scheduled={draft.schedule === 'later'}
+      onSendAt={(sendAt) => patch({ sendAt })}
       draft={{ type: 'quick', state: draft, resume }}
     >
       {({ step, errors, quote }) =>

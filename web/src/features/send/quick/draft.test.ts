@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EMPTY_DRAFT, defaultSender, sendBody, stepErrors, withSender } from './draft'
+import { EMPTY_DRAFT, defaultSender, priceBody, sendBody, stepErrors, withSender } from './draft'
 
 const ad = { id: 1, number: '3000111', kind: 'advertising' as const, is_default: false }
 const service = { id: 2, number: '2000222', kind: 'service' as const, is_default: true }
@@ -42,5 +42,13 @@ describe('quick-send draft', () => {
     expect(sendBody(d)).toEqual({ type: 'quick', sender: '3000', text: 'x', numbers: ['989121234567'], cancel11: true, send_at: null })
     const at = new Date('2025-03-21T11:00:00Z')
     expect(sendBody({ ...d, schedule: 'later', sendAt: at }).send_at).toBe('2025-03-21T11:00:00.000Z')
+  })
+
+  // The price of a scheduled send is asked for its own time: its sending hours are those of send_at.
+  it('builds the calculate-price body with the send time', () => {
+    const d = { ...EMPTY_DRAFT, sender: '3000', numbers: ['989121234567'], text: 'x', cancel11: true }
+    expect(priceBody(d)).toEqual({ sender: '3000', text: 'x', numbers: ['989121234567'], cancel11: true, send_at: null })
+    const at = new Date('2025-03-21T11:00:00Z')
+    expect(priceBody({ ...d, schedule: 'later', sendAt: at }).send_at).toBe('2025-03-21T11:00:00.000Z')
   })
 })

@@ -33,6 +33,14 @@ export function stepErrors(step: number, d: QuickDraft, now = new Date()): Parti
   return e
 }
 
+/**
+ * The POST /send/calculate-price body: with send_at, so the price's sending hours are
+ * those of the send's own time (docs/sending-rules.md).
+ */
+export function priceBody(d: QuickDraft) {
+  return { text: d.text, numbers: d.numbers, cancel11: d.cancel11, sender: d.sender, send_at: sendAtValue(d), gradual: gradualOf(d) }
+}
+
 /** The POST /send body. */
 export function sendBody(d: QuickDraft) {
   return {

@@ -71,9 +71,10 @@ export default function TargetedSendPage({ kind }: { kind: TargetedKind }) {
       steps={TARGETED_STEPS}
       testId={`targeted-${kind}`}
       stepErrors={(step) => targetedStepErrors(kind, step, draft, counts.data)}
-      priceBody={targetedBody(kind, draft, true)}
+      priceBody={targetedBody(kind, draft)}
       sendBody={() => targetedBody(kind, draft)}
       scheduled={draft.schedule === 'later'}
+      onSendAt={(sendAt) => patch({ sendAt })}
       draft={{ type: kind, state: { ...draft, target: targetOf(draft) }, resume }}
     >
       {({ step, errors, quote }) =>

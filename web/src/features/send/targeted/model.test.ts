@@ -20,7 +20,7 @@ describe('targeted wizard model', () => {
   it('sends the random count only when asked', () => {
     const d = { ...EMPTY_TARGETED, sender: '3000', text: 'سلام', target: { provinces: [28], count: 6000 } }
     expect(targetedBody('city_province', d).target).toEqual({ provinces: [28] })
-    expect(targetedBody('city_province', { ...d, pick: 'count' }, true).target).toEqual({ provinces: [28], count: 6000 })
+    expect(targetedBody('city_province', { ...d, pick: 'count' }).target).toEqual({ provinces: [28], count: 6000 })
   })
   it('saves the audience in a draft and resumes it with its random count', () => {
     const d = { ...EMPTY_TARGETED, sender: '3000', text: 'حراج', target: { circle: { lat: 35.7, lon: 51.4, radius: 5000 }, count: 6000 }, pick: 'count' as const }

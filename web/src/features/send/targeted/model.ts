@@ -76,10 +76,13 @@ export function resumed(d: TargetedDraft, state: Partial<TargetedDraft> & { targ
   return { ...d, ...state, target, pick: target.count ? 'count' : 'all' }
 }
 
-/** The body of POST /send (with send_at) or of POST /send/calculate-price (without). */
-export function targetedBody(kind: TargetedKind, d: TargetedDraft, forPrice = false): TargetedSendBody {
+/**
+ * The body of POST /send and of POST /send/calculate-price: both carry send_at, so the
+ * price's sending hours are those of the send's own time (docs/sending-rules.md).
+ */
+export function targetedBody(kind: TargetedKind, d: TargetedDraft): TargetedSendBody {
   const body: TargetedSendBody = { type: kind, sender: d.sender, cancel11: d.cancel11, text: d.text, target: targetOf(d) }
-  if (!forPrice) body.send_at = sendAtValue(d)
+  body.send_at = sendAtValue(d)
   body.gradual = gradualOf(d)
   return body
 }

@@ -29,19 +29,22 @@ interface Props {
   quoteFrom?: number
   /** A phonebook text's tags (checked before the review). */
   contactTags?: ContactTag[]
+  /** Moves the scheduled send to another time (the next allowed time offered outside the sending hours). */
+  onSendAt?: (at: Date) => void
   children: (ctx: WizardContext) => ReactNode
 }
 
 /** The send wizard for one bulk kind: validation and the price/send bodies come from the draft. */
-export function BulkWizard({ kind, steps, draft, resume, file, quoteFrom, contactTags, children }: Props) {
+export function BulkWizard({ kind, steps, draft, resume, file, quoteFrom, contactTags, onSendAt, children }: Props) {
   return (
     <SendWizard
       steps={steps}
       testId={kind}
       stepErrors={(step) => bulkStepErrors(kind, step, draft, file, undefined, contactTags)}
-      priceBody={bulkBody(kind, draft, true)}
+      priceBody={bulkBody(kind, draft)}
       sendBody={() => bulkBody(kind, draft)}
       scheduled={draft.schedule === 'later'}
+      onSendAt={onSendAt}
       quoteFrom={quoteFrom}
       draft={{ type: kind, state: draft, resume }}
     >

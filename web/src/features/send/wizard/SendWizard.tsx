@@ -13,6 +13,7 @@ import { sendApi, type BulkSendBody, type DraftType, type PriceBody, type PriceQ
 import { HoldDialog } from './HoldDialog'
 import { useSubmitSend } from './useSubmitSend'
 import { TestSendButton, testBodyOf } from './TestSendButton'
+import { OutsideHoursOffer, scheduledOutsideNext } from './OutsideHoursOffer'
 import type { WizardState } from '../drafts/model'
 import { useDraftSaver, type ResumeState } from '../drafts/useDraft'
 import { useAutoDraft } from '../drafts/useAutoDraft'
@@ -38,6 +39,11 @@ interface Props {
   priceBody: PriceBody | BulkSendBody | TargetedSendBody
   sendBody: () => SendBody | BulkSendBody | TargetedSendBody
   scheduled: boolean
+  /**
+   * Moves a scheduled send to another time: given, a scheduled send outside its sending
+   * hours is offered the next allowed time on the review step.
+   */
+  onSendAt?: (at: Date) => void
   /** First step on which the price is asked (the review step by default). */
   quoteFrom?: number
   /** The draft this wizard saves («ذخیره پیش‌نویس») and the one it resumed (`?draft=`); none: no drafts. */
@@ -52,7 +58,7 @@ interface Props {
  * can save the wizard as a draft, and it is saved by itself while edited; leaving a wizard that
  * holds work asks first; a method's waiting draft is offered on opening it; a send removes the draft.
  */
-export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, quoteFrom, draft, children }: Props) {
+export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, scheduled, onSendAt, quoteFrom, draft, children }: Props) {
   const navigate = useNavigate()
   const last = steps.length - 1
   const [step, setStep] = useState(0)
@@ -78,6 +84,11 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
   })
 
   const auto = useAutoDraft(drafts, draft?.state, !!draft && !draft.resume.loading && !send.isPending && !send.isSuccess)
+  const offerNext = step === last && scheduled && onSendAt ? scheduledOutsideNext(quote.data, send.error) : null
+  const takeNext = (next: string) => {
+    send.reset()
+    onSendAt?.(new Date(next))
+  }
 
   const errors = showErrors ? stepErrors(step) : {}
   const next = () => {
@@ -113,8 +124,9 @@ export function SendWizard({ steps, testId, stepErrors, priceBody, sendBody, sch
             children({ step, errors, quote })
           )}
           {step === last && <TestSendButton body={testBodyOf(sendBody(), quote.data)} />}
+          {offerNext && <OutsideHoursOffer next={offerNext} onUse={() => takeNext(offerNext)} />}
           {step === last && send.isError && !holdUntil && (
-            <Alert.Root status="error" rounded="lg">
+            <Alert.Root status="error" rounded="lg" data-testid="send-error">
               <Alert.Indicator />
               <Alert.Content>
                 <Alert.Title>ارسال ثبت نشد</Alert.Title>
@@ -195,7 +207,8 @@ function WizardBar({ first, last, busy, onBack, onNext, onSend, canSend, schedul
             </Button>
           ) : (
             <Button colorPalette="brand" onClick={onSend} loading={busy} loadingText="در حال ثبت" disabled={!canSend} data-testid="wizard-send">
-              <SendIcon transform="scaleX(-1)" /> {scheduled ? 'ثبت ارسال زمان‌بندی‌شده' : 'ارسال پیامک'}
+              {/* On a phone the bar's three buttons fit in 390 px only with the short label. */}
+              <SendIcon transform="scaleX(-1)" /> {scheduled ? (isMobile ? 'ثبت زمان‌بندی' : 'ثبت ارسال زمان‌بندی‌شده') : 'ارسال پیامک'}
             </Button>
           )}
         </HStack>

@@ -39,12 +39,14 @@ describe('bulk wizard steps', () => {
   it('builds the POST /send and calculate-price bodies of each type', () => {
     const d = { ...EMPTY_BULK, sender: '3000', cancel11: false, text: 'سلام {ex_B}', fileId: 7, phonebookIds: [1, 2] }
     expect(bulkBody('file', d)).toEqual({ type: 'file', sender: '3000', cancel11: false, file_id: 7, text: 'سلام {ex_B}', send_at: null })
-    expect(bulkBody('keyword', d, true)).toEqual({ type: 'keyword', sender: '3000', cancel11: false, file_id: 7, text: 'سلام {ex_B}' })
+    expect(bulkBody('keyword', d)).toEqual({ type: 'keyword', sender: '3000', cancel11: false, file_id: 7, text: 'سلام {ex_B}', send_at: null })
     expect(bulkBody('peer_to_peer', d)).toEqual({ type: 'peer_to_peer', sender: '3000', cancel11: false, file_id: 7, send_at: null })
     const at = new Date('2025-03-21T11:00:00Z')
     expect(bulkBody('phonebook', { ...d, schedule: 'later', sendAt: at })).toEqual({
       type: 'phonebook', sender: '3000', cancel11: false, phonebook_ids: [1, 2], text: 'سلام {ex_B}', send_at: '2025-03-21T11:00:00.000Z',
     })
+    // The price is asked for the send's own time: its sending hours are those of send_at.
+    expect(bulkBody('keyword', { ...d, schedule: 'later', sendAt: at }).send_at).toBe('2025-03-21T11:00:00.000Z')
   })
 
   it('a phonebook text may use the contacts\' tags (Latin or Persian, custom features); an unknown one is named inline', () => {

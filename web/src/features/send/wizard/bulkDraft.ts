@@ -64,13 +64,16 @@ export function bulkStepErrors(kind: BulkKind, step: number, d: BulkDraft, file?
   return e
 }
 
-/** The body of POST /send (with send_at) or of POST /send/calculate-price (without). */
-export function bulkBody(kind: BulkKind, d: BulkDraft, forPrice = false): BulkSendBody {
+/**
+ * The body of POST /send and of POST /send/calculate-price: both carry send_at, so the
+ * price's sending hours are those of the send's own time (docs/sending-rules.md).
+ */
+export function bulkBody(kind: BulkKind, d: BulkDraft): BulkSendBody {
   const body: BulkSendBody = { type: kind, sender: d.sender, cancel11: d.cancel11 }
   if (kind === 'phonebook') body.phonebook_ids = d.phonebookIds
   else body.file_id = d.fileId ?? undefined
   if (kind !== 'peer_to_peer') body.text = d.text
-  if (!forPrice) body.send_at = sendAtValue(d)
+  body.send_at = sendAtValue(d)
   body.gradual = gradualOf(d)
   return body
 }

@@ -28,6 +28,8 @@ export function useSubmitSend({ sendBody, scheduled, idempotencyKey, onAccepted 
   const [holdUntil, setHoldUntil] = useState<string | null>(null)
   const send = useMutation({
     mutationFn: (hold: boolean) => sendApi.send(hold ? { ...sendBody(), hold_until_window: true } : sendBody(), idempotencyKey),
+    // The page shows every refusal itself: the hold question, or its alert.
+    meta: { silent: true },
     onError: (e) => setHoldUntil(scheduled ? null : outsideHoursNext(e)),
     onSuccess: (r) => {
       setHoldUntil(null)
