@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toaster } from '../../../lib/toaster'
 import { appClient, renderWithProviders, setViewport } from '../../../testing/render'
 import { stubApi } from '../../../testing/stubs'
-import type { WizardState } from '../drafts/model'
 import { EMPTY_DRAFT } from '../quick/draft'
 import { SendWizard } from './SendWizard'
 
@@ -128,7 +127,7 @@ describe('SendWizard on a phone', () => {
     stubApi({ '/send/calculate-price': () => ({ parts: 1, encoding: 'ucs2', characters: 1, recipients: 1, price: 4000, per_operator: [] }) })
     renderWithProviders(
       <SendWizard steps={STEPS} testId="quick" stepErrors={() => ({})} priceBody={{ text: 'x', numbers: [], cancel11: true, sender: '3000' }}
-        sendBody={() => ({}) as never} scheduled draft={{ type: 'quick', state: {} as WizardState, resume: { draftId: null, loading: false, error: null, retry: () => undefined } }}>
+        sendBody={() => ({}) as never} scheduled draft={{ type: 'quick', state: EMPTY_DRAFT, resume: { draftId: null, loading: false, error: null, retry: () => undefined } }}>
         {() => <p>گام</p>}
       </SendWizard>,
     )
