@@ -200,7 +200,7 @@ var Labels = []Label{
 	{"staff.ticket_assign", "ارجاع درخواست"},
 	{"staff.canned_answer", "ویرایش پاسخ آماده"},
 	{"staff.faq", "ویرایش پرسش‌های متداول"},
-	{"staff.settings", "تغییر تنظیمات سامانه"},
+	{"staff.old_panel_saved", "تنظیم نوار پنل قدیم"},
 }
 
 // Label is an action code and its Persian name.

@@ -188,7 +188,8 @@ type LabelSource = Outlines | undefined
 
 /**
  * Persian place names on the map from the bundled geography (no tiles): the provinces at country
- * zooms, the counties of the view from COUNTY_LABEL_ZOOM on. Labels sit in their own pane above
+ * zooms, the counties of the view from COUNTY_LABEL_ZOOM on, each left out where it would overlap
+ * one already placed. Labels sit in their own pane above
  * the outlines and let clicks through to the drawing tools. The container's data-labels says
  * which set is shown (provinces or counties). Returns how to remove them.
  */
@@ -197,6 +198,13 @@ function placeLabels(m: L.Map, provinces: Outlines, counties: LabelSource) {
   pane.style.zIndex = '450'
   pane.style.pointerEvents = 'none'
   const layer = L.layerGroup().addTo(m)
+  // Where names collide, Tehran wins, then the larger place.
+  const ranked = (o: Outlines) =>
+    o.features
+      .map((f) => ({ f, size: f.properties.name_fa === 'تهران' ? Infinity : area(L.geoJSON(f as never).getBounds()) }))
+      .sort((a, b) => b.size - a.size)
+      .map((x) => x.f)
+  const byRank = { provinces: ranked(provinces), counties: counties ? ranked(counties) : [] }
   const label = (name: string, center: [number, number], kind: string) =>
     L.marker([center[1], center[0]], {
       pane: 'labels',
@@ -207,11 +215,18 @@ function placeLabels(m: L.Map, provinces: Outlines, counties: LabelSource) {
   const show = () => {
     layer.clearLayers()
     const near = m.getZoom() >= COUNTY_LABEL_ZOOM && counties
-    const source = near ? counties : provinces
+    const source = near ? byRank.counties : byRank.provinces
     const view = m.getBounds().pad(0.2)
-    for (const f of source.features) {
+    const taken: L.Bounds[] = []
+    for (const f of source) {
       const c = f.properties.center
       if (!c || (near && !view.contains([c[1], c[0]]))) continue
+      // A name that would overlap one already placed is left out (the next zoom shows it).
+      const p = m.latLngToContainerPoint([c[1], c[0]])
+      const half = L.point(f.properties.name_fa.length * 3.4 + 4, 9)
+      const box = L.bounds(p.subtract(half), p.add(half))
+      if (taken.some((t) => t.intersects(box))) continue
+      taken.push(box)
       label(f.properties.name_fa, c, near ? 'county' : 'province').addTo(layer)
     }
     m.getContainer().dataset.labels = near ? 'counties' : 'provinces'
@@ -223,6 +238,8 @@ function placeLabels(m: L.Map, provinces: Outlines, counties: LabelSource) {
     layer.remove()
   }
 }
+
+const area = (b: L.LatLngBounds) => (b.getNorth() - b.getSouth()) * (b.getEast() - b.getWest())
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
