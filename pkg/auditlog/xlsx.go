@@ -76,4 +76,3 @@ func text(raw []byte) string {
 	}
 	return s
 }
-
