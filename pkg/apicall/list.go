@@ -15,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/auditlog"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/spreadsheet"
@@ -191,7 +190,7 @@ func (s *Service) WriteXLSX(ctx context.Context, accountID int64, f Filter, w io
 			if key == "" {
 				key = strconv.FormatInt(r.APIKeyID, 10)
 			}
-			if err := b.Add([]any{auditlog.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
+			if err := b.Add([]any{validate.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
 				r.Status, r.LatencyMS}); err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -64,7 +63,7 @@ func fillRow(b *spreadsheet.Book, row []any, r *Row) {
 	if r.Target != "" {
 		target += " " + r.Target
 	}
-	row[0], row[1], row[2], row[3] = JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.UserName, key
+	row[0], row[1], row[2], row[3] = validate.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.UserName, key
 	row[4], row[5], row[6] = r.ActionTitle, r.Action, target
 	row[7], row[8], row[9], row[10], row[11] = text(r.Before), text(r.After), text(r.Details), r.IP, r.UserAgent
 }
@@ -77,12 +76,3 @@ func text(raw []byte) string {
 	}
 	return s
 }
-
-// JalaliDateTime writes t in Tehran as a Jalali "1404/09/04 13:05".
-func JalaliDateTime(t time.Time) string {
-	t = t.In(tehran)
-	y, m, d := validate.GregorianToJalali(t.Year(), int(t.Month()), t.Day())
-	return fmt.Sprintf("%04d/%02d/%02d %02d:%02d", y, m, d, t.Hour(), t.Minute())
-}
-
-var tehran, _ = time.LoadLocation("Asia/Tehran") // time/tzdata is linked in by report

@@ -183,5 +183,5 @@ func (s *Service) StartStepUpTo(ctx context.Context, userID int64, purpose, mobi
 	if err != nil {
 		return StepUp{}, err
 	}
-	return StepUp{OTPToken: ch.token, ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(mobile)}, nil
+	return StepUp{OTPToken: ch.token, ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(u.Mobile)}, nil
 }

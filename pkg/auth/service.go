@@ -257,20 +257,22 @@ func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, a
 	return token, nil
 }
 
-// LoginSetting is the branded text of the login page.
+// LoginSetting is the branded text of the login page and the «old panel» strip.
 type LoginSetting struct {
 	Title       string `json:"title"`
 	Description string `json:"description"`
+	// OldPanelURL is where the «old panel» strip links; empty (the default) hides
+	// the strip. Staff set it (SaveOldPanel).
+	OldPanelURL string `json:"old_panel_url"`
 }
 
-// LoginSetting reads the login page's branded description.
+// LoginSetting reads the login page's branded description and the old panel's address.
 func (s *Service) LoginSetting(ctx context.Context) (LoginSetting, error) {
 	var ls LoginSetting
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(value->>'title', ''), coalesce(value->>'description', '')
-		FROM settings WHERE key = 'login_setting'`).Scan(&ls.Title, &ls.Description)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ls, nil
-	}
+	err := s.pool.QueryRow(ctx, `SELECT
+		coalesce((SELECT value->>'title' FROM settings WHERE key = 'login_setting'), ''),
+		coalesce((SELECT value->>'description' FROM settings WHERE key = 'login_setting'), ''),
+		coalesce((SELECT value->>'url' FROM settings WHERE key = 'old_panel'), '')`).Scan(&ls.Title, &ls.Description, &ls.OldPanelURL)
 	if err != nil {
 		return ls, fmt.Errorf("login setting: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // Place is a province, county, city, category or sub-category with how many numbers
@@ -46,11 +47,19 @@ func (s *Service) places(ctx context.Context, sql string, args ...any) ([]Place,
 	return out, nil
 }
 
-// Provinces lists the provinces with their counts.
+// placesByName is places sorted by name in Persian alphabetical order.
+func (s *Service) placesByName(ctx context.Context, sql string, args ...any) ([]Place, error) {
+	out, err := s.places(ctx, sql, args...)
+	validate.SortPersian(out, func(p Place) string { return p.Name })
+	return out, err
+}
+
+// Provinces lists the provinces with their counts, in Persian alphabetical order
+// (as are the counties and cities).
 func (s *Service) Provinces(ctx context.Context) ([]Place, error) {
-	return s.places(ctx, `SELECT p.code::int, p.name_fa, 0, coalesce(c.n, 0)::bigint, p.lon, p.lat FROM geo_provinces p
+	return s.placesByName(ctx, `SELECT p.code::int, p.name_fa, 0, coalesce(c.n, 0)::bigint, p.lon, p.lat FROM geo_provinces p
 		LEFT JOIN (SELECT province, sum(n) AS n FROM bank_place_counts GROUP BY 1) c ON c.province = p.code
-		ORDER BY p.name_fa`)
+		ORDER BY p.code`)
 }
 
 // Counties lists a province's counties with their counts.
@@ -58,9 +67,9 @@ func (s *Service) Counties(ctx context.Context, province int) ([]Place, error) {
 	if province <= 0 {
 		return nil, apperr.Field("province_id", MsgProvinceRequired)
 	}
-	return s.places(ctx, `SELECT k.code::int, k.name_fa, k.province::int, coalesce(c.n, 0)::bigint, k.lon, k.lat
+	return s.placesByName(ctx, `SELECT k.code::int, k.name_fa, k.province::int, coalesce(c.n, 0)::bigint, k.lon, k.lat
 		FROM geo_counties k LEFT JOIN (SELECT county, sum(n) AS n FROM bank_place_counts WHERE province = $1 GROUP BY 1) c
-		ON c.county = k.code WHERE k.province = $1 ORDER BY k.name_fa`, province)
+		ON c.county = k.code WHERE k.province = $1 ORDER BY k.code`, province)
 }
 
 // Cities lists a province's cities (or one county's) with their counts.
@@ -68,10 +77,10 @@ func (s *Service) Cities(ctx context.Context, province, county int) ([]Place, er
 	if province <= 0 && county <= 0 {
 		return nil, apperr.Field("province_id", MsgProvinceRequired)
 	}
-	return s.places(ctx, `SELECT t.id, t.name_fa, t.county::int, coalesce(c.n, 0)::bigint, t.lon, t.lat
+	return s.placesByName(ctx, `SELECT t.id, t.name_fa, t.county::int, coalesce(c.n, 0)::bigint, t.lon, t.lat
 		FROM geo_cities t LEFT JOIN (SELECT city, sum(n) AS n FROM bank_place_counts
 			WHERE ($1 = 0 OR province = $1) AND ($2 = 0 OR county = $2) GROUP BY 1) c ON c.city = t.id
-		WHERE ($1 = 0 OR t.province = $1) AND ($2 = 0 OR t.county = $2) ORDER BY t.name_fa`, province, county)
+		WHERE ($1 = 0 OR t.province = $1) AND ($2 = 0 OR t.county = $2) ORDER BY t.id`, province, county)
 }
 
 // JobCategories lists the business categories with their counts.

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/content"
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/moderation"
@@ -230,6 +231,17 @@ func (s *Server) saveModerationRules(c *gin.Context) {
 	}
 	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
 	reply(c, in, err)
+}
+
+// saveOldPanel sets the «old panel» strip's address (empty turns it off); the
+// current one is read with the login page's settings (GET /acl/auth/login_setting).
+func (s *Server) saveOldPanel(c *gin.Context) {
+	var in auth.OldPanel
+	if !bind(c, &in) {
+		return
+	}
+	out, err := s.Auth.SaveOldPanel(c.Request.Context(), who(c), in, c.ClientIP())
+	reply(c, out, err)
 }
 
 // dashboardContent is the customer dashboard's banners, news and quick access in one

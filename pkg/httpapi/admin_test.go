@@ -324,3 +324,33 @@ func TestStaffEditModerationRules(t *testing.T) {
 		t.Fatalf("new word not held: %+v", a)
 	}
 }
+
+// The «old panel» strip is off until staff set its address; a customer cannot
+// set it, a non-https address is a field error, and an empty one turns it off again.
+func TestStaffSetOldPanel(t *testing.T) {
+	e := apitest.Start(t, nil)
+	stok := addStaff(t, e, "support9")
+	e.Register("oldpanel", pw, "09121239011")
+	ctok := e.Login("oldpanel", pw)
+	var ls struct {
+		OldPanelURL string `json:"old_panel_url"`
+	}
+	e.Must(200, "GET", "/v1/api/acl/auth/login_setting", nil, "").Decode(t, &ls)
+	if ls.OldPanelURL != "" {
+		t.Fatalf("the strip is on by default: %q", ls.OldPanelURL)
+	}
+	e.Must(404, "POST", "/v1/api/admin/old_panel", map[string]any{"url": "https://old.example.ir"}, ctok)
+	if r := e.Do("POST", "/v1/api/admin/old_panel", map[string]any{"url": "http://old.example.ir"}, stok); r.Status != 422 || !strings.Contains(string(r.Raw), "url") {
+		t.Fatalf("plain http accepted: %d %s", r.Status, r.Raw)
+	}
+	e.Must(200, "POST", "/v1/api/admin/old_panel", map[string]any{"url": " https://old.example.ir/login "}, stok)
+	e.Must(200, "GET", "/v1/api/acl/auth/login_setting", nil, "").Decode(t, &ls)
+	if ls.OldPanelURL != "https://old.example.ir/login" {
+		t.Fatalf("saved url %q", ls.OldPanelURL)
+	}
+	e.Must(200, "POST", "/v1/api/admin/old_panel", map[string]any{"url": ""}, stok)
+	e.Must(200, "GET", "/v1/api/acl/auth/login_setting", nil, "").Decode(t, &ls)
+	if ls.OldPanelURL != "" {
+		t.Fatalf("the strip is still on: %q", ls.OldPanelURL)
+	}
+}

@@ -59,9 +59,14 @@ func TestAPIKeyCreateNeedsOTP(t *testing.T) {
 		t.Fatalf("create without a code: %d %s", r.Status, r.Raw)
 	}
 	var otp struct {
-		OTPToken string `json:"otp_token"`
+		OTPToken   string `json:"otp_token"`
+		MobileHint string `json:"mobile_hint"`
 	}
 	e.Must(200, "POST", "/v1/api/acl/api_key/otp", nil, tok).Decode(t, &otp)
+	// The panel says which number the code went to.
+	if otp.MobileHint != "0912***0000" {
+		t.Fatalf("mobile hint %q, want 0912***0000", otp.MobileHint)
+	}
 	code := e.LastCode("989121250000")
 	wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
 	form["otp_token"], form["code"] = otp.OTPToken, wrong

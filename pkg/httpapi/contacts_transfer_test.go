@@ -79,13 +79,13 @@ func TestContactExport(t *testing.T) {
 		map[string]any{"number": "09351234567", "name": "مریم", "gender": "female"},
 	)
 	rows := xlsxRows(t, f.rawGet("/numbers/export?phonebook_id="+strconv.FormatInt(book.ID, 10)), "مخاطبین")
-	if len(rows) != 3 || strings.Join(rows[0], ",") != "شماره موبایل,نام,جنسیت,تاریخ تولد,گروه,برچسب‌ها,امتیاز,تاریخ ایجاد" {
+	if len(rows) != 3 || strings.Join(rows[0], ",") != "شماره موبایل,نام,جنسیت,تاریخ تولد,گروه,برچسب‌ها,امتیاز,تاریخ ایجاد (شمسی)" {
 		t.Fatalf("header %v", rows)
 	}
 	if got := strings.Join(rows[2][:7], ","); got != "09121234567,علی,مرد,1990-05-01,صادرات,ویژه، تهران,42" {
 		t.Fatalf("row %q", got)
 	}
-	if got := strings.Join(rows[1][:3], ","); got != "09351234567,مریم,زن" || len(rows[1][7]) < 16 {
+	if got := strings.Join(rows[1][:3], ","); got != "09351234567,مریم,زن" || len(rows[1][7]) != 16 || !strings.HasPrefix(rows[1][7], "14") {
 		t.Fatalf("row %v", rows[1])
 	}
 	// Filters apply; a filter error is an envelope, not a file.

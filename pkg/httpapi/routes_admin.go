@@ -23,6 +23,7 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodPost, "/admin/reviews/:id/reject", acl.Staff, s.rejectReview},
 		{http.MethodGet, "/admin/moderation", acl.Staff, s.moderationRules},
 		{http.MethodPost, "/admin/moderation", acl.Staff, s.saveModerationRules},
+		{http.MethodPost, "/admin/old_panel", acl.Staff, s.saveOldPanel},
 
 		{http.MethodGet, "/admin/accounts", acl.Staff, s.adminAccounts},
 		{http.MethodGet, "/admin/accounts/:id", acl.Staff, s.adminAccount},

@@ -534,7 +534,7 @@ func (c *Consumer) applyEntries(ctx context.Context, es []entry, stored *[]inbox
 				continue
 			}
 			receipts = append(receipts, send.Receipt{Operator: in.Operator, MsgID: in.MsgID, AltIDs: in.MsgIDAlt,
-				Stat: int16(in.Stat), Mobile: in.Mobile, Err: in.Err, ReceivedAt: in.ReceivedAt})
+				Stat: int16(in.Stat), State: receiptState(in), Mobile: in.Mobile, Err: in.Err, ReceivedAt: in.ReceivedAt})
 		case gateway.KindMO:
 			// The parts of a concatenated MO are put back together by inbox.Apply.
 			mos = append(mos, inbox.MO{StreamID: e.msg.ID, Operator: in.Operator, Sender: in.Mobile, Line: in.Line,
@@ -547,6 +547,23 @@ func (c *Consumer) applyEntries(ctx context.Context, es []entry, stored *[]inbox
 	got, err := c.Inbox.Apply(ctx, mos)
 	*stored = append(*stored, got...)
 	return err
+}
+
+// receiptState is what a failed receipt records as its recipient's error: the
+// carrier's state text (EXPIRED, UNDELIV …) and its error code when it has one
+// other than zero («UNDELIV err:011»); report.ReasonText words it in Persian.
+func receiptState(in gateway.Inbound) string {
+	if in.Stat != gateway.StatFailed {
+		return ""
+	}
+	state := strings.ToUpper(strings.TrimSpace(in.State))
+	if state == "" {
+		state = "UNKNOWN"
+	}
+	if code := strings.TrimSpace(in.Err); strings.Trim(code, "0") != "" {
+		state += " err:" + code
+	}
+	return state
 }
 
 // foldEvery is how often the lead consumer folds the sends' counter changes

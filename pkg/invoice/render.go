@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chapar/chapar/pkg/auditlog"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -25,7 +24,7 @@ var files embed.FS
 var page = template.Must(template.New("invoice.html").Funcs(template.FuncMap{
 	"rials":  Rials,
 	"fa":     validate.ToPersianDigits,
-	"jalali": func(t time.Time) string { return validate.ToPersianDigits(auditlog.JalaliDateTime(t)) },
+	"jalali": func(t time.Time) string { return validate.ToPersianDigits(validate.JalaliDateTime(t)) },
 }).ParseFS(files, "invoice.html"))
 
 // Rials writes an amount with Persian digits and thousands separators («۱٬۱۰۰٬۰۰۰»).

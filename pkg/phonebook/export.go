@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // exportChunk is how many rows one keyset step of an export reads.
@@ -18,14 +19,6 @@ const exportChunk = 5000
 
 // GenderNames are the Persian names of the genders.
 var GenderNames = map[string]string{GenderMale: "مرد", GenderFemale: "زن"}
-
-// localNumber writes a stored number the way people read it: 09….
-func localNumber(m string) string {
-	if strings.HasPrefix(m, "98") {
-		return "0" + m[2:]
-	}
-	return m
-}
 
 // WriteContactsXLSX writes the contacts the filter selects (all of them, newest
 // first) as an Excel file to w: number, name, gender, birth date, phonebook, tags,
@@ -53,7 +46,7 @@ func (s *Service) WriteContactsXLSX(ctx context.Context, accountID int64, f Filt
 	for _, ft := range features {
 		header, widths = append(header, ft.TitleFa), append(widths, 16)
 	}
-	header, widths = append(header, "تاریخ ایجاد"), append(widths, 18)
+	header, widths = append(header, "تاریخ ایجاد (شمسی)"), append(widths, 18)
 	b, err := spreadsheet.New("مخاطبین", header, widths)
 	if err != nil {
 		return err
@@ -75,7 +68,7 @@ func (s *Service) WriteContactsXLSX(ctx context.Context, accountID int64, f Filt
 		for i := range chunk {
 			c := &chunk[i]
 			values := fs.featureOut(c.features)
-			row[0], row[1], row[2], row[3], row[4] = localNumber(c.Number), c.Name, GenderNames[c.Gender], "", c.PhonebookName
+			row[0], row[1], row[2], row[3], row[4] = validate.LocalMobile(c.Number), c.Name, GenderNames[c.Gender], "", c.PhonebookName
 			if c.BirthDate != nil {
 				row[3] = *c.BirthDate
 			}
@@ -87,7 +80,7 @@ func (s *Service) WriteContactsXLSX(ctx context.Context, accountID int64, f Filt
 			for j, ft := range features {
 				row[6+j] = values[ft.TitleEn]
 			}
-			row[len(row)-1] = b.Minute(c.CreatedAt)
+			row[len(row)-1] = validate.JalaliDateTime(c.CreatedAt)
 			if err := b.Add(row); err != nil {
 				return err
 			}
@@ -121,7 +114,7 @@ func (s *Service) WriteListXLSX(ctx context.Context, accountID int64, kind strin
 	if err != nil {
 		return err
 	}
-	b, err := spreadsheet.New(ListNames[kind], []any{"شماره موبایل", "لیست", "منبع", "تاریخ ورود به لیست"}, []float64{16, 20, 16, 18})
+	b, err := spreadsheet.New(ListNames[kind], []any{"شماره موبایل", "لیست", "منبع", "تاریخ ورود به لیست (شمسی)"}, []float64{16, 20, 16, 18})
 	if err != nil {
 		return err
 	}
@@ -141,7 +134,7 @@ func (s *Service) WriteListXLSX(ctx context.Context, accountID int64, kind strin
 			return fmt.Errorf("export list: %w", err)
 		}
 		for _, e := range chunk {
-			row[0], row[1], row[2], row[3] = localNumber(e.Number), ListNames[e.Kind], ListNames[e.Source], b.Minute(e.CreatedAt)
+			row[0], row[1], row[2], row[3] = validate.LocalMobile(e.Number), ListNames[e.Kind], ListNames[e.Source], validate.JalaliDateTime(e.CreatedAt)
 			if err := b.Add(row); err != nil {
 				return err
 			}

@@ -51,13 +51,6 @@ type Reason struct {
 	Count  int    `json:"count"`
 }
 
-// Reason words for recipients without a carrier error.
-const (
-	reasonUndelivered = "نرسیده به گوشی (گزارش اپراتور)"
-	reasonRejected    = "ارسال نشد"
-	reasonBlacklisted = "در لیست سیاه"
-)
-
 // qOutcomes groups a send's recipients by operator, status and error.
 const qOutcomes = `SELECT operator, status, CASE WHEN status IN (3, 4, 6) THEN error ELSE '' END, count(*)
 FROM recipients_history WHERE send_id = $1 GROUP BY 1, 2, 3`
@@ -135,16 +128,12 @@ func addOutcome(o *OperatorOutcome, status, n int) {
 	}
 }
 
+// reasonWord is the Persian reason of a stored status (3, 4 or 6) and error.
 func reasonWord(status int, reason string) string {
-	switch {
-	case reason != "":
-		return reason
-	case status == 3:
-		return reasonUndelivered
-	case status == 4:
-		return reasonBlacklisted
+	if status == internalRejected && reason == "" {
+		return reasonRejected
 	}
-	return reasonRejected
+	return ReasonText(status, reason)
 }
 
 func sortedOperators(ops map[string]*OperatorOutcome) []OperatorOutcome {

@@ -55,9 +55,7 @@ WHERE s.id = ANY($1)` + visible
 	// Recipients are read in (batch, id) order: the (send_id, batch, status) index
 	// gives the batch order and each batch (at most a few thousand rows) is sorted by
 	// id on its own, so a page never sorts the whole send.
-	recipientCols = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at
-FROM recipients_history r`
-
+	//
 	// recipientPageCols add, for a page of the list, each recipient's part states
 	// and the receipt state of its recorded parts (part*4 + stat, stat 0 when none
 	// yet): one index lookup per row of the page.
@@ -90,11 +88,19 @@ WHERE s.id = $1 AND s.expanded_at IS NULL AND NOT s.masked AND $2 = ANY(s.number
 	qRecipientsCount         = `SELECT count(*) FROM recipients_history WHERE send_id = $1`
 	qRecipientsCountByStatus = `SELECT count(*) FROM recipients_history WHERE send_id = $1 AND status = ANY($2::smallint[])`
 
-	// qRecipientsAfter is the export's keyset step: the rows after (batch $2, id $3).
-	qRecipientsAfter = recipientCols + `
+	// qExportAfter is the export's keyset step: the rows after (batch $2, id $3)
+	// with each recipient's text, the time its final receipt came and the
+	// carrier's message ids of its parts (kept as long as receipts may match,
+	// send.DefaultIDRetention).
+	qExportAfter = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at,
+       coalesce(r.text, ''), r.done_at, ARRAY(SELECT m.msg_id FROM message_ids m WHERE m.recipient_id = r.id ORDER BY m.part)
+FROM recipients_history r
 WHERE r.send_id = $1 AND r.batch >= $2 AND (r.batch > $2 OR r.id > $3)
 ORDER BY r.batch, r.id
 LIMIT $4`
+
+	// qExportSend is the send an export is of: its text and when it was made.
+	qExportSend = `SELECT s.text, s.created_at FROM sends s WHERE s.id = $1`
 
 	qOperatorNames = `SELECT code, name_fa FROM operators`
 )

@@ -66,6 +66,9 @@ type Recipient struct {
 	Rejected bool `json:"rejected,omitempty"`
 	// Error is the SMSC's or the engine's reason, when there is one.
 	Error string `json:"error,omitempty"`
+	// Reason is why the message did not reach the handset, in Persian
+	// (ReasonText): set for undelivered, blacklisted and refused recipients.
+	Reason string `json:"reason,omitempty"`
 	// PartStates is the state of each part, in order (list pages only; omitted
 	// before the recipient was submitted): accepted, delivered, undelivered,
 	// rejected (refused by the carrier: refunded), unsent (never submitted:
@@ -182,18 +185,16 @@ func (s *Service) owned(ctx context.Context, accountID, sendID int64) error {
 	return nil
 }
 
-func scanRecipient(row pgx.CollectableRow) (Recipient, error) {
-	var (
-		r      Recipient
-		parts  int16
-		stored int16
-	)
-	if err := row.Scan(&r.batch, &r.id, &r.Mobile, &r.Operator, &parts, &stored, &r.Error, &r.UpdatedAt); err != nil {
-		return Recipient{}, err
+// recipientReason is the Persian reason of a recipient that did not receive
+// the message, empty for the others.
+func recipientReason(r Recipient) string {
+	if r.Rejected && r.Error == "" {
+		return reasonRejected
 	}
-	r.Parts = int(parts)
-	r.Status, r.Pending, r.Rejected = PublicStatus(int(stored))
-	return r, nil
+	if r.Status != StatusUndelivered && r.Status != StatusBlacklisted && r.Error == "" {
+		return ""
+	}
+	return ReasonText(r.Status, r.Error)
 }
 
 // Per-part states of the report.
@@ -220,6 +221,7 @@ func scanRecipientParts(row pgx.CollectableRow) (Recipient, error) {
 	}
 	r.Parts = int(parts)
 	r.Status, r.Pending, r.Rejected = PublicStatus(int(stored))
+	r.Reason = recipientReason(r)
 	r.PartStates = partStates(int(stored), int(parts), states, recorded)
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 // SystemicPurposes are the Persian names of why the platform sent a message
@@ -122,14 +123,14 @@ func (s *Service) WriteSystemicXLSX(ctx context.Context, accountID int64, f Syst
 	if err != nil {
 		return fmt.Errorf("export systemic: %w", err)
 	}
-	b, err := spreadsheet.New("پیامک‌های سیستمی", []any{"زمان", "نوع", "کاربر", "شماره موبایل", "فرستنده", "متن", "وضعیت"},
+	b, err := spreadsheet.New("پیامک‌های سیستمی", []any{"زمان (شمسی)", "نوع", "کاربر", "شماره موبایل", "فرستنده", "متن", "وضعیت"},
 		[]float64{20, 20, 16, 16, 16, 50, 16})
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	for _, m := range list {
-		if err := b.Add([]any{b.Time(m.CreatedAt), m.PurposeTitle, m.Username, m.Mobile,
+		if err := b.Add([]any{validate.JalaliDateTime(m.CreatedAt), m.PurposeTitle, m.Username, validate.LocalMobile(m.Mobile),
 			m.Sender, m.Text, StatusWords[m.Status]}); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,8 +20,11 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/report"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/spreadsheet"
+	"github.com/chapar/chapar/pkg/validate"
 )
 
 const sheet = "گیرندگان"
@@ -116,30 +120,36 @@ func TestRecipientsXLSX(t *testing.T) {
 	if len(rows) != 41 {
 		t.Fatalf("%d rows, want a header and 40 recipients", len(rows))
 	}
-	header := []string{"شماره موبایل", "اپراتور", "تعداد بخش", "وضعیت", "زمان به‌روزرسانی", "علت"}
-	for i, h := range header {
+	for i, h := range report.XLSXHeader {
 		if rows[0][i] != h {
 			t.Fatalf("header %v", rows[0])
 		}
 	}
-	tehran, _ := time.LoadLocation("Asia/Tehran")
+	var sendText string
+	var created time.Time
+	if err := pool.QueryRow(ctx, `SELECT text, created_at FROM sends WHERE id = $1`, send).Scan(&sendText, &created); err != nil {
+		t.Fatal(err)
+	}
 	operators := map[string]string{"mci": "همراه اول", "irancell": "ایرانسل"}
 	for i, r := range want {
-		row := rows[i+1]
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
+		row := append(rows[i+1], make([]string, len(report.XLSXHeader))...)
+		cell, _ := excelize.CoordinatesToCellName(4, i+2)
 		typ, err := f.GetCellType(sheet, cell)
 		if err != nil || (typ != excelize.CellTypeInlineString && typ != excelize.CellTypeSharedString) {
 			t.Fatalf("mobile cell %s is of type %v, want a string", cell, typ)
 		}
-		if row[0] != r.Mobile || row[1] != operators[r.Operator] || row[2] != strconv.Itoa(r.Parts) ||
-			row[3] != report.StatusWords[r.Status] {
+		if row[0] != strconv.FormatInt(send, 10) || row[1] != validate.JalaliDateTime(created) || row[2] != sendText {
+			t.Fatalf("row %d: send columns %v", i+2, row[:3])
+		}
+		if row[3] != "0"+r.Mobile[2:] || row[4] != operators[r.Operator] || row[5] != strconv.Itoa(r.Parts) ||
+			row[6] != report.StatusWords[r.Status] {
 			t.Fatalf("row %d: %v, want %+v", i+2, row, r)
 		}
-		if wantTime := r.UpdatedAt.In(tehran).Format("2006-01-02 15:04:05"); row[4] != wantTime {
-			t.Fatalf("row %d time %q, want %q (Tehran)", i+2, row[4], wantTime)
+		if wantTime := validate.JalaliDateTime(r.UpdatedAt); row[9] != wantTime || !strings.HasPrefix(row[9], "14") {
+			t.Fatalf("row %d time %q, want %q (Jalali, Tehran)", i+2, row[9], wantTime)
 		}
-		if reason := append(row, "")[5]; reason != r.Error {
-			t.Fatalf("row %d reason %q, want %q", i+2, reason, r.Error)
+		if row[10] != r.Reason || (r.Status == report.StatusUndelivered && r.Reason == "") {
+			t.Fatalf("row %d reason %q, want %q", i+2, row[10], r.Reason)
 		}
 	}
 
@@ -236,9 +246,90 @@ func TestRecipientsXLSXMemory(t *testing.T) {
 	if err := rows.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if count != n+1 || len(last) < 4 || last[0] != "989120200000" || last[3] != "نرسیده به گوشی" {
+	if count != n+1 || len(last) < 7 || last[3] != "09120200000" || last[6] != "نرسیده به گوشی" {
 		t.Fatalf("parsed back %d rows (want %d), last %v", count, n+1, last)
 	}
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// A recipient whose carrier answered EXPIRED is exported with the Persian reason,
+// the carrier's message id and no delivery time; a delivered one with its
+// Jalali delivery time and no reason. The recipients page shows the same reason.
+func TestRecipientsXLSXReceiptReason(t *testing.T) {
+	ctx := context.Background()
+	svc := report.New(pool)
+	sends := send.New(pool, nil, line.New(pool), nil, 0, nil)
+	a, _, _ := account(t)
+	sendID := seedSend(t, a, sendSeed{Status: "sending", Requested: 2, Recipients: 2, Expanded: true, Text: "کد تخفیف شما"})
+	var expired, delivered int64
+	for _, p := range []struct {
+		mobile string
+		id     *int64
+	}{{"989121110001", &expired}, {"989121110002", &delivered}} {
+		if err := pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+			VALUES ($1, 0, $2, 'mci', 1, 230, 0) RETURNING id`, sendID, p.mobile).Scan(p.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) VALUES
+		('mci', 'x-exp-1', $1, $3, 1), ('mci', 'x-dlv-1', $2, $3, 1)`, expired, delivered, sendID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sends.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "x-exp-1", Stat: send.StatUndelivered, State: "EXPIRED", Mobile: "989121110001"},
+		{Operator: "mci", MsgID: "x-dlv-1", Stat: send.StatDelivered, Mobile: "989121110002"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const reason = "منقضی شد (گوشی در دسترس نبود)"
+	page, _, err := svc.Recipients(ctx, a, sendID, nil, 1, 10)
+	if err != nil || len(page) != 2 || page[0].Reason != reason || page[1].Reason != "" {
+		t.Fatalf("recipients page %+v %v", page, err)
+	}
+	res, body := download(t, downloadServer(t, svc), a, sendID)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("download: %d", res.StatusCode)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows(sheet)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("rows %v %v", rows, err)
+	}
+	exp, dlv := append(rows[1], make([]string, 11)...), append(rows[2], make([]string, 11)...)
+	if exp[3] != "09121110001" || exp[2] != "کد تخفیف شما" || exp[7] != "x-exp-1" || exp[8] != "" || exp[10] != reason {
+		t.Fatalf("expired row %q", exp[:11])
+	}
+	if dlv[3] != "09121110002" || dlv[7] != "x-dlv-1" || !strings.HasPrefix(dlv[8], "14") || dlv[10] != "" {
+		t.Fatalf("delivered row %q", dlv[:11])
+	}
+}
+
+// Every state a carrier's receipt or the engine records has a Persian reason.
+func TestReasonText(t *testing.T) {
+	cases := map[string]string{
+		"EXPIRED":         "منقضی شد (گوشی در دسترس نبود)",
+		"UNDELIV err:011": "تحویل‌ناپذیر (شماره نامعتبر، خاموش یا خارج از سرویس) — کد خطای اپراتور ۰۱۱",
+		"smsc:0x0B":       "شماره گیرنده نامعتبر است",
+		"smsc:0x99":       "اپراتور پیام را نپذیرفت (کد ۰x۹۹)",
+		"no-receipt":      "گزارش تحویل از اپراتور نرسید",
+	}
+	for code, want := range cases {
+		if got := report.ReasonText(report.StatusUndelivered, code); got != want {
+			t.Errorf("ReasonText(%q) = %q, want %q", code, got, want)
+		}
+	}
+	for _, code := range []string{"UNDELIV", "REJECTD", "DELETED", "UNKNOWN", "BLOCKED", "stopped", "blocked",
+		"text:too_many_parts", "text:empty", "submit:invalid"} {
+		if got := report.ReasonText(report.StatusUndelivered, code); got == code || got == "" {
+			t.Errorf("ReasonText(%q) = %q: no Persian reason", code, got)
+		}
+	}
+	if got := report.ReasonText(report.StatusBlacklisted, ""); got != "در لیست سیاه" {
+		t.Errorf("blacklisted: %q", got)
+	}
+}

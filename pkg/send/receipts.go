@@ -26,7 +26,10 @@ type Receipt struct {
 	MsgID    string   // normalised
 	AltIDs   []string // other normalisations of the same id
 	Stat     int16
-	Mobile   string // the handset (the receipt's source_addr)
+	// State is the carrier's state text of a final receipt (EXPIRED, UNDELIV
+	// err:001 …): a failed part records it as its recipient's error.
+	State  string
+	Mobile string // the handset (the receipt's source_addr)
 	// Err is the carrier's error code (the receipt text's "err:"); one of the
 	// blocked codes (BlockedCodes) means the subscriber blocks advertising SMS.
 	Err string
@@ -77,7 +80,7 @@ var takePendingSQL = `DELETE FROM pending_receipts d USING (
 		CROSS JOIN LATERAL (SELECT 1 FROM ` + pendingMatch("$1") + ` AND x.status NOT IN (5, 7) LIMIT 1) hit
 	) x
 	WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.mobile, d.received_at, d.err`
+	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.state, d.mobile, d.received_at, d.err`
 
 // recordedPred is the part of matchPred after the key.
 func recordedPred(r, ret string) string {
@@ -186,7 +189,7 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		}
 		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
 			var x Receipt
-			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.Mobile, &x.ReceivedAt, &x.Err)
+			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.State, &x.Mobile, &x.ReceivedAt, &x.Err)
 			return x, err
 		})
 		if err != nil {
@@ -238,14 +241,16 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	var mOps, mIDs []string
 	var mRids []int64
 	var mStats []int16
+	var mStates []string
 	enroute := false
 	for g, r := range rs {
 		if m.key[g] != "" && !m.wait[g] {
 			mOps, mIDs, mRids, mStats = append(mOps, r.Operator), append(mIDs, m.key[g]), append(mRids, m.rid[g]), append(mStats, r.Stat)
+			mStates = append(mStates, r.State)
 			enroute = enroute || r.Stat == StatEnroute
 		}
 	}
-	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats}, enroute, &out); err != nil {
+	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats, mStates}, enroute, &out); err != nil {
 		return out, err
 	}
 	if err := applyBlocked(ctx, tx, rs, m, codes, &out); err != nil {
@@ -253,26 +258,27 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	}
 	// 3. Receipts with no usable recorded id wait (the submit response may not be
 	// stored yet, or its recipient is still being recorded).
-	var pOps, pIDs, pAlts, pMobiles, pErrs []string
+	var pOps, pIDs, pAlts, pMobiles, pStates, pErrs []string
 	var pStats []int16
 	var pAt []time.Time
 	for g, r := range rs {
 		if (m.key[g] == "" || m.wait[g]) && r.MsgID != "" && (r.Stat == StatDelivered || r.Stat == StatUndelivered) {
 			pOps, pIDs, pStats, pMobiles = append(pOps, r.Operator), append(pIDs, r.MsgID), append(pStats, r.Stat), append(pMobiles, r.Mobile)
-			pAt, pAlts, pErrs = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ",")), append(pErrs, r.Err)
+			pAt, pAlts = append(pAt, r.ReceivedAt), append(pAlts, strings.Join(r.AltIDs, ","))
+			pStates, pErrs = append(pStates, r.State), append(pErrs, r.Err)
 		}
 	}
 	if len(pIDs) == 0 {
 		out.Matched = len(rs)
 		return out, nil
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at, err)
+	tag, err := tx.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, state, mobile, received_at, err)
 		SELECT DISTINCT ON (r.operator, r.msg_id) r.operator, r.msg_id, coalesce(string_to_array(nullif(r.alt, ''), ','), '{}'),
-			r.stat, r.mobile, r.received_at, r.err
-		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
-			AS r(operator, msg_id, stat, mobile, received_at, alt, err)
+			r.stat, r.state, r.mobile, r.received_at, r.err
+		FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[])
+			AS r(operator, msg_id, stat, mobile, received_at, alt, state, err)
 		ORDER BY r.operator, r.msg_id
-		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt, pAlts, pErrs)
+		ON CONFLICT DO NOTHING`, pOps, pIDs, pStats, pMobiles, pAt, pAlts, pStates, pErrs)
 	if err != nil {
 		return out, fmt.Errorf("pending receipts: %w", err)
 	}
@@ -282,11 +288,12 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 }
 
 // matchedRows are the receipts to apply: their operator, recorded id, the
-// recipient that id was matched to, and state.
+// recipient that id was matched to, state and the carrier's state text.
 type matchedRows struct {
 	ops, ids []string
 	rids     []int64
 	stats    []int16
+	states   []string
 }
 
 // applyMatched applies receipts whose message id is recorded, moving their sends'
@@ -299,16 +306,17 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
 	rows, err := tx.Query(ctx, `WITH r AS (
-			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, rid, stat
-			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::smallint[]) AS r(operator, msg_id, rid, stat)
+			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, rid, stat, state
+			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::smallint[], $5::text[]) AS r(operator, msg_id, rid, stat, state)
 			ORDER BY operator, msg_id, stat DESC),
 		parts AS (
 			UPDATE message_ids m SET stat = r.stat FROM r
 			WHERE m.operator = r.operator AND m.msg_id = r.msg_id AND m.recipient_id = r.rid
 				AND m.stat IS NULL AND r.stat IN (2, 3)
-			RETURNING m.recipient_id, r.stat),
+			RETURNING m.recipient_id, r.stat, r.state),
 		agg AS (
-			SELECT recipient_id, count(*) FILTER (WHERE stat = 2) AS ok, count(*) FILTER (WHERE stat = 3) AS bad
+			SELECT recipient_id, count(*) FILTER (WHERE stat = 2) AS ok, count(*) FILTER (WHERE stat = 3) AS bad,
+				max(state) FILTER (WHERE stat = 3 AND state <> '') AS why
 			FROM parts GROUP BY recipient_id),
 		upd AS (
 			UPDATE recipients x SET
@@ -319,13 +327,14 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 						THEN CASE WHEN x.parts_failed + agg.bad > 0 THEN 3 ELSE 2 END
 					ELSE 1 END,
 				done_at = CASE WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts THEN now() END,
+				error = CASE WHEN x.error = '' AND agg.why IS NOT NULL THEN agg.why ELSE x.error END,
 				updated_at = now()
 			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
 			RETURNING x.id, x.send_id, x.mobile, x.status),
 		hooks AS (`+webhook.ReceiptEventsCTE("upd")+`)
 		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
 		GROUP BY send_id ORDER BY send_id`,
-		mr.ops, mr.ids, mr.rids, mr.stats)
+		mr.ops, mr.ids, mr.rids, mr.stats, mr.states)
 	if err != nil {
 		return fmt.Errorf("apply receipts: %w", err)
 	}

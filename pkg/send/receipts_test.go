@@ -149,3 +149,50 @@ func TestReceiptsConcurrentConsumers(t *testing.T) {
 		t.Fatalf("%d receipts left pending", c)
 	}
 }
+
+// A failed receipt records the carrier's state as its recipient's error, applied
+// at once or after waiting for its message id; a delivered one records none.
+func TestFailedReceiptRecordsItsState(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	s := send.New(d.Pool, nil, line.New(d.Pool), nil, 0, nil)
+	var acct, sendID int64
+	ids := make([]int64, 3)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
+	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '3000', 'x', 'sending', 3, now()) RETURNING id`, acct).Scan(&sendID))
+	for i, m := range []string{"989121234567", "989121234568", "989121234569"} {
+		must(d.Pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
+			VALUES ($1, 0, $2, 'mci', 1, 230, 0) RETURNING id`, sendID, m).Scan(&ids[i]))
+	}
+	_, err := d.Pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) VALUES
+		('mci', 'e1', $1, $3, 1), ('mci', 'e2', $2, $3, 1)`, ids[0], ids[1], sendID)
+	must(err)
+	_, err = s.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "e1", Stat: send.StatUndelivered, State: "EXPIRED", Mobile: "989121234567"},
+		{Operator: "mci", MsgID: "e2", Stat: send.StatDelivered, Mobile: "989121234568"},
+		{Operator: "mci", MsgID: "e3", Stat: send.StatUndelivered, State: "UNDELIV err:011", Mobile: "989121234569"},
+	})
+	must(err)
+	_, err = d.Pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) VALUES ('mci', 'e3', $1, $2, 1)`,
+		ids[2], sendID)
+	must(err)
+	if a, err := s.RetryPending(ctx); err != nil || a.Failed != 1 {
+		t.Fatalf("retry %+v %v", a, err)
+	}
+	want := []string{"EXPIRED", "", "UNDELIV err:011"}
+	for i, id := range ids {
+		var status int16
+		var errText string
+		must(d.Pool.QueryRow(ctx, `SELECT status, error FROM recipients WHERE id = $1`, id).Scan(&status, &errText))
+		if errText != want[i] || (want[i] == "") != (status == 2) {
+			t.Fatalf("recipient %d: status %d error %q, want error %q", i, status, errText, want[i])
+		}
+	}
+}

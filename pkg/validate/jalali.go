@@ -3,7 +3,19 @@ package validate
 import (
 	"fmt"
 	"time"
+	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
 )
+
+// tehran is the wall clock of Jalali date-times.
+var tehran, _ = time.LoadLocation("Asia/Tehran")
+
+// JalaliDateTime writes t in Tehran as a Jalali "1404/09/04 13:05", the form
+// of the date columns of the panel's Excel and CSV downloads.
+func JalaliDateTime(t time.Time) string {
+	t = t.In(tehran)
+	y, m, d := GregorianToJalali(t.Year(), int(t.Month()), t.Day())
+	return fmt.Sprintf("%04d/%02d/%02d %02d:%02d", y, m, d, t.Hour(), t.Minute())
+}
 
 // GregorianToJalali converts a Gregorian date to the Jalali calendar (the
 // arithmetic algorithm of jdf, valid for the years the panel shows).

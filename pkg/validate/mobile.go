@@ -145,3 +145,13 @@ func Mobile(s string) error {
 	}
 	return nil
 }
+
+// LocalMobile writes a stored mobile (98XXXXXXXXXX) in the local form people
+// read and dial, 09XXXXXXXXX, as exports and reports show it; any other value
+// (a masked number, a short code) is returned unchanged.
+func LocalMobile(stored string) string {
+	if len(stored) == 12 && strings.HasPrefix(stored, "98") && digitCount(stored) == 12 {
+		return "0" + stored[2:]
+	}
+	return stored
+}

@@ -315,16 +315,30 @@ test('news: unread count, an opened item is read, «همه خوانده شد», 
   await phone.context.close()
 })
 
-test('the «old panel» strip: on the login page and the panel, a new tab, dismissed for good', { timeout: 60_000 }, async () => {
+test('the «old panel» strip: off until staff set its address, then on the login page and the panel, a new tab, dismissed for good', { timeout: 180_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
+  const staff = await openPage(browser)
+  await staffLogin(staff.page)
+  const staffToken = await staff.page.evaluate(() => localStorage.getItem('admin_token'))
+  await apiCall('POST', '/admin/old_panel', { url: '' }, staffToken)
   const { context, page } = await openPage(browser)
   await signInWithToken(page, token)
+  await page.getByTestId('dashboard-credit').waitFor()
   const strip = page.getByTestId('old-panel-banner')
+  assert.equal(await strip.count(), 0, 'the strip shows with no address set')
+  // Staff set the address in the back office.
+  await staff.page.goto(`${PANEL_URL}/admin/content`)
+  await staff.page.getByTestId('old-panel-url').fill('https://old.example.ir')
+  await staff.page.getByTestId('old-panel-save').click()
+  await staff.page.getByText('نوار پنل قدیم روشن شد').waitFor()
+  await staff.context.close()
+  await page.reload()
   await strip.waitFor() // in the panel
   await page.evaluate(() => localStorage.removeItem('token'))
   await page.goto(`${PANEL_URL}/login`)
   await strip.waitFor() // and on the login page
   const link = strip.getByRole('link')
+  assert.equal(await link.getAttribute('href'), 'https://old.example.ir')
   assert.equal(await link.getAttribute('target'), '_blank')
   assert.match(await link.getAttribute('rel'), /noopener/)
   await page.screenshot({ path: '/tmp/login-old-panel.png' })

@@ -1,5 +1,5 @@
 import { Tag, Wrap } from '@chakra-ui/react'
-import { toPersianDigits } from '../lib/digits'
+import { displayMobile } from '../lib/mobile'
 
 export interface NumberChipsProps {
   numbers: string[]
@@ -16,10 +16,10 @@ export function NumberChips({ numbers, onRemove, colorPalette = 'gray', label }:
     <Wrap as="ul" aria-label={label} gap="1.5" listStyleType="none" m="0" p="0">
       {numbers.map((n, i) => (
         <Tag.Root as="li" key={`${n}-${i}`} size="lg" variant="surface" colorPalette={colorPalette} rounded="full">
-          <Tag.Label dir="ltr">{toPersianDigits(n)}</Tag.Label>
+          <Tag.Label dir="ltr">{displayMobile(n)}</Tag.Label>
           {onRemove && (
             <Tag.EndElement>
-              <Tag.CloseTrigger aria-label={`حذف ${toPersianDigits(n)}`} onClick={() => onRemove(n, i)} />
+              <Tag.CloseTrigger aria-label={`حذف ${displayMobile(n)}`} onClick={() => onRemove(n, i)} />
             </Tag.EndElement>
           )}
         </Tag.Root>

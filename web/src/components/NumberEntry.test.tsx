@@ -29,7 +29,7 @@ describe('NumberEntry', () => {
     expect(field()).toHaveValue('09121234567')
     await userEvent.type(field(), '{Enter}')
     expect(spy).toHaveBeenCalledWith(['989121234567'])
-    expect(within(screen.getByRole('list', { name: 'شماره‌های واردشده' })).getByText('۹۸۹۱۲۱۲۳۴۵۶۷')).toBeInTheDocument()
+    expect(within(screen.getByRole('list', { name: 'شماره‌های واردشده' })).getByText('۰۹۱۲۱۲۳۴۵۶۷')).toBeInTheDocument()
     expect(field()).toHaveValue('')
   })
 
@@ -86,7 +86,7 @@ describe('NumberEntry', () => {
     expect(within(correct).getAllByRole('listitem')).toHaveLength(2)
     expect(within(within(dialog).getByRole('list', { name: 'شماره‌های نادرست' })).getByText('abc')).toBeInTheDocument()
     expect(within(within(dialog).getByRole('list', { name: 'شماره‌های تکراری' })).getAllByRole('listitem')).toHaveLength(2)
-    await userEvent.click(within(correct).getByRole('button', { name: 'حذف ۹۸۹۱۹۸۷۶۵۴۳۲' }))
+    await userEvent.click(within(correct).getByRole('button', { name: 'حذف ۰۹۱۹۸۷۶۵۴۳۲' }))
     await userEvent.click(within(dialog).getByRole('button', { name: 'افزودن ۱ شماره' }))
     expect(spy).toHaveBeenLastCalledWith(['989121234567', '989351112233'])
   })

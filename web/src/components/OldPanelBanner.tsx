@@ -1,9 +1,22 @@
 import { HStack, IconButton, Link, Text } from '@chakra-ui/react'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { api } from '../lib/api'
+import { queryKeys } from '../lib/queryKeys'
 import { CloseIcon, ExternalIcon } from './outlineIcons'
 
 export const OLD_PANEL_DISMISSED_KEY = 'old-panel-banner-dismissed'
-export const OLD_PANEL_URL: string = import.meta.env.VITE_OLD_PANEL_URL || 'https://old.chapar.ir'
+
+/** Where the strip links: staff set it in the back office (empty, the default, hides the strip). */
+function useOldPanelUrl(): string {
+  const q = useQuery({
+    queryKey: queryKeys.loginSetting,
+    queryFn: () => api.get<{ old_panel_url?: string }>('/acl/auth/login_setting'),
+    staleTime: Infinity,
+    retry: 1,
+  })
+  return q.data?.old_panel_url ?? ''
+}
 
 function wasDismissed() {
   try {
@@ -16,7 +29,8 @@ function wasDismissed() {
 /** The thin top strip linking to the old panel (new tab) on the login page and every panel page (spec §1); dismissal is remembered. */
 export function OldPanelBanner() {
   const [hidden, setHidden] = useState(wasDismissed)
-  if (hidden) return null
+  const url = useOldPanelUrl()
+  if (hidden || !url) return null
   const dismiss = () => {
     try {
       localStorage.setItem(OLD_PANEL_DISMISSED_KEY, '1')
@@ -38,7 +52,7 @@ export function OldPanelBanner() {
     >
       <Text flex="1" textAlign="center" truncate>
         به نسخه قبلی عادت دارید؟{' '}
-        <Link href={OLD_PANEL_URL} target="_blank" rel="noopener noreferrer" color="inherit" fontWeight="bold" textDecoration="underline">
+        <Link href={url} target="_blank" rel="noopener noreferrer" color="inherit" fontWeight="bold" textDecoration="underline">
           ورود به نسخه قدیمی پنل
           <ExternalIcon boxSize="3.5" />
         </Link>

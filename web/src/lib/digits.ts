@@ -1,9 +1,27 @@
 const PERSIAN = '۰۱۲۳۴۵۶۷۸۹'
 const ARABIC = '٠١٢٣٤٥٦٧٨٩'
 
-/** Latin digits in a string or number become Persian digits (۰-۹); everything else is kept. */
+/**
+ * Machine text a reader copies or types as it is: URLs, e-mail addresses and file names
+ * (a name with a Latin extension, e.g. «file50.xlsx»). Their digits stay Latin.
+ */
+const VERBATIM = /(?:https?:\/\/|www\.)[^\s«»"']+|[^\s@«»"']+@[^\s@«»"']+\.[A-Za-z]{2,}|[^\s«»"'/\\]+\.[A-Za-z][A-Za-z0-9]{1,4}\b/g
+
+/**
+ * Latin digits in a string or number become Persian digits (۰-۹); everything else is kept,
+ * and so are the digits inside URLs, e-mail addresses and file names.
+ */
 export function toPersianDigits(value: string | number): string {
-  return String(value).replace(/[0-9]/g, (d) => PERSIAN[Number(d)])
+  const text = String(value)
+  const persian = (part: string) => part.replace(/[0-9]/g, (d) => PERSIAN[Number(d)])
+  if (!/[A-Za-z]/.test(text)) return persian(text)
+  let out = ''
+  let last = 0
+  for (const m of text.matchAll(VERBATIM)) {
+    out += persian(text.slice(last, m.index)) + m[0]
+    last = m.index + m[0].length
+  }
+  return out + persian(text.slice(last))
 }
 
 /** Persian (۰-۹) and Arabic (٠-٩) digits become Latin digits; everything else is kept. */

@@ -66,6 +66,8 @@ export interface RecipientRow {
   rejected?: boolean
   /** The carrier's or the engine's reason, e.g. a recipient dropped for lack of credit. */
   error?: string
+  /** Why the message did not reach the handset, in Persian (from the carrier's state). */
+  reason?: string
   /** Each part's state, in order; absent before the recipient was submitted. */
   part_states?: PartState[]
   updated_at: string

@@ -10,9 +10,9 @@ import { formatJalaliDate } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
 import { AccountDrawer } from './AccountDrawer'
 import { adminApi, useAdminAccounts, useAdminMutation, type AdminAccount } from './api'
+import { displayMobile } from '../../lib/mobile'
 
 /** 98912… as the 0912… people read. */
-const localMobile = (m: string) => (m.startsWith('98') ? `0${m.slice(2)}` : m)
 
 const FILTERS: TableFilter[] = [{ key: 'q', title: 'جستجو', type: 'search', placeholder: 'نام، نام کاربری، موبایل یا شناسه' }]
 
@@ -30,7 +30,7 @@ export default function AccountsPage() {
     { key: 'id', title: 'شناسه', width: '80px', render: (a) => <bdi>{toPersianDigits(a.id)}</bdi> },
     { key: 'name', title: 'نام حساب' },
     { key: 'username', title: 'نام کاربری', render: (a) => <bdi>{a.username}</bdi> },
-    { key: 'mobile', title: 'موبایل', hideOnMobile: true, render: (a) => <bdi>{toPersianDigits(localMobile(a.mobile))}</bdi> },
+    { key: 'mobile', title: 'موبایل', hideOnMobile: true, render: (a) => <bdi>{displayMobile(a.mobile)}</bdi> },
     { key: 'balance', title: 'اعتبار', render: (a) => formatRial(a.balance) },
     { key: 'created_at', title: 'عضویت', hideOnMobile: true, render: (a) => formatJalaliDate(a.created_at) },
     { key: 'status', title: 'وضعیت', render: (a) => <Badge colorPalette={a.status === 'active' ? 'green' : 'red'}>{a.status === 'active' ? 'فعال' : 'تعلیق'}</Badge> },

@@ -7,6 +7,7 @@ import { toLatinDigits, toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { adminApi, useAdminMutation, useContent, type ContentItem, type ContentKind } from './api'
+import { OldPanelCard } from './OldPanelCard'
 
 const KINDS: Array<{ kind: ContentKind; label: string; amount?: boolean }> = [
   { kind: 'news', label: 'اخبار پیشخوان' },
@@ -79,6 +80,7 @@ export default function ContentPage() {
         <Heading size="lg">محتوای پنل مشتریان</Heading>
         <Button colorPalette="brand" size="sm" onClick={() => setEditing({ kind, active: true, position: 0 })} data-testid="content-new">افزودن</Button>
       </HStack>
+      <OldPanelCard />
       <Tabs.Root value={kind} onValueChange={(e) => setKind(e.value as ContentKind)} variant="line">
         <Tabs.List overflowX="auto">
           {KINDS.map((k) => <Tabs.Trigger key={k.kind} value={k.kind} whiteSpace="nowrap">{k.label}</Tabs.Trigger>)}

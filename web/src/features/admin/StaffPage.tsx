@@ -4,10 +4,11 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { Modal } from '../../components/Overlays'
 import { PasswordInput } from '../../components/PasswordInput'
 import { ApiError } from '../../lib/apiError'
-import { toLatinDigits, toPersianDigits } from '../../lib/digits'
+import { toLatinDigits } from '../../lib/digits'
 import { formatJalaliDate, formatJalaliDateTime } from '../../lib/jalali'
 import { useUrlListState } from '../../lib/urlState'
 import { adminApi, useAdminMutation, useStaffMe, useStaffUsers, type StaffUser, type StaffUserInput } from './api'
+import { displayMobile } from '../../lib/mobile'
 
 /** /admin/staff: the staff users; add one, deactivate or reactivate (a deactivated user's sessions end at once). */
 export default function StaffPage() {
@@ -20,7 +21,7 @@ export default function StaffPage() {
   const columns: DataTableColumn<StaffUser>[] = [
     { key: 'username', title: 'نام کاربری', render: (u) => <bdi>{u.username}</bdi> },
     { key: 'name', title: 'نام' },
-    { key: 'mobile', title: 'موبایل', hideOnMobile: true, render: (u) => <bdi>{toPersianDigits(u.mobile)}</bdi> },
+    { key: 'mobile', title: 'موبایل', hideOnMobile: true, render: (u) => <bdi>{displayMobile(u.mobile)}</bdi> },
     { key: 'last_login', title: 'آخرین ورود', hideOnMobile: true, render: (u) => (u.last_login ? formatJalaliDateTime(u.last_login) : '—') },
     { key: 'created_at', title: 'ایجاد', hideOnMobile: true, render: (u) => formatJalaliDate(u.created_at) },
     {

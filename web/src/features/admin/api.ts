@@ -198,6 +198,8 @@ export const adminApi = {
   deleteContent: (id: number) => api.post<unknown>(`/admin/content/${id}/delete`),
   moderation: () => api.get<ModerationRules>('/admin/moderation'),
   saveModeration: (r: ModerationRules) => api.post<ModerationRules>('/admin/moderation', r),
+  loginSetting: () => api.get<{ title: string; description: string; old_panel_url?: string }>('/acl/auth/login_setting'),
+  saveOldPanel: (body: { url: string }) => api.post<{ url: string }>('/admin/old_panel', body),
   systemicPatterns: (q: { page?: number; limit?: number }) => api.page<SystemicPattern>('/admin/patterns/systemic', q),
   saveSystemic: ({ id, ...body }: SystemicInput & { id?: number }) =>
     id ? api.put<SystemicPattern>(`/admin/patterns/systemic/${id}`, body) : api.post<SystemicPattern>('/admin/patterns/systemic', body),

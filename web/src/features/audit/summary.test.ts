@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { browserName, changeText, summaryText } from './summary'
+import { KEY_LABELS, browserName, changeText, summaryText } from './summary'
 
 describe('audit summaries', () => {
   it('names the keys in Persian with Persian digits', () => {
@@ -18,5 +18,15 @@ describe('audit summaries', () => {
     expect(browserName('Mozilla/5.0 Chrome/120.0 Safari/537.36 Edg/121.0')).toBe('Edge 121')
     expect(browserName('node')).toBe('node')
     expect(browserName('')).toBe('—')
+  })
+  it('names every key the Go code writes in a summary, with no raw key left', () => {
+    // The keys of the Details/Before/After maps under pkg/ (grep '(Details|Before|After): map[string]any{').
+    const written = ('action actor added amount assigned_to bytes code default deleted enabled entrants events from group_id ids item kind ' +
+      'line_kind method mobile name new_mobile number numbers on operator purpose rating reason seed sessions sessions_closed size staff ' +
+      'status title to tracking_number type url user username version winners held role_id permissions').split(' ')
+    expect(written.filter((k) => !KEY_LABELS[k])).toEqual([])
+    const text = summaryText({ held: true, role_id: 3 })
+    expect(text).toBe('در انتظار بازبینی: بله، نقش دسترسی: ۳')
+    expect(text).not.toMatch(/[a-z_]/)
   })
 })

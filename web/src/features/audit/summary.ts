@@ -2,7 +2,7 @@ import { toPersianDigits } from '../../lib/digits'
 import { formatRial } from '../../lib/format'
 
 /** Persian names of the summary keys the log writes; others are shown as is. */
-const KEY_LABELS: Record<string, string> = {
+export const KEY_LABELS: Record<string, string> = {
   name: 'نام',
   title: 'عنوان',
   enabled: 'فعال',
@@ -29,6 +29,42 @@ const KEY_LABELS: Record<string, string> = {
   all: 'همه',
   price_from: 'هزینه قبلی',
   price_to: 'هزینه جدید',
+  held: 'در انتظار بازبینی',
+  role_id: 'نقش دسترسی',
+  permissions: 'دسترسی‌ها',
+  action: 'عملیات',
+  actor: 'انجام‌دهنده',
+  amount: 'مبلغ',
+  assigned_to: 'ارجاع به',
+  bytes: 'حجم (بایت)',
+  default: 'پیش‌فرض',
+  entrants: 'شرکت‌کنندگان',
+  events: 'رویدادها',
+  group_id: 'گروه',
+  kind: 'نوع',
+  line_kind: 'نوع خط',
+  mobile: 'موبایل',
+  new_mobile: 'موبایل جدید',
+  numbers: 'شماره‌ها',
+  operator: 'اپراتور',
+  rating: 'امتیاز',
+  reason: 'علت',
+  seed: 'بذر قرعه‌کشی',
+  sessions: 'نشست‌ها',
+  sessions_closed: 'نشست‌های بسته‌شده',
+  staff: 'کارشناس',
+  tracking_number: 'شماره پیگیری',
+  type: 'نوع',
+  url: 'نشانی',
+  user: 'کاربر',
+  username: 'نام کاربری',
+  version: 'نسخه',
+  winners: 'برندگان',
+  sender: 'خط ارسال',
+  text: 'متن',
+  parts: 'تعداد بخش',
+  send_id: 'شناسه ارسال',
+  item: 'مورد',
 }
 
 /** Persian names of the send statuses a summary may hold («from», «to», «status»). */

@@ -6,6 +6,7 @@ import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDate } from '../../lib/jalali'
 import { useColleague, usePermissionList, useResendInvite, useRoles, useSaveColleague, useSetActive, type Colleague } from './api'
 import { StatusChip, toastFail, toastOk } from './ui'
+import { displayMobile } from '../../lib/mobile'
 
 /** /colleagues/:id: a colleague's details, role change, deactivate and reactivate, a new invitation code. */
 export default function ColleagueDetailsPage() {
@@ -23,7 +24,7 @@ function Details({ c }: { c: Colleague }) {
   const resend = useResendInvite()
   const rows: Array<[string, string]> = [
     ['نام کاربری', c.username],
-    ['موبایل', toPersianDigits(c.mobile)],
+    ['موبایل', displayMobile(c.mobile)],
     ['کد ملی', toPersianDigits(c.national_id || '—')],
     ['تاریخ دعوت', formatJalaliDate(c.created_at)],
   ]

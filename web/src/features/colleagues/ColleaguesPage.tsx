@@ -9,6 +9,7 @@ import { useTabParam } from '../../lib/tabs'
 import { useUrlListState } from '../../lib/urlState'
 import { useColleagues, useCopyRole, useDeleteRole, useRoles, type Colleague, type Role } from './api'
 import { StatusChip, toastFail, toastOk } from './ui'
+import { displayMobile } from '../../lib/mobile'
 
 const TABS = ['همکاران', 'نقش‌های دسترسی'] as const
 
@@ -61,7 +62,7 @@ function ColleagueList() {
   const q = useColleagues({ page: list.page, limit: list.limit })
   const columns: DataTableColumn<Colleague>[] = [
     { key: 'name', title: 'نام', render: (r) => <Text fontWeight="medium">{toPersianDigits(r.name)}</Text> },
-    { key: 'mobile', title: 'موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi> },
+    { key: 'mobile', title: 'موبایل', render: (r) => <bdi>{displayMobile(r.mobile)}</bdi> },
     { key: 'username', title: 'نام کاربری', render: (r) => <bdi>{r.username}</bdi>, hideOnMobile: true },
     { key: 'role_name', title: 'نقش دسترسی', render: (r) => (r.role_name ? toPersianDigits(r.role_name) : '—') },
     { key: 'status', title: 'وضعیت', render: (r) => <StatusChip status={r.status} /> },

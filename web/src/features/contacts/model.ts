@@ -5,7 +5,8 @@
 import type { TableFilter } from '../../components/TableFilters'
 import type { SelectOption } from '../../components/selectUtils'
 import { toDateParam } from '../../components/dateMask'
-import { toLatinDigits, toPersianDigits } from '../../lib/digits'
+import { toLatinDigits } from '../../lib/digits'
+import { localMobile } from '../../lib/mobile'
 import { isValidMobile, normalizeMobile } from '../../lib/paste'
 import type { FileColumn } from '../../lib/files'
 
@@ -107,16 +108,7 @@ export const PHONEBOOK_NAME_MAX = 100
 
 // ---------------------------------------------------------------- numbers
 
-/** A stored number (98…) as the local «09…» form, Latin digits; other values are kept. */
-export function localMobile(stored: string): string {
-  const digits = toLatinDigits(stored ?? '')
-  return /^98\d{10}$/.test(digits) ? `0${digits.slice(2)}` : digits
-}
-
-/** A stored number shown on screen: «۰۹۱۲…». */
-export function displayMobile(stored: string): string {
-  return toPersianDigits(localMobile(stored))
-}
+export { displayMobile, localMobile } from '../../lib/mobile'
 
 /** The 98… form of a typed number, or null when it is not a valid Iranian mobile. */
 export function parseMobile(raw: string): string | null {

@@ -3,11 +3,24 @@ import { useMemo, useState } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { EmptyState, ErrorState, LoadingState } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
-import { useApiDocs } from './api'
+import { useSenderLines } from '../../lib/lines'
+import { useApiDocs, useApiKeys } from './api'
 import { CodeBlock } from './CodeBlock'
-import { LANGS, example, groupOperations, type Lang, type Operation } from './docsModel'
+import { LANGS, example, groupOperations, type DocsAccount, type Lang, type Operation } from './docsModel'
 
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' }
+
+/**
+ * The reader's first sender line (the default one first) and newest key's prefix: the examples
+ * carry them, so a copied example sends from a line of the account instead of a sample one.
+ */
+function useDocsAccount(): DocsAccount {
+  const lines = useSenderLines()
+  const keys = useApiKeys({ page: 1, limit: 1 })
+  const list = lines.data ?? []
+  const line = (list.find((l) => l.is_default) ?? list[0])?.number
+  return { line, keyPrefix: keys.data?.rows[0]?.prefix }
+}
 
 /** /developers/documents: the public API reference, rendered from the OpenAPI document, grouped by tag, searchable by route. */
 export default function DocumentsPage() {
@@ -16,6 +29,7 @@ export default function DocumentsPage() {
   const [lang, setLang] = useState<Lang>('php')
   const groups = useMemo(() => (q.data ? groupOperations(q.data, filter) : []), [q.data, filter])
   const base = window.location.origin
+  const acct = useDocsAccount()
   return (
     <Stack gap="4">
       <Card.Root variant="outline" rounded="xl">
@@ -68,7 +82,7 @@ export default function DocumentsPage() {
         <Stack key={g.tag} gap="3" data-testid={`docs-tag-${g.tag}`}>
           <Heading size="sm">{g.title}</Heading>
           {g.operations.map((o) => (
-            <OperationCard key={o.id} o={o} lang={lang} base={base} />
+            <OperationCard key={o.id} o={o} lang={lang} base={base} acct={acct} />
           ))}
         </Stack>
       ))}
@@ -76,7 +90,7 @@ export default function DocumentsPage() {
   )
 }
 
-function OperationCard({ o, lang, base }: { o: Operation; lang: Lang; base: string }) {
+function OperationCard({ o, lang, base, acct }: { o: Operation; lang: Lang; base: string; acct: DocsAccount }) {
   const codes = Object.keys(o.op.responses ?? {})
   return (
     <Card.Root variant="outline" rounded="xl" data-testid={`docs-op-${o.id}`}>
@@ -109,7 +123,7 @@ function OperationCard({ o, lang, base }: { o: Operation; lang: Lang; base: stri
             </Table.Root>
           </Box>
         )}
-        <CodeBlock code={example(lang, base, o)} testId={`docs-example-${o.id}`} />
+        <CodeBlock code={example(lang, base, o, acct)} testId={`docs-example-${o.id}`} />
         <Wrap gap="1">
           <Text fontSize="xs" color="fg.muted">پاسخ‌ها:</Text>
           {codes.map((c) => (

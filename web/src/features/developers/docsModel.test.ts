@@ -63,4 +63,20 @@ describe('examples', () => {
     expect(example('php', 'https://x.ir', send)).toContain('curl_init')
     expect(example('go', 'https://x.ir', send)).toContain('http.NewRequest("POST"')
   })
+
+  it('fills the examples with the reader\'s own line and key prefix', () => {
+    const op = {
+      id: 'x', method: 'POST', path: '/send', tag: 'send', op: {},
+      params: [{ name: 'from', in: 'query', example: '30001234' }],
+      body: { sender: '30001234', numbers: ['09121234567'], text: '30001234 سلام' },
+    } as unknown as Parameters<typeof example>[2]
+    const acct = { line: '50002000', keyPrefix: 'chp_live_abc123' }
+    const c = example('curl', 'https://x.ir', op, acct)
+    expect(c).toContain('from=50002000')
+    expect(c).toContain('"sender": "50002000"')
+    expect(c).toContain("-H 'apikey: chp_live_abc123_YOUR_SECRET'")
+    expect(c).not.toContain('"sender": "30001234"')
+    expect(c).toContain('30001234 سلام')
+    expect(example('curl', 'https://x.ir', op)).toContain('YOUR_API_KEY')
+  })
 })

@@ -99,12 +99,42 @@ export const LANGS: Array<{ key: Lang; title: string }> = [
 
 const KEY_PLACEHOLDER = 'YOUR_API_KEY'
 
-/** The example URL of an operation: base + /v1/api + path + the example query (apikey stays a placeholder). */
-export function exampleUrl(base: string, o: Operation): string {
+/** The sender line the OpenAPI document's examples use; a reader's own line replaces it. */
+export const SAMPLE_LINE = '30001234'
+
+/**
+ * The reader's own values the examples are filled with, so a copied example works as it is:
+ * their first sender line and the prefix of one of their keys (its secret is never known here).
+ */
+export interface DocsAccount {
+  line?: string
+  keyPrefix?: string
+}
+
+/** The key an example carries: «prefix_YOUR_SECRET» when the reader has a key, else a placeholder. */
+export function exampleKey(acct: DocsAccount = {}): string {
+  return acct.keyPrefix ? `${acct.keyPrefix}_YOUR_SECRET` : KEY_PLACEHOLDER
+}
+
+/** value with the sample line replaced by the reader's, in strings, arrays and objects alike. */
+export function ownLine<T>(value: T, acct: DocsAccount = {}): T {
+  const line = acct.line
+  if (!line) return value
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v === SAMPLE_LINE ? line : v
+    if (Array.isArray(v)) return v.map(walk)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
+  }
+  return walk(value) as T
+}
+
+/** The example URL of an operation: base + /v1/api + path + the example query, with the reader's key prefix and line. */
+export function exampleUrl(base: string, o: Operation, acct: DocsAccount = {}): string {
   const qs = new URLSearchParams()
   for (const p of o.params) {
     if (p.in !== 'query' || p.example === undefined) continue
-    qs.set(p.name, p.name === 'apikey' ? KEY_PLACEHOLDER : String(p.example))
+    qs.set(p.name, p.name === 'apikey' ? exampleKey(acct) : String(ownLine(p.example, acct)))
   }
   const q = qs.toString()
   return `${base}/v1/api${o.path}${q ? `?${q}` : ''}`
@@ -118,11 +148,11 @@ function takesIdempotency(o: Operation): boolean {
   return o.params.some((p) => p.in === 'header' && p.name === 'Idempotency-Key')
 }
 
-/** A copyable example of the operation in one language. */
-export function example(lang: Lang, base: string, o: Operation): string {
-  const url = exampleUrl(base, o)
-  const body = o.body === undefined ? undefined : JSON.stringify(o.body, null, 2)
-  const headers: Array<[string, string]> = usesQueryKey(o) ? [] : [['apikey', KEY_PLACEHOLDER]]
+/** A copyable example of the operation in one language, filled with the reader's line and key prefix. */
+export function example(lang: Lang, base: string, o: Operation, acct: DocsAccount = {}): string {
+  const url = exampleUrl(base, o, acct)
+  const body = o.body === undefined ? undefined : JSON.stringify(ownLine(o.body, acct), null, 2)
+  const headers: Array<[string, string]> = usesQueryKey(o) ? [] : [['apikey', exampleKey(acct)]]
   if (body) headers.push(['Content-Type', 'application/json'])
   if (takesIdempotency(o)) headers.push(['Idempotency-Key', 'order-5521'])
   switch (lang) {

@@ -18,9 +18,10 @@ import { toaster } from '../../lib/toaster'
 import { useUrlListState } from '../../lib/urlState'
 import { useLiveEvent } from '../../lib/useLive'
 import { deleteInbox, exportInbox, INBOX_KEY, useInbox, useMarkRead, useReaderOptions, useReply, useUnread, type InboxItem } from './api'
+import { displayMobile } from '../../lib/mobile'
 
 /** «09121234567» for a stored 98… sender. */
-export const displaySender = (s: string) => toPersianDigits(s.startsWith('98') && s.length === 12 ? `0${s.slice(2)}` : s)
+export const displaySender = displayMobile
 
 function useFilters(): TableFilter[] {
   const lines = useSenderLines()

@@ -4,6 +4,7 @@ import { SectionCard } from '../../components/SectionCard'
 import { EmptyState, ErrorState, LoadingState, StaleNote } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { formatJalaliDateTime } from '../../lib/jalali'
+import { sendTypeLabel } from '../../lib/statuses'
 import { usePattern, type Pattern, type Version } from './api'
 import { KIND_LABELS, STATUS_LABELS } from './model'
 import { StatusChip } from './PatternsPage'
@@ -52,7 +53,7 @@ function Summary({ p }: { p: Pattern }) {
     <Stack gap="3">
       <Wrap gap="4" fontSize="sm">
         <Text>کد الگو: <bdi dir="ltr"><Text as="span" fontFamily="mono" data-testid="pattern-code">{p.code}</Text></bdi></Text>
-        <Text>نوع: {KIND_LABELS[p.approved?.kind ?? p.kind]} (<bdi dir="ltr">{p.sms_type}</bdi>)</Text>
+        <Text data-testid="pattern-kind">نوع: {KIND_LABELS[p.approved?.kind ?? p.kind]} ({sendTypeLabel(p.sms_type)})</Text>
         {p.approved && p.approved.kind !== p.kind && (
           <Text color="fg.warning" data-testid="pattern-kind-pending">
             نوع «{KIND_LABELS[p.kind]}» در نسخه تازه در انتظار بررسی است؛ تا تأیید آن، الگو با نوع «{KIND_LABELS[p.approved.kind]}» ارسال می‌شود

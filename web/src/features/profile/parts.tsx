@@ -1,7 +1,7 @@
 import { Badge, Box, Flex, Heading, Link, SimpleGrid, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { Link as RouterLink } from 'react-router'
-import { toPersianDigits } from '../../lib/digits'
+import { displayMobile } from '../../lib/mobile'
 
 /** The profile's pages, in the hub's order. */
 export const PROFILE_PAGES: { path: string; title: string; detail: string }[] = [
@@ -58,11 +58,8 @@ export function ReviewBadge({ status }: { status: string }) {
   )
 }
 
-/** A mobile 98XXXXXXXXXX as 09XX XXX XXXX in Persian digits. */
-export function mobileText(m: string): string {
-  const local = m.startsWith('98') ? '0' + m.slice(2) : m
-  return toPersianDigits(local)
-}
+/** A mobile 98XXXXXXXXXX as «۰۹…» in Persian digits. */
+export const mobileText = displayMobile
 
 /** A label and value row of a summary. */
 export function Row({ label, children }: { label: string; children: ReactNode }) {

@@ -1,13 +1,13 @@
 import { DataTable, type DataTableColumn } from '../../components/DataTable'
 import { allFilterKeys, type TableFilter } from '../../components/TableFilters'
 import { formatJalaliDateTime } from '../../lib/jalali'
-import { toPersianDigits } from '../../lib/digits'
 import { useUrlListState } from '../../lib/urlState'
 import { useRecipients, type RecipientRow } from '../../lib/reports'
 import { RecipientStatusBadge } from '../../components/StatusBadge'
 import { RECIPIENT_STATUS, operatorLabel } from '../../lib/statuses'
 import { PartsIndicator } from './PartsIndicator'
 import { MobileSearchField } from './SearchFields'
+import { displayMobile } from '../../lib/mobile'
 
 const URL_OPTS = { prefix: 'r' }
 
@@ -16,11 +16,11 @@ const FILTERS: TableFilter[] = [
 ]
 
 const COLUMNS: DataTableColumn<RecipientRow>[] = [
-  { key: 'mobile', title: 'شماره موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi> },
+  { key: 'mobile', title: 'شماره موبایل', render: (r) => <bdi>{displayMobile(r.mobile)}</bdi> },
   { key: 'operator', title: 'اپراتور', render: (r) => operatorLabel(r.operator) },
   { key: 'parts', title: 'بخش‌ها', render: (r) => <PartsIndicator parts={r.parts ?? 0} states={r.part_states} />, align: 'end' },
   { key: 'status', title: 'وضعیت', render: (r) => <RecipientStatusBadge status={r.status} /> },
-  { key: 'error', title: 'علت', render: (r) => r.error || '—', hideOnMobile: true },
+  { key: 'reason', title: 'علت نرسیدن', render: (r) => r.reason || '—', hideOnMobile: true },
   { key: 'updated_at', title: 'آخرین به‌روزرسانی', render: (r) => (r.updated_at ? formatJalaliDateTime(r.updated_at) : '—') },
 ]
 

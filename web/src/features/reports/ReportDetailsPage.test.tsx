@@ -63,7 +63,7 @@ describe('ReportDetailsPage', () => {
     await screen.findByTestId('send-progress')
     expect(seg('pending')).toBe('3')
     expect(screen.getByTestId('stop-send')).toBeInTheDocument()
-    expect(await screen.findByText('۹۸۹۱۲۱۲۳۴۵۶۷')).toBeInTheDocument()
+    expect(await screen.findByText('۰۹۱۲۱۲۳۴۵۶۷')).toBeInTheDocument()
 
     act(() => {
       applyLiveEvent(queryClient, { event: 'send.progress', data: { id: 42, status: 'sending', sent: 3, delivered: 1, pending: 0 } })

@@ -8,6 +8,7 @@ import { formatJalaliDateTime } from '../../lib/jalali'
 import { recipientStatusInfo } from '../../lib/statuses'
 import { useUrlListState } from '../../lib/urlState'
 import { downloadSystemic, useSystemicList, type SystemicRow } from './api'
+import { displayMobile } from '../../lib/mobile'
 
 const FILTERS: TableFilter[] = [{ type: 'date_range', key: 'date', title: 'تاریخ', dateFromKey: 'date_from', dateToKey: 'date_to' }]
 
@@ -23,7 +24,7 @@ const COLUMNS: DataTableColumn<SystemicRow>[] = [
   },
   { key: 'purpose', title: 'نوع', render: (r) => <Badge variant="subtle">{r.purpose_title}</Badge> },
   { key: 'username', title: 'کاربر', render: (r) => <bdi>{r.username}</bdi> },
-  { key: 'mobile', title: 'موبایل', render: (r) => <bdi>{toPersianDigits(r.mobile)}</bdi>, hideOnMobile: true },
+  { key: 'mobile', title: 'موبایل', render: (r) => <bdi>{displayMobile(r.mobile)}</bdi>, hideOnMobile: true },
   { key: 'text', title: 'متن', render: (r) => <Text lineClamp={2} fontSize="sm">{toPersianDigits(r.text)}</Text> },
   {
     key: 'status',

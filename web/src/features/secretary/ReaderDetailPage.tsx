@@ -17,8 +17,9 @@ import { useUrlListState } from '../../lib/urlState'
 import { useLiveEvent } from '../../lib/useLive'
 import { exportCodes, exportEntries, READERS_KEY, useAddCodes, useDraw, useDraws, useEntries, useReader, useReaderStats, useToggleReader, type Reader, type ReaderEntry } from './api'
 import { KIND_TITLES, OUTCOME_TITLES, STATUS_TITLES } from './model'
+import { displayMobile } from '../../lib/mobile'
 
-const mobile = (s: string) => toPersianDigits(s.startsWith('98') ? `0${s.slice(2)}` : s)
+const mobile = displayMobile
 
 const ENTRY_COLUMNS: DataTableColumn<ReaderEntry>[] = [
   { key: 'sender', title: 'فرستنده', render: (e) => <bdi>{mobile(e.sender)}</bdi> },

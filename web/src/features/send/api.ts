@@ -218,7 +218,7 @@ export const bankApi = {
 /** A GeoJSON feature collection of outlines (© OpenStreetMap contributors, ODbL). */
 export interface Outlines {
   type: 'FeatureCollection'
-  features: Array<{ type: 'Feature'; properties: { code: number; name_fa: string }; geometry: unknown }>
+  features: Array<{ type: 'Feature'; properties: { code: number; name_fa: string; center?: [lon: number, lat: number] }; geometry: unknown }>
 }
 
 export const outlinesApi = {

@@ -6,6 +6,7 @@ import { Select } from '../../../components/Select'
 import { LoadingState } from '../../../components/States'
 import { toPersianDigits } from '../../../lib/digits'
 import { formatNumber } from '../../../lib/format'
+import { sortPersian } from '../../../lib/collate'
 import { bankApi, type BankPlace, type BankTarget, type TargetedKind } from '../api'
 import { parsePostal } from './model'
 
@@ -18,8 +19,9 @@ interface Props {
   error?: string
 }
 
+/** Places as options in Persian alphabetical order. */
 const options = (list: BankPlace[] | undefined) =>
-  (list ?? []).map((p) => ({ value: p.id, label: `${p.name} (${formatNumber(p.count)})` }))
+  sortPersian(list ?? [], (p) => p.name).map((p) => ({ value: p.id, label: `${p.name} (${formatNumber(p.count)})` }))
 
 /** Where the audience is: places, businesses, postal prefixes, a map shape or towers, by method. */
 export function AudiencePicker({ kind, target, onChange, error }: Props) {

@@ -6,7 +6,7 @@ import 'leaflet/dist/leaflet.css'
 import '@geoman-io/leaflet-geoman-free/dist/leaflet-geoman.css'
 import { useEffect, useRef } from 'react'
 import { useColorMode } from '../../../lib/theme'
-import { bankApi, outlinesApi, type BankTarget, type BankTower } from '../api'
+import { bankApi, outlinesApi, type BankTarget, type BankTower, type Outlines } from '../api'
 import { clampRadius } from './model'
 
 /** The shape part of an audience: one polygon or one circle. */
@@ -66,7 +66,8 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
 
   useEffect(() => {
     if (!el.current) return
-    const m = L.map(el.current, { preferCanvas: true, zoomSnap: 0.5, minZoom: 4, maxZoom: 16, attributionControl: true })
+    const m = L.map(el.current, { preferCanvas: true, zoomSnap: 0.5, minZoom: 4, maxZoom: 16, attributionControl: true, zoomControl: false })
+    L.control.zoom({ zoomInTitle: 'بزرگ‌نمایی', zoomOutTitle: 'کوچک‌نمایی' }).addTo(m)
     // data-zoom says the view's zoom once it rests (the e2e tests report it when a count is off).
     m.on('moveend', () => void (m.getContainer().dataset.zoom = m.getZoom().toFixed(1)))
     m.fitBounds(IRAN)
@@ -114,6 +115,12 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
 
   useEffect(() => {
     const m = map.current
+    if (!m || !provinces.data) return
+    return placeLabels(m, provinces.data, counties.data)
+  }, [provinces.data, counties.data])
+
+  useEffect(() => {
+    const m = map.current
     const f = provinces.data?.features.find((x) => x.properties.code === focus)
     if (!m || !f) return
     // data-focus names the province once the map has flown there (what is drawn next is in its frame).
@@ -154,14 +161,92 @@ export default function BankMap({ mode, onShape, shape, towers = [], onTowers, f
       overflow="hidden"
       data-testid="bank-map"
       // Its own stacking context: Leaflet's panes (z-index 400+) stay under the sticky wizard bar.
-      css={{ isolation: 'isolate', '& .leaflet-container': { background: 'transparent', fontFamily: 'inherit' } }}
+      css={{
+        isolation: 'isolate',
+        '& .leaflet-container': { background: 'transparent', fontFamily: 'inherit' },
+        '& .chapar-label': {
+          position: 'absolute',
+          transform: 'translate(-50%, -50%)',
+          whiteSpace: 'nowrap',
+          pointerEvents: 'none',
+          fontSize: '12px',
+          lineHeight: 1.2,
+          color: dark ? '#e2e8f0' : '#1e293b',
+          textShadow: dark ? '0 0 3px #0f172a, 0 0 3px #0f172a' : '0 0 3px #fff, 0 0 3px #fff',
+        },
+        '& .chapar-label[data-kind="province"]': { fontWeight: 700, fontSize: '13px' },
+        '& .chapar-label[data-kind="county"]': { fontSize: '11px', opacity: 0.9 },
+      }}
     />
   )
 }
 
+/** From this zoom on the map names the counties (each named after its main city) instead of the provinces. */
+const COUNTY_LABEL_ZOOM = 7
+
+type LabelSource = Outlines | undefined
+
+/**
+ * Persian place names on the map from the bundled geography (no tiles): the provinces at country
+ * zooms, the counties of the view from COUNTY_LABEL_ZOOM on, each left out where it would overlap
+ * one already placed. Labels sit in their own pane above
+ * the outlines and let clicks through to the drawing tools. The container's data-labels says
+ * which set is shown (provinces or counties). Returns how to remove them.
+ */
+function placeLabels(m: L.Map, provinces: Outlines, counties: LabelSource) {
+  const pane = m.getPane('labels') ?? m.createPane('labels')
+  pane.style.zIndex = '450'
+  pane.style.pointerEvents = 'none'
+  const layer = L.layerGroup().addTo(m)
+  // Where names collide, Tehran wins, then the larger place.
+  const ranked = (o: Outlines) =>
+    o.features
+      .map((f) => ({ f, size: f.properties.name_fa === 'تهران' ? Infinity : area(L.geoJSON(f as never).getBounds()) }))
+      .sort((a, b) => b.size - a.size)
+      .map((x) => x.f)
+  const byRank = { provinces: ranked(provinces), counties: counties ? ranked(counties) : [] }
+  const label = (name: string, center: [number, number], kind: string) =>
+    L.marker([center[1], center[0]], {
+      pane: 'labels',
+      interactive: false,
+      keyboard: false,
+      icon: L.divIcon({ className: '', html: `<span data-kind="${kind}" class="chapar-label">${escapeHtml(name)}</span>`, iconSize: [0, 0] }),
+    })
+  const show = () => {
+    layer.clearLayers()
+    const near = m.getZoom() >= COUNTY_LABEL_ZOOM && counties
+    const source = near ? byRank.counties : byRank.provinces
+    const view = m.getBounds().pad(0.2)
+    const taken: L.Bounds[] = []
+    for (const f of source) {
+      const c = f.properties.center
+      if (!c || (near && !view.contains([c[1], c[0]]))) continue
+      // A name that would overlap one already placed is left out (the next zoom shows it).
+      const p = m.latLngToContainerPoint([c[1], c[0]])
+      const half = L.point(f.properties.name_fa.length * 3.4 + 4, 9)
+      const box = L.bounds(p.subtract(half), p.add(half))
+      if (taken.some((t) => t.intersects(box))) continue
+      taken.push(box)
+      label(f.properties.name_fa, c, near ? 'county' : 'province').addTo(layer)
+    }
+    m.getContainer().dataset.labels = near ? 'counties' : 'provinces'
+  }
+  m.on('moveend zoomend', show)
+  show()
+  return () => {
+    m.off('moveend zoomend', show)
+    layer.remove()
+  }
+}
+
+const area = (b: L.LatLngBounds) => (b.getNorth() - b.getSouth()) * (b.getEast() - b.getWest())
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+
 /** Geoman's drawing tools, one shape at a time, reported on every change; returns how to show a given shape. */
 function drawing(m: L.Map, report: (s: Shape | null) => void) {
-  m.pm.setLang('fa')
+  // Geoman's own Persian has «لفو» for «لغو» (cancel).
+  m.pm.setLang('fa', { actions: { cancel: 'لغو' } } as never, 'fa')
   m.pm.addControls({
     position: 'topleft',
     drawMarker: false,

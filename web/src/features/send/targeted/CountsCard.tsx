@@ -1,6 +1,5 @@
-import { Alert, HStack, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Alert, Box, HStack, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
 import type { UseQueryResult } from '@tanstack/react-query'
-import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { Fact } from '../../../components/Fact'
 import { ServerMessage } from '../../../components/ServerMessage'
 import { ErrorState } from '../../../components/States'
@@ -23,7 +22,10 @@ export function CountsCard({ counts, idle }: { counts: UseQueryResult<BankCounts
   if (counts.isPending) return <Skeleton h="40" rounded="xl" />
   if (counts.isError) return <ErrorState py="6" description={<ServerMessage error={counts.error} />} onRetry={() => counts.refetch()} />
   const c = counts.data
-  const ops = Object.entries(c.by_operator).map(([op, n]) => ({ name: operatorLabel(op), n }))
+  const ops = Object.entries(c.by_operator ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([op, n]) => ({ name: operatorLabel(op), n }))
+    .sort((a, b) => b.n - a.n)
   return (
     <Stack gap="4" data-testid="bank-counts" data-state={counts.isFetching ? 'loading' : 'ready'} opacity={counts.isFetching ? 0.6 : 1}>
       <SimpleGrid columns={{ base: 2, md: 4 }} gap="3">
@@ -40,19 +42,7 @@ export function CountsCard({ counts, idle }: { counts: UseQueryResult<BankCounts
       )}
       {c.total > 0 && (
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" alignItems="start">
-          <Stack gap="1" h="36">
-            <Text fontSize="sm" color="app.muted">
-              به تفکیک اپراتور
-            </Text>
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={ops} layout="vertical" margin={{ left: 8, right: 8 }}>
-                <XAxis type="number" hide />
-                <YAxis type="category" dataKey="name" orientation="right" width={80} tickLine={false} axisLine={false} fontSize={12} />
-                <Tooltip formatter={(v) => formatNumber(Number(v))} />
-                <Bar dataKey="n" name="شماره" fill="var(--chakra-colors-brand-solid)" radius={4} />
-              </BarChart>
-            </ResponsiveContainer>
-          </Stack>
+          <OperatorBars ops={ops} />
           <Split title="به تفکیک جنسیت" labels={GENDERS} values={c.by_gender} />
           <Split title="به تفکیک سن" labels={AGES} values={c.by_age_band} />
         </SimpleGrid>
@@ -60,6 +50,41 @@ export function CountsCard({ counts, idle }: { counts: UseQueryResult<BankCounts
       <Text fontSize="xs" color="app.muted">
         شماره‌ها به شما نمایش داده نمی‌شوند. لیست سیاه و لغو۱۱ شما روی شماره‌های بانک اعمال نمی‌شود؛ هزینه دقیق در مرحله آخر محاسبه می‌شود.
       </Text>
+    </Stack>
+  )
+}
+
+/**
+ * The split by operator as labelled bars in the page's own flow (a label, a bar as long as its
+ * share and the count): nothing overlaps its title in either direction or on a narrow screen,
+ * and an audience without operator figures says so.
+ */
+function OperatorBars({ ops }: { ops: { name: string; n: number }[] }) {
+  const top = Math.max(1, ...ops.map((o) => o.n))
+  return (
+    <Stack gap="1.5" data-testid="bank-operators">
+      <Text fontSize="sm" color="app.muted">
+        به تفکیک اپراتور
+      </Text>
+      {ops.length === 0 ? (
+        <Text fontSize="sm" color="app.muted" data-testid="bank-operators-empty">
+          برای این محدوده آماری از اپراتورها در دست نیست.
+        </Text>
+      ) : (
+        ops.map((o) => (
+          <HStack key={o.name} gap="2" fontSize="sm">
+            <Text w="20" flexShrink={0} truncate>
+              {o.name}
+            </Text>
+            <Box flex="1" h="2.5" bg="app.border" rounded="full" overflow="hidden">
+              <Box h="full" w={`${(o.n / top) * 100}%`} minW="1" bg="brand.solid" rounded="full" />
+            </Box>
+            <Text fontWeight="semibold" minW="12" textAlign="end">
+              {formatNumber(o.n)}
+            </Text>
+          </HStack>
+        ))
+      )}
     </Stack>
   )
 }

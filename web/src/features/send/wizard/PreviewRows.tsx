@@ -1,7 +1,7 @@
 import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
-import { toPersianDigits } from '../../../lib/digits'
 import { formatNumber, formatRial } from '../../../lib/format'
 import type { PriceQuote } from '../api'
+import { displayMobile } from '../../../lib/mobile'
 
 /** The first rows of a personalised send as each handset gets them, with parts and price per row. */
 export function PreviewRows({ quote, cancel11 }: { quote: PriceQuote | undefined; cancel11: boolean }) {
@@ -16,7 +16,7 @@ export function PreviewRows({ quote, cancel11 }: { quote: PriceQuote | undefined
         {rows.map((r) => (
           <Stack key={r.mobile} gap="2" borderWidth="1px" borderColor="app.border" rounded="lg" p="3" data-testid="preview-row">
             <HStack justify="space-between" fontSize="xs" color="app.muted" wrap="wrap" gap="2">
-              <bdi dir="ltr">{toPersianDigits(r.mobile)}</bdi>
+              <bdi dir="ltr">{displayMobile(r.mobile)}</bdi>
               <Text>
                 {`${formatNumber(r.parts)} بخش · `}
                 <Text as="span" fontWeight="semibold" color="fg" data-testid="preview-price">{formatRial(r.price)}</Text>

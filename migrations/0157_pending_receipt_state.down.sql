@@ -1,0 +1,1 @@
+ALTER TABLE pending_receipts DROP COLUMN state;
