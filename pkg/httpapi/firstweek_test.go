@@ -42,7 +42,7 @@ func TestFirstSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, s := steps(t, e, tok)
-	if len(s.Steps) != 4 || s.Done != 0 || s.Complete || got[onboarding.StepCredit] || got[onboarding.StepLine] ||
+	if len(s.Steps) != 4 || s.Mobile != "09121118101" || s.Done != 0 || s.Complete || got[onboarding.StepCredit] || got[onboarding.StepLine] ||
 		got[onboarding.StepTest] || got[onboarding.StepPhonebook] {
 		t.Fatalf("a new account's steps: %+v", s)
 	}

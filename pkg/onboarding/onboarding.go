@@ -6,6 +6,7 @@ package onboarding
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -29,6 +30,8 @@ type Steps struct {
 	Steps    []Step `json:"steps"`
 	Done     int    `json:"done"`
 	Complete bool   `json:"complete"`
+	// Mobile is the owner's mobile (09…), where the test send goes.
+	Mobile string `json:"mobile"`
 }
 
 // Service reads the steps.
@@ -42,16 +45,21 @@ func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 // hold its owner's mobile (a failed send does not count), a phonebook of it.
 func (s *Service) Of(ctx context.Context, accountID int64) (Steps, error) {
 	var credit, line, test, book bool
+	var mobile string
 	err := s.pool.QueryRow(ctx, `SELECT
+			coalesce((SELECT mobile FROM users WHERE account_id = $1 AND is_owner ORDER BY id LIMIT 1), ''),
 			EXISTS (SELECT 1 FROM ledger WHERE account_id = $1 AND kind = 'deposit'),
 			EXISTS (SELECT 1 FROM lines WHERE account_id = $1),
 			EXISTS (SELECT 1 FROM sends s JOIN users u ON u.account_id = s.account_id AND u.is_owner
 				WHERE s.account_id = $1 AND s.status <> 'failed' AND u.mobile = ANY(s.numbers)),
-			EXISTS (SELECT 1 FROM phonebooks WHERE account_id = $1)`, accountID).Scan(&credit, &line, &test, &book)
+			EXISTS (SELECT 1 FROM phonebooks WHERE account_id = $1)`, accountID).Scan(&mobile, &credit, &line, &test, &book)
 	if err != nil {
 		return Steps{}, fmt.Errorf("first steps: %w", err)
 	}
 	out := Steps{Steps: []Step{{StepCredit, credit}, {StepLine, line}, {StepTest, test}, {StepPhonebook, book}}}
+	if len(mobile) == 12 && strings.HasPrefix(mobile, "98") {
+		out.Mobile = "0" + mobile[2:]
+	}
 	for _, st := range out.Steps {
 		if st.Done {
 			out.Done++
