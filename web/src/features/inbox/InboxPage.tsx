@@ -18,9 +18,9 @@ import { toaster } from '../../lib/toaster'
 import { useUrlListState } from '../../lib/urlState'
 import { useLiveEvent } from '../../lib/useLive'
 import { deleteInbox, exportInbox, INBOX_KEY, useInbox, useMarkRead, useReaderOptions, useReply, useUnread, type InboxItem } from './api'
+import { displaySender } from './sender'
+import { ThreadDialog } from './ThreadDialog'
 
-/** «09121234567» for a stored 98… sender. */
-export const displaySender = (s: string) => toPersianDigits(s.startsWith('98') && s.length === 12 ? `0${s.slice(2)}` : s)
 
 function useFilters(): TableFilter[] {
   const lines = useSenderLines()
@@ -38,14 +38,18 @@ function useFilters(): TableFilter[] {
   )
 }
 
-function columns(onReply: (m: InboxItem) => void, canSend: boolean): DataTableColumn<InboxItem>[] {
+function columns(onReply: (m: InboxItem) => void, onThread: (m: InboxItem) => void, canSend: boolean): DataTableColumn<InboxItem>[] {
   return [
     {
       key: 'sender',
       title: 'فرستنده',
       render: (m) => (
-        <HStack gap="2">
-          {!m.read_at && <Badge colorPalette="brand" size="xs">تازه</Badge>}
+        <HStack gap="2" wrap="wrap">
+          {m.replied_at ? (
+            <Badge colorPalette="green" size="xs" data-testid="inbox-replied">پاسخ داده شد</Badge>
+          ) : (
+            !m.read_at && <Badge colorPalette="brand" size="xs">تازه</Badge>
+          )}
           <bdi>{displaySender(m.sender)}</bdi>
         </HStack>
       ),
@@ -66,12 +70,18 @@ function columns(onReply: (m: InboxItem) => void, canSend: boolean): DataTableCo
     {
       key: 'actions',
       title: 'پاسخ',
-      render: (m) =>
-        canSend ? (
-          <Button size="xs" variant="outline" colorPalette="brand" onClick={() => onReply(m)} data-testid={`inbox-reply-${m.id}`}>
-            پاسخ
+      render: (m) => (
+        <HStack gap="1.5">
+          {canSend && (
+            <Button size="xs" variant="outline" colorPalette="brand" onClick={() => onReply(m)} data-testid={`inbox-reply-${m.id}`}>
+              پاسخ
+            </Button>
+          )}
+          <Button size="xs" variant="ghost" colorPalette="brand" onClick={() => onThread(m)} data-testid={`inbox-thread-${m.id}`}>
+            گفتگو
           </Button>
-        ) : null,
+        </HStack>
+      ),
     },
   ]
 }
@@ -128,6 +138,7 @@ export default function InboxPage() {
   const selection = useSelection<number>(JSON.stringify(query))
   const markRead = useMarkRead()
   const [replyTo, setReplyTo] = useState<InboxItem | null>(null)
+  const [threadOf, setThreadOf] = useState<InboxItem | null>(null)
   const [deleting, setDeleting] = useState<number[] | null>(null)
   const [deleteError, setDeleteError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -137,7 +148,7 @@ export default function InboxPage() {
   })
   const canManage = allows(acl, 'inbox.manage')
   const cols = useMemo(() => {
-    const c = columns(setReplyTo, allows(acl, 'send.create'))
+    const c = columns(setReplyTo, setThreadOf, allows(acl, 'send.create'))
     return canManage ? [selectColumn<InboxItem, number>(selection, (m) => m.id, (m) => displaySender(m.sender)), ...c] : c
   }, [acl, canManage, selection])
   const pageIds = (inbox.data?.rows ?? []).map((m) => m.id)
@@ -195,6 +206,7 @@ export default function InboxPage() {
         </Stack>
       </Card.Body>
       <ReplyDialog message={replyTo} onClose={() => setReplyTo(null)} />
+      <ThreadDialog message={threadOf} onClose={() => setThreadOf(null)} onReply={allows(acl, 'send.create') ? (m) => { setThreadOf(null); setReplyTo(m) } : undefined} />
       <ConfirmDialog
         open={!!deleting}
         onClose={() => setDeleting(null)}
