@@ -17,6 +17,7 @@ export const ADMIN_MENU = [
   { to: '/admin/staff', label: 'کاربران پشتیبانی' },
   { to: '/admin/inbound-quarantine', label: 'ورودی‌های قرنطینه' },
   { to: '/admin/send-hours', label: 'ساعت مجاز ارسال' },
+  { to: '/admin/invoice-seller', label: 'فروشنده فاکتور' },
   { to: '/admin/support/tickets', label: 'تیکت‌ها' },
   { to: '/admin/support/content', label: 'پرسش‌های متداول' },
 ]

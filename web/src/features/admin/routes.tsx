@@ -9,6 +9,7 @@ const SystemicPatternsPage = lazyPage(() => import('./SystemicPatternsPage'))
 const StaffPage = lazyPage(() => import('./StaffPage'))
 const QuarantinePage = lazyPage(() => import('./QuarantinePage'))
 const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
+const InvoiceSellerPage = lazyPage(() => import('./InvoiceSellerPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -23,4 +24,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'staff', element: <StaffPage />, handle: { title: 'کاربران پشتیبانی' } },
   { path: 'inbound-quarantine', element: <QuarantinePage />, handle: { title: 'ورودی‌های قرنطینه‌شده' } },
   { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
+  { path: 'invoice-seller', element: <InvoiceSellerPage />, handle: { title: 'مشخصات فروشنده فاکتور' } },
 ]
