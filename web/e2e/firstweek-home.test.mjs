@@ -174,6 +174,6 @@ test('inbox: the unread badge rises live, a reply marks the message and the conv
   assert.match(await thread.locator('[data-testid="thread-in"]').last().innerText(), /۱۴[۰-۹]{2}/)
   await shots(page, 'firstweek-home-thread', thread, openThread)
   await page.keyboard.press('Escape')
-  await shots(page, 'firstweek-home-inbox', row)
+  await shots(page, 'firstweek-home-inbox', page.getByText(text).first())
   await context.close()
 })

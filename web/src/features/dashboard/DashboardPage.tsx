@@ -40,6 +40,9 @@ export default function DashboardPage() {
       <AfterCredit>
         <BannerStrip />
       </AfterCredit>
+      <AfterCredit>
+        <FirstSteps />
+      </AfterCredit>
       <Grid templateColumns={{ base: '1fr', lg: '5fr 7fr' }} gap={{ base: '4', md: '6' }} alignItems="start">
         <Stack gap={{ base: '4', md: '6' }}>
           <CreditHero />
@@ -64,9 +67,6 @@ export default function DashboardPage() {
           </AfterCredit>
         </Stack>
         <Stack gap={{ base: '4', md: '6' }}>
-          <AfterCredit>
-            <FirstSteps />
-          </AfterCredit>
           <AfterCredit fallback={cardSkeleton}>
             <QuickAccess />
           </AfterCredit>

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, HStack, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import type { ComponentType } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { CheckIcon, ContactsIcon, PhoneIcon, SendIcon, WalletIcon } from '../../components/outlineIcons'
@@ -70,7 +70,7 @@ export function FirstSteps() {
       data-testid="first-steps">
       <Stack gap="3">
         <ProgressBar value={total ? (data.done * 100) / total : 0} colorPalette="green" />
-        <Stack as="ol" gap="2" listStyleType="none" m="0" p="0">
+        <SimpleGrid as="ol" columns={{ base: 1, md: 2 }} gap="2" listStyleType="none" m="0" p="0">
           {data.steps.map((s, i) => {
             const t = STEP_TEXT[s.key]
             if (!t) return null
@@ -96,7 +96,7 @@ export function FirstSteps() {
               </HStack>
             )
           })}
-        </Stack>
+        </SimpleGrid>
       </Stack>
     </SectionCard>
   )
