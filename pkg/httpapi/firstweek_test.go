@@ -27,9 +27,9 @@ func steps(t *testing.T, e *apitest.Env, token string) (map[string]bool, onboard
 }
 
 // A new account has taken none of the first steps; each one is ticked by the
-// account's real state as it is taken (a gift or staff credit is not a purchase,
-// a send to someone else is not the test to one's own mobile), and another
-// account's steps stay its own.
+// account's real state as it is taken (a gift is not a purchase, a payment or
+// credit staff added is; a send to someone else is not the test to one's own
+// mobile), and another account's steps stay its own.
 func TestFirstSteps(t *testing.T) {
 	e := apitest.Start(t, nil)
 	ctx := context.Background()
@@ -47,7 +47,7 @@ func TestFirstSteps(t *testing.T) {
 		t.Fatalf("a new account's steps: %+v", s)
 	}
 
-	if _, err := e.Deps.Wallet.Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.AdminCredit, Amount: 500_000}); err != nil {
+	if _, err := e.Deps.Wallet.Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.Gift, Amount: 500_000}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Deps.Lines.Add(ctx, u.AccountID, "30008101", line.KindService, true); err != nil {
@@ -55,7 +55,7 @@ func TestFirstSteps(t *testing.T) {
 	}
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "سلام", "numbers": []string{"09121118199"}}, tok)
 	if got, _ = steps(t, e, tok); got[onboarding.StepCredit] || got[onboarding.StepTest] || !got[onboarding.StepLine] {
-		t.Fatalf("staff credit or a send to another number ticked a step, or the line did not: %v", got)
+		t.Fatalf("a gift or a send to another number ticked a step, or the line did not: %v", got)
 	}
 
 	if _, err := e.Deps.Wallet.Credit(ctx, wallet.Entry{AccountID: u.AccountID, Kind: wallet.Deposit, Amount: 1_000_000, Ref: "pay-1"}); err != nil {
@@ -70,6 +70,16 @@ func TestFirstSteps(t *testing.T) {
 	}
 	if got, s = steps(t, e, other); s.Done != 0 {
 		t.Fatalf("another account sees this account's steps: %v", got)
+	}
+	u2, err := e.Accounts.ByUsername(ctx, "firstweek2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Deps.Wallet.Credit(ctx, wallet.Entry{AccountID: u2.AccountID, Kind: wallet.AdminCredit, Amount: 2_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if got, s = steps(t, e, other); !got[onboarding.StepCredit] || s.Done != 1 {
+		t.Fatalf("a purchase staff credited is not the credit step: %+v", s)
 	}
 }
 

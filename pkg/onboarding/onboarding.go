@@ -13,7 +13,7 @@ import (
 
 // The steps, in the order the card lists them.
 const (
-	StepCredit    = "credit"    // the wallet was charged (an online or offline payment credited)
+	StepCredit    = "credit"    // the wallet was charged (a payment, or credit staff added); a gift is not a purchase
 	StepLine      = "line"      // the account has a sender line of its own
 	StepTest      = "test"      // a send went to the owner's own mobile
 	StepPhonebook = "phonebook" // the account has a phonebook
@@ -41,14 +41,15 @@ type Service struct{ pool *pgxpool.Pool }
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
 // Of returns the first steps of the account, each read from the account's own
-// rows only: a deposit in its ledger, a line it owns, a send of it whose numbers
+// rows only: a deposit or a positive staff credit in its ledger (a purchase staff
+// credited by hand counts; the sign-up gift does not), a line it owns, a send of it whose numbers
 // hold its owner's mobile (a failed send does not count), a phonebook of it.
 func (s *Service) Of(ctx context.Context, accountID int64) (Steps, error) {
 	var credit, line, test, book bool
 	var mobile string
 	err := s.pool.QueryRow(ctx, `SELECT
 			coalesce((SELECT mobile FROM users WHERE account_id = $1 AND is_owner ORDER BY id LIMIT 1), ''),
-			EXISTS (SELECT 1 FROM ledger WHERE account_id = $1 AND kind = 'deposit'),
+			EXISTS (SELECT 1 FROM ledger WHERE account_id = $1 AND (kind = 'deposit' OR (kind = 'admin_credit' AND amount > 0))),
 			EXISTS (SELECT 1 FROM lines WHERE account_id = $1),
 			EXISTS (SELECT 1 FROM sends s JOIN users u ON u.account_id = s.account_id AND u.is_owner
 				WHERE s.account_id = $1 AND s.status <> 'failed' AND u.mobile = ANY(s.numbers)),
