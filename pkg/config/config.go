@@ -114,10 +114,9 @@ type Config struct {
 	// default PAYMENT_PUBLIC_URL, else the API's own address): links texted to people,
 	// such as a colleague's invitation, start with it.
 	PanelURL string
-	// Invoices: the seller's legal details (empty: pkg/invoice's defaults) and the
-	// Chromium that prints them to PDF.
-	InvoiceSellerName, InvoiceSellerNationalID, InvoiceSellerEconomicCode string
-	InvoiceSellerAddress, InvoiceSellerPhone, ChromiumPath                string
+	// Invoices: the Chromium that prints them to PDF (the seller's details are
+	// staff settings, pkg/invoice).
+	ChromiumPath string
 	// Webhooks (docs/webhooks.md): WEBHOOK_ALLOW_PRIVATE=1 lets endpoints reach
 	// private and loopback addresses (development and tests only); events per
 	// POST, the retry window and first back-off, one POST's time-out and the
@@ -230,9 +229,7 @@ func defaults() Config {
 	c.RegisterPerIPPerHour, c.OTPPerNumberPerDay, c.ResetFailsPerDay = 5, 10, 10
 	c.CheckExistPerIPPerMin, c.LoginUserLockAfter = 10, 20
 	c.LinkPerIPPerMin, c.LinkMissesPerIPPerHour = 300, 60
-	c.InvoiceSellerName, c.InvoiceSellerNationalID = env("INVOICE_SELLER_NAME", ""), env("INVOICE_SELLER_NATIONAL_ID", "")
-	c.InvoiceSellerEconomicCode, c.InvoiceSellerAddress = env("INVOICE_SELLER_ECONOMIC_CODE", ""), env("INVOICE_SELLER_ADDRESS", "")
-	c.InvoiceSellerPhone, c.ChromiumPath = env("INVOICE_SELLER_PHONE", ""), env("CHROMIUM_PATH", "/usr/bin/chromium")
+	c.ChromiumPath = env("CHROMIUM_PATH", "/usr/bin/chromium")
 	c.WebhookAllowPrivate, c.APICallLog = env("WEBHOOK_ALLOW_PRIVATE", "0") == "1", env("API_CALL_LOG", "1") != "0"
 	c.WebhookBatch, c.WebhookConcurrency = 100, 16
 	c.MapTileURL, c.BankSize = env("MAP_TILE_URL", ""), 300_000

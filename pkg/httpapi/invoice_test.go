@@ -9,6 +9,10 @@ import (
 	"testing"
 )
 
+// testSeller is a complete form of the seller's details (the back office's).
+var testSeller = map[string]any{"name": "شرکت پیام‌رسان نمونه", "national_id": "14006392517", "economic_code": "411345678912",
+	"registration_number": "54321", "address": "تهران، خیابان آزادی", "postal_code": "1459812345", "phone": "02188776655"}
+
 // A payment made through the sandbox bank shows its id on its transactions row, and
 // that id downloads the invoice PDF under a Persian file name. A payment not yet paid
 // has no invoice; another account's owner gets 404 for it (the route walk checks
@@ -25,6 +29,18 @@ func TestInvoiceDownload(t *testing.T) {
 		t.Fatalf("transactions %+v, want the row of payment %d", rows, st.PaymentID)
 	}
 	path := "/v1/api/payment/invoice/" + strconv.FormatInt(st.PaymentID, 10)
+	// No invoice before staff set the seller's details; a bad form is refused.
+	p.Must(409, "GET", path, nil, p.token)
+	staffTok := p.Staff("sellerstaff", "09121117309")
+	p.Must(422, "POST", "/v1/api/admin/invoice-seller", map[string]any{"name": "شرکت نمونه"}, staffTok)
+	p.Must(200, "POST", "/v1/api/admin/invoice-seller", testSeller, staffTok)
+	var got struct {
+		Complete bool `json:"complete"`
+	}
+	p.Must(200, "GET", "/v1/api/admin/invoice-seller", nil, staffTok).Decode(t, &got)
+	if !got.Complete {
+		t.Fatal("the stored seller is not complete")
+	}
 	req, _ := http.NewRequest("GET", p.URL+path, nil)
 	req.Header.Set("Authorization", "Bearer "+p.token)
 	res, err := http.DefaultClient.Do(req)

@@ -10,6 +10,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/content"
+	"github.com/chapar/chapar/pkg/onboarding"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/validate"
@@ -19,7 +20,13 @@ import (
 // (docs/dashboard.md#charts, docs/reports.md).
 func (s *Server) dashboardRoutes() []Route {
 	charts := rollup.NewReader(s.Pool)
+	steps := onboarding.New(s.Pool)
 	return []Route{
+		// The «اولین قدم‌ها» card: which first steps the account has taken.
+		{http.MethodGet, "/panel/first-steps", acl.Authenticated, func(c *gin.Context) {
+			v, err := steps.Of(c.Request.Context(), who(c).AccountID)
+			reply(c, v, err)
+		}},
 		{http.MethodGet, "/panel/dashboard_charts", acl.ReportView, dashboardCharts(charts)},
 		{http.MethodGet, "/report/analytics", acl.ReportView, reportAnalytics(s.Reports)},
 		{http.MethodGet, "/report/systemic_list", acl.ReportView, systemicList(s.Reports)},

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"log/slog"
 	"net/http"
 	"net/url"
 
@@ -28,6 +29,12 @@ func (s *Server) inboxRoutes() []Route {
 			reply(c, gin.H{"unread": n}, err)
 		}},
 		{http.MethodPost, "/report/messages-inbox/read", acl.InboxManage, inboxRead(svc)},
+		// ?id= a received message: the conversation with its sender (received
+		// messages and the replies sent from the inbox, in time order).
+		{http.MethodGet, "/report/messages-inbox/thread", acl.ReportView, func(c *gin.Context) {
+			v, err := svc.ThreadOf(c.Request.Context(), who(c).AccountID, queryInt(c, "id"))
+			reply(c, v, err)
+		}},
 		// {"id", "text"}: a quick send from the line the message came to, to its
 		// sender, who stays masked when the number is the bank's.
 		{http.MethodPost, "/report/messages-inbox/reply", acl.SendCreate, s.inboxReply(svc)},
@@ -74,6 +81,17 @@ func (s *Server) inboxReply(svc *inbox.Service) gin.HandlerFunc {
 			Fail(c, err)
 			return
 		}
-		s.acceptSend(c, send.Request{Type: send.TypeQuick, Sender: r.Line, Numbers: []string{r.To}, Text: in.Text, Masked: r.Masked})
+		ctx := c.Request.Context()
+		a, created, err := s.Sends.Create(ctx, who(c), send.Request{Type: send.TypeQuick, Sender: r.Line,
+			Numbers: []string{r.To}, Text: in.Text, Masked: r.Masked}, c.GetHeader("Idempotency-Key"), c.ClientIP())
+		if err == nil {
+			// The send is accepted whatever follows: a failed mark is logged, not
+			// turned into an error for a reply that is on its way.
+			rec := inbox.ReplyRecord{AccountID: who(c).AccountID, MessageID: in.ID, SendID: a.ID, Text: in.Text, Reply: r}
+			if merr := svc.RecordReply(ctx, rec); merr != nil {
+				slog.ErrorContext(ctx, "inbox reply not recorded", "send", a.ID, "err", merr)
+			}
+		}
+		replyOnce(c, a, created, err)
 	}
 }

@@ -12,11 +12,22 @@ import (
 
 // invoiceRoutes lists the invoice download of a paid online payment.
 func (s *Server) invoiceRoutes() []Route {
-	c := s.Config
-	svc := invoice.New(s.Pool, invoice.Seller{Name: c.InvoiceSellerName, NationalID: c.InvoiceSellerNationalID,
-		EconomicCode: c.InvoiceSellerEconomicCode, Address: c.InvoiceSellerAddress, Phone: c.InvoiceSellerPhone}, c.ChromiumPath)
+	svc := invoice.New(s.Pool, s.Config.ChromiumPath)
 	return []Route{
 		{http.MethodGet, "/payment/invoice/:id", acl.WalletView, invoiceDownload(svc)},
+		// The seller's details printed on every invoice (staff settings).
+		{http.MethodGet, "/admin/invoice-seller", acl.Staff, func(c *gin.Context) {
+			v, err := svc.Seller(c.Request.Context())
+			reply(c, gin.H{"seller": v, "complete": v.Complete()}, err)
+		}},
+		{http.MethodPost, "/admin/invoice-seller", acl.Staff, func(c *gin.Context) {
+			var in invoice.Seller
+			if !bind(c, &in) {
+				return
+			}
+			v, err := svc.SetSeller(c.Request.Context(), who(c), in, c.ClientIP())
+			reply(c, gin.H{"seller": v, "complete": err == nil}, err)
+		}},
 	}
 }
 

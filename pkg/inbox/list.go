@@ -40,6 +40,7 @@ type Item struct {
 	Operator    string     `json:"operator"`
 	ReceivedAt  time.Time  `json:"received_at"`
 	ReadAt      *time.Time `json:"read_at"`
+	RepliedAt   *time.Time `json:"replied_at"` // answered from the inbox (RecordReply)
 	Parts       int        `json:"parts"`
 	Incomplete  bool       `json:"incomplete"`
 	ReaderID    *int64     `json:"reader_id"`
@@ -95,7 +96,7 @@ func ParseFilter(q url.Values, dates RangeParser) (Filter, error) {
 }
 
 const itemCols = `i.id, i.line, shown_mobile(i.masked, i.sender), i.text, i.operator, i.received_at, i.read_at, i.parts,
-	i.incomplete, i.reader_id, coalesce(r.title, ''), i.masked`
+	i.incomplete, i.reader_id, coalesce(r.title, ''), i.masked, i.replied_at`
 
 // where is the filter of the list and the export ($1 account … $8 status).
 const where = `FROM inbox i LEFT JOIN readers r ON r.id = i.reader_id
@@ -120,7 +121,7 @@ func (f Filter) args(accountID int64) []any {
 func scanItem(r pgx.CollectableRow) (Item, error) {
 	var it Item
 	err := r.Scan(&it.ID, &it.Line, &it.Sender, &it.Text, &it.Operator, &it.ReceivedAt, &it.ReadAt, &it.Parts,
-		&it.Incomplete, &it.ReaderID, &it.ReaderTitle, &it.Masked)
+		&it.Incomplete, &it.ReaderID, &it.ReaderTitle, &it.Masked, &it.RepliedAt)
 	return it, err
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/invoice"
 	"github.com/chapar/chapar/pkg/testenv"
@@ -42,6 +43,57 @@ func pay(t *testing.T, d testenv.Database, acct int64, state string) int64 {
 	return id
 }
 
+// seller is complete staff settings of the seller.
+var seller = invoice.Seller{Name: "شرکت آزمون", NationalID: "۱۴۰۰۶۳۹۲۵۱۷", EconomicCode: "411345678912",
+	RegistrationNo: "۵۴۳۲۱", Address: "تهران، خیابان آزادی، پلاک ۱۰", PostalCode: "1459812345", Phone: "02188776655"}
+
+// setSeller stores the seller's details as staff would.
+func setSeller(t *testing.T, svc *invoice.Service) {
+	t.Helper()
+	if _, err := svc.SetSeller(context.Background(), acl.Identity{Username: "staff"}, seller, "127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// No invoice is issued before staff set the seller's details: the first download
+// is refused with the Persian message (409) and nothing is kept; an incomplete or
+// malformed form is refused field by field and changes nothing.
+func TestInvoiceRefusedWithoutSeller(t *testing.T) {
+	ctx := context.Background()
+	d := testenv.Postgres(t)
+	a := account(t, d, "بی‌فروشنده", "invoice_s", "989121110004")
+	paid := pay(t, d, a, "paid")
+	svc := invoice.New(d.Pool, "/bin/false")
+	_, err := svc.PDF(ctx, a, paid)
+	if e, ok := apperr.As(err); !ok || e.Kind != apperr.Conflict || e.Message != invoice.MsgSellerMissing {
+		t.Fatalf("invoice without a seller: %v, want the 409 %q", err, invoice.MsgSellerMissing)
+	}
+	var kept int
+	if err := d.Pool.QueryRow(ctx, `SELECT count(*) FROM invoices`).Scan(&kept); err != nil || kept != 0 {
+		t.Fatalf("invoices kept: %d %v", kept, err)
+	}
+	bad := seller
+	bad.PostalCode, bad.EconomicCode, bad.Name = "123", "", " "
+	_, err = svc.SetSeller(ctx, acl.Identity{Username: "staff"}, bad, "")
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Invalid {
+		t.Fatalf("bad seller: %v", err)
+	}
+	for _, f := range []string{"postal_code", "economic_code", "name"} {
+		if len(e.Fields[f]) == 0 {
+			t.Errorf("no error on %s: %v", f, e.Fields)
+		}
+	}
+	if got, err := svc.Seller(ctx); err != nil || got.Complete() {
+		t.Fatalf("a refused form was stored: %+v %v", got, err)
+	}
+	setSeller(t, svc)
+	got, err := svc.Seller(ctx)
+	if err != nil || !got.Complete() || got.NationalID != "14006392517" || got.RegistrationNo != "54321" {
+		t.Fatalf("stored seller %+v %v (digits are kept Latin)", got, err)
+	}
+}
+
 // The invoice of a paid payment is a PDF holding the expected Persian text and
 // amounts; page 1 renders to PNG (the image shows the letters joined, right to left),
 // and the second download is the kept copy. Another account's
@@ -57,7 +109,13 @@ func TestInvoicePDF(t *testing.T) {
 	a := account(t, d, "فروشگاه نمونه", "invoice_a", "989121110001")
 	b := account(t, d, "دیگری", "invoice_b", "989121110002")
 	paid, pending := pay(t, d, a, "paid"), pay(t, d, a, "pending")
-	svc := invoice.New(d.Pool, invoice.Seller{Name: "شرکت آزمون"}, "")
+	svc := invoice.New(d.Pool, "")
+	setSeller(t, svc)
+	if _, err := d.Pool.Exec(ctx, `INSERT INTO profiles (account_id, person_type, details) VALUES ($1, 'legal', $2)`, a,
+		`{"company_name": "فروشگاه نمونه", "company_national_id": "10101234567", "economic_number": "411122223333",
+		  "registration_number": "98765", "address": "اصفهان، خیابان چهارباغ", "postal_code": "8145678901"}`); err != nil {
+		t.Fatal(err)
+	}
 
 	pdf, err := svc.PDF(ctx, a, paid)
 	if err != nil {
@@ -75,7 +133,9 @@ func TestInvoicePDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"فاکتور", "شرکت آزمون", "کد اقتصادی", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱"} {
+	for _, want := range []string{"فاکتور", "شرکت آزمون", "کد اقتصادی", "فروشگاه نمونه", "مریم رضایی", "۱۲٬۵۰۰٬۰۰۰", "۱٬۲۵۰٬۰۰۰", "۱۳٬۷۵۰٬۰۰۰", "۰۹۱۲۱۱۱۰۰۰۱",
+		"۱۴۰۰۶۳۹۲۵۱۷", "۴۱۱۳۴۵۶۷۸۹۱۲", "۵۴۳۲۱", "۱۴۵۹۸۱۲۳۴۵", // the seller's settings
+		"۱۰۱۰۱۲۳۴۵۶۷", "۴۱۱۱۲۲۲۲۳۳۳۳", "۹۸۷۶۵", "۸۱۴۵۶۷۸۹۰۱", "چهارباغ"} { // the buyer's profile
 		if !strings.Contains(string(text), want) {
 			t.Errorf("invoice text lacks %q:\n%s", want, text)
 		}
@@ -113,7 +173,7 @@ func TestRendererTimeoutKillsChromium(t *testing.T) {
 	r := invoice.NewRenderer(fake)
 	r.Timeout = time.Second
 	start := time.Now()
-	if _, err := r.PDF(context.Background(), invoice.Invoice{PaymentID: 1, Seller: invoice.DefaultSeller}); err == nil {
+	if _, err := r.PDF(context.Background(), invoice.Invoice{PaymentID: 1, Seller: seller}); err == nil {
 		t.Fatal("a hanging Chromium printed a PDF")
 	}
 	// The fake Chromium would run 60 s: far less is the 1 s timeout working,
@@ -153,7 +213,8 @@ func TestInvoiceConcurrentFirstDownloads(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	svc := invoice.New(d.Pool, invoice.Seller{}, fake)
+	svc := invoice.New(d.Pool, fake)
+	setSeller(t, svc)
 	got := make(chan []byte, 2)
 	for range 2 {
 		go func() {

@@ -192,3 +192,24 @@ async function twoStepStaffLogin(page, staff) {
   await page.getByTestId('admin-otp-submit').click()
   await waitForPath(page, /^\/admin\/reviews$/)
 }
+
+/** A complete form of the invoice seller's details (the back office's «فروشنده فاکتور»). */
+export const INVOICE_SELLER = {
+  name: 'شرکت پیام‌رسان چاپار', national_id: '14006392517', economic_code: '411345678912', registration_number: '54321',
+  postal_code: '1459812345', phone: '02188776655', address: 'تهران، خیابان آزادی، پلاک ۱۰',
+}
+
+/**
+ * Sets the invoice seller's details through the back office's page, as staff do
+ * before the first invoice can be issued (no invoice is issued without them).
+ * Returns after «ذخیره شد»; the page is left on /admin/invoice-seller.
+ */
+export async function setInvoiceSeller(page, shotName) {
+  await staffLogin(page)
+  await page.goto(`${PANEL_URL}/admin/invoice-seller`)
+  await page.getByTestId('seller-form').waitFor()
+  for (const [key, value] of Object.entries(INVOICE_SELLER)) await page.getByTestId(`seller-${key}`).fill(value)
+  await page.getByTestId('seller-save').click()
+  await page.getByTestId('seller-saved').waitFor()
+  if (shotName) await shot(page, shotName)
+}

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
-import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, latinDigits, launch, openPage, shot, signInWithToken, waitForPath } from './helpers.mjs'
+import { DEMO, MOBILE, PANEL_URL, apiCall, apiToken, latinDigits, launch, openPage, setInvoiceSeller, shot, signInWithToken, waitForPath } from './helpers.mjs'
 
 let browser
 before(async () => { browser = await launch() })
@@ -19,6 +19,8 @@ test('online payment through the sandbox bank credits the wallet once', { timeou
   const before = (await apiCall('GET', '/payment/credit/mine', undefined, token)).credit
 
   const { context, page } = await openPage(browser)
+  // Staff set the seller's details first: no invoice is issued without them.
+  await setInvoiceSeller(page, 'admin-invoice-seller')
   await signInWithToken(page, token, '/wallet/credit')
   await page.getByTestId('online-payment').waitFor()
   await page.getByTestId('amount').fill('۱۲۳۴۵۶۷')

@@ -2,7 +2,7 @@ import { Box, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { Area, Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { useColorMode } from '../lib/theme'
-import { axisValue, CHART_COLORS, chartValue, dayLabel, dayTick, timeTick, type ValueFormat } from './chartFormat'
+import { axisValue, CHART_COLORS, chartValue, dayLabel, dayTick, timeTick, valueAxes, type ChartAxisSide, type ValueFormat } from './chartFormat'
 
 /** One series of a chart: its data key, Persian name, how it is drawn and formatted. */
 export interface ChartSeries {
@@ -14,6 +14,8 @@ export interface ChartSeries {
   color?: number
   /** Series sharing a stack id are stacked. */
   stack?: string
+  /** 'second' draws it against its own axis on the left (default: the main axis on the right). */
+  axis?: ChartAxisSide
 }
 
 /** What the x values are: calendar days «YYYY-MM-DD», instants (ISO), or plain categories. */
@@ -32,6 +34,8 @@ interface Props<T> {
   /** Fixed value-axis bounds, e.g. [0, 100] for percentages. */
   yDomain?: [number, number]
   title?: ReactNode
+  /** A line under the title (e.g. which axis is which). */
+  description?: ReactNode
   testId?: string
 }
 
@@ -55,10 +59,11 @@ function xLabel(kind: ChartX) {
 
 /**
  * The panel's one chart: recharts drawn right to left (the first x value on the
- * right, the value axis on the right), Persian digits on the ticks and in the
+ * right, the value axis on the right; a series on the 'second' axis gets its own
+ * scale on the left, each axis in its series' colour and named), Persian digits on the ticks and in the
  * tooltip, Jalali days on a date axis, colours of the light or dark mode.
  */
-export function Chart<T extends object>({ data, x, xKind = 'category', series, height = 220, horizontal, yFormat, yDomain, title, testId }: Props<T>) {
+export function Chart<T extends object>({ data, x, xKind = 'category', series, height = 220, horizontal, yFormat, yDomain, title, description, testId }: Props<T>) {
   const { mode } = useColorMode()
   const c = CHART_COLORS[mode]
   const fmt = yFormat ?? series[0]?.format ?? 'number'
@@ -68,11 +73,18 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
   const tick = { fill: c.axis, fontSize: 11, fontFamily: 'inherit' }
   const category = { dataKey: x as string, tickFormatter: xTick(xKind, span), tick, stroke: c.grid, tickLine: false, minTickGap: 12 }
   const value = { tickFormatter: (v: number) => axisValue(v, fmt), tick, stroke: c.grid, tickLine: false, domain: yDomain, allowDecimals: false }
+  const axes = valueAxes(series, fmt)
+  const twoAxes = axes.length > 1
   return (
     <Stack gap="2" data-testid={testId} dir="rtl" minW="0" w="full">
       {title && (
         <Text fontSize="sm" fontWeight="semibold">
           {title}
+        </Text>
+      )}
+      {description && (
+        <Text fontSize="xs" color="app.muted">
+          {description}
         </Text>
       )}
       {/* The SVG is laid out left to right (the axes are mirrored above instead): in an RTL
@@ -91,7 +103,12 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
             ) : (
               <>
                 <XAxis reversed {...category} />
-                <YAxis orientation="right" width={64} {...value} />
+                {axes.map((a) => (
+                  <YAxis key={a.id} yAxisId={a.id} orientation={a.orientation} width={64} {...value}
+                    tickFormatter={(v: number) => axisValue(v, a.format)}
+                    tick={twoAxes ? { ...tick, fill: c.series[a.color % c.series.length] } : tick}
+                    label={twoAxes ? { value: a.names.join('، '), angle: a.orientation === 'right' ? 90 : -90, position: a.orientation === 'right' ? 'insideRight' : 'insideLeft', fill: c.series[a.color % c.series.length], fontSize: 11, style: { textAnchor: 'middle' } } : undefined} />
+                ))}
               </>
             )}
             <Tooltip
@@ -102,7 +119,7 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
               formatter={(v, _n, item) => chartValue(Number(v), series.find((s) => s.key === item.dataKey)?.format ?? fmt)}
             />
             {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12, color: c.axis, direction: 'rtl' }} iconSize={10} />}
-            {series.map((s, i) => seriesElement(s, c.series[(s.color ?? i) % c.series.length], horizontal))}
+            {series.map((s, i) => seriesElement(s, c.series[(s.color ?? i) % c.series.length], horizontal ? undefined : (s.axis ?? 'main')))}
           </ComposedChart>
         </ResponsiveContainer>
       </Box>
@@ -110,8 +127,9 @@ export function Chart<T extends object>({ data, x, xKind = 'category', series, h
   )
 }
 
-function seriesElement(s: ChartSeries, color: string, horizontal?: boolean) {
-  const common = { key: s.key, dataKey: s.key, name: s.name, stackId: s.stack, isAnimationActive: false }
+function seriesElement(s: ChartSeries, color: string, yAxisId?: ChartAxisSide) {
+  const horizontal = !yAxisId
+  const common = { key: s.key, dataKey: s.key, name: s.name, stackId: s.stack, isAnimationActive: false, ...(yAxisId ? { yAxisId } : {}) }
   if (s.kind === 'area') return <Area {...common} type="monotone" stroke={color} fill={color} fillOpacity={0.18} strokeWidth={2} />
   if (s.kind === 'line') return <Line {...common} type="monotone" stroke={color} strokeWidth={2} dot={false} />
   return <Bar {...common} fill={color} radius={horizontal ? [4, 0, 0, 4] : [4, 4, 0, 0]} maxBarSize={28} />

@@ -39,6 +39,38 @@ export function axisValue(value: number, format: ValueFormat = 'number'): string
   return format === 'percent' ? `${formatNumber(Math.round(value))}٪` : axisNumber(value)
 }
 
+/** Which value axis a series is drawn against: the main one (right, as Persian reads) or a second one (left). */
+export type ChartAxisSide = 'main' | 'second'
+
+/** One value axis of a chart: its id, its side, and the format and series it shows. */
+export interface ValueAxis {
+  id: ChartAxisSide
+  orientation: 'right' | 'left'
+  format: ValueFormat
+  /** The names of the series on it (they label the axis). */
+  names: string[]
+  /** The palette index of its first series (its ticks take that colour when there are two axes). */
+  color: number
+}
+
+/**
+ * The value axes of a chart: one on the right for every series, or a second one on
+ * the left when a series asks for it (two quantities of different size, such as
+ * sends and their parts, each on its own scale so the small one does not look like
+ * zero).
+ */
+export function valueAxes(series: Array<{ name: string; axis?: ChartAxisSide; format?: ValueFormat; color?: number }>, fallback: ValueFormat = 'number'): ValueAxis[] {
+  const out: ValueAxis[] = []
+  series.forEach((s, i) => {
+    const id = s.axis ?? 'main'
+    const at = out.find((a) => a.id === id)
+    if (at) at.names.push(s.name)
+    else out.push({ id, orientation: id === 'main' ? 'right' : 'left', format: s.format ?? fallback, names: [s.name], color: s.color ?? i })
+  })
+  if (!out.length) out.push({ id: 'main', orientation: 'right', format: fallback, names: [], color: 0 })
+  return out.sort((a, b) => (a.id === b.id ? 0 : a.id === 'main' ? -1 : 1))
+}
+
 /** The Jalali date of a «YYYY-MM-DD» calendar day (already a Tehran day: no time-zone shift). */
 function jalaliOfDay(day: string) {
   const [y, m, d] = day.split('-').map(Number)

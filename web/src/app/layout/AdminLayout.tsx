@@ -18,6 +18,7 @@ export const ADMIN_MENU = [
   { to: '/admin/inbound-quarantine', label: 'ورودی‌های قرنطینه' },
   { to: '/admin/send-hours', label: 'ساعت مجاز ارسال' },
   { to: '/admin/operator-blocklist', label: 'لیست سیاه اپراتورها' },
+  { to: '/admin/invoice-seller', label: 'فروشنده فاکتور' },
   { to: '/admin/support/tickets', label: 'تیکت‌ها' },
   { to: '/admin/support/content', label: 'پرسش‌های متداول' },
 ]

@@ -4,6 +4,7 @@ import { NavLink, useLocation } from 'react-router'
 import type { IconProps } from '@chakra-ui/react'
 import { ChartIcon, ContactsIcon, GridIcon, HomeIcon, SendIcon } from '../../components/outlineIcons'
 import { allows, useAcl } from '../../lib/acl'
+import { useInboxUnread } from '../../lib/inboxUnread'
 import { CreditChip } from './CreditChip'
 import { NavMenu } from './NavMenu'
 import { routePermission } from './menu'
@@ -30,6 +31,14 @@ const tabStyle = {
   color: 'fg.muted',
   cursor: 'pointer',
 } as const
+
+/** A dot on «منو» while received messages are unread (the count is on the inbox item inside). */
+function UnreadDot() {
+  const { data } = useInboxUnread()
+  if (!data?.unread) return null
+  return <Box position="absolute" top="0.5" insetInlineEnd="3" boxSize="2.5" rounded="full" bg="red.solid"
+    aria-label="پیام خوانده‌نشده" role="img" data-testid="menu-unread-dot" />
+}
 
 /** Mobile bottom bar: four main pages and «منو» opening the full menu in a bottom sheet. */
 export function BottomBar() {
@@ -65,8 +74,9 @@ export function BottomBar() {
           )
         })}
         <chakra.button type="button" {...tabStyle} onClick={() => setOpen(true)} aria-haspopup="dialog">
-          <Box px="4" py="1">
+          <Box px="4" py="1" position="relative">
             <GridIcon boxSize="5" />
+            {allows(acl.data, 'report.view') && <UnreadDot />}
           </Box>
           منو
         </chakra.button>

@@ -1,8 +1,9 @@
-import { Box, Collapsible, HStack, Stack, Text, chakra } from '@chakra-ui/react'
+import { Badge, Box, Collapsible, HStack, Stack, Text, chakra } from '@chakra-ui/react'
 import { useState } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { ChevronDownIcon } from '../../components/outlineIcons'
 import { useAcl } from '../../lib/acl'
+import { unreadBadge, useInboxUnread } from '../../lib/inboxUnread'
 import { MENU, filterMenu, isItemActive, isLinkActive, type MenuItem, type MenuLink } from './menu'
 
 const RouterNavLink = chakra(NavLink)
@@ -24,6 +25,19 @@ const itemStyle = {
 
 const activeStyle = { bg: 'brand.subtle', color: 'brand.fg', fontWeight: 'semibold', _hover: { bg: 'brand.muted' } } as const
 
+/** The unread received messages on the inbox item: Persian digits, updated live. */
+function InboxBadge() {
+  const { data } = useInboxUnread()
+  const text = unreadBadge(data?.unread)
+  if (!text) return null
+  return (
+    <Badge colorPalette="red" variant="solid" rounded="full" size="sm" minW="5" justifyContent="center" flexShrink={0}
+      aria-label={`${text} پیام خوانده‌نشده`} data-testid="menu-inbox-unread">
+      {text}
+    </Badge>
+  )
+}
+
 function TopLink({ item, onNavigate }: { item: MenuItem & MenuLink; onNavigate?: () => void }) {
   const { pathname } = useLocation()
   const active = isLinkActive(item, pathname)
@@ -34,6 +48,7 @@ function TopLink({ item, onNavigate }: { item: MenuItem & MenuLink; onNavigate?:
       <Text as="span" flex="1" truncate>
         {item.label}
       </Text>
+      {item.badge === 'inbox' && <InboxBadge />}
     </RouterNavLink>
   )
 }

@@ -15,6 +15,8 @@ export interface MenuLink {
   exclude?: string[]
   /** What a colleague's role needs to see the item ('owner': the owner only). */
   perm?: Permission | 'owner'
+  /** A live count shown on the item: 'inbox' is the unread received messages. */
+  badge?: 'inbox'
 }
 
 export interface MenuItem extends Partial<MenuLink> {
@@ -38,7 +40,7 @@ export const MENU: MenuGroup[] = [
       { label: 'زمان‌بندی و کمپین‌ها', to: '/send-sms/campaigns', icon: ClockIcon, perm: 'report.view' },
       { label: 'گزارش‌ها', to: '/reports', icon: ChartIcon, perm: 'report.view' },
       { label: 'لینک‌های ردیابی', to: '/links', icon: ChartIcon, perm: 'send.create' },
-      { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon, perm: 'report.view' },
+      { label: 'پیامک‌های دریافتی', to: '/inbox', icon: InboxIcon, perm: 'report.view', badge: 'inbox' },
       { label: 'پیش‌نویس‌ها', to: '/send-sms/drafts', icon: FileIcon, perm: 'send.create' },
       { label: 'پیام‌های از پیش تعریف‌شده', to: '/predefined-messages', icon: MessageIcon, perm: 'predefined.view' },
       { label: 'مخاطبین', to: '/contacts', icon: ContactsIcon, perm: 'phonebook.view' },

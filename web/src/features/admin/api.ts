@@ -249,3 +249,23 @@ export function useAdminMutation<A, R>(fn: (a: A) => Promise<R>, { silent = fals
 }
 
 export type { Paged }
+
+/** The seller's details printed on every invoice (GET/POST /admin/invoice-seller); all required. */
+export interface InvoiceSeller {
+  name: string
+  national_id: string
+  economic_code: string
+  registration_number: string
+  address: string
+  postal_code: string
+  phone: string
+}
+
+export const EMPTY_SELLER: InvoiceSeller = { name: '', national_id: '', economic_code: '', registration_number: '', address: '', postal_code: '', phone: '' }
+
+export const invoiceSellerApi = {
+  get: () => api.get<{ seller: InvoiceSeller; complete: boolean }>('/admin/invoice-seller'),
+  save: (s: InvoiceSeller) => api.post<{ seller: InvoiceSeller; complete: boolean }>('/admin/invoice-seller', s),
+}
+
+export const useInvoiceSeller = () => useQuery({ queryKey: [...keys.all, 'invoice-seller'], queryFn: invoiceSellerApi.get })

@@ -10,6 +10,7 @@ const StaffPage = lazyPage(() => import('./StaffPage'))
 const QuarantinePage = lazyPage(() => import('./QuarantinePage'))
 const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
 const OperatorBlocklistPage = lazyPage(() => import('./OperatorBlocklistPage'))
+const InvoiceSellerPage = lazyPage(() => import('./InvoiceSellerPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -25,4 +26,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'inbound-quarantine', element: <QuarantinePage />, handle: { title: 'ورودی‌های قرنطینه‌شده' } },
   { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
   { path: 'operator-blocklist', element: <OperatorBlocklistPage />, handle: { title: 'لیست سیاه اپراتورها' } },
+  { path: 'invoice-seller', element: <InvoiceSellerPage />, handle: { title: 'مشخصات فروشنده فاکتور' } },
 ]

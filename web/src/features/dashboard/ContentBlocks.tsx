@@ -1,7 +1,8 @@
-import { Box, Button, chakra, HStack, IconButton, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, HStack, IconButton, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState, type DragEvent, type MouseEvent, type PointerEvent } from 'react'
 import { Modal } from '../../components/Overlays'
-import { AlertIcon, ChevronLeftIcon, ChevronRightIcon, ExternalIcon, GridIcon } from '../../components/outlineIcons'
+import { Link as RouterLink } from 'react-router'
+import { AlertIcon, ChartIcon, ChevronLeftIcon, ChevronRightIcon, ContactsIcon, ExternalIcon, GridIcon, InboxIcon, PatternIcon, SendIcon, WalletIcon } from '../../components/outlineIcons'
 import { SectionCard } from '../../components/SectionCard'
 import { toPersianDigits as fa } from '../../lib/digits'
 import { useBoard, type BoardItem } from './api'
@@ -170,12 +171,46 @@ export function BannerCarousel() {
   )
 }
 
-/** The quick-access links staff chose, as tiles. */
+/**
+ * The panel's own shortcuts, shown while staff have chosen none: the pages a
+ * customer opens most in the first week.
+ */
+export const DEFAULT_SHORTCUTS: Array<{ to: string; title: string; icon: typeof GridIcon }> = [
+  { to: '/send-sms/quick', title: 'ارسال سریع', icon: SendIcon },
+  { to: '/contacts', title: 'مخاطبین', icon: ContactsIcon },
+  { to: '/wallet/credit', title: 'افزایش اعتبار', icon: WalletIcon },
+  { to: '/reports', title: 'گزارش ارسال‌ها', icon: ChartIcon },
+  { to: '/inbox', title: 'پیامک‌های دریافتی', icon: InboxIcon },
+  { to: '/pattern', title: 'پیامک الگو (پترن)', icon: PatternIcon },
+]
+
+const tileStyle = { display: 'flex', alignItems: 'center', gap: '2', p: '3', rounded: 'lg', borderWidth: '1px', borderColor: 'app.border',
+  fontSize: 'sm', fontWeight: 'medium', color: 'fg', _hover: { bg: 'app.raised', borderColor: 'brand.emphasized', textDecoration: 'none' } } as const
+
+/** The panel's own shortcuts as tiles. */
+function DefaultShortcuts() {
+  return (
+    <SimpleGrid columns={{ base: 2, sm: 3 }} gap="2.5" data-testid="quick-access-defaults">
+      {DEFAULT_SHORTCUTS.map((q) => (
+        <Link asChild key={q.to} {...tileStyle}>
+          <RouterLink to={q.to}>
+            <q.icon boxSize="4" color="brand.fg" flexShrink={0} />
+            <Text truncate>{q.title}</Text>
+          </RouterLink>
+        </Link>
+      ))}
+    </SimpleGrid>
+  )
+}
+
+/** The quick-access links staff chose, as tiles; the panel's own shortcuts while there are none. */
 export function QuickAccess() {
   const { data, isPending, isError, refetch } = useBoard()
   return (
     <SectionCard title="دسترسی سریع" data-testid="quick-access">
-      {data?.quick_access.length ? (
+      {data && !data.quick_access.length ? (
+        <DefaultShortcuts />
+      ) : data?.quick_access.length ? (
         <SimpleGrid columns={{ base: 2, sm: 3 }} gap="2.5">
           {data.quick_access.map((q) => (
             <ItemLink key={q.id} item={q} newTab display="flex" alignItems="center" gap="2" p="3" rounded="lg" borderWidth="1px"

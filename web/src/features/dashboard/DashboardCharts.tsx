@@ -1,6 +1,6 @@
 import { Box, Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { Chart } from '../../components/Chart'
+import { Chart, type ChartSeries } from '../../components/Chart'
 import { SectionCard } from '../../components/SectionCard'
 import { EmptyState, ErrorState, StaleNote } from '../../components/States'
 import { formatNumber, formatRial } from '../../lib/format'
@@ -31,6 +31,15 @@ function Totals({ t }: { t: Data['totals'] }) {
     </SimpleGrid>
   )
 }
+
+/**
+ * Sends and their parts per day: a send of a thousand recipients is one send and
+ * thousands of parts, so each has its own axis (sends on the right, parts on the left).
+ */
+export const SENDS_SERIES: ChartSeries[] = [
+  { key: 'sends', name: 'ارسال', kind: 'bar' },
+  { key: 'parts', name: 'پیامک (بخش)', kind: 'line', color: 2, axis: 'second' },
+]
 
 /** The dashboard's charts of the last 30 days, from the daily rollups. */
 export function DashboardCharts() {
@@ -73,13 +82,11 @@ export function DashboardCharts() {
           <Chart
             testId="chart-sends"
             title="ارسال‌ها و پیامک‌ها در روز"
+            description="ارسال‌ها روی محور راست و پیامک‌ها (بخش‌ها) روی محور چپ، هر یک با مقیاس خود."
             data={data.days}
             x="date"
             xKind="day"
-            series={[
-              { key: 'sends', name: 'ارسال', kind: 'bar' },
-              { key: 'parts', name: 'پیامک (بخش)', kind: 'line', color: 2 },
-            ]}
+            series={SENDS_SERIES}
           />
           <Box minW="0">
             {data.operators.length === 0 ? (

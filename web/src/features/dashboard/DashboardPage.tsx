@@ -14,6 +14,7 @@ const blocks = () => import('./ContentBlocks')
 const BannerStrip = lazy(() => blocks().then((m) => ({ default: m.BannerStrip })))
 const BannerCarousel = lazy(() => blocks().then((m) => ({ default: m.BannerCarousel })))
 const QuickAccess = lazy(() => blocks().then((m) => ({ default: m.QuickAccess })))
+const FirstSteps = lazy(() => import('./FirstSteps').then((m) => ({ default: m.FirstSteps })))
 const News = lazy(() => import('./News').then((m) => ({ default: m.News })))
 // The charts (recharts) are their own chunk too.
 const DashboardCharts = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.DashboardCharts })))
@@ -32,12 +33,15 @@ function AfterCredit({ children, fallback = null }: { children: ReactNode; fallb
 
 const cardSkeleton = <Skeleton h="40" rounded="card" />
 
-/** /dashboard: credit, banners, quick access, recent sends, news, shortcuts to the send methods and the 30-day charts. */
+/** /dashboard: credit, banners, the first steps (until all are taken), quick access, recent sends, news, shortcuts to the send methods and the 30-day charts. */
 export default function DashboardPage() {
   return (
     <Stack gap={{ base: '4', md: '6' }}>
       <AfterCredit>
         <BannerStrip />
+      </AfterCredit>
+      <AfterCredit>
+        <FirstSteps />
       </AfterCredit>
       <Grid templateColumns={{ base: '1fr', lg: '5fr 7fr' }} gap={{ base: '4', md: '6' }} alignItems="start">
         <Stack gap={{ base: '4', md: '6' }}>

@@ -1,5 +1,6 @@
 import { Badge, Box, Button, chakra, HStack, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
+import { Link as RouterLink } from 'react-router'
 import { SectionCard } from '../../components/SectionCard'
 import { toPersianDigits as fa } from '../../lib/digits'
 import { formatJalaliDate } from '../../lib/jalali'
@@ -52,7 +53,9 @@ export function News() {
           {data.items.map((n) => <NewsRow key={n.id} item={n} onOpen={(id) => mark.mutate(id)} />)}
         </Stack>
       ) : (
-        <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="خبر تازه‌ای نیست" />
+        <ListState isPending={isPending} isError={isError} onRetry={() => refetch()} empty="هنوز خبری منتشر نشده است"
+          description="اطلاعیه‌های سامانه، تغییر تعرفه‌ها و زمان‌های به‌روزرسانی اینجا اعلام می‌شود؛ تا آن زمان راهنمای کار با پنل در مرکز پشتیبانی است."
+          action={<Button asChild size="xs" variant="outline" colorPalette="brand"><RouterLink to="/support">مرکز پشتیبانی و پرسش‌های متداول</RouterLink></Button>} />
       )}
     </SectionCard>
   )

@@ -108,3 +108,21 @@ export const useDashboardCharts = () =>
     queryFn: () => api.get<DashboardCharts>('/panel/dashboard_charts'),
     staleTime: 30_000,
   })
+
+/** One of the first week's steps (GET /panel/first-steps). */
+export type FirstStepKey = 'credit' | 'line' | 'test' | 'phonebook'
+
+/** The «اولین قدم‌ها» checklist: each step ticked from the account's real state. */
+export interface FirstSteps {
+  steps: Array<{ key: FirstStepKey; done: boolean }>
+  done: number
+  complete: boolean
+  /** The owner's mobile (09…), where the test send goes. */
+  mobile: string
+}
+
+export const firstStepsKey = ['dashboard', 'first-steps'] as const
+
+/** The account's first steps; read again when the dashboard is shown. */
+export const useFirstSteps = () =>
+  useQuery({ queryKey: firstStepsKey, queryFn: () => api.get<FirstSteps>('/panel/first-steps'), staleTime: 10_000 })

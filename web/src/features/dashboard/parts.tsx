@@ -20,9 +20,18 @@ export function ItemLink({ item, newTab, children, ...rest }: { item: BoardItem;
   )
 }
 
+interface ListStateProps {
+  isPending: boolean
+  isError: boolean
+  onRetry: () => void
+  empty: string
+  description?: ReactNode
+  action?: ReactNode
+}
+
 /** Loading, error and empty states of a dashboard list. */
-export function ListState({ isPending, isError, onRetry, empty }: { isPending: boolean; isError: boolean; onRetry: () => void; empty: string }) {
+export function ListState({ isPending, isError, onRetry, empty, description, action }: ListStateProps) {
   if (isPending) return <Stack gap="2">{[0, 1].map((i) => <Skeleton key={i} h="10" rounded="lg" />)}</Stack>
   if (isError) return <ErrorState onRetry={onRetry} py="4" />
-  return <EmptyState title={empty} py="4" />
+  return <EmptyState title={empty} description={description} action={action} py="4" />
 }

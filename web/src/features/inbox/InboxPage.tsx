@@ -18,10 +18,8 @@ import { toaster } from '../../lib/toaster'
 import { useUrlListState } from '../../lib/urlState'
 import { useLiveEvent } from '../../lib/useLive'
 import { deleteInbox, exportInbox, INBOX_KEY, useInbox, useMarkRead, useReaderOptions, useReply, useUnread, type InboxItem } from './api'
-import { displayMobile } from '../../lib/mobile'
-
-/** «09121234567» for a stored 98… sender. */
-export const displaySender = displayMobile
+import { displaySender } from './sender'
+import { ThreadDialog } from './ThreadDialog'
 
 function useFilters(): TableFilter[] {
   const lines = useSenderLines()
@@ -39,14 +37,18 @@ function useFilters(): TableFilter[] {
   )
 }
 
-function columns(onReply: (m: InboxItem) => void, canSend: boolean): DataTableColumn<InboxItem>[] {
+function columns(onReply: (m: InboxItem) => void, onThread: (m: InboxItem) => void, canSend: boolean): DataTableColumn<InboxItem>[] {
   return [
     {
       key: 'sender',
       title: 'فرستنده',
       render: (m) => (
-        <HStack gap="2">
-          {!m.read_at && <Badge colorPalette="brand" size="xs">تازه</Badge>}
+        <HStack gap="2" wrap="wrap">
+          {m.replied_at ? (
+            <Badge colorPalette="green" size="xs" data-testid="inbox-replied">پاسخ داده شد</Badge>
+          ) : (
+            !m.read_at && <Badge colorPalette="brand" size="xs">تازه</Badge>
+          )}
           <bdi>{displaySender(m.sender)}</bdi>
         </HStack>
       ),
@@ -67,12 +69,18 @@ function columns(onReply: (m: InboxItem) => void, canSend: boolean): DataTableCo
     {
       key: 'actions',
       title: 'پاسخ',
-      render: (m) =>
-        canSend ? (
-          <Button size="xs" variant="outline" colorPalette="brand" onClick={() => onReply(m)} data-testid={`inbox-reply-${m.id}`}>
-            پاسخ
+      render: (m) => (
+        <HStack gap="1.5">
+          {canSend && (
+            <Button size="xs" variant="outline" colorPalette="brand" onClick={() => onReply(m)} data-testid={`inbox-reply-${m.id}`}>
+              پاسخ
+            </Button>
+          )}
+          <Button size="xs" variant="ghost" colorPalette="brand" onClick={() => onThread(m)} data-testid={`inbox-thread-${m.id}`}>
+            گفتگو
           </Button>
-        ) : null,
+        </HStack>
+      ),
     },
   ]
 }
@@ -129,6 +137,7 @@ export default function InboxPage() {
   const selection = useSelection<number>(JSON.stringify(query))
   const markRead = useMarkRead()
   const [replyTo, setReplyTo] = useState<InboxItem | null>(null)
+  const [threadOf, setThreadOf] = useState<InboxItem | null>(null)
   const [deleting, setDeleting] = useState<number[] | null>(null)
   const [deleteError, setDeleteError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
@@ -138,7 +147,7 @@ export default function InboxPage() {
   })
   const canManage = allows(acl, 'inbox.manage')
   const cols = useMemo(() => {
-    const c = columns(setReplyTo, allows(acl, 'send.create'))
+    const c = columns(setReplyTo, setThreadOf, allows(acl, 'send.create'))
     return canManage ? [selectColumn<InboxItem, number>(selection, (m) => m.id, (m) => displaySender(m.sender)), ...c] : c
   }, [acl, canManage, selection])
   const pageIds = (inbox.data?.rows ?? []).map((m) => m.id)
@@ -196,6 +205,7 @@ export default function InboxPage() {
         </Stack>
       </Card.Body>
       <ReplyDialog message={replyTo} onClose={() => setReplyTo(null)} />
+      <ThreadDialog message={threadOf} onClose={() => setThreadOf(null)} onReply={allows(acl, 'send.create') ? (m) => { setThreadOf(null); setReplyTo(m) } : undefined} />
       <ConfirmDialog
         open={!!deleting}
         onClose={() => setDeleting(null)}

@@ -63,6 +63,13 @@ function fieldsOf(section: Section, personType: PersonType): FieldDef[] {
   return personType === 'legal' ? LEGAL : REAL
 }
 
+/** Which of a section's fields the official invoice prints as the buyer's (pkg/invoice). */
+const INVOICE_NOTE: Record<string, string> = {
+  personal: 'کد ملی شما به‌عنوان مشخصات خریدار روی فاکتور رسمی پرداخت‌ها چاپ می‌شود.',
+  legal: 'نام شرکت، شناسه ملی، شماره ثبت و کد اقتصادی به‌عنوان مشخصات خریدار روی فاکتور رسمی پرداخت‌ها چاپ می‌شود.',
+  address: 'نشانی و کد پستی به‌عنوان مشخصات خریدار روی فاکتور رسمی پرداخت‌ها چاپ می‌شود.',
+}
+
 /** One section of the profile: its fields, the server's Persian error under each, and save. */
 export function SectionForm({ section }: { section: Section }) {
   const profile = useProfile()
@@ -91,7 +98,8 @@ export function SectionForm({ section }: { section: Section }) {
   // The owner's identity is the owner's alone: a colleague neither reads nor edits it.
   const ownerOnly = section === 'personal' && !profile.data.is_owner
   return (
-    <SectionCard title={TITLES[section]} data-testid={`profile-form-${section}`}>
+    <SectionCard title={TITLES[section]} data-testid={`profile-form-${section}`}
+      description={section === 'contact' ? undefined : INVOICE_NOTE[personType === 'legal' && section === 'personal' ? 'legal' : section]}>
       {ownerOnly && (
         <Alert.Root status="info" rounded="lg" mb="4" data-testid="profile-owner-only">
           <Alert.Indicator />

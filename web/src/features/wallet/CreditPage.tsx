@@ -4,10 +4,10 @@ import { FormField, FormStack } from '../../components/FormField'
 import { SectionCard } from '../../components/SectionCard'
 import { ServerMessage } from '../../components/ServerMessage'
 import { formatNumber, formatRial } from '../../lib/format'
-import { useChargePackages, usePaymentMethods, useSelectPackage, useStartPayment, useTodayGift } from './api'
+import { useChargePackages, useOnePartPrices, usePaymentMethods, useSelectPackage, useStartPayment, useTodayGift } from './api'
 import { OfflinePaymentTab, Row } from './OfflinePayment'
 import { formatJalaliDateTime } from '../../lib/jalali'
-import { MIN_ONLINE_PAYMENT, ONLINE_TAX_PERCENT, PAYMENT_PRESETS, parseAmount, paymentSummary } from './payment'
+import { formatToman, MIN_ONLINE_PAYMENT, ONLINE_TAX_PERCENT, PAYMENT_PRESETS, parseAmount, paymentSummary, smsFor, smsText } from './payment'
 
 /**
  * /wallet/credit: charge the wallet. The online tab pays through the bank (any amount, a
@@ -55,6 +55,8 @@ function OnlinePayment() {
   const start = useStartPayment()
   const amount = parseAmount(text)
   const sum = paymentSummary(amount)
+  const prices = useOnePartPrices()
+  const buys = smsFor(amount, prices.data ?? [])
   const error = touched && amount === 0 ? 'مبلغ را وارد کنید' : sum.error
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -73,16 +75,19 @@ function OnlinePayment() {
           </Button>
         ))}
       </HStack>
-      <FormField label="مبلغ دلخواه (ریال)" error={error} helper={`حداقل مبلغ ${formatRial(MIN_ONLINE_PAYMENT)}`} required>
+      <FormField label="مبلغ دلخواه (ریال)" error={error} helper={`حداقل مبلغ ${formatRial(MIN_ONLINE_PAYMENT)} (${formatToman(MIN_ONLINE_PAYMENT)})`} required>
         <Input inputMode="numeric" dir="ltr" textAlign="right" value={text} placeholder="۱٬۰۰۰٬۰۰۰"
           onChange={(e) => setText(amountText(e.target.value))} onBlur={() => setTouched(true)} data-testid="amount" />
       </FormField>
       <Box borderWidth="1px" borderColor="app.border" rounded="lg" p="4" data-testid="payment-summary">
         <Stack gap="2" fontSize="sm">
           <Row label="مبلغ شارژ" value={formatRial(sum.amount)} />
+          <Row label="معادل به تومان (ریال ÷ ۱۰)" value={formatToman(sum.amount)} testId="amount-toman" />
+          {buys && <Row label="با تعرفه شما" value={smsText(buys)} testId="amount-sms" />}
           <Row label={`مالیات بر ارزش افزوده (${formatNumber(ONLINE_TAX_PERCENT)}٪)`} value={formatRial(sum.tax)} testId="tax" />
           <Separator />
           <Row label="مبلغ قابل پرداخت" value={formatRial(sum.total)} strong testId="total" />
+          <Text fontSize="xs" color="app.muted" textAlign="end" data-testid="total-toman">{formatToman(sum.total)}</Text>
         </Stack>
       </Box>
       {start.isError && <ServerMessage error={start.error} color="red.fg" fontSize="sm" data-testid="payment-error" />}

@@ -65,6 +65,18 @@ export function downloadInvoice(paymentId: number): Promise<void> {
   return downloadFile(`/payment/invoice/${paymentId}`, {}, `invoice-${paymentId}.pdf`)
 }
 
+/** The account's price of a one-part message per operator (GET /user/get_tariff), for the top-up form's count. */
+export function useOnePartPrices() {
+  return useQuery({
+    queryKey: ['wallet', 'one-part-prices'],
+    queryFn: async ({ signal }) => {
+      const t = await api.get<{ operators: Array<{ operator: string; encodings: Array<{ one_part: number }> }> }>('/user/get_tariff', undefined, signal)
+      return t.operators.map((o) => o.encodings[0]?.one_part ?? 0)
+    },
+    staleTime: 5 * 60_000,
+  })
+}
+
 // ---- end of online payment ----
 
 // --- Transactions and low-balance alert (/wallet/transactions) ---

@@ -1,4 +1,5 @@
 import { toLatinDigits } from '../../lib/digits'
+import { formatNumber } from '../../lib/format'
 
 /** The smallest online payment in rials (spec §9). */
 export const MIN_ONLINE_PAYMENT = 1_000_000
@@ -33,4 +34,29 @@ export function onlineTax(amount: number): number {
 export function paymentSummary(amount: number) {
   const tax = onlineTax(amount)
   return { amount, tax, total: amount + tax, error: amount > 0 && amount < MIN_ONLINE_PAYMENT ? PAYMENT_MESSAGES.min : null }
+}
+
+/** Toman (تومان) of a rial amount: ریال ÷ ۱۰, the unit people say aloud. */
+export function toman(rial: number): number {
+  return Math.floor(Math.max(0, rial) / 10)
+}
+
+/** «۱۰۰٬۰۰۰ تومان». */
+export const formatToman = (rial: number) => `${formatNumber(toman(rial))} تومان`
+
+/**
+ * How many one-part messages an amount of wallet credit buys at the account's
+ * prices of one message (one per operator, rials): the range from the dearest
+ * operator to the cheapest; null without a price.
+ */
+export function smsFor(amount: number, onePartPrices: number[]): { min: number; max: number } | null {
+  const prices = onePartPrices.filter((p) => Number.isFinite(p) && p > 0)
+  if (!prices.length || amount <= 0) return null
+  return { min: Math.floor(amount / Math.max(...prices)), max: Math.floor(amount / Math.min(...prices)) }
+}
+
+/** «حدود ۵٬۵۰۰ پیامک» or «حدود ۵٬۰۰۰ تا ۵٬۵۰۰ پیامک» (one-part messages). */
+export function smsText(range: { min: number; max: number }): string {
+  const n = range.min === range.max ? formatNumber(range.min) : `${formatNumber(range.min)} تا ${formatNumber(range.max)}`
+  return `حدود ${n} پیامک یک‌بخشی`
 }

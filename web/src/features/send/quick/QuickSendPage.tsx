@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { MessageStep } from '../wizard/WizardSteps'
 import { SendWizard } from '../wizard/SendWizard'
 import { useDefaultSender } from '../wizard/sender'
@@ -7,9 +8,13 @@ import { EMPTY_DRAFT, QUICK_STEPS, priceBody, sendBody, stepErrors, withSender, 
 import { StepRecipients } from './StepRecipients'
 import { StepReview } from './StepReview'
 
-/** /send-sms/quick: recipients → text and settings → review and send. */
+/** /send-sms/quick: recipients → text and settings → review and send; ?to= starts with that number (the dashboard's test send). */
 export default function QuickSendPage() {
-  const [draft, setDraft] = useState<QuickDraft>(EMPTY_DRAFT)
+  const [params] = useSearchParams()
+  const [draft, setDraft] = useState<QuickDraft>(() => {
+    const to = params.get('to')
+    return to && /^0?9\d{9}$/.test(to) ? { ...EMPTY_DRAFT, numbers: [to] } : EMPTY_DRAFT
+  })
   const patch = (p: Partial<QuickDraft>) => setDraft((d) => ({ ...d, ...p }))
   const cancel11Default = useDefaultSender(draft.sender, (line, c11) => setDraft((d) => withSender(d, line, c11)))
   const resume = useResumeDraft(({ fileId: _f, phonebookIds: _p, numbers, ...rest }) => setDraft((d) => ({ ...d, ...rest, numbers: numbers ?? [] })))

@@ -18,6 +18,12 @@ interface Props {
   bank?: boolean
 }
 
+/**
+ * What the charity line means (spec §9 «Charity share: 5% of the send cost»): a part
+ * of the price already shown, recorded apart, never an extra charge.
+ */
+export const CHARITY_HELP = 'سهم خیریه بخشی از همین هزینه است، نه مبلغی اضافه: ۵٪ از هزینه هر ارسال به‌عنوان سهم خیریه جداگانه ثبت می‌شود.'
+
 /** The price of the send from POST /send/calculate-price, with the per-operator cost table. */
 export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false, bank = false }: Props) {
   if (loading) return <Skeleton h="48" rounded="xl" />
@@ -80,9 +86,14 @@ export function PriceQuoteCard({ quote, loading, error, onRetry, perRow = false,
             {formatRial(quote.price)}
           </Text>
           {!!quote.charity && (
-            <Text fontSize="xs" color="app.muted">
-              {`شامل سهم خیریه: ${formatRial(quote.charity)}`}
-            </Text>
+            <>
+              <Text fontSize="xs" color="app.muted">
+                {`شامل سهم خیریه: ${formatRial(quote.charity)}`}
+              </Text>
+              <Text fontSize="xs" color="app.muted" maxW="xs" data-testid="quote-charity-help">
+                {CHARITY_HELP}
+              </Text>
+            </>
           )}
           {!bank && (
             <Text fontSize="xs" color="app.muted" data-testid="quote-lists-note">
