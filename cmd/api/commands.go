@@ -16,6 +16,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/invoice"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/staff"
@@ -117,7 +118,24 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	if err := seedBank(ctx, pool, cfg.BankSize); err != nil {
 		return err
 	}
-	return seedStaff(ctx, pool)
+	if err := seedStaff(ctx, pool); err != nil {
+		return err
+	}
+	return seedSeller(ctx, pool)
+}
+
+// demoSeller is the invoice seller of the demo (staff change it at
+// /admin/invoice-seller; a real deployment sets its own before the first invoice).
+var demoSeller = invoice.Seller{Name: "چاپار (فروشنده نمایشی)", NationalID: "10101010101", EconomicCode: "411111111111",
+	RegistrationNo: "123456", Address: "تهران، خیابان نمونه، پلاک ۱", PostalCode: "1111111111", Phone: "02100000000"}
+
+// seedSeller sets the demo's invoice seller unless staff already set one.
+func seedSeller(ctx context.Context, pool *pgxpool.Pool) error {
+	if err := invoice.SeedSeller(ctx, pool, demoSeller); err != nil {
+		return err
+	}
+	fmt.Println("invoice seller ready: the demo's details (back office → «فروشنده فاکتور»)")
+	return nil
 }
 
 // Demo staff user of the back office (/admin), seeded next to the demo account.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
@@ -115,4 +116,18 @@ func (s *Service) SetSeller(ctx context.Context, by acl.Identity, in Seller, ip 
 		return Seller{}, err
 	}
 	return in, nil
+}
+
+// SeedSeller stores the seller's details unless staff already set them (the
+// demo seed: `api seed-demo`); it is not audited, as no one acted.
+func SeedSeller(ctx context.Context, pool *pgxpool.Pool, in Seller) error {
+	in = in.normalized()
+	if err := in.check(); err != nil {
+		return err
+	}
+	raw, _ := json.Marshal(in)
+	if _, err := pool.Exec(ctx, `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, sellerKey, raw); err != nil {
+		return fmt.Errorf("seed invoice seller: %w", err)
+	}
+	return nil
 }
