@@ -6,6 +6,7 @@ import { SideModal } from '../../components/Overlays'
 import { Select } from '../../components/Select'
 import type { SelectOption } from '../../components/selectUtils'
 import { TimePicker } from '../../components/TimePicker'
+import { GradualField } from '../../components/GradualField'
 import { toPersianDigits } from '../../lib/digits'
 import { JALALI_WEEKDAYS } from '../../lib/jalali'
 import { toaster } from '../../lib/toaster'
@@ -73,6 +74,10 @@ function Labeled({ label, error, helper, children }: { label: string; error?: st
     </Stack>
   )
 }
+
+/** A campaign's runs are paced by a count (an end time would be one day's). */
+const CAMPAIGN_GRADUAL_MODES = ['off', 'per_hour', 'per_minute'] as const
+const CAMPAIGN_GRADUAL_NOTE = 'گیرندگان هر اجرا به‌تدریج و فقط در ساعت مجاز ارسال فرستاده می‌شوند.'
 
 const WEEKDAY_ITEMS = JALALI_WEEKDAYS.map((label, value) => ({ value, label }))
 const MONTH_DAY_ITEMS = Array.from({ length: 31 }, (_, i) => ({ value: i + 1, label: toPersianDigits(i + 1) }))
@@ -213,6 +218,8 @@ export function CampaignFormModal({ campaign, onClose }: { campaign: Campaign | 
             </HStack>
           </Labeled>
         )}
+
+        <GradualField value={form} onChange={patch} error={errors.gradual} modes={CAMPAIGN_GRADUAL_MODES} note={CAMPAIGN_GRADUAL_NOTE} />
 
         <Switch.Root colorPalette="brand" checked={form.enabled} onCheckedChange={(e) => patch({ enabled: e.checked })}>
           <Switch.HiddenInput />

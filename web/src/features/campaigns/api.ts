@@ -45,6 +45,8 @@ interface CampaignBase {
   cancel11: boolean
   schedule: CampaignSchedule
   enabled: boolean
+  /** The pace of each run (docs/sending-rules.md); absent: all at once. */
+  gradual?: { per_hour?: number; per_minute?: number; until?: string }
 }
 
 /** POST /send/campaigns (and /update with `id`): the send request's fields flat, plus title and schedule. */

@@ -71,3 +71,20 @@ describe('campaign form', () => {
     expect(toggled([1], 3)).toEqual([1, 3])
   })
 })
+
+describe('a campaign run spread over time (ارسال تدریجی)', () => {
+  it('sends the pace of each run and refuses one out of bounds', () => {
+    expect(campaignInput({ ...valid, gradual: 'per_hour', gradualCount: '۲۰۰۰' }).gradual).toEqual({ per_hour: 2000 })
+    expect(campaignInput({ ...valid, gradual: 'per_minute', gradualCount: '50' }).gradual).toEqual({ per_minute: 50 })
+    expect(campaignInput(valid).gradual).toBeUndefined()
+    expect(campaignErrors({ ...valid, gradual: 'per_hour', gradualCount: '5' }).gradual).toMatch(/در ساعت باید بین/)
+    expect(campaignErrors({ ...valid, gradual: 'per_hour', gradualCount: '2000' }).gradual).toBeUndefined()
+  })
+
+  it('brings a saved pace back into the form', () => {
+    const saved = { ...campaignInput({ ...valid, gradual: 'per_minute', gradualCount: '40' }), id: 1, source: { numbers: valid.numbers },
+      next_run_at: null, last_run_at: null, runs: 0, failed_runs: 0, created_at: '' } as unknown as Campaign
+    const form = formFromCampaign(saved)
+    expect([form.gradual, form.gradualCount]).toEqual(['per_minute', '40'])
+  })
+})

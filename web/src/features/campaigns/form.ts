@@ -1,12 +1,13 @@
 import { toPersianDigits } from '../../lib/digits'
 import { JALALI_WEEKDAYS } from '../../lib/jalali'
+import { EMPTY_GRADUAL, gradualError, gradualValue, type GradualDraft } from '../../lib/gradual'
 import { keywordTags } from '../../lib/keywords'
 import type { Campaign, CampaignInput, CampaignSchedule, ScheduleKind } from './api'
 
 export type SourceKind = 'numbers' | 'phonebooks' | 'file'
 
-/** What the campaign form edits. */
-export interface CampaignForm {
+/** What the campaign form edits (with the pace of each run: N an hour or a minute). */
+export interface CampaignForm extends GradualDraft {
   title: string
   sender: string
   cancel11: boolean
@@ -38,6 +39,7 @@ export const EMPTY_CAMPAIGN: CampaignForm = {
   monthDays: [],
   cron: '',
   enabled: true,
+  ...EMPTY_GRADUAL,
 }
 
 export const SCHEDULE_KINDS: Array<{ value: ScheduleKind; label: string }> = [
@@ -86,7 +88,7 @@ export function cronError(expr: string): string | undefined {
   return undefined
 }
 
-export type CampaignErrors = Partial<Record<'title' | 'sender' | 'source' | 'text' | 'time' | 'weekdays' | 'monthDays' | 'cron', string>>
+export type CampaignErrors = Partial<Record<'title' | 'sender' | 'source' | 'text' | 'time' | 'weekdays' | 'monthDays' | 'cron' | 'gradual', string>>
 
 /** Field errors of the campaign form. */
 export function campaignErrors(f: CampaignForm): CampaignErrors {
@@ -104,6 +106,8 @@ export function campaignErrors(f: CampaignForm): CampaignErrors {
   } else if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(f.time)) e.time = 'ساعت ارسال را وارد کنید'
   if (f.kind === 'weekly' && !f.weekdays.length) e.weekdays = 'حداقل یک روز هفته را انتخاب کنید'
   if (f.kind === 'monthly' && !f.monthDays.length) e.monthDays = 'حداقل یک روز ماه را انتخاب کنید'
+  const g = gradualError(f)
+  if (g) e.gradual = g
   return e
 }
 
@@ -114,7 +118,8 @@ export function campaignInput(f: CampaignForm): CampaignInput {
   else schedule.time = f.time
   if (f.kind === 'weekly') schedule.weekdays = [...f.weekdays].sort((a, b) => a - b)
   if (f.kind === 'monthly') schedule.month_days = [...f.monthDays].sort((a, b) => a - b)
-  const base = { title: f.title.trim(), sender: f.sender, text: f.text, cancel11: f.cancel11, schedule, enabled: f.enabled }
+  const base = { title: f.title.trim(), sender: f.sender, text: f.text, cancel11: f.cancel11, schedule, enabled: f.enabled,
+    gradual: gradualValue(f, null) }
   if (f.sourceKind === 'numbers') return { ...base, type: 'quick', numbers: f.numbers }
   if (f.sourceKind === 'phonebooks') return { ...base, type: 'phonebook', phonebook_ids: f.phonebookIds }
   return { ...base, type: keywordTags(f.text).length ? 'keyword' : 'file', file_id: f.fileId ?? undefined }
@@ -141,7 +146,15 @@ export function formFromCampaign(c: Campaign): CampaignForm {
     monthDays: s.month_days ?? [],
     cron: s.cron ?? '',
     enabled: c.enabled,
+    ...gradualFromCampaign(c),
   }
+}
+
+/** A saved campaign's pace back in the form (a campaign's runs take a count an hour or a minute). */
+function gradualFromCampaign(c: Campaign): GradualDraft {
+  if (c.gradual?.per_minute) return { ...EMPTY_GRADUAL, gradual: 'per_minute', gradualCount: String(c.gradual.per_minute) }
+  if (c.gradual?.per_hour) return { ...EMPTY_GRADUAL, gradual: 'per_hour', gradualCount: String(c.gradual.per_hour) }
+  return EMPTY_GRADUAL
 }
 
 function joinFa(items: string[]): string {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '../../../testing/render'
 import { EMPTY_SCHEDULE, gradualOf, type ScheduleDraft } from '../../../lib/schedule'
 import { EMPTY_DRAFT, stepErrors } from '../quick/draft'
-import { GradualField } from './GradualField'
+import { GradualField } from '../../../components/GradualField'
 
 let last: ScheduleDraft = EMPTY_SCHEDULE
 

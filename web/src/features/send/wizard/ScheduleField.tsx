@@ -2,7 +2,7 @@ import { HStack, RadioGroup, Stack, Text } from '@chakra-ui/react'
 import { JalaliDateTimeInput } from '../../../components/JalaliDateInput'
 import { MIN_LEAD_MINUTES, earliestSendAt, type ScheduleDraft } from '../../../lib/schedule'
 import { toPersianDigits } from '../../../lib/digits'
-import { GradualField } from './GradualField'
+import { GradualField } from '../../../components/GradualField'
 
 interface Props {
   value: ScheduleDraft

@@ -1,12 +1,16 @@
 import { HStack, Input, RadioGroup, Stack, Text } from '@chakra-ui/react'
-import { TimePicker } from '../../../components/TimePicker'
-import { toPersianDigits } from '../../../lib/digits'
-import { isGradual, type GradualDraft, type GradualMode } from '../../../lib/gradual'
+import { TimePicker } from './TimePicker'
+import { toPersianDigits } from '../lib/digits'
+import { isGradual, type GradualDraft, type GradualMode } from '../lib/gradual'
 
 interface Props {
   value: Partial<GradualDraft>
   onChange: (patch: Partial<GradualDraft>) => void
   error?: string
+  /** The modes offered (a campaign's runs take a count, not an end time); all by default. */
+  modes?: readonly GradualMode[]
+  /** The helper shown while a pace is set. */
+  note?: string
 }
 
 const MODES: ReadonlyArray<readonly [GradualMode, string]> = [
@@ -16,17 +20,20 @@ const MODES: ReadonlyArray<readonly [GradualMode, string]> = [
   ['until', 'تا ساعت'],
 ]
 
+const SEND_NOTE = 'گیرندگان به‌تدریج و فقط در ساعت مجاز ارسال فرستاده می‌شوند؛ زمان پایان تقریبی در مرحله بعد نشان داده می‌شود.'
+
 /**
  * «ارسال تدریجی»: the send goes all at once, N an hour or a minute, or evenly until a time (Tehran),
  * within the sending hours; the quote says when it will end (docs/sending-rules.md).
  */
-export function GradualField({ value, onChange, error }: Props) {
+export function GradualField({ value, onChange, error, modes, note = SEND_NOTE }: Props) {
+  const shown = modes ? MODES.filter(([v]) => modes.includes(v)) : MODES
   return (
     <Stack gap="3" data-testid="gradual">
       <Text fontWeight="medium">ارسال تدریجی</Text>
       <RadioGroup.Root value={value.gradual ?? 'off'} onValueChange={(e) => onChange({ gradual: e.value as GradualMode })} colorPalette="brand">
         <HStack gap="5" wrap="wrap">
-          {MODES.map(([v, label]) => (
+          {shown.map(([v, label]) => (
             <RadioGroup.Item key={v} value={v} data-testid={`gradual-${v}`}>
               <RadioGroup.ItemHiddenInput />
               <RadioGroup.ItemIndicator />
@@ -60,7 +67,7 @@ export function GradualField({ value, onChange, error }: Props) {
       ) : (
         isGradual(value) && (
           <Text fontSize="xs" color="app.muted">
-            گیرندگان به‌تدریج و فقط در ساعت مجاز ارسال فرستاده می‌شوند؛ زمان پایان تقریبی در مرحله بعد نشان داده می‌شود.
+            {note}
           </Text>
         )
       )}
