@@ -28,14 +28,6 @@ import (
 	"github.com/chapar/chapar/pkg/worker"
 )
 
-func tehranTZ(t *testing.T) *time.Location {
-	loc, err := time.LoadLocation("Asia/Tehran")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
-
 // rawGet downloads a file as A.
 func (f *contactsFixture) rawGet(path string) []byte {
 	f.t.Helper()

@@ -144,7 +144,7 @@ func TestReportDownload(t *testing.T) {
 	}
 	defer x.Close()
 	rows, err := x.GetRows("گیرندگان")
-	if err != nil || len(rows) != 13 || rows[1][0] != "989120000001" {
+	if err != nil || len(rows) != 13 || rows[0][3] != "شماره موبایل" || rows[1][3] != "09120000001" {
 		t.Fatalf("xlsx rows: %d %v", len(rows), err)
 	}
 

@@ -48,7 +48,7 @@ async function latestText(intl, after) {
 
 /** Opens the quick send with the default line and one number, on its text step. */
 async function toMessageStep(page, token) {
-  await signInWithToken(page, token, '/send-sms/quick')
+  await signInWithToken(page, token, '/send-sms/quick/steps')
   await page.locator('[data-testid^="sender-"] input:checked').waitFor({ state: 'attached' })
   const entry = page.getByTestId('recipients').locator('input[type="tel"]')
   await entry.fill(randomMobile())
@@ -92,7 +92,7 @@ test('a send wizard asks before it is left, keeps the draft and offers it back',
   await shot(page, 'friction-leave-dialog')
   await page.getByTestId('leave-stay').click()
   await page.getByTestId('leave-dialog').waitFor({ state: 'detached' })
-  assert.match(new URL(page.url()).pathname, /\/send-sms\/quick$/)
+  assert.match(new URL(page.url()).pathname, /\/send-sms\/quick\/steps$/)
   assert.equal(await page.getByTestId('message').locator('textarea').inputValue(), text)
 
   // A reload asks through the browser's own question.
@@ -109,12 +109,12 @@ test('a send wizard asks before it is left, keeps the draft and offers it back',
   // Coming back offers the draft; continuing reopens it filled in.
   for (const [viewport, dark, name] of [[DESKTOP, true, 'desktop-dark'], [MOBILE, false, 'mobile'], [MOBILE, true, 'mobile-dark']]) {
     const t = await themed(viewport, dark)
-    await signInWithToken(t.page, token, '/send-sms/quick')
+    await signInWithToken(t.page, token, '/send-sms/quick/steps')
     await t.page.getByTestId('draft-offer').getByText(text.split(' ').slice(0, 3).join(' ')).waitFor()
     await shot(t.page, `friction-draft-offer-${name}`)
     await t.context.close()
   }
-  await page.goto(`${PANEL_URL}/send-sms/quick`)
+  await page.goto(`${PANEL_URL}/send-sms/quick/steps`)
   const offer = page.getByTestId('draft-offer')
   await offer.waitFor()
   await shot(page, 'friction-draft-offer-desktop')

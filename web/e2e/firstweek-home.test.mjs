@@ -102,6 +102,9 @@ test('a new account: the first steps on the dashboard and the Toman line of the 
   // The test send starts at the quick send with the owner's own mobile.
   await page.getByTestId('first-step-test').getByRole('link', { name: 'ارسال آزمایشی' }).click()
   await page.waitForURL((u) => u.pathname === '/send-sms/quick' && u.searchParams.get('to') === user.mobile)
+  // The one-page quick send starts with that number, counted as one valid recipient.
+  await page.locator('[data-testid="numbers-valid"][data-count="1"]').waitFor()
+  assert.ok((await page.getByTestId('numbers-box').inputValue()).includes(user.mobile))
 
   await page.goto(page.url().replace(/\/send-sms\/quick.*$/, '/wallet/credit'))
   await page.getByTestId('online-payment').waitFor()

@@ -33,7 +33,7 @@ async function fillWizard(page, count) {
 test('a gradual quick send: pace on the review and the report, then stopped with a refund', { timeout: 240_000 }, async () => {
   const { context, page } = await openPage(browser)
   await page.goto(`${PANEL_URL}/login`)
-  await signInWithToken(page, token, '/send-sms/quick')
+  await signInWithToken(page, token, '/send-sms/quick/steps')
   await fillWizard(page, '5')
   await page.getByTestId('wizard-next').click()
   assert.match(await page.getByTestId('gradual-error').textContent(), /در ساعت باید بین/)
@@ -69,7 +69,7 @@ test('the gradual option on a phone, dark', { timeout: 120_000 }, async () => {
   const { context, page } = await openPage(browser, MOBILE)
   await page.goto(`${PANEL_URL}/login`)
   await page.evaluate(() => localStorage.setItem('dark', 'true'))
-  await signInWithToken(page, token, '/send-sms/quick')
+  await signInWithToken(page, token, '/send-sms/quick/steps')
   await fillWizard(page, '۲۰۰۰')
   await page.getByTestId('gradual').scrollIntoViewIfNeeded()
   await shot(page, 'gradual-send-option-mobile-dark')

@@ -149,7 +149,7 @@ test('a send outside the window asks to hold it; declined nothing is sent, accep
   const w = closedWindow()
   await setWindow(w)
   for (const [viewport, suffix] of [[DESKTOP, ''], [MOBILE, '-mobile']]) {
-    const { context, page } = await open('/send-sms/quick', { viewport })
+    const { context, page } = await open('/send-sms/quick/steps', { viewport })
     await quickToReview(page, AD_LINE)
     // The quote says the line is advertising, its hours, and that the send would be held.
     const note = page.getByTestId('quote-send-hours')
@@ -172,7 +172,7 @@ test('a send outside the window asks to hold it; declined nothing is sent, accep
     await dialog.getByRole('button', { name: 'انصراف' }).click()
     await page.getByTestId('hold-until-window').waitFor({ state: 'detached' })
     assert.equal(await sendCount(), before, 'a declined hold sends nothing')
-    assert.equal(page.url().endsWith('/send-sms/quick'), true)
+    assert.equal(page.url().endsWith('/send-sms/quick/steps'), true)
 
     // Accepted: the send is scheduled for the window's opening.
     await page.getByTestId('wizard-send').click()
@@ -197,7 +197,7 @@ test('a send scheduled outside the window is refused with the next allowed time 
   const w = closedWindow()
   await setWindow(w)
   for (const [viewport, suffix, dark] of [[DESKTOP, '', false], [MOBILE, '-mobile', true]]) {
-    const { context, page } = await open('/send-sms/quick', { viewport, dark })
+    const { context, page } = await open('/send-sms/quick/steps', { viewport, dark })
     const later = new Date(Date.now() + 30 * 60_000) // half an hour ahead: outside the window
     await quickToReview(page, AD_LINE, { schedule: later })
     // The quote, asked for the send's time, already says so and offers the next allowed time.
@@ -338,7 +338,7 @@ test('the account narrows its own hours in the settings and the next send follow
     assert.deepEqual(own, { from: w.from, to: w.to })
 
     // The next send's quote says it is held until the account's hours open.
-    await page.goto(`${PANEL_URL}/send-sms/quick`)
+    await page.goto(`${PANEL_URL}/send-sms/quick/steps`)
     await quickToReview(page, AD_LINE)
     const note = page.getByTestId('quote-send-hours')
     await note.waitFor()
@@ -389,7 +389,7 @@ test('staff change a line kind in the account drawer; the customer sees it under
   await context.close()
 
   for (const [viewport, suffix, dark] of [[DESKTOP, '', false], [MOBILE, '-mobile', true]]) {
-    const c = await open('/send-sms/quick', { viewport, dark })
+    const c = await open('/send-sms/quick/steps', { viewport, dark })
     await c.page.getByTestId('quick-step-0').waitFor()
     const card = c.page.getByTestId(`sender-${SERVICE_LINE}`)
     await card.getByText('تبلیغاتی').waitFor()

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Grid, Link, Separator, Stack, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo, useRef, useState } from 'react'
-import { Link as RouterLink } from 'react-router'
+import { Link as RouterLink, useSearchParams } from 'react-router'
 import { ConfirmDialog } from '../../../components/ConfirmDialog'
 import { useDebouncedValue } from '../../../components/hooks'
 import { SendIcon } from '../../../components/outlineIcons'
@@ -37,7 +37,12 @@ const LEAVE_NOTE = 'شماره‌ها و متن این ارسال هنوز فر�
 
 export default function QuickSendOnePage() {
   const [draft, setDraft] = useState<QuickDraft>(EMPTY_DRAFT)
-  const [raw, setRaw] = useState('')
+  // ?to= starts with that number (the dashboard's «ارسال آزمایشی» first step).
+  const [params] = useSearchParams()
+  const [raw, setRaw] = useState(() => {
+    const to = params.get('to') ?? ''
+    return /^0?9\d{9}$/.test(to) ? to : ''
+  })
   const [showErrors, setShowErrors] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const [idempotencyKey, setIdempotencyKey] = useState('')

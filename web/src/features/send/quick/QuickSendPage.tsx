@@ -8,7 +8,7 @@ import { EMPTY_DRAFT, QUICK_STEPS, priceBody, sendBody, stepErrors, withSender, 
 import { StepRecipients } from './StepRecipients'
 import { StepReview } from './StepReview'
 
-/** /send-sms/quick: recipients → text and settings → review and send; ?to= starts with that number (the dashboard's test send). */
+/** /send-sms/quick/steps (the wizard; /send-sms/quick is the one page): recipients → text and settings → review and send; ?to= starts with that number (the dashboard's test send). */
 export default function QuickSendPage() {
   const [params] = useSearchParams()
   const [draft, setDraft] = useState<QuickDraft>(() => {
