@@ -94,9 +94,11 @@ test('a new account: the first steps on the dashboard and the Toman line of the 
   for (const key of ['credit', 'line', 'test', 'phonebook']) {
     assert.equal(await page.getByTestId(`first-step-${key}`).getAttribute('data-done'), 'false')
   }
-  // The empty boxes of a new account offer something to do.
-  await page.getByTestId('quick-access-defaults').getByText('ارسال سریع').waitFor()
-  await page.getByTestId('dashboard-news').getByText('هنوز خبری منتشر نشده است').waitFor()
+  // The empty boxes offer something to do. Quick access and news are the platform's (staff
+  // publish them; another test may have): the empty states are checked while there are none.
+  const board = await apiCall('GET', '/content/dashboard', undefined, user.token)
+  if (!board.quick_access?.length) await page.getByTestId('quick-access-defaults').getByText('ارسال سریع').waitFor()
+  if (!board.news?.length) await page.getByTestId('dashboard-news').getByText('هنوز خبری منتشر نشده است').waitFor()
   await shots(page, 'firstweek-home-dashboard', card)
 
   // The test send starts at the quick send with the owner's own mobile.
