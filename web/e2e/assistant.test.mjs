@@ -93,7 +93,7 @@ test('assistant: a bottom sheet on mobile, in dark mode', { timeout: 120_000 }, 
   await context.close()
 })
 
-test('ticket draft: a free-text problem fills category, sub-category and title', { timeout: 60_000 }, async () => {
+test('ticket draft: a free-text problem fills category, sub-category and title', { timeout: 240_000 }, async () => {
   const { context, page } = await openPage(browser)
   await signInWithToken(page, token, '/support/create-ticket')
   await page.getByTestId('ticket-ai').waitFor()

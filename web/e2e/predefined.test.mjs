@@ -87,7 +87,7 @@ test('group → message → insert in quick send → draft → resume', { timeou
   await context.close()
 })
 
-test('predefined pages on mobile and in the dark theme', { timeout: 60_000 }, async () => {
+test('predefined pages on mobile and in the dark theme', { timeout: 240_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser, MOBILE)
   await page.goto(`${PANEL_URL}/login`)
