@@ -199,10 +199,14 @@ func TestDeadWorkersEntriesTakenOver(t *testing.T) {
 		o.Alive = func(context.Context) (map[string]bool, error) { return map[string]bool{"livehost-202": true}, nil }
 	}
 	// Well inside stragglerAge: only the dead process's takeover can apply them.
-	consumeUntil(t, d, r, 1, 100, 10*time.Second, func() (bool, string) {
+	// Until the three are applied and acknowledged (the acknowledgement follows the
+	// transaction's commit: the consumer keeps running until both are seen).
+	consumeUntil(t, d, r, 1, 100, 2*time.Minute, func() (bool, string) {
 		var reached int
 		must(d.Pool.QueryRow(ctx, `SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 2`, sendID).Scan(&reached))
-		return reached == 3, fmt.Sprintf("%d of the dead worker's 3 receipts applied", reached)
+		p, err := r.Client.XPending(ctx, jobs.InboundStream, jobs.InboundGroup).Result()
+		must(err)
+		return reached == 3 && p.Count == 1, fmt.Sprintf("%d of the dead worker's 3 receipts applied, %d entries pending", reached, p.Count)
 	}, alive)
 	held, err := r.Client.XPendingExt(ctx, &redis.XPendingExtArgs{Stream: jobs.InboundStream, Group: jobs.InboundGroup,
 		Start: "-", End: "+", Count: 10}).Result()
