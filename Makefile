@@ -46,7 +46,8 @@ chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-
 	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
-lint: web-deps ## gofmt, go vet, the TypeScript check and ESLint (panel boundaries)
+lint: web-deps ## gofmt, go vet, go.mod tidy, the TypeScript check and ESLint (panel boundaries, no import cycles)
+	@$(TC) $(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	@$(TC) test -z "$$(gofmt -l $$(bash scripts/gofiles.sh))" || { echo "gofmt needed:"; gofmt -l $$(bash scripts/gofiles.sh); exit 1; }
 	@$(TC) $(GO) vet ./...
 	@$(TC) cd web && npx tsc --noEmit -p . && npm run --silent lint

@@ -26,11 +26,14 @@ failed_step() {
   failed+=("$why")
 }
 
-step "gofmt and go vet"
+step "gofmt, go vet and go.mod tidy"
 vet_log=$(mktemp)
 bad=$(gofmt -l $(bash scripts/gofiles.sh)) || fail=1
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" | tee -a "$vet_log"; failed_step gofmt "$vet_log" 'gofmt needed'; fi
 go vet ./... 2>&1 | tee -a "$vet_log" || failed_step "go vet" "$vet_log" '.'
+# go.mod names the modules the code imports as direct requirements; a change that
+# leaves it untidy fails here (the diff is printed).
+go mod tidy -diff >"$vet_log.tidy" 2>&1 || { cat "$vet_log.tidy"; failed_step "go mod tidy" "$vet_log.tidy" '.'; }
 
 # The Go tests and the end-to-end tests mostly wait on PostgreSQL, Redis, the
 # simulator and the browser: they run in the background, side by side (each on its

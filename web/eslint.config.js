@@ -45,6 +45,8 @@ export default tseslint.config(
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+      // no-cycle reads the imported modules too: with TypeScript's parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       // The rules of hooks. The plugin's React Compiler diagnostics (refs, purity,
@@ -57,6 +59,8 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['@/*'], message: 'Import with a relative path.' }] }],
       'import-x/no-unresolved': ['error', { ignore: ['^virtual:', '\\?'] }],
       'import-x/no-restricted-paths': ['error', { zones: [...featureZones, ...sharedZones, testingZone] }],
+      // No import cycles between modules (a cycle hides an ordering bug and blocks splitting a feature).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -3,24 +3,11 @@ import { useMemo, useState } from 'react'
 import { Link as RouterLink } from 'react-router'
 import { EmptyState, ErrorState, LoadingState } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
-import { useSenderLines } from '../../lib/lines'
-import { useApiDocs, useApiKeys } from './api'
+import { useApiDocs, useDocsAccount } from './api'
 import { CodeBlock } from './CodeBlock'
 import { LANGS, example, groupOperations, type DocsAccount, type Lang, type Operation } from './docsModel'
 
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' }
-
-/**
- * The reader's first sender line (the default one first) and newest key's prefix: the examples
- * carry them, so a copied example sends from a line of the account instead of a sample one.
- */
-function useDocsAccount(): DocsAccount {
-  const lines = useSenderLines()
-  const keys = useApiKeys({ page: 1, limit: 1 })
-  const list = lines.data ?? []
-  const line = (list.find((l) => l.is_default) ?? list[0])?.number
-  return { line, keyPrefix: keys.data?.rows[0]?.prefix }
-}
 
 /** /developers/documents: the public API reference, rendered from the OpenAPI document, grouped by tag, searchable by route. */
 export default function DocumentsPage() {

@@ -1,11 +1,13 @@
 import { Badge, Card, HStack, Heading, List, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react'
 import { EmptyState, ErrorState, LoadingState } from '../../components/States'
-import { usePlugins, type Plugin } from './api'
+import { useDocsAccount, usePlugins, type Plugin } from './api'
 import { CodeBlock } from './CodeBlock'
+import { ownExamplePath, ownLine, type DocsAccount } from './docsModel'
 
 /** /developers/plugins: the integrations catalogue with instructions and settings (GET /panel/plugins). */
 export default function PluginsPage() {
   const q = usePlugins()
+  const acct = useDocsAccount()
   return (
     <Stack gap="4">
       <Card.Root variant="outline" rounded="xl">
@@ -20,14 +22,15 @@ export default function PluginsPage() {
       {q.isError && <ErrorState onRetry={() => void q.refetch()} />}
       {q.data && q.data.length === 0 && <EmptyState title="افزونه‌ای نیست" />}
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
-        {q.data?.map((p) => <PluginCard key={p.id} p={p} />)}
+        {q.data?.map((p) => <PluginCard key={p.id} p={p} acct={acct} />)}
       </SimpleGrid>
     </Stack>
   )
 }
 
-function PluginCard({ p }: { p: Plugin }) {
-  const url = p.example ? `${window.location.origin}${p.example}` : ''
+/** One integration: its steps, its settings and a working example, filled with the reader's own line and key prefix. */
+function PluginCard({ p, acct }: { p: Plugin; acct: DocsAccount }) {
+  const url = p.example ? `${window.location.origin}${ownExamplePath(p.example, acct)}` : ''
   return (
     <Card.Root variant="outline" rounded="xl" data-testid={`plugin-${p.id}`}>
       <Card.Body gap="3">
@@ -47,7 +50,7 @@ function PluginCard({ p }: { p: Plugin }) {
               <Table.Row key={s.name}>
                 <Table.Cell><bdi dir="ltr"><Text as="span" fontFamily="mono" fontSize="xs">{s.name}</Text></bdi></Table.Cell>
                 <Table.Cell fontSize="sm">{s.title}</Table.Cell>
-                <Table.Cell><bdi dir="ltr"><Text as="span" fontFamily="mono" fontSize="xs">{s.example}</Text></bdi></Table.Cell>
+                <Table.Cell><bdi dir="ltr"><Text as="span" fontFamily="mono" fontSize="xs">{ownLine(s.example, acct)}</Text></bdi></Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, type Query } from '../../lib/api'
-import type { OpenAPIDoc } from './docsModel'
+import { useSenderLines } from '../../lib/lines'
+import type { DocsAccount, OpenAPIDoc } from './docsModel'
 
 /** An API key as listed: never its secret (spec §7 Developers). */
 export interface ApiKey {
@@ -118,4 +119,16 @@ export function usePlugins() {
     queryFn: ({ signal }) => api.get<Plugin[]>('/panel/plugins', undefined, signal),
     staleTime: 5 * 60_000,
   })
+}
+
+/**
+ * The reader's first sender line (the default one first) and newest key's prefix: the examples
+ * carry them, so a copied example sends from a line of the account instead of a sample one.
+ */
+export function useDocsAccount(): DocsAccount {
+  const lines = useSenderLines()
+  const keys = useApiKeys({ page: 1, limit: 1 })
+  const list = lines.data ?? []
+  const line = (list.find((l) => l.is_default) ?? list[0])?.number
+  return { line, keyPrefix: keys.data?.rows[0]?.prefix }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { example, exampleUrl, groupOperations, type OpenAPIDoc } from './docsModel'
+import { example, exampleUrl, groupOperations, ownExamplePath, type OpenAPIDoc } from './docsModel'
 
 const doc: OpenAPIDoc = {
   openapi: '3.1.0',
@@ -78,5 +78,17 @@ describe('examples', () => {
     expect(c).not.toContain('"sender": "30001234"')
     expect(c).toContain('30001234 سلام')
     expect(example('curl', 'https://x.ir', op)).toContain('YOUR_API_KEY')
+  })
+
+  it('fills a catalogue example path with the reader\'s line and key prefix', () => {
+    const path = '/v1/api/send/simple?apikey=chp_live_…&to=09121234567&from=30001234&text=%D8%B3%D9%84%D8%A7%D9%85&format=text'
+    const own = ownExamplePath(path, { line: '50002000', keyPrefix: 'chp_live_abc123' })
+    const q = new URLSearchParams(own.split('?')[1])
+    expect(own.startsWith('/v1/api/send/simple?')).toBe(true)
+    expect(q.get('from')).toBe('50002000')
+    expect(q.get('apikey')).toBe('chp_live_abc123_YOUR_SECRET')
+    expect(q.get('text')).toBe('سلام')
+    expect(q.get('to')).toBe('09121234567')
+    expect(new URLSearchParams(ownExamplePath(path).split('?')[1]).get('apikey')).toBe('YOUR_API_KEY')
   })
 })

@@ -129,6 +129,21 @@ export function ownLine<T>(value: T, acct: DocsAccount = {}): T {
   return walk(value) as T
 }
 
+/**
+ * A catalogue's example path (…?apikey=…&from=<sample line>&…) with the reader's key prefix and
+ * line, so that a copied URL sends from the account's own line.
+ */
+export function ownExamplePath(path: string, acct: DocsAccount = {}): string {
+  const at = path.indexOf('?')
+  if (at < 0) return path
+  const qs = new URLSearchParams(path.slice(at + 1))
+  for (const [k, v] of [...qs]) {
+    if (k === 'apikey') qs.set(k, exampleKey(acct))
+    else qs.set(k, ownLine(v, acct))
+  }
+  return `${path.slice(0, at)}?${qs.toString()}`
+}
+
 /** The example URL of an operation: base + /v1/api + path + the example query, with the reader's key prefix and line. */
 export function exampleUrl(base: string, o: Operation, acct: DocsAccount = {}): string {
   const qs = new URLSearchParams()
