@@ -48,7 +48,7 @@ func (s *Service) answer(ctx context.Context, t Task, past []Message, src string
 	if err != nil {
 		return answer{}, fmt.Errorf("assistant: %w", err)
 	}
-	out = clean(out)
+	out = padLinks(unpadLinks(clean(out)), t.LinkLength) // a remote model writes placeholders unpadded
 	ad := t.Action == Ad || t.Action == Chat && adRequest(t.Request)
 	if brand := normalizeLetters(t.Brand); ad && brand != "" && !strings.Contains(out, brand) {
 		out = brand + "\n" + out

@@ -91,7 +91,7 @@ func scanFacts(text string, each func(fact) string) string {
 
 func newFact(surface string, kind int) fact {
 	s := strings.TrimRight(surface, ".,،!؟")
-	key := validate.ToLatinDigits(strings.NewReplacer("٬", ",", "٫", ".").Replace(s))
+	key := unpadLinks(validate.ToLatinDigits(strings.NewReplacer("٬", ",", "٫", ".").Replace(s)))
 	f := fact{surface: s, key: key}
 	switch kind {
 	case digits:

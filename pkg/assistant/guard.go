@@ -27,7 +27,11 @@ func systemPrompt(t Task) string {
 	if t.Cancel11 {
 		b.WriteString(" The opt-out footer «\\nلغو۱۱» (6 characters) is appended at sending and counts; do not write it.")
 	}
-	fmt.Fprintf(&b, " The editor's counter for the current text: %d characters, %d part(s).\n", st.Characters, st.Parts)
+	fmt.Fprintf(&b, " The editor's counter for the current text: %d characters, %d part(s).", st.Characters, st.Parts)
+	if t.LinkLength > 0 && linkSlot.MatchString(t.Text) {
+		fmt.Fprintf(&b, " Each {link:N} placeholder is sent as a link of %d characters.", t.LinkLength)
+	}
+	b.WriteString("\n")
 	b.WriteString("4. Write correct standard Persian: the Persian letters ی and ک, never ي or ك; a zero-width " +
 		"non-joiner in «می‌خواهیم», «کفش‌ها», «بزرگ‌ترین»; no word twice in a row; every sentence complete with its " +
 		"verb and ended by «.», «!» or «؟»; no sentence or clause ending in «از», «به», «با», «در», «تا», «برای», «که» or «را».\n")
@@ -55,15 +59,17 @@ var actionInstruction = map[Action]string{
 }
 
 // userPrompt is the user's turn: the request and the editor's text (a free
-// request), or the instruction and the text (a quick action).
+// request), or the instruction and the text (a quick action), with the
+// placeholders of tracked links as the user wrote them.
 func userPrompt(t Task) string {
+	text := unpadLinks(t.Text)
 	if t.Action == Chat {
-		if strings.TrimSpace(t.Text) == "" {
-			return t.Request
+		if strings.TrimSpace(text) == "" {
+			return unpadLinks(t.Request)
 		}
-		return t.Request + "\n\nThe text in the editor:\n" + t.Text
+		return unpadLinks(t.Request) + "\n\nThe text in the editor:\n" + text
 	}
-	return actionInstruction[t.Action] + "\n\nThe text:\n" + t.Text
+	return actionInstruction[t.Action] + "\n\nThe text:\n" + text
 }
 
 var (

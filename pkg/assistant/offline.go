@@ -33,6 +33,7 @@ func (Offline) Offers(a Action) bool {
 // says why, in Persian, for the panel.
 type Declined struct{ Reason string }
 
+// Error says that the model declined, and why.
 func (d *Declined) Error() string { return "assistant declined: " + d.Reason }
 
 // Reasons of the offline model's refusals.

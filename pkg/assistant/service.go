@@ -198,7 +198,7 @@ func untilTomorrow(now time.Time) int {
 // task builds the structured task: a quick action rewrites the text; a chat
 // request works on the draft, or else on the last reply of the conversation.
 func (s *Service) task(ctx context.Context, accountID int64, in Ask, past []Message) (Task, error) {
-	t := Task{Action: in.Action, Text: in.Text, Parts: in.Parts, Cancel11: in.Cancel11}
+	t := Task{Action: in.Action, Text: in.Text, Parts: in.Parts, Cancel11: in.Cancel11, LinkLength: s.LinkLength}
 	if in.Action == Chat {
 		t.Request, t.Text = in.Text, in.Draft
 		if t.Text == "" {

@@ -213,6 +213,30 @@ func TestRemoteAnswersChecked(t *testing.T) {
 	}
 }
 
+// TestRemoteTrackedLink: a remote model sees a tracked link as the user wrote
+// it, told the length it is sent at; its reply with the placeholder is counted
+// at that length.
+func TestRemoteTrackedLink(t *testing.T) {
+	d := testenv.Postgres(t)
+	ctx := context.Background()
+	var got []chatRequest
+	answer := "کفش آریا: ۳۰ درصد تخفیف تا ۱۵ آذر! خرید: {link:7}"
+	srv := scriptedServer(t, func(chatRequest) string { return answer }, &got, nil)
+	svc := remoteService(d, srv.URL)
+	svc.LinkLength = 40
+	a := account(t, d, "کفش آریا")
+	r, err := svc.Ask(ctx, a, Ask{Text: "مشتری گرامی، کفش آریا: ۳۰ درصد تخفیف تا ۱۵ آذر برای شما! خرید: {link:7}", Action: Shorter, Parts: 2})
+	if err != nil || r.Refused || r.Thought != answer || r.Parts != parts(padLinks(answer, 40), false) || r.Characters < 60 {
+		t.Fatalf("reply: %+v %v", r, err)
+	}
+	if user := got[0].Messages[1].Content; !strings.HasSuffix(user, "خرید: {link:7}") {
+		t.Errorf("the model saw the padding: %q", user)
+	}
+	if sys := got[0].Messages[0].Content; !strings.Contains(sys, "Each {link:N} placeholder is sent as a link of 40 characters.") {
+		t.Errorf("system prompt: %s", sys)
+	}
+}
+
 // TestRemoteFailure: when the remote model fails — an error status, a reply
 // past the time-out, a stream cut off — a rewrite is answered by the offline
 // model with a notice, and a free request gets a clear Persian 503; never a
