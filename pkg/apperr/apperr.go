@@ -24,6 +24,8 @@ const (
 	TooLarge
 	RateLimited
 	PaymentRequired
+	// Unavailable: a service the request needs does not answer now (503).
+	Unavailable
 )
 
 // Persian messages of the catalogue (spec §8, docs/glossary-fa.md).

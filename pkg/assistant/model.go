@@ -49,6 +49,9 @@ type Task struct {
 	// Parts is the part budget (1–3) and Cancel11 whether «لغو۱۱» is appended.
 	Parts    int
 	Cancel11 bool
+	// LinkLength is the length a tracked link {link:ID} is sent at (0: as
+	// written); the texts carry each placeholder padded to it (links.go).
+	LinkLength int
 }
 
 // Prompt is one request to a model: the conversation so far (system prompt

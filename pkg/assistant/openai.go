@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -127,6 +128,10 @@ func statusError(resp *http.Response) error {
 	return fmt.Errorf("%w: status %d", ErrModel, resp.StatusCode)
 }
 
+// errCut is a reply the server stopped before its end (the token limit, a
+// stream closed early): a half answer is never shown.
+var errCut = errors.New("the reply was cut off")
+
 func readWhole(r io.Reader) (string, error) {
 	var resp chatResponse
 	if err := json.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&resp); err != nil {
@@ -138,13 +143,18 @@ func readWhole(r io.Reader) (string, error) {
 	if len(resp.Choices) == 0 {
 		return "", fmt.Errorf("no choices")
 	}
+	if c := resp.Choices[0]; c.FinishReason == "length" {
+		return "", fmt.Errorf("%w (finish_reason %s)", errCut, c.FinishReason)
+	}
 	return resp.Choices[0].Message.Content, nil
 }
 
-// readStream joins the deltas of a server-sent event stream up to "data: [DONE]"
-// (or the end of the body).
+// readStream joins the deltas of a server-sent event stream. The stream must
+// end with "data: [DONE]" or a chunk whose finish_reason is "stop"; one that
+// ends otherwise, or stops for the token limit, is cut.
 func readStream(r io.Reader) (string, error) {
 	var out strings.Builder
+	finish, done := "", false
 	sc := bufio.NewScanner(io.LimitReader(r, 4<<20))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -154,7 +164,8 @@ func readStream(r io.Reader) (string, error) {
 		}
 		data = strings.TrimSpace(data)
 		if data == "[DONE]" {
-			return out.String(), nil
+			done = true
+			break
 		}
 		var chunk chatResponse
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
@@ -165,7 +176,16 @@ func readStream(r io.Reader) (string, error) {
 		}
 		for _, c := range chunk.Choices {
 			out.WriteString(c.Delta.Content)
+			if c.FinishReason != "" {
+				finish = c.FinishReason
+			}
 		}
 	}
-	return out.String(), sc.Err()
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	if finish == "length" || !done && finish == "" {
+		return "", fmt.Errorf("%w (finish_reason %q)", errCut, finish)
+	}
+	return out.String(), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,6 +16,12 @@ import (
 // chatServer speaks the chat-completions wire format: a JSON answer, or
 // server-sent events when the request asks to stream. It records the requests.
 func chatServer(t *testing.T, reply string, got *[]chatRequest) *httptest.Server {
+	return scriptedServer(t, func(chatRequest) string { return reply }, got, nil)
+}
+
+// scriptedServer is chatServer whose reply depends on the request; raw, when
+// not nil, gets each request body as sent.
+func scriptedServer(t *testing.T, reply func(chatRequest) string, got *[]chatRequest, raw *[][]byte) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
@@ -26,20 +33,25 @@ func chatServer(t *testing.T, reply string, got *[]chatRequest) *httptest.Server
 			fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`)
 			return
 		}
+		body, _ := io.ReadAll(r.Body)
 		var req chatRequest
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		if err := json.Unmarshal(body, &req); err != nil {
 			t.Errorf("request body: %v", err)
 		}
 		*got = append(*got, req)
+		if raw != nil {
+			*raw = append(*raw, body)
+		}
+		answer := reply(req)
 		if !req.Stream {
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, req.Model, reply)
+			fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`, req.Model, answer)
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, ": keep-alive\n\n")
 		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n")
-		for _, piece := range strings.SplitAfter(reply, " ") {
+		for _, piece := range strings.SplitAfter(answer, " ") {
 			b, _ := json.Marshal(piece)
 			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", b)
 			w.(http.Flusher).Flush()
@@ -113,5 +125,30 @@ func TestOpenAITimeout(t *testing.T) {
 	_, err := c.Complete(context.Background(), testPrompt)
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrModel) {
 		t.Errorf("err: %v", err)
+	}
+}
+
+// TestOpenAICutReplies: a reply the server did not finish — a stream closed
+// before «[DONE]», a reply stopped by the token limit — is an error, never a
+// half answer.
+func TestOpenAICutReplies(t *testing.T) {
+	bodies := map[string]struct{ contentType, body string }{
+		"stream closed early": {"text/event-stream",
+			"data: {\"choices\":[{\"delta\":{\"content\":\"کفش آریا: ۲۰ درصد تخفیف روی\"},\"finish_reason\":null}]}\n\n"},
+		"stream at the token limit": {"text/event-stream",
+			"data: {\"choices\":[{\"delta\":{\"content\":\"کفش آریا: ۲۰ درصد\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n"},
+		"whole at the token limit": {"application/json",
+			`{"choices":[{"index":0,"message":{"role":"assistant","content":"کفش آریا: ۲۰ درصد"},"finish_reason":"length"}]}`},
+	}
+	for name, b := range bodies {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", b.contentType)
+			fmt.Fprint(w, b.body)
+		}))
+		c := &OpenAI{BaseURL: srv.URL, Model: "m", Stream: b.contentType == "text/event-stream", Timeout: 5 * time.Second}
+		if out, err := c.Complete(context.Background(), testPrompt); !errors.Is(err, ErrModel) || !errors.Is(err, errCut) || out != "" {
+			t.Errorf("%s: %q %v", name, out, err)
+		}
+		srv.Close()
 	}
 }

@@ -3,13 +3,15 @@ package assistant
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/chapar/chapar/pkg/sms"
 )
 
 // A rule replaces a word or phrase standing on its own (between spaces or
-// punctuation, never inside another word) with another.
+// punctuation, never inside another word) with another. Every rule of the
+// offline model swaps a whole grammatical unit for another of the same role
+// (a clause opener for a clause opener, a verb for a verb), so no rule can
+// leave a sentence without its verb or a preposition without its object.
 type rule struct{ from, to string }
 
 // edge is what may stand around a whole word in Persian text.
@@ -40,65 +42,99 @@ func apply(s string, rules []compiled) string {
 	return tidy(s)
 }
 
-// fillers carry no meaning in a marketing SMS; redundant phrases have a shorter
-// equal. Longer phrases come first so they win over their parts.
-var shortRules = compile([]rule{
-	{"بدین وسیله به اطلاع می‌رساند که", ""}, {"بدین وسیله به اطلاع می‌رساند", ""}, {"به اطلاع می‌رساند که", ""},
-	{"به اطلاع می‌رساند", ""}, {"به اطلاع می‌رسانیم", ""},
+// shortRules drop what carries no meaning (announcing phrases, intensifiers,
+// praise) and put a shorter equal for a wordy phrase. Longer phrases come first.
+var shortRules = compile(shortRuleList)
+
+var shortRuleList = []rule{
+	{"بدین وسیله به اطلاع می‌رساند که", ""}, {"بدینوسیله به اطلاع می‌رساند که", ""}, {"بدین وسیله به اطلاع می‌رساند", ""},
+	{"به اطلاع می‌رساند که", ""}, {"به اطلاع می‌رساند", ""}, {"به اطلاع می‌رسانیم که", ""}, {"به اطلاع می‌رسانیم", ""},
 	{"بدینوسیله", ""}, {"بدین وسیله", ""}, {"با توجه به اینکه", "چون"}, {"با توجه به این که", "چون"},
-	{"در صورتی که", "اگر"}, {"در صورتیکه", "اگر"}, {"به منظور", "برای"}, {"جهت", "برای"},
-	{"در حال حاضر", "اکنون"}, {"هم اکنون", "اکنون"}, {"هم‌اکنون", "اکنون"}, {"در طول مدت", "در"},
-	{"به صورت کاملا", ""}, {"به صورت", "با"}, {"می‌باشد", "است"}, {"میباشد", "است"}, {"می باشد", "است"},
-	{"می‌گردد", "می‌شود"}, {"خواهشمند است", "لطفا"}, {"خواهشمندیم", "لطفا"},
-	{"در واقع", ""}, {"همچنین", ""}, {"واقعا", ""}, {"واقعاً", ""}, {"کاملا", ""}, {"کاملاً", ""},
-	{"بسیار", ""}, {"خیلی", ""}, {"دقیقا", ""}, {"دقیقاً", ""}, {"قطعا", ""}, {"قطعاً", ""},
-	{"لطفا", ""}, {"لطفاً", ""}, {"عزیز و گرامی", "گرامی"}, {"ویژه و استثنایی", "ویژه"},
-	{"فوق‌العاده", "ویژه"}, {"فوق العاده", "ویژه"}, {"فرصت را از دست ندهید", ""}, {"از دست ندهید", ""},
-	{"به هیچ عنوان", "هرگز"}, {"تمامی", "همه"}, {"کلیه", "همه"}, {"فقط", ""},
-	{"این پیشنهاد", "پیشنهاد"}, {"این کد", "کد"}, {"این تخفیف", "تخفیف"}, {"این فرصت", "فرصت"},
-})
+	{"در صورتی که", "اگر"}, {"در صورتیکه", "اگر"}, {"به منظور", "برای"}, {"جهت", "برای"}, {"در حال حاضر", "اکنون"},
+	{"هم اکنون", "اکنون"}, {"هم‌اکنون", "اکنون"}, {"می‌باشد", "است"}, {"میباشد", "است"}, {"می باشد", "است"},
+	{"می‌باشند", "هستند"}, {"می‌گردد", "می‌شود"}, {"گردید", "شد"}, {"خواهشمند است", "لطفا"}, {"خواهشمندیم", "لطفا"},
+	{"نسبت به پرداخت آن اقدام نمایید", "آن را پرداخت نمایید"}, {"به هیچ عنوان", "هرگز"},
+	{"در واقع", ""}, {"همچنین", ""}, {"واقعا", ""}, {"واقعاً", ""}, {"کاملا", ""}, {"کاملاً", ""}, {"بسیار", ""},
+	{"خیلی", ""}, {"دقیقا", ""}, {"دقیقاً", ""}, {"قطعا", ""}, {"قطعاً", ""}, {"هر چه سریع‌تر", ""}, {"هرچه سریع‌تر", ""},
+	{"عزیز و گرامی", "گرامی"}, {"ویژه و استثنایی", "ویژه"}, {"فوق‌العاده", "ویژه"}, {"فوق العاده", "ویژه"},
+	{"شگفت‌انگیز", ""}, {"استثنایی", ""}, {"بی‌نظیر", ""}, {"تمامی", "همه"}, {"کلیه", "همه"},
+	{"این پیشنهاد", "پیشنهاد"}, {"این کد", "کد"}, {"این تخفیف", "تخفیف"},
+}
 
-// trimRules drop what "shorter" may lose beyond fillers: adjectives of praise.
-var trimRules = compile([]rule{
-	{"تازه", ""}, {"جدید", ""}, {"بزرگ", ""}, {"شگفت‌انگیز", ""}, {"استثنایی", ""}, {"عالی", ""},
-	{"هر چه سریع‌تر", ""}, {"هرچه سریع‌تر", ""},
-})
+// fillers are whole sentences (or clauses) without information: «shorter»
+// drops them. They are matched after shortRules ran.
+var fillers = regexp.MustCompile(`^(?:` + strings.Join([]string{
+	`(?:این )?فرصت(?: ویژه| طلایی)? را از دست ندهید`,
+	`(?:ما )?منتظر(?: حضور)?(?: گرم| سبز)? شما هستیم`, `منتظرتان هستیم`, `منتظرتیم`, `منتظرتونیم`,
+	`فرصت (?:ویژه|خوبی|طلایی|فوق‌العاده|استثنایی)(?:‌ای|ای) است`,
+	`همین (?:امروز|حالا|اکنون) (?:اقدام|سفارش|خرید|ثبت‌نام) (?:کنید|نمایید|دهید|بدهید)`,
+	`از (?:طعم|خرید) آن لذت خواهید برد`, `روز(?:ی)? خوبی داشته باشید`,
+	`(?:از )?(?:همراهی|اعتماد|انتخاب|حسن انتخاب|صبر و شکیبایی|شکیبایی|صبوری) شما (?:سپاسگزاریم|ممنونیم|متشکریم)`,
+	`با (?:تشکر|سپاس)(?: از (?:همراهی|خرید|اعتماد) شما)?`,
+	`(?:ظرفیت|تعداد|موجودی) محدود است`,
+}, "|") + `)$`)
 
-// greeting is a salutation at the start of a text ("shorter" drops it).
-var greeting = regexp.MustCompile(`^(با سلام و احترام|با سلام|سلام دوست عزیز|سلام|درود)\s*[،,!.]?\s*`)
+// salutation is a greeting at the start of a text; address the reader named
+// after it («مشتری گرامی،»).
+var (
+	salutation = regexp.MustCompile(`^(?:با سلام و احترام|با سلام|سلام|درود)\s*[،,!.]?\s*`)
+	address    = regexp.MustCompile(`^(?:مشتری|مشتریان|مشترک|مشترکین|دوست|دوستان|همراه|والدین|کاربر|بیمار|مسافر|داوطلب)\s+(?:گرامی|عزیز|محترم)\s*[،,!]\s*`)
+	// addressed is a text that opens with a salutation, or whose first clause
+	// addresses the reader («مشتری گرامی %name%،», «%name% عزیز،»).
+	addressed = regexp.MustCompile(`^(?:(?:با سلام|سلام|درود)(?:\s|[،,!.]|$)|[^،,!\n]{0,40}\s(?:عزیز|گرامی|محترم)(?:\s|[،,!]|$))`)
+)
 
-// formalRules move a text to the formal register; friendlyRules the other way.
-var formalRules = compile([]rule{
-	{"دوست عزیز", "مشتری گرامی"}, {"دوستان عزیز", "مشتریان گرامی"}, {"رفیق", "مشتری گرامی"},
-	{"میتونی", "می‌توانید"}, {"می‌تونی", "می‌توانید"}, {"میتونید", "می‌توانید"}, {"می‌تونید", "می‌توانید"},
-	{"میشه", "می‌شود"}, {"می‌شه", "می‌شود"}, {"هست", "است"}, {"داری", "دارید"}, {"بیا", "مراجعه فرمایید"},
-	{"بیاید", "مراجعه فرمایید"}, {"بخر", "خریداری نمایید"}, {"بخرید", "خریداری نمایید"},
-	{"کنید", "نمایید"}, {"کن", "نمایید"}, {"بزن", "مراجعه نمایید"}, {"بزنید", "مراجعه نمایید"},
-	{"ممنون", "سپاسگزاریم"}, {"مرسی", "سپاسگزاریم"}, {"خیلی", "بسیار"}, {"الان", "اکنون"},
-	{"واسه", "برای"}, {"برات", "برای شما"}, {"براتون", "برای شما"}, {"تو", "شما"}, {"بهت", "به شما"},
-	{"منتظرتیم", "منتظر حضور شما هستیم"}, {"منتظرتونیم", "منتظر حضور شما هستیم"},
-})
+// friendlyRules move a text from the formal register to the friendly one;
+// formalRules the other way. Longer phrases come first.
+var friendlyRules = compile(friendlyRuleList)
 
-var friendlyRules = compile([]rule{
+var friendlyRuleList = []rule{
 	{"با سلام و احترام", "سلام"}, {"با سلام", "سلام"}, {"مشتری گرامی", "دوست عزیز"}, {"مشتریان گرامی", "دوستان عزیز"},
-	{"مشترک گرامی", "دوست عزیز"}, {"مشترکین گرامی", "دوستان عزیز"}, {"می‌باشد", "است"}, {"میباشد", "است"},
-	{"می باشد", "است"}, {"می‌گردد", "می‌شود"}, {"نمایید", "کنید"}, {"فرمایید", "کنید"}, {"بفرمایید", "کنید"},
-	{"خریداری کنید", "بخرید"}, {"مراجعه کنید", "سر بزنید"}, {"خواهشمند است", "لطفا"}, {"خواهشمندیم", "لطفا"},
-	{"سپاسگزاریم", "ممنونیم"}, {"سپاس‌گزاریم", "ممنونیم"}, {"جهت", "برای"}, {"هم اکنون", "همین حالا"}, {"هم‌اکنون", "همین حالا"}, {"اکنون", "همین حالا"},
-	{"بدینوسیله", ""}, {"بدین وسیله", ""}, {"به اطلاع می‌رساند که", ""}, {"به اطلاع می‌رساند", ""}, {"منتظر حضور شما هستیم", "منتظرتان هستیم"},
-})
+	{"مشترک گرامی", "دوست عزیز"}, {"مشترکین گرامی", "دوستان عزیز"}, {"بیمار گرامی", "بیمار عزیز"},
+	{"مسافر گرامی", "مسافر عزیز"}, {"والدین گرامی", "والدین عزیز"}, {"داوطلب گرامی", "داوطلب عزیز"},
+	{"کاربر گرامی", "کاربر عزیز"}, {"همراه گرامی", "همراه عزیز"},
+	{"بدین وسیله به اطلاع می‌رساند که", ""}, {"به اطلاع می‌رساند که", ""}, {"به اطلاع می‌رساند", ""},
+	{"بدینوسیله", ""}, {"بدین وسیله", ""}, {"منتظر حضور گرم شما هستیم", "منتظرتان هستیم"},
+	{"منتظر حضور شما هستیم", "منتظرتان هستیم"}, {"عرض می‌نماییم", "می‌گوییم"},
+	{"می‌باشد", "است"}, {"میباشد", "است"}, {"می باشد", "است"}, {"می‌باشند", "هستند"}, {"می‌گردد", "می‌شود"},
+	{"گردیده", "شده"}, {"گردید", "شد"}, {"می‌نمایید", "می‌کنید"}, {"می‌نماییم", "می‌کنیم"}, {"می‌نماید", "می‌کند"},
+	{"نمایید", "کنید"}, {"بفرمایید", "کنید"}, {"فرمایید", "کنید"}, {"خواهشمند است", "لطفا"}, {"خواهشمندیم", "لطفا"},
+	{"سپاسگزاریم", "ممنونیم"}, {"سپاس‌گزاریم", "ممنونیم"}, {"جهت", "برای"}, {"هم اکنون", "همین حالا"},
+	{"هم‌اکنون", "همین حالا"},
+}
+
+var formalRules = compile(formalRuleList)
+
+var formalRuleList = []rule{
+	{"دوست عزیز", "مشتری گرامی"}, {"دوستان عزیز", "مشتریان گرامی"}, {"مشتری عزیز", "مشتری گرامی"},
+	{"مشتریان عزیز", "مشتریان گرامی"}, {"بیمار عزیز", "بیمار گرامی"}, {"مسافر عزیز", "مسافر گرامی"},
+	{"والدین عزیز", "والدین گرامی"}, {"کاربر عزیز", "کاربر گرامی"}, {"همراه عزیز", "همراه گرامی"},
+	{"منتظرتیم", "منتظر حضور شما هستیم"}, {"منتظرتونیم", "منتظر حضور شما هستیم"},
+	{"منتظرتان هستیم", "منتظر حضور شما هستیم"}, {"منتظر شما هستیم", "منتظر حضور شما هستیم"},
+	{"میتونید", "می‌توانید"}, {"می‌تونید", "می‌توانید"}, {"میشه", "می‌شود"}, {"می‌شه", "می‌شود"},
+	{"نمیشه", "نمی‌شود"}, {"واسه", "برای"}, {"براتون", "برای شما"}, {"بهتون", "به شما"}, {"کنین", "کنید"},
+	{"بگیرین", "بگیرید"}, {"دارین", "دارید"}, {"الان", "اکنون"}, {"همین حالا", "هم‌اکنون"}, {"حالا", "اکنون"},
+	{"ممنونیم", "سپاسگزاریم"}, {"متشکریم", "سپاسگزاریم"}, {"ممنون از", "با سپاس از"},
+	{"تبریک می‌گوییم", "تبریک عرض می‌نماییم"}, {"می‌کنید", "می‌نمایید"}, {"کنید", "نمایید"},
+	{"می‌کنیم", "می‌نماییم"}, {"می‌شود", "می‌گردد"}, {"شد", "گردید"},
+}
+
+// variableAddress is a placeholder addressed as a friend («%name% عزیز»).
+var variableAddress = regexp.MustCompile(`(%[A-Za-z_][A-Za-z0-9_]*%|\{[^{}\s]+\})\s+عزیز`)
 
 var spaces = regexp.MustCompile(`[ \t]+`)
 var spaceBeforePunct = regexp.MustCompile(`\s+([،,.!?؟:;»)])`)
 var emptyPunct = regexp.MustCompile(`(^|[\n.!؟])\s*[،,]\s*`)
 var doublePunct = regexp.MustCompile(`([.!؟])\s*[.،,!]+`)
+var commaBeforeEnd = regexp.MustCompile(`[،,]\s*([.!؟])`)
 
 // tidy collapses spaces, removes spaces before punctuation and commas left alone
-// by a removed filler, and trims every line.
+// by a removed phrase, and trims every line.
 func tidy(s string) string {
 	s = spaces.ReplaceAllString(s, " ")
 	s = spaceBeforePunct.ReplaceAllString(s, "$1")
 	s = emptyPunct.ReplaceAllString(s, "$1 ")
+	s = commaBeforeEnd.ReplaceAllString(s, "$1")
 	s = doublePunct.ReplaceAllString(s, "$1")
 	lines := strings.Split(s, "\n")
 	out := lines[:0]
@@ -109,40 +145,6 @@ func tidy(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
-
-// address is a salutation of the reader at the start of a text.
-var address = regexp.MustCompile(`^(مشتری|مشتریان|مشترک|مشترکین|دوست|دوستان|همراه|والدین|کاربر)\s+(گرامی|عزیز)\s*[،,!]?\s*`)
-
-// months are the Persian month names: with their day they make a date.
-var months = map[string]bool{"فروردین": true, "اردیبهشت": true, "خرداد": true, "تیر": true, "مرداد": true, "شهریور": true,
-	"مهر": true, "آبان": true, "آذر": true, "دی": true, "بهمن": true, "اسفند": true}
-
-// meaningful reports whether a word carries meaning the assistant must keep: a
-// number, a date, a percentage, a variable or tag ({name}, %name%, {link:7}), a
-// link, or a word of the brand.
-func meaningful(word string, brand []string) bool {
-	for _, r := range word {
-		if unicode.IsDigit(r) || r == '%' || r == '٪' || r == '{' { // numbers, variables, tags
-			return true
-		}
-	}
-	w := strings.Trim(word, "،,.!?؟:;«»()")
-	if months[w] {
-		return true
-	}
-	if strings.Contains(w, "://") || strings.HasPrefix(w, "www.") {
-		return true
-	}
-	for _, b := range brand {
-		if w == b {
-			return true
-		}
-	}
-	return false
-}
-
-// brandWords splits the brand into the words a text must keep.
-func brandWords(brand string) []string { return strings.Fields(brand) }
 
 // parts counts the parts of text as sent.
 func parts(text string, cancel11 bool) int { return sms.Count(text, cancel11).Parts }
@@ -155,60 +157,5 @@ var sentenceEnd = regexp.MustCompile(`[^.!؟\n]+[.!؟]*\n?`)
 // sentences splits text into sentences, each with its end mark.
 func sentences(text string) []string { return sentenceEnd.FindAllString(text, -1) }
 
-// shorten removes fillers and redundant phrases and, while the text is over the
-// budget, drops sentences without meaning words and then words without meaning
-// from the end. Meaning words go only when they alone exceed the budget.
-func shorten(text, brand string, budget int, cancel11 bool) string {
-	text = apply(text, shortRules)
-	if fits(text, budget, cancel11) {
-		return text
-	}
-	bw := brandWords(brand)
-	text = dropSentences(text, bw, budget, cancel11)
-	if fits(text, budget, cancel11) {
-		return text
-	}
-	text = greeting.ReplaceAllString(text, "")
-	text = address.ReplaceAllString(text, "")
-	if fits(text, budget, cancel11) {
-		return text
-	}
-	return dropWords(text, bw, budget, cancel11)
-}
-
-// dropSentences removes sentences without meaning words, last first (never the
-// first sentence), until the text fits.
-func dropSentences(text string, brand []string, budget int, cancel11 bool) string {
-	ss := sentences(text)
-	for i := len(ss) - 1; i > 0 && !fits(strings.Join(ss, ""), budget, cancel11); i-- {
-		if !sentenceMeaningful(ss[i], brand) {
-			ss = append(ss[:i], ss[i+1:]...)
-		}
-	}
-	return tidy(strings.Join(ss, ""))
-}
-
-func sentenceMeaningful(s string, brand []string) bool {
-	for _, w := range strings.Fields(s) {
-		if meaningful(w, brand) {
-			return true
-		}
-	}
-	return false
-}
-
-// dropWords removes words without meaning from the end (keeping the last, the
-// verb of a Persian sentence) until the text fits, then, if the meaning words
-// alone are too long, cuts the text at a word.
-func dropWords(text string, brand []string, budget int, cancel11 bool) string {
-	words := strings.Fields(text)
-	for i := len(words) - 2; i >= 0 && !fits(strings.Join(words, " "), budget, cancel11); i-- {
-		if !meaningful(words[i], brand) && len(words) > 1 {
-			words = append(words[:i], words[i+1:]...)
-		}
-	}
-	for len(words) > 1 && !fits(strings.Join(words, " "), budget, cancel11) {
-		words = words[:len(words)-1]
-	}
-	return tidy(strings.Join(words, " "))
-}
+// Budget clamps a part budget to 1–3 (0 means 1).
+func Budget(n int) int { return min(max(n, 1), 3) }

@@ -2,9 +2,7 @@ package assistant
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +23,9 @@ const (
 	MsgAction = "عملیات دستیار نامعتبر است"
 	MsgParts  = "تعداد بخش‌ها باید بین ۱ تا ۳ باشد"
 	MsgQuota  = "سهمیه روزانه دستیار هوشمند برای این حساب تمام شده است؛ فردا دوباره تلاش کنید"
+	// MsgUnavailable answers a free request when the remote model fails (the
+	// offline model cannot stand in for it).
+	MsgUnavailable = "مدل زبانی دستیار اکنون پاسخ نمی‌دهد؛ چند دقیقه دیگر دوباره تلاش کنید"
 )
 
 // Options are the service's limits.
@@ -83,13 +84,19 @@ type Ask struct {
 }
 
 // Reply is the assistant's answer: the text (thought), the conversation it
-// belongs to, the text's counter figures and the model that wrote it.
+// belongs to, the text's counter figures and the model that wrote it. Refused
+// says the assistant did not rewrite the text — a model declined, or its reply
+// broke a rule of Check — and Thought is then the text as it was (empty for a
+// free request); Notice says why, in Persian. Notice also tells of a reply over
+// the part budget and of the offline model answering for a failed remote one.
 type Reply struct {
 	Thought        string `json:"thought"`
 	ConversationID int64  `json:"conversation_id"`
 	Parts          int    `json:"parts"`
 	Characters     int    `json:"characters"`
 	Model          string `json:"model"`
+	Refused        bool   `json:"refused"`
+	Notice         string `json:"notice,omitempty"`
 }
 
 // actionLabels are the user's turn of a quick action, as the chat shows it.
@@ -115,10 +122,15 @@ func (in *Ask) check() error {
 	return f.Err()
 }
 
-// Ask answers one request of the account's user.
+// Ask answers one request of the account's user. A free request the model
+// does not offer (the offline model writes nothing freely) is refused before
+// it spends the quota.
 func (s *Service) Ask(ctx context.Context, id acl.Identity, in Ask) (Reply, error) {
 	if err := in.check(); err != nil {
 		return Reply{}, err
+	}
+	if !s.offers(in.Action) {
+		return Reply{}, apperr.Field("text", MsgFreeOffline)
 	}
 	if err := s.allow(ctx, id.AccountID); err != nil {
 		return Reply{}, err
@@ -135,21 +147,22 @@ func (s *Service) Ask(ctx context.Context, id acl.Identity, in Ask) (Reply, erro
 	if err != nil {
 		return Reply{}, err
 	}
-	answer, model := s.complete(ctx, Prompt{Messages: prompt(t, past), Task: t})
-	if answer != helpText { // the help is not an SMS: no budget applies
-		answer = Guard(answer, Interpret(t), sources(in, past))
+	a, err := s.answer(ctx, t, past, sources(in, past))
+	if err != nil {
+		return Reply{}, err
 	}
-	st := sms.Count(padLinks(unpadLinks(answer), s.LinkLength), in.Cancel11)
-	answer = unpadLinks(answer)
+	st := sms.Count(padLinks(unpadLinks(a.text), s.LinkLength), in.Cancel11)
+	a.text = unpadLinks(a.text)
 	asked := unpadLinks(in.Text)
 	if in.Action != Chat {
 		asked = actionLabels[in.Action]
 	}
-	conv, err := record(ctx, s.pool, id.AccountID, id.UserID, in.ConversationID, asked, answer)
+	conv, err := record(ctx, s.pool, id.AccountID, id.UserID, in.ConversationID, asked, a.text)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Thought: answer, ConversationID: conv, Parts: st.Parts, Characters: st.Characters, Model: model}, nil
+	return Reply{Thought: a.text, ConversationID: conv, Parts: st.Parts, Characters: st.Characters, Model: a.model,
+		Refused: a.refused, Notice: a.notice}, nil
 }
 
 // allow checks the per-minute limit and spends one request of the daily quota.
@@ -185,7 +198,7 @@ func untilTomorrow(now time.Time) int {
 // task builds the structured task: a quick action rewrites the text; a chat
 // request works on the draft, or else on the last reply of the conversation.
 func (s *Service) task(ctx context.Context, accountID int64, in Ask, past []Message) (Task, error) {
-	t := Task{Action: in.Action, Text: in.Text, Parts: in.Parts, Cancel11: in.Cancel11}
+	t := Task{Action: in.Action, Text: in.Text, Parts: in.Parts, Cancel11: in.Cancel11, LinkLength: s.LinkLength}
 	if in.Action == Chat {
 		t.Request, t.Text = in.Text, in.Draft
 		if t.Text == "" {
@@ -232,17 +245,11 @@ func sources(in Ask, past []Message) string {
 	return b.String()
 }
 
-// complete asks the model; when a remote model fails the offline one answers
-// (the failure is logged), so the panel always gets a usable reply.
-func (s *Service) complete(ctx context.Context, p Prompt) (string, string) {
-	out, err := s.model.Complete(ctx, p)
-	if err == nil {
-		return out, s.model.Name()
+// offers reports whether the model performs the action (a model that does not
+// say performs all of them).
+func (s *Service) offers(a Action) bool {
+	if o, ok := s.model.(interface{ Offers(Action) bool }); ok {
+		return o.Offers(a)
 	}
-	if _, offline := s.model.(Offline); !offline && ctx.Err() == nil {
-		slog.WarnContext(ctx, "assistant model failed; the offline model answers", "model", s.model.Name(), "err", err,
-			"timeout", errors.Is(err, context.DeadlineExceeded))
-	}
-	out, _ = Offline{}.Complete(context.WithoutCancel(ctx), p)
-	return out, Offline{}.Name()
+	return true
 }

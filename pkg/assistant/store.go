@@ -60,7 +60,7 @@ func history(ctx context.Context, pool *pgxpool.Pool, accountID, conversationID 
 	return out, nil
 }
 
-// record stores a turn (the user's words and the reply) in one transaction,
+// record stores a turn (the user's words and the reply, when there is one) in one transaction,
 // opening the conversation when conversationID is 0, and returns its id.
 func record(ctx context.Context, pool *pgxpool.Pool, accountID, userID, conversationID int64, asked, answer string) (int64, error) {
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
@@ -73,8 +73,10 @@ func record(ctx context.Context, pool *pgxpool.Pool, accountID, userID, conversa
 			WHERE id = $1 AND account_id = $2`, conversationID, accountID); err != nil {
 			return err
 		}
+		// A refused free request has no reply text: only the request is kept.
 		_, err := tx.Exec(ctx, `INSERT INTO assistant_messages (conversation_id, kind, text)
-			VALUES ($1, 'user', $2), ($1, 'ai', $3)`, conversationID, asked, answer)
+			SELECT $1, kind, text FROM (VALUES (1, 'user', $2::text), (2, 'ai', $3::text)) m(n, kind, text)
+			WHERE text <> '' ORDER BY n`, conversationID, asked, answer)
 		return err
 	})
 	if err != nil {

@@ -5,10 +5,12 @@ import (
 )
 
 // The assistant's routes of the walk (routes_assistant.go): the chat continues
-// one of owner A's conversations, so another account gets 404.
+// one of owner A's conversations, so another account gets 404; what the
+// assistant can do is the same for every account.
 func init() {
+	routeTable["GET /panel/agent"] = walkRoute{acl.SendCreate, fixed("/panel/agent", nil), own, false}
 	routeTable["POST /panel/agent"] = walkRoute{acl.SendCreate, withID("/panel/agent", (*walk).conversation, func(id int64) any {
-		return map[string]any{"text": "یک تبلیغ برای تخفیف ۲۰ درصدی کفش بنویس", "conversation_id": id}
+		return map[string]any{"text": "مشتری گرامی، تخفیف ۲۰ درصدی کفش تا جمعه.", "action": "shorter", "conversation_id": id}
 	}), "", false}
 	routeTable["POST /ticket/ai"] = walkRoute{acl.SupportManage,
 		fixed("/ticket/ai", map[string]any{"text": "پیامک‌های من به مشترکین ایرانسل نمی‌رسد."}), listing, false}

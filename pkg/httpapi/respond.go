@@ -116,6 +116,7 @@ func mapError(err error) (int, Meta) {
 		apperr.TooLarge:        http.StatusRequestEntityTooLarge,
 		apperr.RateLimited:     http.StatusTooManyRequests,
 		apperr.PaymentRequired: http.StatusPaymentRequired,
+		apperr.Unavailable:     http.StatusServiceUnavailable,
 	}[e.Kind]
 	code := e.Code
 	if code == "" {

@@ -1,7 +1,8 @@
-import { Box, Button, HStack, IconButton, Spinner, Stack, Text, Textarea, Wrap } from '@chakra-ui/react'
+import { Alert, Box, Button, HStack, IconButton, Spinner, Stack, Text, Textarea, Wrap } from '@chakra-ui/react'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import {
-  actionSource, canSend, CHAT_HEIGHT, COPY_RESET_MS, PART_BUDGETS, QUICK_ACTIONS, type AssistantChat, type AssistantMessage,
+  actionSource, canSend, CHAT_HEIGHT, COPY_RESET_MS, initialBudget, PART_BUDGETS, QUICK_ACTIONS, useAssistantCapabilities,
+  type AssistantActionInfo, type AssistantChat, type AssistantMessage,
 } from '../../lib/assistant'
 import { toPersianDigits } from '../../lib/digits'
 import { countSegments } from '../../lib/segments'
@@ -46,8 +47,19 @@ function CopyButton({ text }: { text: string }) {
   )
 }
 
+/** A reply the assistant refused to give: the reason, and the text stays as it was. */
+function Refusal({ m }: { m: AssistantMessage }) {
+  return (
+    <Box alignSelf="flex-end" maxW="88%" bg="bg.warning" color="fg" rounded="lg" px="3" py="2" borderWidth="1px" borderColor="border.warning"
+      data-testid="assistant-reply" data-refused="true" role="status">
+      <Text fontSize="sm" data-testid="assistant-notice">{m.notice}</Text>
+    </Box>
+  )
+}
+
 function Bubble({ m, cancel11, onUse }: { m: AssistantMessage; cancel11: boolean; onUse: (t: string) => void }) {
   const ai = m.type === 'ai'
+  if (ai && m.refused) return <Refusal m={m} />
   return (
     <Box
       alignSelf={ai ? 'flex-end' : 'flex-start'}
@@ -60,6 +72,7 @@ function Bubble({ m, cancel11, onUse }: { m: AssistantMessage; cancel11: boolean
       data-testid={ai ? 'assistant-reply' : 'assistant-request'}
     >
       <Text fontSize="sm" whiteSpace="pre-wrap">{m.text}</Text>
+      {ai && m.notice && <Text fontSize="xs" color="fg.warning" mt="1.5" data-testid="assistant-notice">{m.notice}</Text>}
       {ai && (
         <HStack justify="space-between" mt="1.5" gap="2" wrap="wrap">
           <Text fontSize="xs" color="fg.muted">{replyFigures(m, cancel11)}</Text>
@@ -76,7 +89,7 @@ function Bubble({ m, cancel11, onUse }: { m: AssistantMessage; cancel11: boolean
 }
 
 /** The chat: messages in a 290 px scrolling log, the pending bubble and the error. */
-function ChatLog({ chat, cancel11, onUse }: Pick<AssistantPanelProps, 'chat' | 'cancel11' | 'onUse'>) {
+function ChatLog({ chat, cancel11, onUse, free }: Pick<AssistantPanelProps, 'chat' | 'cancel11' | 'onUse'> & { free: boolean }) {
   const end = useRef<HTMLDivElement>(null)
   // Braces: scrollIntoView may return a promise, which must not become the effect's cleanup.
   useEffect(() => {
@@ -86,7 +99,9 @@ function ChatLog({ chat, cancel11, onUse }: Pick<AssistantPanelProps, 'chat' | '
     <Stack h={`${CHAT_HEIGHT}px`} overflowY="auto" gap="2" p="2" borderWidth="1px" rounded="lg" role="log" aria-label="گفتگو با دستیار" aria-live="polite">
       {chat.messages.length === 0 && (
         <Text fontSize="sm" color="fg.muted" p="2">
-          بنویسید چه متنی لازم دارید، مثلا «یک تبلیغ برای تخفیف ۲۰ درصدی کفش تا پایان هفته بنویس»، یا متن ویرایشگر را با دکمه‌های زیر کوتاه‌تر، بلندتر، صمیمی‌تر یا رسمی‌تر کنید.
+          {free
+            ? 'بنویسید چه متنی لازم دارید، مثلا «یک تبلیغ برای تخفیف ۲۰ درصدی کفش تا پایان هفته بنویس»، یا متن ویرایشگر را با دکمه‌های زیر کوتاه‌تر، بلندتر، صمیمی‌تر یا رسمی‌تر کنید.'
+            : 'متن ویرایشگر را با دکمه‌های زیر کوتاه‌تر، بلندتر، صمیمی‌تر یا رسمی‌تر کنید.'}
         </Text>
       )}
       {chat.messages.map((m, i) => <Bubble key={i} m={m} cancel11={cancel11} onUse={onUse} />)}
@@ -115,14 +130,43 @@ function BudgetPicker({ value, onChange }: { value: number; onChange: (n: number
   )
 }
 
-/** The assistant's body: budget, chat, quick actions and the request box. */
-function AssistantBody({ chat, draft, cancel11, onUse }: Omit<AssistantPanelProps, 'open' | 'onClose'>) {
+/** The quick actions the model offers: an unavailable one is disabled and says why; each tells what it does. */
+function QuickActions({ actions, disabled, onAction }: { actions: AssistantActionInfo[]; disabled: boolean; onAction: (a: AssistantActionInfo) => void }) {
+  const unavailable = actions.filter((a) => !a.available)
+  const notes = actions.filter((a) => a.available && a.note)
+  return (
+    <Stack gap="1.5">
+      <Wrap gap="1.5" role="group" aria-label="اقدام‌های سریع">
+        {actions.map((a) => (
+          <Button key={a.action} size="xs" variant="outline" disabled={disabled || !a.available} title={a.note || undefined}
+            data-available={a.available} onClick={() => onAction(a)}>
+            {a.label}
+          </Button>
+        ))}
+      </Wrap>
+      {unavailable.map((a) => (
+        <Text key={a.action} fontSize="xs" color="fg.muted" data-testid="assistant-unavailable">
+          «{a.label}» با مدل فعلی در دسترس نیست.
+        </Text>
+      ))}
+      {notes.length > 0 && (
+        <Box as="details" fontSize="xs" color="fg.muted" data-testid="assistant-notes">
+          <Box as="summary" cursor="pointer">هر دکمه چه می‌کند؟</Box>
+          <Stack as="ul" gap="1" ps="4" mt="1">
+            {notes.map((a) => <li key={a.action}><b>{a.label}:</b> {a.note}</li>)}
+          </Stack>
+        </Box>
+      )}
+    </Stack>
+  )
+}
+
+/** The request box: free writing, when the model offers it. */
+function RequestBox({ free, pending, onSend }: { free: boolean; pending: boolean; onSend: (text: string) => void }) {
   const [text, setText] = useState('')
-  const [parts, setParts] = useState(1)
-  const source = actionSource(chat.messages, draft)
   const submit = () => {
-    if (!canSend(text, chat.pending)) return
-    chat.send({ text: text.trim(), draft, parts, cancel11 }, text.trim())
+    if (!free || !canSend(text, pending)) return
+    onSend(text.trim())
     setText('')
   }
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -132,37 +176,46 @@ function AssistantBody({ chat, draft, cancel11, onUse }: Omit<AssistantPanelProp
     }
   }
   return (
+    <HStack align="flex-end" gap="2">
+      <Textarea
+        aria-label="درخواست از دستیار"
+        placeholder={free ? 'درخواست خود را بنویسید' : 'نوشتن آزاد با دستیار آفلاین ممکن نیست'}
+        rows={2}
+        resize="none"
+        value={text}
+        disabled={!free}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKey}
+        maxLength={2700}
+      />
+      <Button colorPalette="brand" onClick={submit} disabled={!free || !canSend(text, pending)} data-testid="assistant-send">
+        ارسال
+      </Button>
+    </HStack>
+  )
+}
+
+/** The assistant's body: budget, chat, quick actions, what the model does not do, and the request box. */
+function AssistantBody({ chat, draft, cancel11, onUse }: Omit<AssistantPanelProps, 'open' | 'onClose'>) {
+  const caps = useAssistantCapabilities(true)
+  const [parts, setParts] = useState(() => initialBudget(countSegments(draft, cancel11).parts))
+  const source = actionSource(chat.messages, draft)
+  // Until the capabilities arrive (or if they fail) everything is offered: the server decides.
+  const free = caps.data?.free_writing ?? true
+  const actions = caps.data?.actions ?? QUICK_ACTIONS.map((q) => ({ ...q, available: true, note: '' }))
+  return (
     <Stack gap="3">
       <BudgetPicker value={parts} onChange={setParts} />
-      <ChatLog chat={chat} cancel11={cancel11} onUse={onUse} />
-      <Wrap gap="1.5" role="group" aria-label="اقدام‌های سریع">
-        {QUICK_ACTIONS.map((q) => (
-          <Button
-            key={q.action}
-            size="xs"
-            variant="outline"
-            disabled={chat.pending || source === ''}
-            onClick={() => chat.send({ text: source, action: q.action, parts, cancel11 }, q.label)}
-          >
-            {q.label}
-          </Button>
-        ))}
-      </Wrap>
-      <HStack align="flex-end" gap="2">
-        <Textarea
-          aria-label="درخواست از دستیار"
-          placeholder="درخواست خود را بنویسید"
-          rows={2}
-          resize="none"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKey}
-          maxLength={2700}
-        />
-        <Button colorPalette="brand" onClick={submit} disabled={!canSend(text, chat.pending)} data-testid="assistant-send">
-          ارسال
-        </Button>
-      </HStack>
+      <ChatLog chat={chat} cancel11={cancel11} onUse={onUse} free={free} />
+      <QuickActions actions={actions} disabled={chat.pending || source === ''}
+        onAction={(a) => chat.send({ text: source, action: a.action, parts, cancel11 }, a.label)} />
+      {caps.data?.notice && (
+        <Alert.Root status="info" size="sm" rounded="md" data-testid="assistant-offline">
+          <Alert.Indicator />
+          <Alert.Title fontWeight="normal">{caps.data.notice}</Alert.Title>
+        </Alert.Root>
+      )}
+      <RequestBox free={free} pending={chat.pending} onSend={(t) => chat.send({ text: t, draft, parts, cancel11 }, t)} />
     </Stack>
   )
 }
