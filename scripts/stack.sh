@@ -98,14 +98,17 @@ stack_wait_ready() { # [seconds]
   return 1
 }
 
-# prometheus_config FILE JOB=ADDR…: a Prometheus configuration scraping each
-# target every second (job chapar-JOB), with the alert rules of deploy/prometheus.
+# prometheus_config FILE JOB=ADDR[,ADDR…]…: a Prometheus configuration scraping
+# the targets of each job (named chapar-JOB) every second (PROMETHEUS_INTERVAL),
+# with the alert rules of deploy/prometheus.
 prometheus_config() {
-  local file=$1 t; shift
+  local file=$1 t addrs every=${PROMETHEUS_INTERVAL:-1s}; shift
   {
-    printf 'global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - %s\nscrape_configs:\n' "$(pwd)/deploy/prometheus/rules.yml"
+    printf 'global:\n  scrape_interval: %s\n  evaluation_interval: %s\n' "$every" "$every"
+    printf 'rule_files:\n  - %s\nscrape_configs:\n' "$(pwd)/deploy/prometheus/rules.yml"
     for t in "$@"; do
-      printf '  - job_name: chapar-%s\n    static_configs:\n      - targets: ["%s"]\n' "${t%%=*}" "${t#*=}"
+      addrs=${t#*=}
+      printf '  - job_name: chapar-%s\n    static_configs:\n      - targets: ["%s"]\n' "${t%%=*}" "${addrs//,/\", \"}"
     done
   } >"$file"
 }

@@ -62,10 +62,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	deps := httpapi.Wire(cfg, log, pool, rdb, queue, func(ctx context.Context, accountID, balance int64) {
 		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
 	})
-	reg := metrics.NewRegistry()
-	deps.Metrics = reg
-	deps.Live.Instrument(reg)
 	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
+		deps.Metrics = reg
+		deps.Live.Instrument(reg)
 		if err := metrics.Start(ctx, cfg.MetricsAddr, reg, log); err != nil {
 			return err
 		}

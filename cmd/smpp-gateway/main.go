@@ -48,15 +48,17 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis %s: %w", cfg.RedisAddr, err)
 	}
-	reg := metrics.NewRegistry()
+	deps := gateway.Deps{Pool: pool, Redis: rdb, WaitReplicas: cfg.Redis.WaitReplicas, Asynq: cfg.AsynqRedis(), Log: log,
+		Links: shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret)}
 	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
 		// Served until the process ends, so a scrape sees the drain too.
 		if err := metrics.Start(context.WithoutCancel(ctx), cfg.MetricsAddr, reg, log); err != nil {
 			return err
 		}
+		deps.Metrics = reg
 	}
-	gw, err := gateway.New(gcfg, gateway.Deps{Pool: pool, Redis: rdb, WaitReplicas: cfg.Redis.WaitReplicas, Asynq: cfg.AsynqRedis(), Log: log,
-		Links: shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret), Metrics: reg})
+	gw, err := gateway.New(gcfg, deps)
 	if err != nil {
 		return err
 	}

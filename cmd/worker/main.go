@@ -42,9 +42,9 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)
 	w.AddLoop(func(ctx context.Context) { w.Files.RunExpiry(ctx, time.Hour) })
 	w.AddPayments(payment.Open(cfg, pool), time.Minute)
-	reg := metrics.NewRegistry()
-	w.Instrument(reg)
 	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
+		w.Instrument(reg)
 		if err := metrics.Start(ctx, cfg.MetricsAddr, reg, log); err != nil {
 			return err
 		}
