@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
 )
@@ -417,24 +418,16 @@ func TestRefusedEntryQuarantined(t *testing.T) {
 	}
 }
 
-// counted is the value of a counter of reg: the series whose only label has
-// the value label ("" for a counter without labels).
-func counted(t *testing.T, reg *prometheus.Registry, name, label string) float64 {
+// counted is the value of a counter of reg with the label kind (none: "").
+func counted(t *testing.T, reg *prometheus.Registry, name, kind string) float64 {
 	t.Helper()
-	fams, err := reg.Gather()
+	labels := map[string]string{}
+	if kind != "" {
+		labels["kind"] = kind
+	}
+	v, err := metrics.Value(reg, name, labels)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			if ls := m.GetLabel(); (label == "" && len(ls) == 0) || (len(ls) == 1 && ls[0].GetValue() == label) {
-				return m.GetCounter().GetValue()
-			}
-		}
-	}
-	t.Fatalf("no %s{%s} in the registry", name, label)
-	return 0
+	return v
 }

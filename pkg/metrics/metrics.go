@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // Namespace starts every metric name of Chapar's own (chapar_…).
@@ -100,4 +101,47 @@ func (g *gaugeReader) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, vs[i])
 	}
+}
+
+// Find is the series of the metric name whose labels include labels, from g
+// (tests read their registry with it).
+func Find(g prometheus.Gatherer, name string, labels map[string]string) (*dto.Metric, error) {
+	fams, err := g.Gather()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fams {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			if hasLabels(m, labels) {
+				return m, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("metrics: no %s%v", name, labels)
+}
+
+// Value is the value of a counter or gauge Find finds.
+func Value(g prometheus.Gatherer, name string, labels map[string]string) (float64, error) {
+	m, err := Find(g, name, labels)
+	if err != nil {
+		return 0, err
+	}
+	if c := m.GetCounter(); c != nil {
+		return c.GetValue(), nil
+	}
+	return m.GetGauge().GetValue(), nil
+}
+
+// hasLabels reports whether m carries every label of want.
+func hasLabels(m *dto.Metric, want map[string]string) bool {
+	n := 0
+	for _, l := range m.GetLabel() {
+		if v, ok := want[l.GetName()]; ok && v == l.GetValue() {
+			n++
+		}
+	}
+	return n == len(want)
 }
