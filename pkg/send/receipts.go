@@ -253,7 +253,8 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 			mStates = append(mStates, r.State)
 			enroute = enroute || r.Stat == StatEnroute
 			if !m.final[g] && r.Stat != StatEnroute {
-				out.Waited = append(out.Waited, r.ReceivedAt.Sub(m.at[g]))
+				// A receipt that overtook its submit_sm_resp waited nothing.
+				out.Waited = append(out.Waited, max(r.ReceivedAt.Sub(m.at[g]), 0))
 			}
 		}
 	}
