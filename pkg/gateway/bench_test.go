@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -19,11 +18,11 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/metrics"
+	"github.com/chapar/chapar/pkg/periodic"
 	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/smscsim"
@@ -316,23 +315,11 @@ func scrapeEverySecond(t *testing.T, reg *prometheus.Registry) *atomic.Int64 {
 	var n atomic.Int64
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go func() {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			fams, err := reg.Gather()
-			if err == nil && slices.ContainsFunc(fams, func(f *dto.MetricFamily) bool {
-				return f.GetName() == "chapar_smpp_submit_response_seconds"
-			}) {
-				n.Add(1)
-			}
+	go periodic.Every(ctx, time.Second, time.Second, func(context.Context) {
+		if _, err := metrics.Find(reg, "chapar_smpp_submit_response_seconds", nil); err == nil {
+			n.Add(1)
 		}
-	}()
+	})
 	return &n
 }
 
