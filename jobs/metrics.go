@@ -1,6 +1,9 @@
 package jobs
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -35,19 +38,33 @@ func (c QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
+// QueueInfos reads every asynq queue, in name order; a queue that cannot be
+// read is left out.
+func QueueInfos(insp *asynq.Inspector) ([]*asynq.QueueInfo, error) {
+	queues, err := insp.Queues()
+	if err != nil {
+		return nil, fmt.Errorf("list queues: %w", err)
+	}
+	slices.Sort(queues)
+	out := make([]*asynq.QueueInfo, 0, len(queues))
+	for _, q := range queues {
+		if info, err := insp.GetQueueInfo(q); err == nil {
+			out = append(out, info)
+		}
+	}
+	return out, nil
+}
+
 // Collect reads every queue; a queue that cannot be read is left out.
 func (c QueueCollector) Collect(ch chan<- prometheus.Metric) {
-	queues, err := c.insp.Queues()
+	infos, err := QueueInfos(c.insp)
 	if err != nil {
 		ch <- prometheus.MustNewConstMetric(descQueueUp, prometheus.GaugeValue, 0)
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(descQueueUp, prometheus.GaugeValue, 1)
-	for _, q := range queues {
-		info, err := c.insp.GetQueueInfo(q)
-		if err != nil {
-			continue
-		}
+	for _, info := range infos {
+		q := info.Queue
 		gauge := prometheus.GaugeValue
 		for state, n := range map[string]int{"pending": info.Pending, "active": info.Active, "scheduled": info.Scheduled,
 			"retry": info.Retry, "archived": info.Archived, "completed": info.Completed} {

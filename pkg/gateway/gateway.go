@@ -65,6 +65,8 @@ type Gateway struct {
 	closeQueues []func()
 	// journalScope names the database in the start journals (journal.go).
 	journalScope [32]byte
+	// lastBeat is what the previous heartbeat counted (status.go).
+	lastBeat beatCounts
 }
 
 // closeQueueRedis closes the asynq servers' Redis clients (after Shutdown).

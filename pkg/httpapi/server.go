@@ -33,6 +33,7 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/operations"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
@@ -105,6 +106,8 @@ type Deps struct {
 	Profiles *profile.Service
 	// Assistant is the AI writing assistant of the message editor and ticket drafts.
 	Assistant *assistant.Service
+	// Operations is the back office's live view of binds, queues and throughput.
+	Operations *operations.Service
 	// Metrics is the registry of the request metrics (metrics.go; nil: they are
 	// kept but not registered). Serve it on a port of its own, not here.
 	Metrics prometheus.Registerer
