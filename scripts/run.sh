@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make run`: the whole product on this machine with the demo account. Starts the
 # carrier simulator (three operators), the SMPP gateway, the worker and the API
-# (which serves the panel), after migrating and seeding. Ctrl-C stops everything.
+# (which serves the panel), after migrating and seeding, and Debian's Prometheus
+# scraping the three processes' metrics (docs/metrics.md) with the alert rules of
+# deploy/prometheus. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -13,6 +15,11 @@ export CHAPAR_PROFILE=${CHAPAR_PROFILE:-default}
 export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-1}
 LOGS=.data/logs
 mkdir -p "$LOGS"
+# Each process serves /metrics on a free loopback port; Prometheus scrapes them
+# (stack.sh: stack_free_ports, prometheus_config).
+. scripts/stack.sh
+read -r M_API M_WORKER M_GW PROM_PORT <<<"$(stack_free_ports 4)"
+command -v prometheus >/dev/null || apt_install --no-install-recommends prometheus || true
 
 ./bin/api migrate up
 SEED_DEMO_SENDS=1 ./bin/api seed-demo # with real sends for the dashboard charts
@@ -37,9 +44,17 @@ for b in smsc-sim smpp-gateway worker api; do
   [ -x "bin/$b" ] || { echo "bin/$b is missing: run 'make build'"; exit 1; }
 done
 start smsc-sim ./bin/smsc-sim
-start smpp-gateway ./bin/smpp-gateway
-start worker ./bin/worker
-start api ./bin/api serve
+METRICS_ADDR=127.0.0.1:$M_GW start smpp-gateway ./bin/smpp-gateway
+METRICS_ADDR=127.0.0.1:$M_WORKER start worker ./bin/worker
+METRICS_ADDR=127.0.0.1:$M_API start api ./bin/api serve
+PROM="not installed (apt-get install prometheus)"
+if command -v prometheus >/dev/null; then
+  mkdir -p .data/prometheus
+  PROMETHEUS_INTERVAL=5s prometheus_config .data/prometheus/prometheus.yml api=127.0.0.1:$M_API worker=127.0.0.1:$M_WORKER gateway=127.0.0.1:$M_GW
+  start prometheus prometheus --config.file=.data/prometheus/prometheus.yml --storage.tsdb.path=.data/prometheus/data \
+    --storage.tsdb.retention.time=2d --web.listen-address=127.0.0.1:$PROM_PORT --log.level=warn
+  PROM=http://127.0.0.1:$PROM_PORT
+fi
 
 for _ in $(seq 100); do
   curl -fsS "http://$HTTP_ADDR/healthz" >/dev/null 2>&1 && break
@@ -52,6 +67,8 @@ cat <<MSG
   Demo login:          demo / Demo@12345
   Back office (staff): http://$HTTP_ADDR/admin/login  admin / Admin@12345 (code texted to 09120000099)
   Simulated handsets:  http://$SIM_HTTP_ADDR/messages
+  Metrics:             api http://127.0.0.1:$M_API/metrics, worker :$M_WORKER, gateway :$M_GW
+  Prometheus:          $PROM (config .data/prometheus/prometheus.yml; Grafana: import deploy/grafana/chapar.json)
   Logs:                $LOGS/
 
   Press Ctrl-C to stop.

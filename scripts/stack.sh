@@ -8,7 +8,11 @@
 #   stack_start_redis     private Redis (no persistence) on its port
 #   stack_prepare_db      create the database, migrate, seed the demo account
 #                         ($STACK_BIN/api; STACK_BIN defaults to ./bin)
-#   stack_start NAME CMD… start a process in the background, log to $STACK_RUN/NAME.log
+#   stack_start NAME CMD… start a process in the background, log to $STACK_RUN/NAME.log;
+#                         api, worker and smpp-gateway serve their Prometheus metrics
+#                         on STACK_METRICS[NAME] (METRICS_ADDR, a free loopback port)
+#   stack_start_prometheus  Debian's Prometheus scraping them every second with the
+#                         alert rules of deploy/prometheus; exports STACK_PROMETHEUS_URL
 #   stack_wait_ready [s]  wait for the API's /readyz (database, Redis, an SMPP bind)
 #   stack_stop NAME…      stop those processes now (TERM, then KILL after STACK_STOP_TIMEOUT)
 #   stack_cleanup         stop the processes (TERM, then KILL after STACK_STOP_TIMEOUT),
@@ -27,7 +31,7 @@ command -v curl >/dev/null || apt_install curl
 command -v jq >/dev/null || apt_install jq
 
 STACK_PIDS=()
-declare -A STACK_PID=()
+declare -A STACK_PID=() STACK_METRICS=()
 STACK_STOP_TIMEOUT=${STACK_STOP_TIMEOUT:-20}
 STACK_BIN=${STACK_BIN:-./bin} # where api, worker, smpp-gateway and smsc-sim are
 
@@ -45,8 +49,9 @@ stack_init() { # NAME
   STACK_RUN=$(mktemp -d "/tmp/chapar-$name.XXXXXX")
   STACK_DB=chapar_${name}_$(date +%s)_$$
   STACK_ADMIN_URL=${TEST_DATABASE_URL:?TEST_DATABASE_URL is not set: run make services}
-  local api sim_http gw_http p1 p2 p3 p4
-  read -r STACK_REDIS_PORT api sim_http gw_http p1 p2 p3 p4 <<<"$(stack_free_ports 8)"
+  local api sim_http gw_http p1 p2 p3 p4 m_api m_worker m_gw
+  read -r STACK_REDIS_PORT api sim_http gw_http p1 p2 p3 p4 m_api m_worker m_gw <<<"$(stack_free_ports 11)"
+  STACK_METRICS=([api]=127.0.0.1:$m_api [worker]=127.0.0.1:$m_worker [smpp-gateway]=127.0.0.1:$m_gw)
   STACK_SMPP_MCI=127.0.0.1:$p1 STACK_SMPP_IRANCELL=127.0.0.1:$p2 STACK_SMPP_RIGHTEL=127.0.0.1:$p3
   export DATABASE_URL="${STACK_ADMIN_URL%/*}/$STACK_DB?sslmode=disable"
   export REDIS_ADDR=127.0.0.1:$STACK_REDIS_PORT REDIS_DB=0 HTTP_ADDR=127.0.0.1:$api
@@ -79,6 +84,7 @@ stack_prepare_db() {
 
 stack_start() { # NAME CMD...
   local name=$1; shift
+  if [ -n "${STACK_METRICS[$name]:-}" ]; then set -- env METRICS_ADDR="${STACK_METRICS[$name]}" "$@"; fi
   "$@" >"$STACK_RUN/$name.log" 2>&1 &
   STACK_PIDS+=($!)
   STACK_PID[$name]=$!
@@ -89,6 +95,37 @@ stack_wait_ready() { # [seconds]
   while ((SECONDS < deadline)); do curl -fsS --max-time 5 "http://$HTTP_ADDR/readyz" >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "stack not ready after ${1:-20}s" >&2
   tail -n 20 "$STACK_RUN"/*.log >&2 || true
+  return 1
+}
+
+# prometheus_config FILE JOB=ADDR[,ADDR…]…: a Prometheus configuration scraping
+# the targets of each job (named chapar-JOB) every second (PROMETHEUS_INTERVAL),
+# with the alert rules of deploy/prometheus.
+prometheus_config() {
+  local file=$1 t addrs every=${PROMETHEUS_INTERVAL:-1s}; shift
+  {
+    printf 'global:\n  scrape_interval: %s\n  evaluation_interval: %s\n' "$every" "$every"
+    printf 'rule_files:\n  - %s\nscrape_configs:\n' "$(pwd)/deploy/prometheus/rules.yml"
+    for t in "$@"; do
+      addrs=${t#*=}
+      printf '  - job_name: chapar-%s\n    static_configs:\n      - targets: ["%s"]\n' "${t%%=*}" "${addrs//,/\", \"}"
+    done
+  } >"$file"
+}
+
+stack_start_prometheus() {
+  command -v prometheus >/dev/null || apt_install --no-install-recommends prometheus
+  local port; port=$(stack_free_ports 1)
+  prometheus_config "$STACK_RUN/prometheus.yml" api="${STACK_METRICS[api]}" worker="${STACK_METRICS[worker]}" \
+    gateway="${STACK_METRICS[smpp-gateway]}"
+  promtool check config "$STACK_RUN/prometheus.yml" >/dev/null
+  stack_start prometheus prometheus --config.file="$STACK_RUN/prometheus.yml" --storage.tsdb.path="$STACK_RUN/prometheus-data" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn
+  export STACK_PROMETHEUS_URL=http://127.0.0.1:$port
+  local deadline=$((SECONDS + 60))
+  while ((SECONDS < deadline)); do curl -fsS --max-time 2 "$STACK_PROMETHEUS_URL/-/ready" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "Prometheus not ready after 60s" >&2
+  tail -n 20 "$STACK_RUN/prometheus.log" >&2 || true
   return 1
 }
 

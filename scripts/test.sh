@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
-# real PostgreSQL and Redis, the panel's ESLint and vitest, and the Playwright end-to-end tests
-# in Debian's Chromium against the real running stack.
+# real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
+# in Debian's Chromium against the real running stack, and the metrics of a real stack
+# scraped by Debian's Prometheus (scripts/metrics-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -76,6 +77,15 @@ gotest_rc=0
 wait "$gotest_pid" || gotest_rc=$?
 cat "$gotest_log"
 [ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; failed_step "go test" "$gotest_log" '^(--- FAIL|FAIL|panic:|ok  .*FAIL)|_test\.go:[0-9]+:|timed out'; }
+# Metrics end to end: promtool checks and unit-tests the alert rules, Debian's
+# Prometheus scrapes a real stack during a send, every dashboard query returns data
+# (scripts/metrics-test.sh, about a minute).
+step "metrics: alert rules, Prometheus scraping a send, the dashboard's queries"
+metrics_log=$(mktemp)
+bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
+  failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
+grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
+rm -f "$metrics_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"

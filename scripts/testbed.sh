@@ -28,6 +28,9 @@
 # app process).
 # TESTBED_PPROF=1 (for up, restart and active) makes every app process serve Go's
 # profiles on its host's address: api :6061, worker :6062, gateway :6063.
+# Every app process serves its Prometheus metrics on its host's address (api :9466,
+# worker :9464, gateway :9465), and `up` starts Debian's Prometheus on this machine
+# scraping them all every 5 s ($TESTBED_DIR/prometheus.yml; its address is logged).
 #
 # Needs root (ip netns), iproute2, PostgreSQL 15+ binaries, redis-server, curl and jq.
 set -euo pipefail
@@ -66,6 +69,7 @@ need_tools() {
   command -v jq >/dev/null || apt_install jq
   command -v curl >/dev/null || apt_install curl
   command -v redis-server >/dev/null || apt_install redis-server
+  command -v prometheus >/dev/null || apt_install --no-install-recommends prometheus
   [ -n "$(pg_bin initdb 2>/dev/null)" ] || apt_install postgresql
   # The number bank's migration needs PostGIS for the bed's own cluster.
   local major; major=$(basename "$(dirname "$(dirname "$(pg_bin initdb)")")")
@@ -222,7 +226,25 @@ up() {
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" seed-demo >/dev/null
   start_apps "$pairs"
+  start_prometheus "$pairs"
   log "up: $pairs api/worker/gateway pairs; panel at http://$(host_ip app1):8080 (demo / Demo@12345); logs in $TESTBED_DIR"
+}
+
+# start_prometheus PAIRS: Debian's Prometheus on this machine (it reaches the hosts
+# over the bridge), scraping every app process of the bed every 5 s.
+start_prometheus() {
+  local n api=() worker=() gateway=() port
+  for n in $(seq 1 "$1"); do
+    api+=("$(host_ip "app$n"):9466") worker+=("$(host_ip "app$n"):9464") gateway+=("$(host_ip "app$n"):9465")
+  done
+  ( . scripts/stack.sh
+    IFS=,
+    PROMETHEUS_INTERVAL=5s prometheus_config "$TESTBED_DIR/prometheus.yml" "api=${api[*]}" "worker=${worker[*]}" "gateway=${gateway[*]}" )
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  prometheus --config.file="$TESTBED_DIR/prometheus.yml" --storage.tsdb.path="$TESTBED_DIR/prometheus" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn >"$TESTBED_DIR/prometheus.log" 2>&1 &
+  echo $! >"$TESTBED_DIR/prometheus.pid"
+  log "Prometheus at http://127.0.0.1:$port (targets: $TESTBED_DIR/prometheus.yml)"
 }
 
 # start_apps PAIRS: api, worker and gateway on each app host, then wait until ready.
@@ -234,12 +256,13 @@ start_apps() {
 
 # start_pair N: api, worker and gateway on app host N.
 start_pair() {
+  local ip; ip=$(host_ip "app$1")
   # shellcheck disable=SC2046
-  start "api$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6061) "$ROOT/bin/api" serve
+  start "api$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6061) METRICS_ADDR="$ip:9466" "$ROOT/bin/api" serve
   # shellcheck disable=SC2046
-  start "worker$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6062) "$ROOT/bin/worker"
+  start "worker$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6062) METRICS_ADDR="$ip:9464" "$ROOT/bin/worker"
   # shellcheck disable=SC2046
-  start "gateway$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6063) ${TESTBED_GATEWAY_ENV:-} "$ROOT/bin/smpp-gateway"
+  start "gateway$1" "app$1" env $(app_env "$1") $(pprof_env "$1" 6063) METRICS_ADDR="$ip:9465" ${TESTBED_GATEWAY_ENV:-} "$ROOT/bin/smpp-gateway"
 }
 
 # pprof_env N PORT: with TESTBED_PPROF=1, the process serves Go's profiles on app

@@ -152,6 +152,9 @@ func seedStaff(ctx context.Context, pool *pgxpool.Pool) error {
 	if fe, ok := apperr.As(err); ok && fe.Fields["username"] != nil {
 		err = nil // already there
 	}
+	if err == nil {
+		err = staff.GrantOperations(ctx, pool, demoStaffUser)
+	}
 	if err != nil {
 		return fmt.Errorf("seed staff user: %w", err)
 	}

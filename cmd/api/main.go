@@ -1,6 +1,8 @@
 // Command api serves the REST API, the websocket and the embedded panel, and runs the
 // operator commands: `api migrate up|down [n]|version`, `api seed-demo`, `api seed-bank [size]` and
 // `api admin credit <username> <rials>` | `api admin staff add <username> [password] [mobile]`.
+// METRICS_ADDR (e.g. 9466: 127.0.0.1:9466; unset: off) serves the API's Prometheus metrics
+// at /metrics on a port of its own (docs/metrics.md).
 package main
 
 import (
@@ -19,6 +21,7 @@ import (
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/metrics"
 )
 
 func main() {
@@ -59,6 +62,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	deps := httpapi.Wire(cfg, log, pool, rdb, queue, func(ctx context.Context, accountID, balance int64) {
 		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
 	})
+	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
+		deps.Metrics = reg
+		deps.Live.Instrument(reg)
+		if err := metrics.Start(ctx, cfg.MetricsAddr, reg, log); err != nil {
+			return err
+		}
+	}
 	go func() { _ = deps.Live.Run(ctx) }() // closes the sockets when ctx ends
 	go func() { _ = deps.Auth.WatchRevocations(ctx, deps.Live.CloseSessions) }()
 	go deps.Links.Run(ctx) // the short links' click recorder

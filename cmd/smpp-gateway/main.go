@@ -2,7 +2,8 @@
 // per-operator batch tasks and writes receipts and MO messages to the inbound
 // stream (see pkg/gateway). It is configured from the environment: pkg/config
 // for the database and Redis, gateway.LoadConfig for the binds. SIGINT or
-// SIGTERM stops it gracefully.
+// SIGTERM stops it gracefully. METRICS_ADDR (e.g. 9465: 127.0.0.1:9465; unset:
+// off) serves its Prometheus metrics at /metrics (docs/metrics.md).
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/gateway"
+	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/shortlink"
 )
 
@@ -46,8 +48,17 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("redis %s: %w", cfg.RedisAddr, err)
 	}
-	gw, err := gateway.New(gcfg, gateway.Deps{Pool: pool, Redis: rdb, WaitReplicas: cfg.Redis.WaitReplicas, Asynq: cfg.AsynqRedis(), Log: log,
-		Links: shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret)})
+	deps := gateway.Deps{Pool: pool, Redis: rdb, WaitReplicas: cfg.Redis.WaitReplicas, Asynq: cfg.AsynqRedis(), Log: log,
+		Links: shortlink.New(cfg.ShortLinkBase, cfg.TokenSecret)}
+	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
+		// Served until the process ends, so a scrape sees the drain too.
+		if err := metrics.Start(context.WithoutCancel(ctx), cfg.MetricsAddr, reg, log); err != nil {
+			return err
+		}
+		deps.Metrics = reg
+	}
+	gw, err := gateway.New(gcfg, deps)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Command worker runs the asynq handlers of the send pipeline (one-time codes,
 // expansion), drains the gateways' inbound stream (receipts and MO), runs the
 // stuck-work sweeper, publishes live progress and deletes expired uploaded files. Any number of workers can run.
-// METRICS_ADDR (e.g. 127.0.0.1:9464; unset: off) serves its Prometheus metrics at /metrics.
+// METRICS_ADDR (e.g. 9464: 127.0.0.1:9464; unset: off) serves its Prometheus metrics at /metrics
+// (docs/metrics.md).
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/worker"
@@ -40,8 +42,12 @@ func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)
 	w.AddLoop(func(ctx context.Context) { w.Files.RunExpiry(ctx, time.Hour) })
 	w.AddPayments(payment.Open(cfg, pool), time.Minute)
-	if addr := os.Getenv("METRICS_ADDR"); addr != "" {
-		w.AddLoop(func(ctx context.Context) { serveMetrics(ctx, addr, log) })
+	if cfg.MetricsAddr != "" {
+		reg := metrics.NewRegistry()
+		w.Instrument(reg)
+		if err := metrics.Start(ctx, cfg.MetricsAddr, reg, log); err != nil {
+			return err
+		}
 	}
 	host, _ := os.Hostname()
 	log.Info("worker running", "profile", cfg.Profile)

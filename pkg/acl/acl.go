@@ -18,6 +18,10 @@ const (
 	// Staff routes (the back office) take only staff sessions; every other route
 	// refuses them.
 	Staff Permission = "staff"
+	// StaffOperations is a back-office route for the staff whose role grants it
+	// (the operations page: binds, queues, throughput); like Staff, it takes only
+	// staff sessions.
+	StaffOperations Permission = "staff.operations"
 
 	SendCreate    Permission = "send.create"
 	SendCancel    Permission = "send.cancel"
@@ -53,6 +57,10 @@ const (
 	SecretaryView   Permission = "secretary.view"
 	SecretaryManage Permission = "secretary.manage"
 )
+
+// IsStaff reports whether p is a back-office permission (Staff, StaffOperations):
+// its routes take only staff sessions.
+func (p Permission) IsStaff() bool { return p == Staff || p == StaffOperations }
 
 // WalletAlert sets the low-balance alert. Owner-only: not in All, so no role grants it.
 const WalletAlert Permission = "wallet.alert"

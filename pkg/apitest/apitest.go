@@ -21,6 +21,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
@@ -46,7 +47,9 @@ type Env struct {
 	Deps      httpapi.Deps
 	Accounts  *account.Service
 	Auth      *auth.Service
-	codes     *codeLog
+	// Metrics is the instance's Prometheus registry (docs/metrics.md).
+	Metrics *prometheus.Registry
+	codes   *codeLog
 }
 
 // codeLog remembers the verification messages (codes and notices) enqueued for
@@ -140,6 +143,9 @@ func serve(tb testing.TB, cfg config.Config, d testenv.Database, r testenv.Redis
 	// Pub/sub channels are shared by every Redis database: prefixes of their own.
 	deps.Live = live.NewHub(r.Client, live.HubConfig{Prefix: "test:" + d.Name + ":events:", Log: log})
 	deps.Auth.UseRedis(r.Client, "test:"+d.Name+":sessions:revoked")
+	reg := prometheus.NewRegistry()
+	deps.Metrics = reg
+	deps.Live.Instrument(reg)
 	ctx, stop := context.WithCancel(context.Background())
 	hubDone, watchDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(hubDone); _ = deps.Live.Run(ctx) }()
@@ -163,7 +169,7 @@ func serve(tb testing.TB, cfg config.Config, d testenv.Database, r testenv.Redis
 	srv := httptest.NewServer(engine)
 	tb.Cleanup(srv.Close)
 	return &Env{T: tb, URL: srv.URL, Config: cfg, DB: d, Redis: r, Queue: queue, Inspector: insp,
-		Engine: engine, Deps: deps, Accounts: deps.Accounts, Auth: deps.Auth, codes: codes}
+		Engine: engine, Deps: deps, Accounts: deps.Accounts, Auth: deps.Auth, Metrics: reg, codes: codes}
 }
 
 // Response is a decoded envelope.

@@ -184,6 +184,8 @@ var Labels = []Label{
 	{"staff.user_added", "افزودن کارشناس"},
 	{"staff.user_active", "فعال‌سازی کارشناس"},
 	{"staff.user_disabled", "غیرفعال‌سازی کارشناس"},
+	{"staff.user_operations_granted", "دادن دسترسی پایش عملیات به کارشناس"},
+	{"staff.user_operations_revoked", "گرفتن دسترسی پایش عملیات از کارشناس"},
 	{"staff.credit_adjust", "اصلاح اعتبار توسط کارشناس"},
 	{"staff.tariff_set", "تعیین تعرفه"},
 	{"staff.impersonate_issued", "صدور ورود پشتیبان"},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -87,8 +88,12 @@ func (s *Service) identify(ctx context.Context, h []byte) (acl.Identity, error) 
 	for _, p := range perms {
 		id.Permissions = append(id.Permissions, acl.Permission(p))
 	}
-	if id.Staff {
+	if id.Staff { // staff hold Staff, and the back-office permissions their role grants
+		granted := id.Permissions
 		id.IsOwner, id.Permissions = false, []acl.Permission{acl.Staff}
+		if slices.Contains(granted, acl.StaffOperations) {
+			id.Permissions = append(id.Permissions, acl.StaffOperations)
+		}
 	}
 	s.sess.mu.Lock()
 	if s.sess.gen == gen { // no revocation since the lookup began

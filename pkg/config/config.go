@@ -170,6 +170,9 @@ type Config struct {
 	AssistantStream                            bool
 	AssistantTimeout                           time.Duration
 	AssistantDailyQuota, AssistantPerMin       int
+	// MetricsAddr is where the process serves its Prometheus metrics at /metrics
+	// (METRICS_ADDR; a bare port binds 127.0.0.1; empty: off; docs/metrics.md).
+	MetricsAddr string
 }
 
 // DevTokenSecret is the development default of TOKEN_SECRET; production refuses it.
@@ -242,6 +245,7 @@ func defaults() Config {
 	c.AssistantDailyQuota, c.AssistantPerMin = 200, 20
 	c.ShortLinkBase = env("SHORTLINK_BASE", "http://"+c.HTTPAddr+"/l/")
 	c.PanelURL = panelURL(c)
+	c.MetricsAddr = metricsAddr(env("METRICS_ADDR", ""))
 	return c
 }
 
@@ -466,6 +470,16 @@ func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger
 		log.Error(name+" failed", "err", err)
 		os.Exit(1)
 	}
+}
+
+// metricsAddr is the listen address of a METRICS_ADDR value: a bare port binds
+// the loopback interface; host:port is used as it is.
+func metricsAddr(v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" || strings.Contains(v, ":") {
+		return v
+	}
+	return "127.0.0.1:" + v
 }
 
 // panelURL is PANEL_URL without a trailing slash; unset, the payment callback's

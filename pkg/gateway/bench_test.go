@@ -17,9 +17,12 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/metrics"
+	"github.com/chapar/chapar/pkg/periodic"
 	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/smscsim"
@@ -214,6 +217,15 @@ func TestBenchGateway(t *testing.T) {
 	}
 	defer pool.Close()
 	e.gwPool = pool
+	// BENCH_METRICS=1: the gateway keeps its Prometheus metrics, gathered every
+	// second as a scrape would (docs/benchmarks.md compares both).
+	withMetrics := envInt(t, "BENCH_METRICS", 0) == 1
+	if withMetrics {
+		reg := metrics.NewRegistry()
+		e.metrics = reg
+		scrapes := scrapeEverySecond(t, reg)
+		defer func() { t.Logf("%d scrapes", scrapes.Load()) }()
+	}
 	text, cancel11 := benchText(parts)
 	if c := sms.Count(text, cancel11); c.Parts != parts {
 		t.Fatalf("BENCH_TEXT_PARTS=%d: text has %d parts", parts, c.Parts)
@@ -277,14 +289,14 @@ func TestBenchGateway(t *testing.T) {
 		t.Fatalf("%d recipients sent, want %d", c, n)
 	}
 	report := fmt.Sprintf(
-		"gateway: %d recipients × %d part(s) = %d submit_sm in %d batches, %d bind(s), window %d, concurrency %d, critical share %.2f\n"+
+		"gateway: %d recipients × %d part(s) = %d submit_sm in %d batches, %d bind(s), window %d, concurrency %d, critical share %.2f, metrics %v\n"+
 			"  all submitted and recorded: %s → %.0f submit_sm/s (%.0f recipients/s)\n"+
 			"    gateway CPU %s = %.1f µs/submit_sm (%.0f%% of a core); simulator CPU %s; PostgreSQL CPU %s = %.1f µs/recipient\n"+
 			"  all %d receipts in the stream: %s → %.0f receipts+submits/s\n"+
 			"    gateway CPU %s = %.1f µs per message incl. its receipt; simulator CPU %s\n"+
 			"  receipts stored %d, parts retried %d; deliver_sm received %d, nacked %d (queue overflow %d)\n"+
 			"  recorder %+v",
-		n, parts, total, batches, nBinds, window, concurrency, share,
+		n, parts, total, batches, nBinds, window, concurrency, share, withMetrics,
 		tSubmit.Round(time.Millisecond), float64(total)/tSubmit.Seconds(), float64(n)/tSubmit.Seconds(),
 		cpuSubmit.Round(time.Millisecond), float64(cpuSubmit.Microseconds())/float64(total),
 		100*cpuSubmit.Seconds()/tSubmit.Seconds(), simSubmit, pgSubmit, float64(pgSubmit.Microseconds())/float64(n),
@@ -294,6 +306,21 @@ func TestBenchGateway(t *testing.T) {
 		status.Recorder)
 	t.Log("\n" + report)
 	fmt.Println(report)
+}
+
+// scrapeEverySecond gathers reg every second until the test ends, as
+// Prometheus would scrape it; it counts the scrapes that found the gateway's
+// submit_sm_resp histogram.
+func scrapeEverySecond(t *testing.T, reg *prometheus.Registry) *atomic.Int64 {
+	var n atomic.Int64
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go periodic.Every(ctx, time.Second, time.Second, func(context.Context) {
+		if _, err := metrics.Find(reg, "chapar_smpp_submit_response_seconds", nil); err == nil {
+			n.Add(1)
+		}
+	})
+	return &n
 }
 
 // TestBenchRawSMPP measures the ceiling of pkg/smpp alone on this machine:

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/chapar/chapar/pkg/smpp"
 )
 
@@ -23,6 +25,8 @@ type bind struct {
 	dial   func() (*smpp.Client, error)
 	pace   *pacer
 	lane   *lane
+	// counts keeps the smpp counters of the clients closed (metrics.go).
+	counts bindCounts
 }
 
 // held reports whether this gateway holds the bind (its client is open).
@@ -45,11 +49,21 @@ func (b *bind) open() error {
 // ends. Chunks that picked it meanwhile get smpp.ErrClosed and leave their
 // parts queued.
 func (b *bind) shut(ctx context.Context) error {
+	b.counts.mu.Lock()
 	c := b.client.Swap(nil)
+	if c != nil {
+		b.counts.closing = c
+	}
+	b.counts.mu.Unlock()
 	if c == nil {
 		return nil
 	}
-	if err := c.Close(ctx); err != nil {
+	err := c.Close(ctx)
+	b.counts.mu.Lock()
+	addStats(&b.counts.retired, c.Stats())
+	b.counts.closing = nil
+	b.counts.mu.Unlock()
+	if err != nil {
 		return fmt.Errorf("close bind %s: %w", b.name, err)
 	}
 	return nil
@@ -89,7 +103,7 @@ type binds struct {
 // openBinds makes a bind per configured one and, unless their leases decide
 // (cfg.BindLeases), starts every client; each keeps (re)binding in the
 // background. deliver returns the deliver_sm handler of an operator.
-func openBinds(cfg Config, deliver func(operator string) smpp.DeliverBatchHandler, log *slog.Logger) (*binds, error) {
+func openBinds(cfg Config, deliver func(operator string) smpp.DeliverBatchHandler, resp *prometheus.HistogramVec, log *slog.Logger) (*binds, error) {
 	bs := &binds{byOp: map[string]*operatorBinds{}}
 	counts, slots := map[string]int{}, map[string]int{}
 	for _, bc := range cfg.Binds {
@@ -97,7 +111,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverBatchHandle
 		name := fmt.Sprintf("%s#%d", bc.Operator, counts[bc.Operator])
 		account := bc.Operator + "\x00" + bc.SystemID + "\x00" + bc.Addr()
 		b := &bind{name: name, slot: slots[account], cfg: bc, pace: newPacer(bc.TPS), lane: newLane(bc),
-			dial: dialer(cfg, bc, deliver(bc.Operator), log.With("bind", name))}
+			dial: dialer(cfg, bc, deliver(bc.Operator), resp.WithLabelValues(bc.Operator, name), log.With("bind", name))}
 		slots[account]++
 		bs.all = append(bs.all, b)
 		ob := bs.byOp[bc.Operator]
@@ -120,7 +134,7 @@ func openBinds(cfg Config, deliver func(operator string) smpp.DeliverBatchHandle
 }
 
 // dialer returns what starts a client of the bind bc.
-func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverBatchHandler, log *slog.Logger) func() (*smpp.Client, error) {
+func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverBatchHandler, resp smpp.Observer, log *slog.Logger) func() (*smpp.Client, error) {
 	peer := ""
 	if bc.Operator == OperatorSandbox {
 		peer = cfg.SandboxPeer
@@ -140,6 +154,7 @@ func dialer(cfg Config, bc BindConfig, deliver smpp.DeliverBatchHandler, log *sl
 			ReconnectMax:    bc.ReconnectMax,
 			DeliverBatch:    deliver,
 			DeliverQueue:    max(cfg.DeliverWorkers, 1) * smpp.DefaultDeliverQueue,
+			SubmitResponse:  resp,
 			Logger:          log,
 		})
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -39,6 +40,9 @@ type Deps struct {
 	// Now is the clock that decides the sending hours (nil: time.Now; tests
 	// move it).
 	Now func() time.Time
+	// Metrics is the registry of the gateway's Prometheus metrics (metrics.go;
+	// nil: they are kept but not registered).
+	Metrics prometheus.Registerer
 }
 
 // Gateway is a running SMPP gateway: its binds connect as soon as New
@@ -61,6 +65,8 @@ type Gateway struct {
 	closeQueues []func()
 	// journalScope names the database in the start journals (journal.go).
 	journalScope [32]byte
+	// lastBeat is what the previous heartbeat counted (status.go).
+	lastBeat beatCounts
 }
 
 // closeQueueRedis closes the asynq servers' Redis clients (after Shutdown).
@@ -115,7 +121,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		return nil, fmt.Errorf("gateway: listen %s: %w", cfg.HTTPAddr, err)
 	}
 	g.ln = ln
-	g.binds, err = openBinds(cfg, g.deliverBatch, log)
+	g.binds, err = openBinds(cfg, g.deliverBatch, newSubmitResp(d.Metrics), log)
 	if err != nil {
 		_ = ln.Close()
 		g.stream.Close()
@@ -152,6 +158,9 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 		grantMin:   GrantMin,
 	}
 	g.openJournal()
+	if d.Metrics != nil {
+		d.Metrics.MustRegister(collector{g})
+	}
 	return g, nil
 }
 

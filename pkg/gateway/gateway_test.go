@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/sms"
@@ -263,6 +264,8 @@ func TestStoppedSend(t *testing.T) {
 // accepted, with no duplicate.
 func TestThrottledResubmitted(t *testing.T) {
 	e := newEnv(t, smscsim.Config{Rate: 100, Burst: 20})
+	reg := prometheus.NewRegistry()
+	e.metrics = reg
 	g := e.start(e.config(func(c *Config) {
 		c.Binds[0].Window = 50
 		c.Binds[0].ThrottlePause = 100 * time.Millisecond
@@ -288,6 +291,7 @@ func TestThrottledResubmitted(t *testing.T) {
 		t.Fatalf("bind throttled %d, retried %d", bs.Throttled, g.Status().Batches.PartsRetried)
 	}
 	t.Logf("throttled %d times, all %d accepted", st.Total.Throttled, n)
+	checkBatchMetrics(t, reg, g.Gateway, n)
 }
 
 // The simulator accepts the part for the 150th handset and drops the

@@ -17,6 +17,24 @@ var ErrNoBind = errors.New("no smpp gateway has a bound bind")
 // AnyBound checks the gateways' heartbeats for at least one bound bind (the API's
 // readiness check).
 func AnyBound(ctx context.Context, rdb redis.UniversalClient) error {
+	hbs, err := Heartbeats(ctx, rdb)
+	if err != nil {
+		return err
+	}
+	for _, hb := range hbs {
+		for _, b := range hb.Binds {
+			if b.Bound {
+				return nil
+			}
+		}
+	}
+	return ErrNoBind
+}
+
+// Heartbeats are the heartbeats of the gateways alive now (each expires ten
+// seconds after its gateway's last); one that cannot be read is left out.
+func Heartbeats(ctx context.Context, rdb redis.UniversalClient) ([]Heartbeat, error) {
+	var out []Heartbeat
 	iter := rdb.Scan(ctx, 0, jobs.GatewayHeartbeat+"*", 100).Iterator()
 	for iter.Next(ctx) {
 		raw, err := rdb.Get(ctx, iter.Val()).Bytes()
@@ -27,14 +45,10 @@ func AnyBound(ctx context.Context, rdb redis.UniversalClient) error {
 		if json.Unmarshal(raw, &hb) != nil {
 			continue
 		}
-		for _, b := range hb.Binds {
-			if b.Bound {
-				return nil
-			}
-		}
+		out = append(out, hb)
 	}
 	if err := iter.Err(); err != nil {
-		return fmt.Errorf("read gateway heartbeats: %w", err)
+		return nil, fmt.Errorf("read gateway heartbeats: %w", err)
 	}
-	return ErrNoBind
+	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -44,6 +45,8 @@ type env struct {
 	account int64
 	// gwPool, when set, is the pool the gateway uses instead of db.Pool.
 	gwPool *pgxpool.Pool
+	// metrics, when set, is the registry of the gateway's metrics.
+	metrics prometheus.Registerer
 }
 
 func newEnv(t *testing.T, simCfg smscsim.Config) *env {
@@ -158,7 +161,7 @@ func (e *env) start(cfg Config, prepare func(*Gateway)) *running {
 	if e.gwPool != nil {
 		pool = e.gwPool
 	}
-	g, err := New(cfg, Deps{Pool: pool, Redis: e.redis.Client, Asynq: e.asynqOpt(), Log: testLogger()})
+	g, err := New(cfg, Deps{Pool: pool, Redis: e.redis.Client, Asynq: e.asynqOpt(), Log: testLogger(), Metrics: e.metrics})
 	if err != nil {
 		e.t.Fatalf("gateway.New: %v", err)
 	}

@@ -24,18 +24,34 @@ type Status struct {
 
 // Heartbeat is the JSON stored under jobs.GatewayHeartbeat+instance every
 // two seconds with a ten-second expiry; the API's /readyz looks for a bind
-// with Bound set.
+// with Bound set, and the back office's operations page reads the binds and
+// rates (pkg/operations).
 type Heartbeat struct {
 	Instance string          `json:"instance"`
 	Binds    []HeartbeatBind `json:"binds"`
 	At       time.Time       `json:"at"`
+	Rates    Rates           `json:"rates"`
 }
 
 // HeartbeatBind is one bind in a Heartbeat.
 type HeartbeatBind struct {
+	Name     string `json:"name"` // operator#n, the same on every gateway
 	Operator string `json:"operator"`
 	State    string `json:"state"`
 	Bound    bool   `json:"bound"`
+	Held     bool   `json:"held"` // this gateway holds the bind (its lease)
+}
+
+// Rates are a gateway's figures per second since its previous heartbeat.
+type Rates struct {
+	Submits  float64 `json:"submits"`  // parts the carriers accepted
+	Receipts float64 `json:"receipts"` // receipts stored in the inbound stream
+}
+
+// beatCounts are the counters a heartbeat's rates are taken from.
+type beatCounts struct {
+	at                 time.Time
+	accepted, receipts int64
 }
 
 // Status returns the current status report.
@@ -76,11 +92,21 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = enc.Encode(v)
 }
 
+// heartbeat is the gateway's heartbeat now, its rates since the previous one
+// (heartbeats are made by one goroutine, heartbeatLoop).
 func (g *Gateway) heartbeat() Heartbeat {
-	hb := Heartbeat{Instance: g.cfg.InstanceID, At: time.Now().UTC()}
+	now := time.Now()
+	hb := Heartbeat{Instance: g.cfg.InstanceID, At: now.UTC()}
 	for _, b := range g.binds.status() {
-		hb.Binds = append(hb.Binds, HeartbeatBind{Operator: b.Operator, State: b.State, Bound: b.Bound})
+		hb.Binds = append(hb.Binds, HeartbeatBind{Name: b.Name, Operator: b.Operator, State: b.State, Bound: b.Bound, Held: b.Held})
 	}
+	cur := beatCounts{at: now, accepted: g.handler.stats.partsAccepted.Load(), receipts: g.inbound.receipts.Load()}
+	if prev := g.lastBeat; !prev.at.IsZero() {
+		if secs := cur.at.Sub(prev.at).Seconds(); secs > 0 {
+			hb.Rates = Rates{Submits: float64(cur.accepted-prev.accepted) / secs, Receipts: float64(cur.receipts-prev.receipts) / secs}
+		}
+	}
+	g.lastBeat = cur
 	return hb
 }
 

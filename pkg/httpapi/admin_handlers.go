@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/content"
@@ -27,7 +28,8 @@ func (s *Server) staffLogin(c *gin.Context) {
 
 func (s *Server) staffMe(c *gin.Context) {
 	id := who(c)
-	OK(c, gin.H{"id": id.UserID, "name": id.Name, "user_name": id.Username, "staff": true})
+	OK(c, gin.H{"id": id.UserID, "name": id.Name, "user_name": id.Username, "staff": true,
+		"operations": id.Can(acl.StaffOperations)})
 }
 
 func (s *Server) reviewQueues(c *gin.Context) {

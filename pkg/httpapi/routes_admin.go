@@ -37,6 +37,8 @@ func (s *Server) adminRoutes() []Route {
 		{http.MethodGet, "/admin/staff", acl.Staff, s.staffUsers},
 		{http.MethodPost, "/admin/staff", acl.Staff, s.createStaffUser},
 		{http.MethodPost, "/admin/staff/:id/status", acl.Staff, s.setStaffUserStatus},
+		{http.MethodPost, "/admin/staff/:id/operations", acl.Staff, s.setStaffUserOperations},
+		{http.MethodGet, "/admin/operations", acl.StaffOperations, s.operationsOverview},
 
 		{http.MethodGet, "/admin/content", acl.Staff, s.adminContent},
 		{http.MethodPost, "/admin/content", acl.Staff, s.saveContent},

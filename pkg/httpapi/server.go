@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/account"
@@ -32,6 +33,7 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/operations"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
@@ -104,6 +106,11 @@ type Deps struct {
 	Profiles *profile.Service
 	// Assistant is the AI writing assistant of the message editor and ticket drafts.
 	Assistant *assistant.Service
+	// Operations is the back office's live view of binds, queues and throughput.
+	Operations *operations.Service
+	// Metrics is the registry of the request metrics (metrics.go; nil: they are
+	// kept but not registered). Serve it on a port of its own, not here.
+	Metrics prometheus.Registerer
 }
 
 // Server holds the dependencies of the handlers.
@@ -121,10 +128,11 @@ func New(d Deps) *gin.Engine {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
+	count := newHTTPMetrics(d.Metrics).middleware()
 	// The short-link redirect is registered before the middleware: it must answer
 	// in well under a millisecond of our own time at a thousand requests a second.
-	r.GET("/l/:code", recovery(), s.shortLink)
-	r.Use(securityHeaders(d.Config.TrustedProxies))
+	r.GET("/l/:code", count, recovery(), s.shortLink)
+	r.Use(count, securityHeaders(d.Config.TrustedProxies))
 	r.Use(requestID(), accessLog(d.Log), recovery())
 	r.Use(limitBody(), cleanInput())
 

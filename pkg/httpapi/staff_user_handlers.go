@@ -49,3 +49,24 @@ func (s *Server) setStaffUserStatus(c *gin.Context) {
 	u, err := s.Staff.SetUserStatus(c.Request.Context(), who(c), id, in.Status, c.ClientIP())
 	reply(c, u, err)
 }
+
+func (s *Server) setStaffUserOperations(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in struct {
+		Operations bool `json:"operations"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	u, err := s.Staff.SetOperations(c.Request.Context(), who(c), id, in.Operations, c.ClientIP())
+	reply(c, u, err)
+}
+
+func (s *Server) operationsOverview(c *gin.Context) {
+	ov, err := s.Operations.Overview(c.Request.Context())
+	reply(c, ov, err)
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/links"
 	"github.com/chapar/chapar/pkg/live"
+	"github.com/chapar/chapar/pkg/operations"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
@@ -92,7 +93,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Links:     tracked,
 		Blocklist: blocklist.New(pool, func(path, name string) (blocklist.Rows, error) { return upload.OpenRows(path, name) }),
 		Reviews:   reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
-		Config: cfg, Log: log, Pool: pool, Redis: rdb,
+		Config: cfg, Log: log, Pool: pool, Redis: rdb, Operations: operations.New(rdb),
 		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),

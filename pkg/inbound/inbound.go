@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -63,6 +64,18 @@ type Consumer struct {
 	// DeadAfter is how long a dead worker's members must have been idle before
 	// its entries are taken over (DefaultDeadAfter when 0).
 	DeadAfter time.Duration
+	// Metrics is the registry of the consumer's Prometheus metrics (metrics.go;
+	// nil: they are kept but not registered).
+	Metrics prometheus.Registerer
+
+	metricsOnce sync.Once
+	metrics     *inboundMetrics
+}
+
+// m is the consumer's metrics, made on first use.
+func (c *Consumer) m() *inboundMetrics {
+	c.metricsOnce.Do(func() { c.metrics = newInboundMetrics(c.Metrics, c.RDB) })
+	return c.metrics
 }
 
 // DefaultDeadAfter is Consumer.DeadAfter's default: a live member reads at
@@ -149,8 +162,10 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 		if time.Since(lastPending) > 500*time.Millisecond {
 			lastPending = time.Now()
 			// The sends whose counters move are announced by the fold below.
-			if _, err := c.Sends.RetryPending(ctx); err != nil {
+			if a, err := c.Sends.RetryPending(ctx); err != nil {
 				slog.WarnContext(ctx, "retry pending receipts", "err", err)
+			} else {
+				c.m().applied(a, true)
 			}
 		}
 		if time.Since(lastFold) > foldEvery {
@@ -541,11 +556,18 @@ func (c *Consumer) applyEntries(ctx context.Context, es []entry, stored *[]inbox
 				Text: in.Text, ReceivedAt: in.ReceivedAt, Ref: in.UDHRef, Seq: in.UDHSeq, Total: in.UDHTotal, UCS2: in.UCS2})
 		}
 	}
-	if _, err := c.Sends.ApplyReceipts(ctx, receipts); err != nil {
+	a, err := c.Sends.ApplyReceipts(ctx, receipts)
+	if err != nil {
 		return err
 	}
+	m := c.m()
+	m.applied(a, false)
+	m.entries.WithLabelValues("receipt").Add(float64(len(receipts)))
 	got, err := c.Inbox.Apply(ctx, mos)
 	*stored = append(*stored, got...)
+	if err == nil {
+		m.entries.WithLabelValues("mo").Add(float64(len(mos)))
+	}
 	return err
 }
 

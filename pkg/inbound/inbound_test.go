@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -17,6 +17,7 @@ import (
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
 )
@@ -395,12 +396,12 @@ func TestRefusedEntryQuarantined(t *testing.T) {
 	}
 	_, err = pipe.Exec(ctx)
 	must(err)
-	before := quarantinedCount()
+	reg := prometheus.NewRegistry()
 	consumeUntil(t, d, r, 1, 100, 60*time.Second, func() (bool, string) {
 		left, err := r.Client.XLen(ctx, jobs.InboundStream).Result()
 		must(err)
 		return left == 0, fmt.Sprintf("%d entries left in the stream", left)
-	})
+	}, func(c *Consumer) { c.Metrics = reg })
 	var stored int
 	var raw []byte
 	var reason string
@@ -409,14 +410,24 @@ func TestRefusedEntryQuarantined(t *testing.T) {
 	if stored != 6 || !strings.Contains(string(raw), "text=poison\n") || !strings.Contains(reason, "refused") {
 		t.Fatalf("stored %d, quarantined %q for %q", stored, raw, reason)
 	}
-	if got := quarantinedCount() - before; got != 1 {
-		t.Fatalf("quarantine counter moved by %v", got)
+	if got := counted(t, reg, "chapar_inbound_quarantined_total", ""); got != 1 {
+		t.Fatalf("quarantine counter at %v", got)
+	}
+	if got := counted(t, reg, "chapar_inbound_entries_total", "mo"); got != 6 {
+		t.Fatalf("%v MO entries counted as applied, want 6", got)
 	}
 }
 
-// quarantinedCount is the value of the Quarantined counter.
-func quarantinedCount() float64 {
-	var m dto.Metric
-	_ = Quarantined.Write(&m)
-	return m.GetCounter().GetValue()
+// counted is the value of a counter of reg with the label kind (none: "").
+func counted(t *testing.T, reg *prometheus.Registry, name, kind string) float64 {
+	t.Helper()
+	labels := map[string]string{}
+	if kind != "" {
+		labels["kind"] = kind
+	}
+	v, err := metrics.Value(reg, name, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

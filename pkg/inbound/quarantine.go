@@ -19,18 +19,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/validate"
 )
-
-// Quarantined counts the inbound entries quarantined (chapar_inbound_quarantined_total).
-var Quarantined = prometheus.NewCounter(prometheus.CounterOpts{
-	Name: "chapar_inbound_quarantined_total",
-	Help: "Inbound stream entries (receipts, MO parts) quarantined as unusable.",
-})
 
 // maxField bounds an address or message id: longer is not one (SMPP allows 65
 // octets for a message id, 21 for an address).
@@ -111,7 +104,7 @@ func (c *Consumer) quarantine(ctx context.Context, bad []poisoned) error {
 	if err != nil {
 		return fmt.Errorf("quarantine inbound entries: %w", err)
 	}
-	Quarantined.Add(float64(tag.RowsAffected()))
+	c.m().quarantined.Add(float64(tag.RowsAffected()))
 	for _, p := range bad {
 		slog.ErrorContext(ctx, "inbound entry quarantined", "id", p.msg.ID, "reason", p.reason)
 	}

@@ -66,6 +66,8 @@ type Hub struct {
 	// was redeemed just before its session's revocation arrived is refused too.
 	revoked map[int64]time.Time
 	wg      sync.WaitGroup
+	// metrics are registered by Instrument (metrics.go).
+	metrics hubMetrics
 }
 
 // revokedMemory is how long a revoked session stays in Hub.revoked: far longer than
@@ -93,7 +95,8 @@ func NewHub(rdb redis.UniversalClient, cfg HubConfig) *Hub {
 		cfg.MaxPerAccount = 20
 	}
 	h := &Hub{rdb: rdb, cfg: cfg, log: cfg.Log.With("component", "live"), ready: make(chan struct{}),
-		clients: map[int64]map[*client]struct{}{}, slots: map[int64]int{}, revoked: map[int64]time.Time{}}
+		clients: map[int64]map[*client]struct{}{}, slots: map[int64]int{}, revoked: map[int64]time.Time{},
+		metrics: newHubMetrics(nil)}
 	h.upgrader = websocket.Upgrader{
 		ReadBufferSize:    1024,
 		WriteBufferSize:   4096,
@@ -171,7 +174,9 @@ func (h *Hub) dispatch(ch string, payload []byte) {
 		}
 		select {
 		case c.send <- payload:
+			h.metrics.sent.Inc()
 		default:
+			h.metrics.dropped.Inc()
 			h.log.Warn("live: slow socket dropped", "account", account)
 			go c.close(websocket.CloseTryAgainLater, "too slow")
 		}
@@ -358,6 +363,7 @@ func (h *Hub) add(c *client) (closeReason, bool) {
 		h.clients[c.account] = set
 	}
 	set[c] = struct{}{}
+	h.metrics.opened.Inc()
 	h.wg.Add(1) // under the lock, so Close never waits while a socket is still joining
 	return closeReason{}, true
 }

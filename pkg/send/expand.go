@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
@@ -38,17 +39,36 @@ func (s *Service) HandleExpand(ctx context.Context, t *asynq.Task) error {
 	if err := json.Unmarshal(t.Payload(), &p); err != nil {
 		return fmt.Errorf("expand payload: %w: %w", err, asynq.SkipRetry)
 	}
-	batches, critical, accountID, balance, moved, err := s.expand(ctx, p.SendID)
+	start := time.Now()
+	x, err := s.expand(ctx, p.SendID)
 	if err != nil {
 		return err
 	}
-	if moved {
-		s.moneyChanged(ctx, accountID, balance)
+	if x.walked {
+		s.metrics.expanded(time.Since(start), x.recipients)
 	}
-	return s.enqueueBatches(ctx, p.SendID, batches, critical, "")
+	if x.moved {
+		s.moneyChanged(ctx, x.accountID, x.balance)
+	}
+	return s.enqueueBatches(ctx, p.SendID, x.batches, x.critical, "")
 }
 
-func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey, critical bool, accountID, balance int64, moved bool, err error) {
+// expanded is what an expansion did: the send's batches and whether they are
+// critical, the account's balance when the settlement moved it, and, when this
+// expansion walked the recipients, how many it queued.
+type expanded struct {
+	batches            []batchKey
+	critical           bool
+	accountID, balance int64
+	moved, walked      bool
+	recipients         int
+}
+
+func (s *Service) expand(ctx context.Context, sendID int64) (out expanded, err error) {
+	var batches []batchKey
+	var critical bool
+	var accountID, balance int64
+	var moved bool
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var status, typ, text string
 		var cancel11 bool
@@ -94,13 +114,15 @@ func (s *Service) expand(ctx context.Context, sendID int64) (batches []batchKey,
 			return err
 		}
 		batches = x.batches()
+		out.walked, out.recipients = true, x.queued()
 		balance, moved, err = x.settle(ctx, tx, accountID, quote, tot, len(batches))
 		if err == nil && bank.IsBankType(typ) {
 			err = bank.RecordReached(ctx, tx, accountID, sendID)
 		}
 		return err
 	})
-	return batches, critical, accountID, balance, moved, err
+	out.batches, out.critical, out.accountID, out.balance, out.moved = batches, critical, accountID, balance, moved
+	return out, err
 }
 
 // MsgOperatorBlocked is the reason shown on a recipient of an advertising send
@@ -170,6 +192,15 @@ func (x *expansion) copy(ctx context.Context, tx pgx.Tx, rows []planned) error {
 		return fmt.Errorf("copy recipients: %w", err)
 	}
 	return nil
+}
+
+// queued is how many recipients the expansion queued.
+func (x *expansion) queued() int {
+	n := 0
+	for _, c := range x.counters {
+		n += c
+	}
+	return n
 }
 
 // batches lists the per-operator batches of the queued recipients.

@@ -95,6 +95,10 @@ type Applied struct {
 	Pending   int
 	Delivered int
 	Failed    int
+	// Waited is, for each final receipt applied to a part still open, the time
+	// from the part's acceptance (its submit_sm_resp, message_ids.created_at) to
+	// the receipt's arrival at the gateway.
+	Waited []time.Duration
 	// moves are the balances refunds of blocked recipients moved (blocked.go).
 	moves []moneyMove
 }
@@ -228,7 +232,7 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	// the id (a restart of its counter) for that newer submit, whose response is
 	// not recorded yet, and the receipt is that one's (waitForSubmitting).
 	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs)),
-		final: make([]bool, len(rs))}
+		final: make([]bool, len(rs)), at: make([]time.Time, len(rs))}
 	if err := m.lookup(ctx, tx, rs, ret, false); err != nil {
 		return out, err
 	}
@@ -248,6 +252,10 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 			mOps, mIDs, mRids, mStats = append(mOps, r.Operator), append(mIDs, m.key[g]), append(mRids, m.rid[g]), append(mStats, r.Stat)
 			mStates = append(mStates, r.State)
 			enroute = enroute || r.Stat == StatEnroute
+			if !m.final[g] && r.Stat != StatEnroute {
+				// A receipt that overtook its submit_sm_resp waited nothing.
+				out.Waited = append(out.Waited, max(r.ReceivedAt.Sub(m.at[g]), 0))
+			}
 		}
 	}
 	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats, mStates}, enroute, &out); err != nil {
@@ -375,13 +383,15 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 }
 
 // receiptMatch is, per receipt of a batch, the recorded id it matched, the
-// recipient of that id, whether that recipient is still being recorded, and
-// whether the part already had its final state (no open part matched).
+// recipient of that id, whether that recipient is still being recorded,
+// whether the part already had its final state (no open part matched) and
+// when the id was recorded.
 type receiptMatch struct {
 	key   []string
 	rid   []int64
 	wait  []bool
 	final []bool
+	at    []time.Time
 }
 
 // waitForSubmitting makes the receipts matched only to final parts wait when a
@@ -442,7 +452,7 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), m.stat IS NOT NULL
+	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), m.stat IS NOT NULL, m.created_at
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
 			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
 		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id
@@ -458,11 +468,12 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 		var id string
 		var rid int64
 		var wait, final bool
-		if err := rows.Scan(&g, &id, &rid, &wait, &final); err != nil {
+		var at time.Time
+		if err := rows.Scan(&g, &id, &rid, &wait, &final, &at); err != nil {
 			return fmt.Errorf("match receipts: %w", err)
 		}
 		if m.key[g] == "" || (m.final[g] && !final) {
-			m.key[g], m.rid[g], m.wait[g], m.final[g] = id, rid, wait, final
+			m.key[g], m.rid[g], m.wait[g], m.final[g], m.at[g] = id, rid, wait, final, at
 		}
 	}
 	if err := rows.Err(); err != nil {

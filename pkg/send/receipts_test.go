@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
@@ -33,7 +34,9 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 		VALUES ($1, 0, '989121234567', 'mci', 1, 230, 0) RETURNING id`, sendID).Scan(&r1))
 	must(d.Pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
 		VALUES ($1, 0, '989201234567', 'rightel', 2, 458, 0) RETURNING id`, sendID).Scan(&r2))
-	_, err := d.Pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) VALUES ('mci', 'a1', $1, $2, 1)`, r1, sendID)
+	// a1 was accepted five seconds before its receipt arrives.
+	_, err := d.Pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+		VALUES ('mci', 'a1', $1, $2, 1, now() - interval '5 seconds')`, r1, sendID)
 	must(err)
 
 	// A batch in which no receipt matches yet parks them all.
@@ -52,6 +55,10 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 	if a.Delivered != 1 || a.Pending != 2 {
 		t.Fatalf("first apply %+v", a)
 	}
+	// The receipt latency (chapar_receipt_latency_seconds): a1's five seconds.
+	if len(a.Waited) != 1 || a.Waited[0] < 4*time.Second || a.Waited[0] > time.Minute {
+		t.Fatalf("first apply waited %v, want about 5 s for a1 alone", a.Waited)
+	}
 	_, err = d.Pool.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part) VALUES
 		('rightel', 'b1', $1, $2, 1), ('rightel', 'b2', $1, $2, 2)`, r2, sendID)
 	must(err)
@@ -59,6 +66,10 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 	must(err)
 	if a.Failed != 1 {
 		t.Fatalf("retry %+v", a)
+	}
+	// b1 and b2 overtook their submit_sm_resp: they waited nothing.
+	if len(a.Waited) != 2 || a.Waited[0] != 0 || a.Waited[1] != 0 {
+		t.Fatalf("retry waited %v, want two zeros", a.Waited)
 	}
 	// The same receipt again changes nothing.
 	a, err = s.ApplyReceipts(ctx, []send.Receipt{{Operator: "mci", MsgID: "a1", Stat: send.StatDelivered}})

@@ -99,6 +99,8 @@ type Service struct {
 	// blockedCodes are the receipt errors meaning "blocked by the subscriber"
 	// (blocked.go; the zero value: DefaultBlockedErr for every operator).
 	blockedCodes BlockedCodes
+	// metrics are registered by Instrument (metrics.go).
+	metrics *sendMetrics
 }
 
 // New returns the send service. onMoney, when set, is told every new balance (the
@@ -107,7 +109,7 @@ func New(pool *pgxpool.Pool, queue Enqueuer, lines *line.Service, limit *ratelim
 	onMoney func(ctx context.Context, accountID, balance int64)) *Service {
 	return &Service{pool: pool, queue: queue, lines: lines, limit: limit, perMin: perMin, now: time.Now, onMoney: onMoney,
 		ops: operator.NewCache(0), links: shortlink.New(shortlink.DefaultBase, ""),
-		rules: sendrules.New(pool)}
+		rules: sendrules.New(pool), metrics: newSendMetrics(nil)}
 }
 
 // SetShortLinks sets the codec of tracked short links: the API, the worker and

@@ -111,12 +111,21 @@ type Config struct {
 	// (default 1024).
 	DeliverQueue int
 
+	// SubmitResponse, when set, is told the seconds from each submit_sm being
+	// queued for the wire to its submit_sm_resp (a time-out or a lost
+	// connection is not a response and is not told). It runs on the read loop:
+	// a Prometheus histogram's Observe fits.
+	SubmitResponse Observer
+
 	// Logger receives session events (default slog.Default()).
 	Logger *slog.Logger
 	// DialContext opens the transport (default net.Dialer.DialContext); set
 	// it to use TLS or a proxy.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 }
+
+// Observer takes one measurement (prometheus.Observer satisfies it).
+type Observer interface{ Observe(float64) }
 
 // Defaults applied by withDefaults.
 const (

@@ -146,6 +146,10 @@ func (s *Session) finish(c *call, r result) {
 	s.mu.Unlock()
 	st := &s.sh.stats
 	st.inFlight.Add(-1)
+	if o := s.cfg.SubmitResponse; o != nil && r.err == nil {
+		// c.deadline is when the submit was queued plus the response time-out.
+		o.Observe((time.Since(c.deadline) + s.cfg.ResponseTimeout).Seconds())
+	}
 	switch {
 	case r.err != nil:
 		st.unknown.Add(1)

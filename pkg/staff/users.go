@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
@@ -31,6 +32,8 @@ type User struct {
 	Status    string     `json:"status"`
 	LastLogin *time.Time `json:"last_login"`
 	CreatedAt time.Time  `json:"created_at"`
+	// Operations: the user may read the operations page (acl.StaffOperations).
+	Operations bool `json:"operations"`
 }
 
 // UserInput is the form of a new staff user: an initial password they use with the
@@ -43,11 +46,13 @@ type UserInput struct {
 }
 
 const userSelect = `SELECT u.id, u.username, u.name, u.mobile, u.status,
-	(SELECT max(created_at) FROM sessions s WHERE s.user_id = u.id), u.created_at FROM users u WHERE u.is_staff`
+	(SELECT max(created_at) FROM sessions s WHERE s.user_id = u.id), u.created_at,
+	coalesce('` + string(acl.StaffOperations) + `' = ANY(r.permissions), false)
+	FROM users u LEFT JOIN roles r ON r.id = u.role_id WHERE u.is_staff`
 
 func scanUser(r pgx.Row) (User, error) {
 	var u User
-	err := r.Scan(&u.ID, &u.Username, &u.Name, &u.Mobile, &u.Status, &u.LastLogin, &u.CreatedAt)
+	err := r.Scan(&u.ID, &u.Username, &u.Name, &u.Mobile, &u.Status, &u.LastLogin, &u.CreatedAt, &u.Operations)
 	if strings.HasPrefix(u.Mobile, "98") {
 		u.Mobile = "0" + u.Mobile[2:]
 	}
@@ -131,6 +136,63 @@ func (s *Service) SetUserStatus(ctx context.Context, by acl.Identity, id int64, 
 		}
 	}
 	return s.User(ctx, id)
+}
+
+// OperationsRole is the role, in the staff's own account, that grants the
+// operations page (acl.StaffOperations); staff hold no other role.
+const OperationsRole = "پایش عملیات"
+
+// SetOperations grants or takes back a staff user's operations page, audited
+// (staff.user_operations_granted, staff.user_operations_revoked). It takes
+// effect within the session cache's lifetime (SESSION_CACHE_TTL, 10 s).
+func (s *Service) SetOperations(ctx context.Context, by acl.Identity, id int64, granted bool, ip string) (User, error) {
+	u, err := s.User(ctx, id)
+	if err != nil {
+		return u, err
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := setOperationsRole(ctx, tx, id, granted); err != nil {
+			return err
+		}
+		action := "staff.user_operations_revoked"
+		if granted {
+			action = "staff.user_operations_granted"
+		}
+		return s.auditUser(ctx, tx, by, action, id, ip, u.Username)
+	})
+	if err != nil {
+		return u, err
+	}
+	return s.User(ctx, id)
+}
+
+// GrantOperations gives the staff user username the operations page, unaudited:
+// for seeding (`make run`'s staff user); the back office uses SetOperations.
+func GrantOperations(ctx context.Context, pool *pgxpool.Pool, username string) error {
+	var id int64
+	if err := pool.QueryRow(ctx, `SELECT id FROM users WHERE username = $1 AND is_staff`, username).Scan(&id); err != nil {
+		return fmt.Errorf("staff user %s: %w", username, err)
+	}
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return setOperationsRole(ctx, tx, id, true) })
+}
+
+// setOperationsRole gives staff user id the operations role (made in their own
+// account the first time), or takes every role away.
+func setOperationsRole(ctx context.Context, tx pgx.Tx, id int64, granted bool) error {
+	var role *int64
+	if granted {
+		role = new(int64)
+		if err := tx.QueryRow(ctx, `INSERT INTO roles (account_id, name, permissions)
+			SELECT account_id, $2, $3 FROM users WHERE id = $1
+			ON CONFLICT (account_id, name) DO UPDATE SET permissions = EXCLUDED.permissions RETURNING id`,
+			id, OperationsRole, []string{string(acl.StaffOperations)}).Scan(role); err != nil {
+			return fmt.Errorf("operations role: %w", err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE users SET role_id = $2, updated_at = now() WHERE id = $1 AND is_staff`, id, role); err != nil {
+		return fmt.Errorf("set staff user role: %w", err)
+	}
+	return nil
 }
 
 // auditUser records a staff-user change without an account (like content changes).

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Settings tune delivery (WEBHOOK_* settings, pkg/config).
@@ -69,6 +70,8 @@ type Deliverer struct {
 	// Pace, when set, gives the wait after a poll that left slots free from
 	// Settings.Every (the worker's lease.Lead.Pace); nil waits Every.
 	Pace func(ctx context.Context, every time.Duration) time.Duration
+	// attempts counts the attempts by result (metrics.go).
+	attempts *prometheus.CounterVec
 }
 
 // NewDeliverer builds a deliverer whose connections pass through guard.
@@ -79,7 +82,8 @@ func NewDeliverer(pool *pgxpool.Pool, guard Guard, set Settings, log *slog.Logge
 		TLSHandshakeTimeout: set.Timeout, ResponseHeaderTimeout: set.Timeout}
 	client := &http.Client{Transport: tr, Timeout: set.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &Deliverer{pool: pool, set: set, client: client, log: log, slots: make(chan struct{}, set.Concurrency), now: time.Now}
+	return &Deliverer{pool: pool, set: set, client: client, log: log, slots: make(chan struct{}, set.Concurrency), now: time.Now,
+		attempts: newAttempts(nil)}
 }
 
 // Run polls the outbox until ctx ends, then waits for the POSTs in flight. While
@@ -245,6 +249,7 @@ func (d *Deliverer) deliver(ctx context.Context, j job) {
 	if err == nil && status >= 200 && status < 300 {
 		d.record(ctx, j, `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status = $2,
 			last_error = '' WHERE id = $1`, status)
+		d.attempts.WithLabelValues("delivered").Inc()
 		return
 	}
 	msg := fmt.Sprintf("HTTP %d", status)
@@ -261,10 +266,12 @@ func (d *Deliverer) deliver(ctx context.Context, j job) {
 	wait := d.backoff(j.attempts)
 	if !j.enabled || d.now().Add(wait).After(j.firstAt.Add(d.set.Window)) {
 		d.record(ctx, j, `UPDATE webhook_deliveries SET status = 'dead', last_status = $2, last_error = $3 WHERE id = $1`, st, msg)
+		d.attempts.WithLabelValues("dead").Inc()
 		return
 	}
 	d.record(ctx, j, `UPDATE webhook_deliveries SET next_at = now() + $2::interval, last_status = $3, last_error = $4
 		WHERE id = $1`, wait, st, msg)
+	d.attempts.WithLabelValues("retry").Inc()
 }
 
 func (d *Deliverer) record(ctx context.Context, j job, sql string, args ...any) {

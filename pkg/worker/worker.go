@@ -14,6 +14,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/jobs"
@@ -73,6 +74,19 @@ type Worker struct {
 	loops []func(context.Context)
 	// lead is the workers' lease for the work one of them does for all (Run).
 	lead *lease.Lead
+	// metrics is the registry Instrument was given (nil: none).
+	metrics prometheus.Registerer
+}
+
+// Instrument registers the worker's Prometheus metrics on reg (docs/metrics.md):
+// the send engine's expansions and holds, the inbound consumer's receipts, the
+// webhook deliverer's attempts and backlog, and every asynq queue. Call it
+// once, before Run.
+func (w *Worker) Instrument(reg prometheus.Registerer) {
+	w.metrics = reg
+	w.Sends.Instrument(reg)
+	w.Webhooks.Instrument(reg)
+	reg.MustRegister(jobs.NewQueueCollector(asynq.NewInspector(w.cfg.AsynqRedis())))
 }
 
 // New assembles a worker. pub may be nil.
@@ -166,7 +180,7 @@ func (w *Worker) Run(ctx context.Context, name string, concurrency int) error {
 	w.Webhooks.Pace = w.lead.Pace
 	defer w.lead.Release(context.WithoutCancel(ctx))
 	consumer := &inbound.Consumer{RDB: w.rdb, Pool: w.pool, Sends: w.Sends, Inbox: w.Inbox, Name: name, OnMO: w.onMO,
-		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead, Alive: alive(insp, name)}
+		Consumers: inbound.ParseConsumers(os.Getenv("INBOUND_CONSUMERS")), Lead: w.lead, Alive: alive(insp, name), Metrics: w.metrics}
 	var wg sync.WaitGroup
 	run := func(f func(context.Context)) {
 		wg.Add(1)

@@ -15,6 +15,7 @@ export const ADMIN_MENU = [
   { to: '/admin/content', label: 'محتوای پنل' },
   { to: '/admin/patterns', label: 'الگوهای سیستمی' },
   { to: '/admin/staff', label: 'کاربران پشتیبانی' },
+  { to: '/admin/operations', label: 'پایش عملیات' },
   { to: '/admin/inbound-quarantine', label: 'ورودی‌های قرنطینه' },
   { to: '/admin/send-hours', label: 'ساعت مجاز ارسال' },
   { to: '/admin/operator-blocklist', label: 'لیست سیاه اپراتورها' },

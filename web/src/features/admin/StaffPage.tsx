@@ -10,13 +10,17 @@ import { useUrlListState } from '../../lib/urlState'
 import { adminApi, useAdminMutation, useStaffMe, useStaffUsers, type StaffUser, type StaffUserInput } from './api'
 import { displayMobile } from '../../lib/mobile'
 
-/** /admin/staff: the staff users; add one, deactivate or reactivate (a deactivated user's sessions end at once). */
+/**
+ * /admin/staff: the staff users; add one, deactivate or reactivate (a deactivated user's sessions end at once),
+ * give or take the operations page (staff.operations).
+ */
 export default function StaffPage() {
   const list = useUrlListState()
   const { data, isPending, isError, refetch } = useStaffUsers({ page: list.page, limit: list.limit })
   const { data: me } = useStaffMe(true)
   const [adding, setAdding] = useState(false)
   const status = useAdminMutation((u: StaffUser) => adminApi.setStaffStatus(u.id, u.status === 'active' ? 'disabled' : 'active'))
+  const operations = useAdminMutation((u: StaffUser) => adminApi.setStaffOperations(u.id, !u.operations))
 
   const columns: DataTableColumn<StaffUser>[] = [
     { key: 'username', title: 'نام کاربری', render: (u) => <bdi>{u.username}</bdi> },
@@ -27,6 +31,17 @@ export default function StaffPage() {
     {
       key: 'status', title: 'وضعیت',
       render: (u) => <Badge colorPalette={u.status === 'active' ? 'green' : 'red'}>{u.status === 'active' ? 'فعال' : 'غیرفعال'}</Badge>,
+    },
+    {
+      key: 'operations', title: 'پایش عملیات', render: (u) => (
+        <HStack gap="2" justify={{ base: 'flex-end', md: 'flex-start' }}>
+          <Badge colorPalette={u.operations ? 'green' : 'gray'}>{u.operations ? 'دارد' : 'ندارد'}</Badge>
+          <Button size="xs" variant="outline" loading={operations.isPending && operations.variables?.id === u.id}
+            onClick={() => operations.mutate(u)} aria-label={`${u.operations ? 'گرفتن' : 'دادن'} دسترسی پایش عملیات ${u.username}`}>
+            {u.operations ? 'گرفتن دسترسی' : 'دادن دسترسی'}
+          </Button>
+        </HStack>
+      ),
     },
     {
       key: 'actions', title: 'اقدام', render: (u) =>

@@ -114,6 +114,8 @@ export interface StaffUser {
   status: 'active' | 'disabled'
   last_login: string | null
   created_at: string
+  /** May read the operations page (staff.operations). */
+  operations: boolean
 }
 
 export type StaffUserInput = { username: string; name: string; mobile: string; password: string }
@@ -161,6 +163,36 @@ export interface SystemicPattern {
 
 export type SystemicInput = Pick<SystemicPattern, 'kind' | 'title' | 'description' | 'text' | 'variables'>
 
+/** One SMPP bind on the operations page: its state at the gateway holding it ("" when none does). */
+export interface OperationsBind {
+  name: string
+  operator: string
+  state: string
+  bound: boolean
+  gateway: string
+}
+
+/** One asynq task queue on the operations page. */
+export interface OperationsQueue {
+  name: string
+  pending: number
+  active: number
+  scheduled: number
+  retry: number
+  archived: number
+  latency_seconds: number
+  paused: boolean
+}
+
+/** GET /admin/operations: the binds, the gateways' rates per second and the task queues, now. */
+export interface OperationsOverview {
+  at: string
+  gateways: number
+  throughput: { submits: number; receipts: number }
+  binds: OperationsBind[]
+  queues: OperationsQueue[]
+}
+
 /** An inbound entry (receipt or MO part) the worker quarantined: its raw bytes in hex, why, when. */
 export interface QuarantinedEntry {
   id: number
@@ -175,7 +207,9 @@ export const adminApi = {
   confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
   resend: (login_token: string) => api.post<unknown>('/admin/auth/send_sms_otp', { login_token, method: 'sms' }),
   logout: () => api.post<unknown>('/admin/auth/logout'),
-  me: () => api.get<{ id: number; name: string; user_name: string }>('/admin/me'),
+  me: () => api.get<{ id: number; name: string; user_name: string; operations: boolean }>('/admin/me'),
+  operations: () => api.get<OperationsOverview>('/admin/operations'),
+  setStaffOperations: (id: number, operations: boolean) => api.post<StaffUser>(`/admin/staff/${id}/operations`, { operations }),
   staffUsers: (q: { page?: number; limit?: number }) => api.page<StaffUser>('/admin/staff', q),
   quarantine: (q: { page?: number; limit?: number }) => api.page<QuarantinedEntry>('/admin/inbound-quarantine', q),
   addStaffUser: (body: StaffUserInput) => api.post<StaffUser>('/admin/staff', body),
@@ -232,6 +266,16 @@ export const useStaffUsers = (q: Parameters<typeof adminApi.staffUsers>[0]) =>
   useQuery({ queryKey: ['admin', 'staff', q], queryFn: () => adminApi.staffUsers(q) })
 export const useQuarantine = (q: Parameters<typeof adminApi.quarantine>[0]) =>
   useQuery({ queryKey: ['admin', 'inbound-quarantine', q], queryFn: () => adminApi.quarantine(q) })
+/** The operations page, read again every two seconds (the gateways' heartbeat); a 403 is not retried. */
+export const useOperations = () =>
+  useQuery({
+    queryKey: ['admin', 'operations'], queryFn: adminApi.operations, refetchInterval: OPERATIONS_POLL_MS,
+    retry: (n, err) => !(err instanceof ApiError && err.status === 403) && n < 2,
+  })
+
+/** How often the operations page is read again. */
+export const OPERATIONS_POLL_MS = 2000
+
 export const useQueues = () => useQuery({ queryKey: keys.queues, queryFn: adminApi.queues })
 export const useReviewItems = (q: Parameters<typeof adminApi.items>[0]) =>
   useQuery({ queryKey: keys.items(q), queryFn: () => adminApi.items(q) })

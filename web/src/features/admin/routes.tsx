@@ -11,6 +11,7 @@ const QuarantinePage = lazyPage(() => import('./QuarantinePage'))
 const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
 const OperatorBlocklistPage = lazyPage(() => import('./OperatorBlocklistPage'))
 const InvoiceSellerPage = lazyPage(() => import('./InvoiceSellerPage'))
+const OperationsPage = lazyPage(() => import('./OperationsPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -27,4 +28,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'send-hours', element: <SendHoursPage />, handle: { title: 'ساعت مجاز ارسال' } },
   { path: 'operator-blocklist', element: <OperatorBlocklistPage />, handle: { title: 'لیست سیاه اپراتورها' } },
   { path: 'invoice-seller', element: <InvoiceSellerPage />, handle: { title: 'مشخصات فروشنده فاکتور' } },
+  { path: 'operations', element: <OperationsPage />, handle: { title: 'پایش عملیات' } },
 ]
