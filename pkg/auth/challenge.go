@@ -36,7 +36,7 @@ type challenge struct {
 	sends         int
 	expiresAt     time.Time
 	consumed      bool
-	subject       string // the lower-cased username the challenge was asked for
+	subject       string // the name it was asked for: the username lower-cased, or a code login's mobile
 	staff         string // the staff username that issued an external-login code
 	staffID       int64  // and their user id
 	trusted       bool   // started by a trusted device or a signed-in session of the user

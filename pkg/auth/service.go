@@ -1,8 +1,9 @@
 // Package auth owns sessions and the login flow: password check, the two-step login
 // (SMS or voice one-time code through the critical queue, or a TOTP authenticator
-// app), registration's mobile check, password reset, one-time external-login codes,
-// session tokens (random, stored hashed, cached in an LRU with a short TTL, revocable)
-// and the limits and lock-outs on login, codes and sign-up.
+// app), login with a one-time code alone (codelogin.go), registration's mobile check,
+// password reset, one-time external-login codes, session tokens (random, stored
+// hashed, cached in an LRU with a short TTL, revocable), device tokens (device.go) and
+// the limits and lock-outs on login, codes and sign-up (guard.go).
 package auth
 
 import (
