@@ -203,6 +203,22 @@ func (s *Service) ByUsername(ctx context.Context, username string) (User, error)
 	return s.one(ctx, `lower(u.username) = lower($1)`, strings.TrimSpace(username))
 }
 
+// ByVerifiedMobile loads at most two customer users (never staff, never deactivated)
+// who proved mobile (international form, 98…): enough to tell one owner from a
+// number shared by several users.
+func (s *Service) ByVerifiedMobile(ctx context.Context, mobile string) ([]User, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+userColumns+` FROM users u LEFT JOIN roles r ON r.id = u.role_id
+		WHERE u.mobile = $1 AND u.mobile_verified AND NOT u.is_staff AND u.status <> 'disabled' ORDER BY u.id LIMIT 2`, mobile)
+	if err != nil {
+		return nil, fmt.Errorf("users by mobile: %w", err)
+	}
+	users, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (User, error) { return scanUser(r) })
+	if err != nil {
+		return nil, fmt.Errorf("users by mobile: %w", err)
+	}
+	return users, nil
+}
+
 // ByID loads a user by id.
 func (s *Service) ByID(ctx context.Context, id int64) (User, error) {
 	return s.one(ctx, `u.id = $1`, id)

@@ -272,6 +272,18 @@ func (e *Env) Notices(mobile string) []string {
 	return out
 }
 
+// Codes returns the one-time-code messages (not the notices) queued for a mobile, in
+// order; Voice marks a code read out by a call.
+func (e *Env) Codes(mobile string) []jobs.Verification {
+	var out []jobs.Verification
+	for _, v := range e.verifications(mobile) {
+		if v.Purpose != auth.PurposeNotice {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Texts returns every text queued for a mobile (codes, invitations, notices), in order.
 func (e *Env) Texts(mobile string) []string {
 	e.T.Helper()

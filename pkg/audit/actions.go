@@ -5,6 +5,8 @@ const (
 	AuthLogin          = "auth.login"
 	AuthLoginFailed    = "auth.login_failed"
 	AuthLoginLocked    = "auth.login_locked"
+	AuthLoginCode      = "auth.login_code"
+	AuthLoginCodeShut  = "auth.login_code_closed"
 	AuthLogout         = "auth.logout"
 	AuthPasswordReset  = "auth.password_reset"
 	AuthResetLocked    = "auth.reset_locked"
@@ -79,6 +81,8 @@ var Labels = []Label{
 	{AuthLogin, "ورود به حساب"},
 	{AuthLoginFailed, "ورود ناموفق"},
 	{AuthLoginLocked, "قفل ورود پس از تلاش‌های ناموفق"},
+	{AuthLoginCode, "ورود با رمز یکبار مصرف"},
+	{AuthLoginCodeShut, "درخواست ورود با رمز یکبار مصرف (بسته به‌دلیل ورود دومرحله‌ای)"},
 	{AuthLogout, "خروج از حساب"},
 	{AuthPasswordReset, "بازیابی رمز عبور"},
 	{AuthResetLocked, "قفل بازیابی رمز عبور"},

@@ -36,20 +36,26 @@ type challenge struct {
 	sends         int
 	expiresAt     time.Time
 	consumed      bool
-	subject       string // the lower-cased username the challenge was asked for
+	subject       string // the name it was asked for: the username lower-cased, or a code login's mobile
 	staff         string // the staff username that issued an external-login code
 	staffID       int64  // and their user id
+	trusted       bool   // started by a trusted device or a signed-in session of the user
 	token         string // only when just created
 }
 
 // startChallenge creates a challenge and sends its first code (unless the method is
-// app). A code to a number that had its day's codes fails with CodeNumberCap before
-// anything is written.
-func (s *Service) startChallenge(ctx context.Context, u account.User, purpose, method string, c Client) (challenge, error) {
-	ch := challenge{userID: u.ID, purpose: purpose, method: method, subject: strings.ToLower(u.Username)}
+// app). A code to a number that had its day's codes (of the trusted budget when
+// trusted) fails with CodeNumberCap before anything is written.
+func (s *Service) startChallenge(ctx context.Context, u account.User, purpose, method string, trusted bool, c Client) (challenge, error) {
+	return s.startFor(ctx, u, challenge{userID: u.ID, purpose: purpose, method: method, subject: strings.ToLower(u.Username),
+		trusted: trusted}, c)
+}
+
+// startFor is startChallenge for a challenge asked under its own subject.
+func (s *Service) startFor(ctx context.Context, u account.User, ch challenge, c Client) (challenge, error) {
 	var code string
-	if method != "app" {
-		if err := s.capNumber(ctx, u.Mobile); err != nil {
+	if ch.method != "app" {
+		if err := s.capNumber(ctx, u.Mobile, ch.trusted); err != nil {
 			return challenge{}, err
 		}
 		var err error
@@ -88,9 +94,10 @@ func (s *Service) insertChallenge(ctx context.Context, ch challenge, code string
 	}
 	ch.resendAt = s.now().Add(s.cfg.OTPResendAfter)
 	err = s.pool.QueryRow(ctx, `INSERT INTO challenges (user_id, purpose, token_hash, method, code_hash, code_expires_at,
-		max_tries, resend_at, sends, ip, expires_at, subject) VALUES (nullif($1, 0),$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING id`,
+		max_tries, resend_at, sends, ip, expires_at, subject, trusted) VALUES (nullif($1, 0),$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)
+		RETURNING id`,
 		ch.userID, ch.purpose, th, ch.method, ch.codeHash, ch.codeExpiresAt, ch.maxTries, ch.resendAt, ch.sends, c.IP,
-		ch.expiresAt, ch.subject).Scan(&ch.id)
+		ch.expiresAt, ch.subject, ch.trusted).Scan(&ch.id)
 	if err != nil {
 		return challenge{}, fmt.Errorf("insert challenge: %w", err)
 	}
@@ -105,9 +112,11 @@ func (s *Service) challengeTTL(purpose string) time.Duration {
 	return s.cfg.OTPLoginTTL
 }
 
-// capNumber counts one code to a mobile against its daily cap (all purposes).
-func (s *Service) capNumber(ctx context.Context, mobile string) error {
-	ok, retry, err := s.limit.Allow(ctx, "otp:number:"+mobile, s.cfg.OTPPerNumberPerDay, 24*time.Hour)
+// capNumber counts one code to a mobile against its daily cap (all purposes). Codes a
+// trusted device or a signed-in session of the user asks for have a budget of their
+// own, which a stranger cannot drain.
+func (s *Service) capNumber(ctx context.Context, mobile string, trusted bool) error {
+	ok, retry, err := s.limit.Allow(ctx, budgetKey("otp:number:", mobile, trusted), s.cfg.OTPPerNumberPerDay, 24*time.Hour)
 	if err != nil {
 		return err
 	}
@@ -125,6 +134,8 @@ func (s *Service) sendCode(ctx context.Context, u account.User, ch challenge, co
 		text = "کد تایید شماره همراه برای ثبت‌نام در چاپار: " + code + "\nاگر ثبت‌نام نکرده‌اید، آن را نادیده بگیرید."
 	case "reset":
 		text = "کد بازیابی رمز عبور چاپار: " + code + "\nاگر این درخواست از طرف شما نبوده، آن را نادیده بگیرید."
+	case "login_code":
+		text = "رمز یکبار مصرف ورود به چاپار: " + code + "\nاین رمز را در اختیار دیگران قرار ندهید."
 	}
 	task, err := jobs.NewVerification(jobs.Verification{UserID: u.ID, Mobile: u.Mobile, Text: text,
 		Voice: ch.method == "voice", Purpose: ch.purpose, ChallengeID: ch.id, Seq: ch.sends})
@@ -142,12 +153,12 @@ func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, pu
 	var ch challenge
 	var consumedAt *time.Time
 	err := tx.QueryRow(ctx, `SELECT id, coalesce(user_id, 0), purpose, method, code_hash, code_expires_at, tries, max_tries,
-		resend_at, sends, expires_at, consumed_at, subject,
+		resend_at, sends, expires_at, consumed_at, subject, trusted,
 		coalesce((SELECT username FROM users WHERE id = issued_by AND is_staff), ''),
 		coalesce((SELECT id FROM users WHERE id = issued_by AND is_staff), 0)
 		FROM challenges WHERE token_hash = $1 FOR UPDATE`, hashToken(token)).
 		Scan(&ch.id, &ch.userID, &ch.purpose, &ch.method, &ch.codeHash, &ch.codeExpiresAt, &ch.tries, &ch.maxTries,
-			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject, &ch.staff, &ch.staffID)
+			&ch.resendAt, &ch.sends, &ch.expiresAt, &consumedAt, &ch.subject, &ch.trusted, &ch.staff, &ch.staffID)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (consumedAt != nil || !slices.Contains(purposes, ch.purpose)) {
 		return ch, apperr.New(apperr.Unauthorized, MsgOTPTimeout).WithCode(CodeOTPTimeout)
 	}
@@ -163,8 +174,9 @@ func (s *Service) loadChallenge(ctx context.Context, tx pgx.Tx, token string, pu
 	return ch, nil
 }
 
-// Resend sends a new code for a login, reset or registration challenge, after its
-// countdown. A reset challenge answers alike whether its user exists or not.
+// Resend sends a new code for a login, code login, reset or registration challenge,
+// after its countdown. Reset and code-login challenges answer alike whether their user
+// exists or not.
 func (s *Service) Resend(ctx context.Context, token, method string, c Client) (resendAfter int, err error) {
 	if method == "" {
 		method = "sms"
@@ -179,7 +191,7 @@ func (s *Service) Resend(ctx context.Context, token, method string, c Client) (r
 	var code string
 	var ch challenge
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if ch, err = s.loadChallenge(ctx, tx, token, "login", "reset", "register"); err != nil {
+		if ch, err = s.loadChallenge(ctx, tx, token, "login", "login_code", "reset", "register"); err != nil {
 			return err
 		}
 		if ch.userID != 0 {
@@ -212,19 +224,19 @@ func (s *Service) Resend(ctx context.Context, token, method string, c Client) (r
 }
 
 // renewCode replaces the challenge's code after its countdown and returns the code to
-// send: none for a decoy, nor for a reset whose number had its day's codes (a reset
-// answers alike either way).
+// send: none for a decoy, nor for a reset or code login whose number had its day's
+// codes (they answer alike either way).
 func (s *Service) renewCode(ctx context.Context, tx pgx.Tx, u account.User, ch *challenge, token, method string) (string, error) {
 	if wait := ch.resendAt.Sub(s.now()); wait > 0 && ch.sends > 0 {
 		return "", apperr.RateLimit(int(wait.Seconds()) + 1).WithCode("otp-wait")
 	}
-	if err := s.allow(ctx, "otp:send:subject:"+ch.subject, s.cfg.OTPSendPerMin); err != nil {
+	if err := s.allow(ctx, budgetKey("otp:send:subject:", ch.subject, ch.trusted), s.cfg.OTPSendPerMin); err != nil {
 		return "", err
 	}
 	var code string
 	if ch.userID != 0 {
-		err := s.capNumber(ctx, u.Mobile)
-		if e, ok := apperr.As(err); ok && e.Code == CodeNumberCap && ch.purpose == "reset" {
+		err := s.capNumber(ctx, u.Mobile, ch.trusted)
+		if e, ok := apperr.As(err); ok && e.Code == CodeNumberCap && (ch.purpose == "reset" || ch.purpose == "login_code") {
 			err = nil
 		} else if err == nil {
 			code, err = newCode(codeDigits)
@@ -249,7 +261,7 @@ func (s *Service) renewCode(ctx context.Context, tx pgx.Tx, u account.User, ch *
 
 // verify checks a code against a challenge, counting wrong tries, and consumes the
 // challenge on success. Reset codes also count against the day's lock-out of the
-// username and of its mobile.
+// username and of its mobile; login codes against the name's login lock-out.
 func (s *Service) verify(ctx context.Context, token, code string, c Client, purposes ...string) (challenge, error) {
 	code = strings.TrimSpace(validate.ToLatinDigits(code))
 	if code == "" {
@@ -262,29 +274,22 @@ func (s *Service) verify(ctx context.Context, token, code string, c Client, purp
 	var verr error
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		var u account.User
 		if ch, err = s.loadChallenge(ctx, tx, token, purposes...); err != nil {
 			return err
 		}
-		if err := s.allow(ctx, "otp:confirm:subject:"+ch.subject, s.cfg.OTPConfirmPerMin); err != nil {
+		u, trusted, err := s.challenger(ctx, ch, c)
+		if err != nil {
 			return err
 		}
-		if ch.userID != 0 {
-			if u, err = s.accounts.ByID(ctx, ch.userID); err != nil {
-				return err
-			}
-		}
-		if ch.purpose == "reset" {
-			if err := s.resetLocked(ctx, ch.subject, u.Mobile); err != nil {
-				return err
-			}
+		if err := s.codeGate(ctx, ch, u, trusted, c); err != nil {
+			return err
 		}
 		ok, expired := s.matchCode(ch, u, token, code)
 		if ok {
 			_, err := tx.Exec(ctx, `UPDATE challenges SET consumed_at = now() WHERE id = $1`, ch.id)
 			return err
 		}
-		if err := s.countWrongTry(ctx, tx, &ch, u, expired, c); err != nil {
+		if err := s.countWrongTry(ctx, tx, &ch, u, expired, trusted, c); err != nil {
 			return err
 		}
 		verr = wrongAnswer(ch, expired)
@@ -294,6 +299,46 @@ func (s *Service) verify(ctx context.Context, token, code string, c Client, purp
 		return ch, err
 	}
 	return ch, verr
+}
+
+// challenger loads the challenge's user (none for a decoy) and whether the caller is
+// trusted for it: the challenge was started trusted, or the caller presents a live
+// device token of the user.
+func (s *Service) challenger(ctx context.Context, ch challenge, c Client) (account.User, bool, error) {
+	if ch.userID == 0 {
+		return account.User{}, false, nil
+	}
+	u, err := s.accounts.ByID(ctx, ch.userID)
+	if err != nil || ch.trusted {
+		return u, ch.trusted, err
+	}
+	trusted, err := s.deviceTrusted(ctx, c.Device, u.ID)
+	return u, trusted, err
+}
+
+// codeGate runs before a code is compared: the subject's confirmations a minute (a
+// budget of their own for a trusted caller), the day's reset lock-out, and the login
+// lock-out of an untrusted client.
+func (s *Service) codeGate(ctx context.Context, ch challenge, u account.User, trusted bool, c Client) error {
+	if err := s.allow(ctx, budgetKey("otp:confirm:subject:", ch.subject, trusted), s.cfg.OTPConfirmPerMin); err != nil {
+		return err
+	}
+	switch ch.purpose {
+	case "reset":
+		return s.resetLocked(ctx, ch.subject, u.Mobile)
+	case "login", "login_code":
+		return s.nameLocked(ctx, ch.subject, trusted, c)
+	}
+	return nil
+}
+
+// budgetKey is a rate-limit key of a subject (a username or a mobile): trusted callers
+// count apart from everyone else.
+func budgetKey(prefix, subject string, trusted bool) string {
+	if trusted {
+		return prefix + "trusted:" + subject
+	}
+	return prefix + subject
 }
 
 // matchCode compares a code with the challenge's (or the authenticator's).
@@ -309,14 +354,19 @@ func (s *Service) matchCode(ch challenge, u account.User, token, code string) (o
 }
 
 // countWrongTry records a wrong (or expired) code on the challenge and, for a reset,
-// against the day's lock-out.
-func (s *Service) countWrongTry(ctx context.Context, tx pgx.Tx, ch *challenge, u account.User, expired bool, c Client) error {
+// against the day's lock-out; for a login, against the name's login lock-out.
+func (s *Service) countWrongTry(ctx context.Context, tx pgx.Tx, ch *challenge, u account.User, expired, trusted bool, c Client) error {
 	ch.tries++
 	if _, err := tx.Exec(ctx, `UPDATE challenges SET tries = $2 WHERE id = $1`, ch.id, ch.tries); err != nil {
 		return fmt.Errorf("count try: %w", err)
 	}
-	if ch.purpose == "reset" && !expired {
+	switch {
+	case expired:
+		return nil
+	case ch.purpose == "reset":
 		return s.countResetFailure(ctx, *ch, u, c)
+	case ch.purpose == "login" || ch.purpose == "login_code":
+		return s.loginFailed(ctx, ch.subject, u, trusted, c)
 	}
 	return nil
 }
@@ -334,17 +384,32 @@ func wrongAnswer(ch challenge, expired bool) error {
 	}
 }
 
-// ConfirmLogin completes the second step and opens a session.
-func (s *Service) ConfirmLogin(ctx context.Context, token, code string, c Client) (string, error) {
-	ch, err := s.verify(ctx, token, code, c, "login")
+// ConfirmLogin completes a login's second step or a code login and opens a session;
+// the answer carries the browser's device token. A code login whose user has since
+// become unfit for it (two-step login turned on) starts again.
+func (s *Service) ConfirmLogin(ctx context.Context, token, code string, c Client) (Opened, error) {
+	ch, err := s.verify(ctx, token, code, c, "login", "login_code")
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
 	u, err := s.accounts.ByID(ctx, ch.userID)
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
-	return s.openSession(ctx, u, c, "auth.login")
+	action := audit.AuthLogin
+	if ch.purpose == "login_code" {
+		if codeLoginClosed(u) != "" {
+			return Opened{}, apperr.New(apperr.Unauthorized, MsgOTPTimeout).WithCode(CodeOTPTimeout)
+		}
+		action = audit.AuthLoginCode
+	}
+	if err := usable(u); err != nil {
+		return Opened{}, err
+	}
+	if err := s.loginSucceeded(ctx, ch.subject, c); err != nil {
+		return Opened{}, err
+	}
+	return s.openSession(ctx, u, c, action)
 }
 
 // ResetStart is the answer to a forgot-password request: the same for every username,
@@ -378,7 +443,7 @@ func (s *Service) ForgotPassword(ctx context.Context, username string, c Client)
 	}
 	var ch challenge
 	if u.ID != 0 && u.MobileVerified {
-		ch, err = s.startChallenge(ctx, u, "reset", "sms", c)
+		ch, err = s.startChallenge(ctx, u, "reset", "sms", false, c)
 		if e, ok := apperr.As(err); ok && e.Code == CodeNumberCap {
 			u.ID = 0
 		} else if err != nil {
@@ -443,7 +508,12 @@ func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, co
 		if rev, err = revokeUser(ctx, tx, u.ID); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_reset", IP: c.IP})
+		devices, err := forgetDevices(ctx, tx, u.ID)
+		if err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_reset", IP: c.IP,
+			Details: map[string]any{"sessions_closed": len(rev.Sessions), "devices_forgotten": devices}})
 	})
 	if err != nil {
 		return err

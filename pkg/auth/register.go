@@ -41,7 +41,7 @@ func (s *Service) Register(ctx context.Context, in account.RegisterInput, c Clie
 	if _, _, err := s.limit.Hit(ctx, key, time.Hour); err != nil {
 		return Registration{}, err
 	}
-	ch, err := s.startChallenge(ctx, u, "register", "sms", c)
+	ch, err := s.startChallenge(ctx, u, "register", "sms", false, c)
 	if err != nil {
 		return Registration{}, err
 	}
@@ -50,19 +50,19 @@ func (s *Service) Register(ctx context.Context, in account.RegisterInput, c Clie
 }
 
 // VerifyRegistration confirms the registration's code: the mobile is proven and a
-// session opens.
-func (s *Service) VerifyRegistration(ctx context.Context, token, code string, c Client) (string, error) {
+// session opens, with the browser's device token.
+func (s *Service) VerifyRegistration(ctx context.Context, token, code string, c Client) (Opened, error) {
 	ch, err := s.verify(ctx, token, code, c, "register")
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.accounts.MarkMobileVerified(ctx, tx, ch.userID) })
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
 	u, err := s.accounts.ByID(ctx, ch.userID)
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
 	return s.openSession(ctx, u, c, "account.mobile_verified")
 }

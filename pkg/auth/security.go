@@ -33,7 +33,8 @@ type ChangePasswordInput struct {
 }
 
 // ChangePassword replaces the signed-in user's password after checking the current
-// one, and closes every other session of the user (this one stays open), audited.
+// one, closes every other session of the user (this one stays open) and forgets all
+// the user's device tokens, audited.
 func (s *Service) ChangePassword(ctx context.Context, id acl.Identity, in ChangePasswordInput, c Client) error {
 	u, err := s.checkPassword(ctx, id, "current_password", in.CurrentPassword)
 	if err != nil {
@@ -58,8 +59,12 @@ func (s *Service) ChangePassword(ctx context.Context, id acl.Identity, in Change
 		if rev, err = revokeSessions(ctx, tx, u.ID, 0, id.SessionID); err != nil {
 			return err
 		}
+		devices, err := forgetDevices(ctx, tx, u.ID)
+		if err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: "auth.password_change", IP: c.IP,
-			Details: map[string]any{"sessions_closed": len(rev.Sessions)}})
+			Details: map[string]any{"sessions_closed": len(rev.Sessions), "devices_forgotten": devices}})
 	})
 	if err != nil {
 		return err
@@ -126,7 +131,7 @@ func (s *Service) RevokeSession(ctx context.Context, id acl.Identity, sessionID 
 }
 
 // LogoutEverywhere closes every other session of the user, and this one too when
-// includeCurrent.
+// includeCurrent, and forgets all the user's device tokens.
 func (s *Service) LogoutEverywhere(ctx context.Context, id acl.Identity, includeCurrent bool, c Client) error {
 	keep := id.SessionID
 	if includeCurrent {
@@ -135,8 +140,9 @@ func (s *Service) LogoutEverywhere(ctx context.Context, id acl.Identity, include
 	return s.revokeAudited(ctx, id, 0, keep, "auth.logout_everywhere", c)
 }
 
-// revokeAudited revokes the user's sessions (only sessionID when set), audits and
-// announces it; no session closed for a given sessionID is a not-found.
+// revokeAudited revokes the user's sessions (only sessionID when set; all of them
+// also forget the user's device tokens), audits and announces it; no session closed
+// for a given sessionID is a not-found.
 func (s *Service) revokeAudited(ctx context.Context, id acl.Identity, sessionID, keep int64, action string, c Client) error {
 	var rev revocation
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -146,6 +152,11 @@ func (s *Service) revokeAudited(ctx context.Context, id acl.Identity, sessionID,
 		}
 		if sessionID != 0 && len(rev.Sessions) == 0 {
 			return apperr.New(apperr.NotFound, MsgSessionNotFound)
+		}
+		if sessionID == 0 {
+			if _, err := forgetDevices(ctx, tx, id.UserID); err != nil {
+				return err
+			}
 		}
 		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, Action: action, IP: c.IP,
 			TargetType: "session", Target: strconv.FormatInt(sessionID, 10), Details: map[string]any{"sessions": rev.Sessions}})
@@ -173,13 +184,13 @@ func (s *Service) StartStepUpTo(ctx context.Context, userID int64, purpose, mobi
 	if err != nil {
 		return StepUp{}, err
 	}
-	if err := s.allow(ctx, "otp:send:subject:"+strings.ToLower(u.Username), s.cfg.OTPSendPerMin); err != nil {
+	if err := s.allow(ctx, budgetKey("otp:send:subject:", strings.ToLower(u.Username), true), s.cfg.OTPSendPerMin); err != nil {
 		return StepUp{}, err
 	}
 	if mobile != "" {
 		u.Mobile = mobile
 	}
-	ch, err := s.startChallenge(ctx, u, purpose, "sms", c)
+	ch, err := s.startChallenge(ctx, u, purpose, "sms", true, c) // a session of the user asks
 	if err != nil {
 		return StepUp{}, err
 	}

@@ -1,8 +1,9 @@
 // Package auth owns sessions and the login flow: password check, the two-step login
 // (SMS or voice one-time code through the critical queue, or a TOTP authenticator
-// app), registration's mobile check, password reset, one-time external-login codes,
-// session tokens (random, stored hashed, cached in an LRU with a short TTL, revocable)
-// and the limits and lock-outs on login, codes and sign-up.
+// app), login with a one-time code alone (codelogin.go), registration's mobile check,
+// password reset, one-time external-login codes, session tokens (random, stored
+// hashed, cached in an LRU with a short TTL, revocable), device tokens (device.go) and
+// the limits and lock-outs on login, codes and sign-up (guard.go).
 package auth
 
 import (
@@ -47,7 +48,7 @@ const (
 	MsgSignupLimit       = "تعداد ثبت‌نام از این نشانی بیش از حد مجاز است؛ ساعتی بعد دوباره تلاش کنید"
 	MsgResetSent         = "اگر این نام کاربری ثبت شده باشد، کد بازیابی به شماره همراه آن پیامک شد"
 	MsgResetLocked       = "به دلیل تلاش‌های ناموفق زیاد، بازیابی رمز عبور این حساب تا ۲۴ ساعت بسته است"
-	MsgLoginLocked       = "به دلیل تلاش‌های ناموفق زیاد، ورود به این حساب از این نشانی موقتا بسته است"
+	MsgLoginLocked       = "به دلیل تلاش‌های ناموفق زیاد، ورود به این حساب موقتا بسته است؛ از مرورگری که پیش‌تر با آن وارد شده‌اید همچنان می‌توانید وارد شوید"
 	MsgExternalInvalid   = "پیوند ورود نامعتبر است، منقضی شده یا قبلا استفاده شده است"
 	MsgTwoStepRequired   = "ورود دومرحله‌ای برای همکاران الزامی است و خاموش نمی‌شود"
 	MsgNoticeReset       = "چاپار: رمز عبور حساب شما تغییر کرد و همه نشست‌ها بسته شدند. اگر این کار شما نبوده، فورا با پشتیبانی تماس بگیرید."
@@ -101,11 +102,15 @@ func New(pool *pgxpool.Pool, cfg config.Config, accounts *account.Service, queue
 type Client struct {
 	IP        string
 	UserAgent string
+	// Device is the device token the browser presented with a login, code login or
+	// code confirmation (device.go); empty elsewhere.
+	Device string
 }
 
 // LoginResult is either a session token or a pending second step.
 type LoginResult struct {
 	Token       string   `json:"token,omitempty"`
+	DeviceToken string   `json:"device_token,omitempty"`
 	OTPRequired bool     `json:"otp_required,omitempty"`
 	LoginToken  string   `json:"login_token,omitempty"`
 	Methods     []string `json:"methods,omitempty"`
@@ -149,7 +154,11 @@ func (s *Service) login(ctx context.Context, username, pw string, c Client, staf
 	if u.IsStaff != staff {
 		u = account.User{} // the other door's users are unknown here
 	}
-	if err := s.loginGate(ctx, name, u, c); err != nil {
+	trusted, err := s.deviceTrusted(ctx, c.Device, u.ID)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	if err := s.loginGate(ctx, name, trusted, c); err != nil {
 		return LoginResult{}, err
 	}
 	hash := u.PasswordHash
@@ -157,7 +166,7 @@ func (s *Service) login(ctx context.Context, username, pw string, c Client, staf
 		hash = dummyHash // an unknown username takes as long as a known one
 	}
 	if ok, err := password.Verify(hash, pw); u.ID == 0 || err != nil || !ok {
-		if err := s.loginFailed(ctx, name, u, c); err != nil {
+		if err := s.loginFailed(ctx, name, u, trusted, c); err != nil {
 			return LoginResult{}, err
 		}
 		return LoginResult{}, apperr.New(apperr.Unauthorized, MsgBadCredentials).WithCode("bad-credentials")
@@ -172,10 +181,10 @@ func (s *Service) login(ctx context.Context, username, pw string, c Client, staf
 		return LoginResult{}, err
 	}
 	if !u.TwoStep && !u.IsStaff {
-		token, err := s.openSession(ctx, u, c, "auth.login")
-		return LoginResult{Token: token}, err
+		o, err := s.openSession(ctx, u, c, audit.AuthLogin)
+		return LoginResult{Token: o.Token, DeviceToken: o.DeviceToken}, err
 	}
-	return s.secondStep(ctx, u, c)
+	return s.secondStep(ctx, u, trusted, c)
 }
 
 // usable refuses a deactivated user or a suspended account, each with its notice.
@@ -189,13 +198,14 @@ func usable(u account.User) error {
 	return nil
 }
 
-// secondStep starts the login's second step with the user's method.
-func (s *Service) secondStep(ctx context.Context, u account.User, c Client) (LoginResult, error) {
+// secondStep starts the login's second step with the user's method; a trusted
+// device's codes come from the number's trusted budget.
+func (s *Service) secondStep(ctx context.Context, u account.User, trusted bool, c Client) (LoginResult, error) {
 	method := u.TwoStepMethod
 	if method == "app" && u.TOTPSecret == "" {
 		method = "sms"
 	}
-	ch, err := s.startChallenge(ctx, u, "login", method, c)
+	ch, err := s.startChallenge(ctx, u, "login", method, trusted, c)
 	if err != nil {
 		return LoginResult{}, err
 	}
@@ -207,9 +217,10 @@ func (s *Service) secondStep(ctx context.Context, u account.User, c Client) (Log
 		ResendAfter: int(s.cfg.OTPResendAfter.Seconds()), MobileHint: mobileHint(u.Mobile)}, nil
 }
 
-// openSession creates a session and returns its token.
-func (s *Service) openSession(ctx context.Context, u account.User, c Client, action string) (string, error) {
-	return s.openSessionAs(ctx, u, c, action, staffOf{})
+// openSession creates a session of the user's own login and returns its token with
+// the browser's device token.
+func (s *Service) openSession(ctx context.Context, u account.User, c Client, action string) (Opened, error) {
+	return s.openSessionAs(ctx, u, c, action, staffOf{}, true)
 }
 
 // ImpersonationTTL caps the life of a session a staff member opened as a customer.
@@ -224,12 +235,14 @@ type staffOf struct {
 
 // openSessionAs creates a session that staff (when set) opened as u, audited on u's
 // account with the staff member's name; such a session lives ImpersonationTTL at
-// most and ends with the staff user (revokeUser).
-func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, action string, staff staffOf) (string, error) {
+// most and ends with the staff user (revokeUser). With device the browser's device
+// token is remembered in the same transaction.
+func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, action string, staff staffOf, device bool) (Opened, error) {
 	token, err := newToken()
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
+	o := Opened{Token: token}
 	ttl := s.cfg.SessionTTL
 	if staff.id != 0 {
 		ttl = min(ttl, ImpersonationTTL)
@@ -245,6 +258,11 @@ func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, a
 		if _, err := tx.Exec(ctx, `UPDATE users SET status = 'active', updated_at = now() WHERE id = $1 AND status = 'pending'`, u.ID); err != nil {
 			return fmt.Errorf("activate invited user: %w", err)
 		}
+		if device {
+			if o.DeviceToken, err = s.rememberDevice(ctx, tx, u.ID, c.Device); err != nil {
+				return err
+			}
+		}
 		e := audit.Entry{AccountID: u.AccountID, UserID: u.ID, Action: action, IP: c.IP}
 		if staff.id != 0 {
 			e.Details = map[string]any{"staff": staff.username}
@@ -252,9 +270,9 @@ func (s *Service) openSessionAs(ctx context.Context, u account.User, c Client, a
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {
-		return "", err
+		return Opened{}, err
 	}
-	return token, nil
+	return o, nil
 }
 
 // LoginSetting is the branded text of the login page and the «old panel» strip.

@@ -63,7 +63,7 @@ type Config struct {
 	OTPPerNumberPerDay    int // one-time codes to one mobile per day, all purposes
 	ResetFailsPerDay      int // wrong reset codes per user and per mobile before a day's lock-out
 	CheckExistPerIPPerMin int // username checks per address per minute
-	LoginUserLockAfter    int // failed passwords per user per hour before unknown addresses wait
+	LoginUserLockAfter    int // failed passwords and login codes per name per hour before untrusted clients wait
 	ExternalLoginTTL      time.Duration
 
 	// LinkPerIPPerMin and LinkMissesPerIPPerHour bound the short-link redirect per

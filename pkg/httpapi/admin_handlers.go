@@ -16,13 +16,14 @@ import (
 
 func (s *Server) staffLogin(c *gin.Context) {
 	var in struct {
-		Username string `json:"username"`
-		Password string `json:"password"`
+		Username    string `json:"username"`
+		Password    string `json:"password"`
+		DeviceToken string `json:"device_token"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	res, err := s.Auth.LoginStaff(c.Request.Context(), in.Username, in.Password, client(c))
+	res, err := s.Auth.LoginStaff(c.Request.Context(), in.Username, in.Password, device(c, in.DeviceToken))
 	reply(c, res, err)
 }
 

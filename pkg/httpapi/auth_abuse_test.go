@@ -21,16 +21,25 @@ func trustLocalProxy(c *config.Config) { c.TrustedProxies = []string{"127.0.0.1"
 // loginFrom logs in from ip, doing the second step, and returns the session token.
 func loginFrom(e *apitest.Env, ip, username, password, mobile string) string {
 	e.T.Helper()
-	r := e.Must(200, "POST", "/v1/api/acl/auth/login", map[string]string{"username": username, "password": password}, "", from(ip)...)
+	tok, _ := loginDevice(e, ip, username, password, mobile, "")
+	return tok
+}
+
+// loginDevice logs in from ip presenting a device token, doing the second step, and
+// returns the session token and the device token to keep.
+func loginDevice(e *apitest.Env, ip, username, password, mobile, device string) (token, keep string) {
+	e.T.Helper()
+	r := e.Must(200, "POST", "/v1/api/acl/auth/login", map[string]string{"username": username, "password": password,
+		"device_token": device}, "", from(ip)...)
 	var lr auth.LoginResult
 	r.Decode(e.T, &lr)
 	if lr.Token != "" {
-		return lr.Token
+		return lr.Token, lr.DeviceToken
 	}
-	r = e.Must(200, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": lr.LoginToken, "code": e.LastCode(mobile)}, "", from(ip)...)
-	var tok struct{ Token string }
-	r.Decode(e.T, &tok)
-	return tok.Token
+	var o auth.Opened
+	e.Must(200, "POST", "/v1/api/acl/auth/confirm_otp", map[string]string{"login_token": lr.LoginToken, "code": e.LastCode(mobile),
+		"device_token": device}, "", from(ip)...).Decode(e.T, &o)
+	return o.Token, o.DeviceToken
 }
 
 func codesTo(e *apitest.Env, mobile string) int {

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/account"
+	"github.com/chapar/chapar/pkg/auth"
 )
 
 func (s *Server) checkExist(c *gin.Context) {
@@ -40,32 +41,45 @@ func (s *Server) verifyRegistration(c *gin.Context) {
 	var in struct {
 		VerifyToken string `json:"verify_token"`
 		Code        string `json:"code"`
+		DeviceToken string `json:"device_token"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	token, err := s.Auth.VerifyRegistration(c.Request.Context(), in.VerifyToken, in.Code, client(c))
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	OK(c, gin.H{"token": token})
+	o, err := s.Auth.VerifyRegistration(c.Request.Context(), in.VerifyToken, in.Code, device(c, in.DeviceToken))
+	reply(c, o, err)
 }
 
 func (s *Server) login(c *gin.Context) {
 	var in struct {
-		Username string `json:"username"`
-		Password string `json:"password"`
+		Username    string `json:"username"`
+		Password    string `json:"password"`
+		DeviceToken string `json:"device_token"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	res, err := s.Auth.Login(c.Request.Context(), in.Username, in.Password, client(c))
-	if err != nil {
-		Fail(c, err)
+	res, err := s.Auth.Login(c.Request.Context(), in.Username, in.Password, device(c, in.DeviceToken))
+	reply(c, res, err)
+}
+
+func (s *Server) loginByCode(c *gin.Context) {
+	var in struct {
+		Username    string `json:"username"`
+		DeviceToken string `json:"device_token"`
+	}
+	if !bind(c, &in) {
 		return
 	}
-	OK(c, res)
+	res, err := s.Auth.LoginByCode(c.Request.Context(), in.Username, device(c, in.DeviceToken))
+	reply(c, res, err)
+}
+
+// device is the caller with the device token its browser presented.
+func device(c *gin.Context, token string) auth.Client {
+	cl := client(c)
+	cl.Device = token
+	return cl
 }
 
 func (s *Server) sendOTP(c *gin.Context) {
@@ -89,18 +103,15 @@ func (s *Server) sendOTP(c *gin.Context) {
 
 func (s *Server) confirmOTP(c *gin.Context) {
 	var in struct {
-		LoginToken string `json:"login_token"`
-		Code       string `json:"code"`
+		LoginToken  string `json:"login_token"`
+		Code        string `json:"code"`
+		DeviceToken string `json:"device_token"`
 	}
 	if !bind(c, &in) {
 		return
 	}
-	token, err := s.Auth.ConfirmLogin(c.Request.Context(), in.LoginToken, in.Code, client(c))
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	OK(c, gin.H{"token": token})
+	o, err := s.Auth.ConfirmLogin(c.Request.Context(), in.LoginToken, in.Code, device(c, in.DeviceToken))
+	reply(c, o, err)
 }
 
 func (s *Server) forgotPassword(c *gin.Context) {

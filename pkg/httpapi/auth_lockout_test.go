@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -20,6 +21,19 @@ func forgot(e *apitest.Env, username string, want int) auth.ResetStart {
 		e.T.Fatalf("forgot %s: %s", username, r.Raw)
 	}
 	return rs
+}
+
+// resetPassword sets a new password through forgot-password with the texted code.
+func resetPassword(e *apitest.Env, username, mobile, password string) {
+	e.T.Helper()
+	rs := forgot(e, username, 200)
+	var ct struct {
+		ChangeToken string `json:"change_token"`
+	}
+	e.Must(200, "POST", "/v1/api/acl/auth/forgot_password_check_otp", map[string]string{"reset_token": rs.ResetToken,
+		"code": e.LastCode(mobile)}, "").Decode(e.T, &ct)
+	e.Must(200, "POST", "/v1/api/acl/auth/change_password_by_token", map[string]string{"change_token": ct.ChangeToken,
+		"password": password, "password_confirmation": password}, "")
 }
 
 func auditCount(e *apitest.Env, action string) int {
@@ -118,41 +132,58 @@ func TestCheckExistThrottled(t *testing.T) {
 	e.Must(200, "POST", "/v1/api/user/check_exist", map[string]string{"username": "taken"}, "", from("10.2.2.3")...)
 }
 
-// Ten wrong passwords a minute from one address lock that address, not the owner: the
-// owner's known address still logs in. Past LoginUserLockAfter failures from anywhere,
-// unknown addresses wait a growing delay, the known one still does not.
+// Strangers' wrong passwords never lock the owner's browser out. Ten a minute from one
+// address shut the username for that address; past LoginUserLockAfter in an hour every
+// client without a device token of the owner waits a growing delay, even from an
+// address the owner logged in from (a carrier's NAT shares and changes addresses). The
+// owner's device token logs in from anywhere, until its own failures use its trust up.
 func TestWrongPasswordsDontLockOwnerOut(t *testing.T) {
 	e := apitest.Start(t, trustLocalProxy)
+	const mobile = "989122223333"
 	e.Register("owner", pw, "09122223333")
-	loginFrom(e, "10.0.0.2", "owner", pw, "989122223333") // the owner's known address
-	wrongFrom := func(ip, name string, n int) {
+	_, dev := loginDevice(e, "10.0.0.2", "owner", pw, mobile, "")
+	if dev == "" {
+		t.Fatal("a login without a device token")
+	}
+	wrongFrom := func(ip, name, device string, n int) {
 		for i := 0; i < n; i++ {
-			e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": name, "password": "Wrong@1234"}, "", from(ip)...)
+			e.Must(401, "POST", "/v1/api/acl/auth/login", map[string]string{"username": name, "password": "Wrong@1234",
+				"device_token": device}, "", from(ip)...)
 		}
 	}
-	locked := func(ip, name string) {
-		r := e.Must(429, "POST", "/v1/api/acl/auth/login", map[string]string{"username": name, "password": pw}, "", from(ip)...)
-		if r.Meta.MessageCode != auth.CodeLoginLocked || r.Header.Get("Retry-After") == "" {
-			t.Fatalf("%s from %s: %s", name, ip, r.Raw)
-		}
+	wrongFrom("10.0.0.1", "owner", "", e.Config.LoginPerUserPerMin)
+	passwordLocked(e, "10.0.0.1", "owner", "")
+	if tok, again := loginDevice(e, "10.0.0.1", "owner", pw, mobile, dev); tok == "" || again != dev {
+		t.Fatalf("the owner's browser at the shut address: token %q, device %q", tok, again)
 	}
-	wrongFrom("10.0.0.1", "owner", e.Config.LoginPerUserPerMin)
-	locked("10.0.0.1", "owner")
-	if loginFrom(e, "10.0.0.2", "owner", pw, "989122223333") == "" {
-		t.Fatal("the owner's known address is locked out")
-	}
-	loginFrom(e, "10.0.0.3", "owner", pw, "989122223333") // a new address is not locked yet
+	loginDevice(e, "10.0.0.3", "owner", pw, mobile, "") // another address is not shut yet
 	// More failures from another address reach the per-user threshold.
-	wrongFrom("10.0.0.5", "owner", e.Config.LoginUserLockAfter-e.Config.LoginPerUserPerMin)
-	locked("10.0.0.6", "owner")
-	loginFrom(e, "10.0.0.2", "owner", pw, "989122223333")
-	loginFrom(e, "10.0.0.3", "owner", pw, "989122223333") // known since its login above
+	wrongFrom("10.0.0.5", "owner", "", e.Config.LoginUserLockAfter-e.Config.LoginPerUserPerMin)
+	passwordLocked(e, "10.0.0.6", "owner", "")
+	passwordLocked(e, "10.0.0.2", "owner", "")              // the owner's earlier address earns nothing
+	passwordLocked(e, "10.0.0.7", "owner", "made-up-token") // nor a token this server never issued
+	loginDevice(e, "10.0.0.8", "owner", pw, mobile, dev)
 	if auditCount(e, "auth.login_locked") != 1 {
 		t.Fatal("no audit record of the lock")
 	}
+	// A stolen device token is no master key: its own failures use its trust up.
+	for i := 0; i < e.Config.LoginUserLockAfter; i++ {
+		wrongFrom(fmt.Sprintf("10.0.1.%d", i), "owner", dev, 1)
+	}
+	passwordLocked(e, "10.0.0.9", "owner", dev)
 	// An unknown username is limited the same way (no enumeration by lock-out).
-	wrongFrom("10.0.0.4", "ghost", e.Config.LoginPerUserPerMin)
-	locked("10.0.0.4", "ghost")
+	wrongFrom("10.0.0.4", "ghost", "", e.Config.LoginPerUserPerMin)
+	passwordLocked(e, "10.0.0.4", "ghost", "")
+}
+
+// passwordLocked asserts that the right password is refused with login-locked.
+func passwordLocked(e *apitest.Env, ip, name, device string) {
+	e.T.Helper()
+	r := e.Must(429, "POST", "/v1/api/acl/auth/login", map[string]string{"username": name, "password": pw, "device_token": device},
+		"", from(ip)...)
+	if r.Meta.MessageCode != auth.CodeLoginLocked || r.Meta.Message != auth.MsgLoginLocked || r.Header.Get("Retry-After") == "" {
+		e.T.Fatalf("%s from %s: %s", name, ip, r.Raw)
+	}
 }
 
 // Every login attempt counts against its address.

@@ -9,7 +9,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/chapar/chapar/pkg/apitest"
-	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/config"
 )
 
@@ -90,15 +89,7 @@ func TestPasswordResetClosesSockets(t *testing.T) {
 	awaitOpen(t, a)
 	awaitOpen(t, b)
 	e2.Must(200, "GET", "/v1/api/acl/auth/check_token", nil, tok)
-	var rs auth.ResetStart
-	e.Must(200, "POST", "/v1/api/acl/auth/forgot_password", map[string]string{"username": "leila"}, "").Decode(t, &rs)
-	var ct struct {
-		ChangeToken string `json:"change_token"`
-	}
-	e.Must(200, "POST", "/v1/api/acl/auth/forgot_password_check_otp", map[string]string{"reset_token": rs.ResetToken,
-		"code": e.LastCode("989361234567")}, "").Decode(t, &ct)
-	e.Must(200, "POST", "/v1/api/acl/auth/change_password_by_token", map[string]string{"change_token": ct.ChangeToken,
-		"password": "Newpass@2025", "password_confirmation": "Newpass@2025"}, "")
+	resetPassword(e, "leila", "989361234567", "Newpass@2025")
 	awaitRevoked(t, a, "same instance")
 	awaitRevoked(t, b, "other instance")
 	e2.Must(401, "GET", "/v1/api/acl/auth/check_token", nil, tok)

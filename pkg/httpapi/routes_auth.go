@@ -14,6 +14,7 @@ func (s *Server) authRoutes() []Route {
 		{http.MethodPost, "/user/register", acl.Public, s.register},
 		{http.MethodPost, "/user/register/verify", acl.Public, s.verifyRegistration},
 		{http.MethodPost, "/acl/auth/login", acl.Public, s.login},
+		{http.MethodPost, "/acl/auth/login_otp", acl.Public, s.loginByCode},
 		{http.MethodPost, "/acl/auth/send_sms_otp", acl.Public, s.sendOTP},
 		{http.MethodPost, "/acl/auth/confirm_otp", acl.Public, s.confirmOTP},
 		{http.MethodPost, "/acl/auth/forgot_password", acl.Public, s.forgotPassword},

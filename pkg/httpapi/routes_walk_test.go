@@ -86,6 +86,7 @@ var routeTable = map[string]walkRoute{
 	"POST /user/register":                               {acl.Public, fixed("/user/register", map[string]any{}), public, false},
 	"POST /user/register/verify":                        {acl.Public, fixed("/user/register/verify", map[string]any{}), public, false},
 	"POST /acl/auth/login":                              {acl.Public, fixed("/acl/auth/login", map[string]any{}), public, false},
+	"POST /acl/auth/login_otp":                          {acl.Public, fixed("/acl/auth/login_otp", map[string]any{}), public, false},
 	"POST /acl/auth/send_sms_otp":                       {acl.Public, fixed("/acl/auth/send_sms_otp", map[string]any{}), public, false},
 	"POST /acl/auth/confirm_otp":                        {acl.Public, fixed("/acl/auth/confirm_otp", map[string]any{}), public, false},
 	"POST /acl/auth/forgot_password":                    {acl.Public, fixed("/acl/auth/forgot_password", map[string]any{}), public, false},

@@ -32,6 +32,7 @@ export interface Paged<T> {
  */
 export const UNAUTHORIZED_EXEMPT = [
   '/acl/auth/login',
+  '/acl/auth/login_otp',
   '/acl/auth/send_sms_otp',
   '/acl/auth/confirm_otp',
   '/acl/auth/forgot_password_check_otp',

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, buildUrl, ApiError, type Paged } from '../../lib/api'
 import { getAdminToken } from '../../lib/auth'
+import { keepDeviceToken, withDeviceToken } from '../../lib/device'
 
 /** The back office's API (/v1/api/admin/*): staff login, review queues, accounts. */
 
@@ -203,8 +204,9 @@ export interface QuarantinedEntry {
 }
 
 export const adminApi = {
-  login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', body),
-  confirm: (body: { login_token: string; code: string }) => api.post<{ token: string }>('/admin/auth/confirm_otp', body),
+  login: (body: { username: string; password: string }) => api.post<StaffLoginResult>('/admin/auth/login', withDeviceToken(body)),
+  confirm: (body: { login_token: string; code: string }) =>
+    api.post<{ token: string }>('/admin/auth/confirm_otp', withDeviceToken(body)).then(keepDeviceToken),
   resend: (login_token: string) => api.post<unknown>('/admin/auth/send_sms_otp', { login_token, method: 'sms' }),
   logout: () => api.post<unknown>('/admin/auth/logout'),
   me: () => api.get<{ id: number; name: string; user_name: string; operations: boolean }>('/admin/me'),

@@ -113,6 +113,61 @@ describe('LoginPage', () => {
     expect(await screen.findByTestId('login-error')).toHaveTextContent('نام کاربری یا رمز عبور اشتباه است')
   })
 
+  it('sends the stored device token with the login and keeps the one the answer carries', async () => {
+    localStorage.setItem('device_token', 'dev-old')
+    const fetchMock = mockApi({
+      '/acl/auth/login_setting': () => [200, {}],
+      '/acl/auth/login': () => [200, { token: 'tok3', device_token: 'dev-new' }],
+    })
+    renderLogin()
+    fireEvent.change(screen.getByTestId('login-username'), { target: { value: 'demo' } })
+    fireEvent.change(screen.getByTestId('login-password'), { target: { value: 'Demo@12345' } })
+    fireEvent.click(screen.getByTestId('login-submit'))
+    await screen.findByText('dashboard')
+    const call = fetchMock.mock.calls.find(([u]) => String(u).endsWith('/acl/auth/login'))
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ username: 'demo', password: 'Demo@12345', device_token: 'dev-old' })
+    expect(localStorage.getItem('device_token')).toBe('dev-new')
+  })
+
+  it('logs in with a one-time code: a mobile in Persian digits, the neutral answer, the code, the device token', async () => {
+    localStorage.setItem('device_token', 'dev1')
+    const MESSAGE = 'اگر این نام کاربری یا شماره همراه در چاپار ثبت شده باشد، رمز پیامک شد'
+    const fetchMock = mockApi({
+      '/acl/auth/login_setting': () => [200, {}],
+      '/acl/auth/login_otp': () => [200, { otp_required: true, login_token: 'cl', methods: ['sms', 'voice'], method: 'sms', resend_after: 120, message: MESSAGE }],
+      '/acl/auth/confirm_otp': (b) => (b.code === '123456' && b.login_token === 'cl' && b.device_token === 'dev1' ? [200, { token: 'tok4', device_token: 'dev1' }] : [422, null, { errors: { code: ['کد تایید اشتباه است'] } }]),
+    })
+    renderLogin()
+    fireEvent.click(screen.getByTestId('login-mode-code'))
+    fireEvent.click(await screen.findByTestId('code-login-submit'))
+    expect(await screen.findByText('نام کاربری یا شماره همراه را وارد کنید')).toBeInTheDocument()
+    fireEvent.change(screen.getByTestId('code-login-username'), { target: { value: '۰۹۱۲ ۱۲۳ ۴۵۶۷' } })
+    fireEvent.click(screen.getByTestId('code-login-submit'))
+    await screen.findByTestId('otp-code')
+    const call = fetchMock.mock.calls.find(([u]) => String(u).includes('login_otp'))
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ username: '0912 123 4567', device_token: 'dev1' })
+    expect(screen.getByTestId('otp-hint')).toHaveTextContent(MESSAGE)
+    expect(screen.getByTestId('otp-method-voice')).toBeInTheDocument()
+    expect(screen.getByTestId('otp-code')).toHaveAttribute('autocomplete', 'one-time-code')
+    fireEvent.change(screen.getByTestId('otp-code'), { target: { value: '۱۲۳۴۵۶' } })
+    fireEvent.click(screen.getByTestId('otp-submit'))
+    await screen.findByText('dashboard')
+    expect(localStorage.getItem('token')).toBe('tok4')
+    expect(localStorage.getItem('login_mode')).toBe('code')
+  })
+
+  it('shows a code login refused by the lock-out', async () => {
+    mockApi({
+      '/acl/auth/login_setting': () => [200, {}],
+      '/acl/auth/login_otp': () => [429, null, { message: 'به دلیل تلاش‌های ناموفق زیاد، ورود به این حساب موقتا بسته است', message_code: 'login-locked' }],
+    })
+    localStorage.setItem('login_mode', 'code')
+    renderLogin()
+    fireEvent.change(await screen.findByTestId('code-login-username'), { target: { value: 'ali' } })
+    fireEvent.click(screen.getByTestId('code-login-submit'))
+    expect(await screen.findByTestId('code-login-error')).toHaveTextContent('ورود به این حساب موقتا بسته است')
+  })
+
   it('explains invitations and links to «پذیرش دعوت»', () => {
     mockApi({})
     renderLogin()

@@ -15,6 +15,8 @@ export interface OtpChallenge {
   method: OtpMethod
   resend_after: number
   mobile_hint?: string
+  /** A code login's neutral text (the same for every name): shown in place of the mobile hint. */
+  message?: string
 }
 
 /** Confirm answers 401 with these codes when the login has to start again. */
@@ -26,7 +28,10 @@ interface Props {
   onRestart: () => void
 }
 
-/** Step 2 of login: choose SMS / voice / authenticator, type the code, resend after a countdown. */
+/**
+ * Step 2 of login, and the code step of a code login: choose SMS / voice / authenticator,
+ * type (or paste) the code in Persian or Latin digits, resend after a countdown.
+ */
 export function OtpStep({ challenge, onToken, onRestart }: Props) {
   const [method, setMethod] = useState<OtpMethod>(challenge.method)
   const [code, setCode] = useState('')
@@ -76,15 +81,7 @@ export function OtpStep({ challenge, onToken, onRestart }: Props) {
     )
   }
 
-  const hint =
-    method === 'app' ? (
-      'کد شش‌رقمی اپلیکیشن احراز هویت را وارد کنید.'
-    ) : (
-      <>
-        کد تایید {method === 'voice' ? 'با تماس صوتی' : 'با پیامک'} به شماره{' '}
-        <bdi dir="ltr">{challenge.mobile_hint ? toPersianDigits(challenge.mobile_hint) : 'موبایل شما'}</bdi> ارسال شد.
-      </>
-    )
+  const hint = otpHint(method, challenge)
 
   return (
     <FormStack gap="5" onSubmit={submit} noValidate>
@@ -94,7 +91,7 @@ export function OtpStep({ challenge, onToken, onRestart }: Props) {
       <Text fontSize="sm" color="app.muted" data-testid="otp-hint">
         {hint}
       </Text>
-      <FormField label="کد تایید" error={err?.fieldError('code')} required>
+      <FormField label={challenge.message ? 'رمز یکبار مصرف' : 'کد تایید'} error={err?.fieldError('code')} required>
         <Input
           value={toPersianDigits(code)}
           onChange={(e) => setCode(onlyDigits(e.target.value).slice(0, 8))}
@@ -133,5 +130,19 @@ export function OtpStep({ challenge, onToken, onRestart }: Props) {
           ))}
       </HStack>
     </FormStack>
+  )
+}
+
+/** What the step says was sent, and where: the masked mobile after a password, the neutral text of a code login. */
+function otpHint(method: OtpMethod, challenge: OtpChallenge) {
+  if (method === 'app') return 'کد شش‌رقمی اپلیکیشن احراز هویت را وارد کنید.'
+  if (!challenge.mobile_hint && challenge.message) {
+    return method === 'voice' ? 'اگر ورود با رمز یکبار مصرف برای این حساب باز باشد، رمز با تماس صوتی به شماره همراه حساب اعلام می‌شود.' : `${challenge.message}.`
+  }
+  return (
+    <>
+      کد تایید {method === 'voice' ? 'با تماس صوتی' : 'با پیامک'} به شماره{' '}
+      <bdi dir="ltr">{challenge.mobile_hint ? toPersianDigits(challenge.mobile_hint) : 'موبایل شما'}</bdi> ارسال شد.
+    </>
   )
 }

@@ -1,0 +1,37 @@
+-- Login by one-time code and device tokens (docs/auth.md, docs/security.md).
+--
+-- A device token is a random secret a browser keeps after a successful login; only its
+-- SHA-256 is stored, once per user who logged in with it (one browser, several users).
+-- A login that carries a live token of its user escapes the per-username lock-out and
+-- draws its codes from a budget strangers cannot drain. Password change, reset and
+-- «log out everywhere» delete the user's rows.
+CREATE TABLE device_tokens (
+    token_hash   bytea NOT NULL,
+    user_id      bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    last_used_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (token_hash, user_id)
+);
+CREATE INDEX device_tokens_user_idx ON device_tokens (user_id, last_used_at DESC);
+
+-- A challenge remembers whether a trusted device (or a signed-in session) started it:
+-- its resends count against the trusted budget of the number's daily codes.
+ALTER TABLE challenges ADD COLUMN trusted boolean NOT NULL DEFAULT false;
+
+-- Code login's challenges ('login_code'), added to whatever list the check holds.
+DO $$
+DECLARE def text;
+BEGIN
+    SELECT pg_get_constraintdef(oid) INTO def FROM pg_constraint
+        WHERE conname = 'challenges_purpose_check' AND conrelid = 'challenges'::regclass;
+    ALTER TABLE challenges DROP CONSTRAINT challenges_purpose_check;
+    EXECUTE 'ALTER TABLE challenges ADD CONSTRAINT challenges_purpose_check '
+        || replace(def, 'ARRAY[', 'ARRAY[''login_code''::text, ');
+END $$;
+
+-- Code login finds a user by the mobile typed.
+CREATE INDEX users_mobile_idx ON users (mobile) WHERE mobile_verified AND NOT is_staff;
+
+-- The lock-out no longer trusts an address that once opened a session (the device
+-- token replaced it): nothing else looks sessions up by address.
+DROP INDEX IF EXISTS sessions_user_ip_idx;
