@@ -191,7 +191,7 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campai
 	if in.Enabled != nil {
 		enabled = *in.Enabled
 	}
-	after, err := s.notBefore(ctx, in.ID, in.Occasion != nil)
+	after, err := s.notBefore(ctx, id.AccountID, in.ID, in.Occasion != nil)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -213,7 +213,7 @@ func (s *Service) Toggle(ctx context.Context, accountID, campaignID int64, enabl
 	if err != nil {
 		return Campaign{}, err
 	}
-	after, err := s.notBefore(ctx, campaignID, cur.Occasion != nil)
+	after, err := s.notBefore(ctx, accountID, campaignID, cur.Occasion != nil)
 	if err != nil {
 		return Campaign{}, err
 	}

@@ -82,13 +82,13 @@ func runKey(campaignID int64, due time.Time) string {
 // notBefore is the earliest an occasion campaign's next run may come: the day after
 // its last sent run (an edit or a resume never sends a day twice). Zero for any
 // other campaign.
-func (s *Service) notBefore(ctx context.Context, campaignID int64, occasion bool) (time.Time, error) {
+func (s *Service) notBefore(ctx context.Context, accountID, campaignID int64, occasion bool) (time.Time, error) {
 	if !occasion {
 		return time.Time{}, nil
 	}
 	var last *time.Time
-	if err := s.pool.QueryRow(ctx, `SELECT max(due_at) FROM campaign_runs WHERE campaign_id = $1 AND status = $2`,
-		campaignID, RunSent).Scan(&last); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT max(r.due_at) FROM campaign_runs r JOIN campaigns c ON c.id = r.campaign_id
+		WHERE c.account_id = $1 AND r.campaign_id = $2 AND r.status = $3`, accountID, campaignID, RunSent).Scan(&last); err != nil {
 		return time.Time{}, fmt.Errorf("last sent run: %w", err)
 	}
 	if last == nil {
