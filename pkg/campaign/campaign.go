@@ -57,9 +57,16 @@ type Input struct {
 	Enabled  *bool    `json:"enabled"`
 }
 
+// request is the send request stored on the campaign: without a time or an
+// occasion's day (each run has its own).
 func (in Input) request() send.Request {
 	r := in.Request
 	r.SendAt = nil
+	if r.Occasion != nil {
+		o := *r.Occasion
+		o.On = ""
+		r.Occasion = &o
+	}
 	return r
 }
 
@@ -80,14 +87,18 @@ type Campaign struct {
 	Cancel11 *bool  `json:"cancel11"`
 	Source   Source `json:"source"`
 	// Gradual, when set, is the pace of each run (docs/sending-rules.md).
-	Gradual    *send.Gradual `json:"gradual,omitempty"`
-	Schedule   Schedule      `json:"schedule"`
-	Enabled    bool          `json:"enabled"`
-	NextRunAt  *time.Time    `json:"next_run_at"`
-	LastRunAt  *time.Time    `json:"last_run_at"`
-	Runs       int           `json:"runs"`
-	FailedRuns int           `json:"failed_runs"`
-	CreatedAt  time.Time     `json:"created_at"`
+	Gradual *send.Gradual `json:"gradual,omitempty"`
+	// Occasion, when set, makes it an occasion campaign (occasion.go).
+	Occasion   *send.Occasion `json:"occasion,omitempty"`
+	Schedule   Schedule       `json:"schedule"`
+	Enabled    bool           `json:"enabled"`
+	NextRunAt  *time.Time     `json:"next_run_at"`
+	LastRunAt  *time.Time     `json:"last_run_at"`
+	Runs       int            `json:"runs"`
+	FailedRuns int            `json:"failed_runs"`
+	CreatedAt  time.Time      `json:"created_at"`
+	// LastRun is the newest run with what it sent (List fills it).
+	LastRun *LastRun `json:"last_run,omitempty"`
 }
 
 // Run is one run of a campaign.
@@ -106,7 +117,7 @@ func scan(r pgx.CollectableRow) (Campaign, error) {
 	err := r.Scan(&c.ID, &c.Title, &req, &c.Schedule, &c.Enabled, &c.NextRunAt, &c.LastRunAt, &c.Runs, &c.FailedRuns, &c.CreatedAt)
 	c.Type, c.Sender, c.Text, c.Cancel11 = req.Type, req.Sender, req.Text, req.Cancel11
 	c.Source = Source{Numbers: req.Numbers, FileID: req.FileID, PhonebookIDs: req.PhonebookIDs}
-	c.Gradual = req.Gradual
+	c.Gradual, c.Occasion = req.Gradual, req.Occasion
 	return c, err
 }
 
@@ -125,6 +136,9 @@ func (s *Service) validate(ctx context.Context, id acl.Identity, in *Input) erro
 		}
 	} else {
 		runs = in.Schedule.Runs(s.Now())
+	}
+	if in.Occasion != nil && in.Schedule.Kind != Daily {
+		f.Add("schedule.kind", MsgOccasionDaily)
 	}
 	if _, err := s.sends.QuoteRuns(ctx, id, in.request(), runs, in.Schedule.timeField()); err != nil {
 		fe, ok := apperr.As(err)
@@ -147,7 +161,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, in Input) (Campai
 		return Campaign{}, err
 	}
 	enabled := in.Enabled == nil || *in.Enabled
-	next, err := s.nextRun(in.Schedule, enabled)
+	next, err := s.nextRun(in.Schedule, enabled, time.Time{})
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -177,7 +191,11 @@ func (s *Service) Update(ctx context.Context, id acl.Identity, in Input) (Campai
 	if in.Enabled != nil {
 		enabled = *in.Enabled
 	}
-	next, err := s.nextRun(in.Schedule, enabled)
+	after, err := s.notBefore(ctx, id.AccountID, in.ID, in.Occasion != nil)
+	if err != nil {
+		return Campaign{}, err
+	}
+	next, err := s.nextRun(in.Schedule, enabled, after)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -195,7 +213,11 @@ func (s *Service) Toggle(ctx context.Context, accountID, campaignID int64, enabl
 	if err != nil {
 		return Campaign{}, err
 	}
-	next, err := s.nextRun(cur.Schedule, enabled)
+	after, err := s.notBefore(ctx, accountID, campaignID, cur.Occasion != nil)
+	if err != nil {
+		return Campaign{}, err
+	}
+	next, err := s.nextRun(cur.Schedule, enabled, after)
 	if err != nil {
 		return Campaign{}, err
 	}
@@ -258,13 +280,34 @@ func (s *Service) one(ctx context.Context, sql string, args ...any) (Campaign, e
 	return c, nil
 }
 
-// List returns a page of the account's campaigns, newest first.
-func (s *Service) List(ctx context.Context, accountID int64, page, limit int) ([]Campaign, int64, error) {
+// List kinds: occasion campaigns, the other recurring campaigns, or both ("").
+const (
+	KindOccasion  = "occasion"
+	KindRecurring = "recurring"
+)
+
+// MsgListKind refuses an unknown kind of campaign list.
+const MsgListKind = "نوع فهرست کمپین‌ها معتبر نیست (occasion یا recurring)"
+
+// kindFilter is the condition of a list kind.
+var kindFilter = map[string]string{
+	"":            "",
+	KindOccasion:  " AND request ? 'occasion'",
+	KindRecurring: " AND NOT request ? 'occasion'",
+}
+
+// List returns a page of the account's campaigns of a kind, newest first, each
+// with its last run.
+func (s *Service) List(ctx context.Context, accountID int64, kind string, page, limit int) ([]Campaign, int64, error) {
+	filter, ok := kindFilter[kind]
+	if !ok {
+		return nil, 0, apperr.Field("kind", MsgListKind)
+	}
 	var total int64
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM campaigns WHERE account_id = $1`, accountID).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM campaigns WHERE account_id = $1`+filter, accountID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count campaigns: %w", err)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+cols+` FROM campaigns WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+	rows, err := s.pool.Query(ctx, `SELECT `+cols+` FROM campaigns WHERE account_id = $1`+filter+` ORDER BY id DESC LIMIT $2 OFFSET $3`,
 		accountID, limit, (page-1)*limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list campaigns: %w", err)
@@ -273,7 +316,7 @@ func (s *Service) List(ctx context.Context, accountID int64, page, limit int) ([
 	if err != nil {
 		return nil, 0, fmt.Errorf("list campaigns: %w", err)
 	}
-	return out, total, nil
+	return out, total, s.lastRuns(ctx, out)
 }
 
 // Runs lists a campaign's runs, newest first (at most 200).
@@ -297,9 +340,10 @@ func (s *Service) Runs(ctx context.Context, accountID, campaignID int64) ([]Run,
 	return out, nil
 }
 
-// nextRun plans an enabled campaign's first run; enabling a campaign stored before
-// the schedule rules is refused when its schedule breaks them.
-func (s *Service) nextRun(sc Schedule, enabled bool) (*time.Time, error) {
+// nextRun plans an enabled campaign's first run, not before after (zero: from
+// now); enabling a campaign stored before the schedule rules is refused when its
+// schedule breaks them.
+func (s *Service) nextRun(sc Schedule, enabled bool, after time.Time) (*time.Time, error) {
 	if !enabled {
 		return nil, nil
 	}
@@ -307,7 +351,7 @@ func (s *Service) nextRun(sc Schedule, enabled bool) (*time.Time, error) {
 	if err := sc.Validate(now); err != nil {
 		return nil, err
 	}
-	next, err := sc.Next(now)
+	next, err := sc.Next(later(now, after))
 	if err != nil {
 		return nil, apperr.Field("schedule", MsgKind)
 	}

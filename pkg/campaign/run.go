@@ -45,6 +45,8 @@ type dueRun struct {
 type outcome struct {
 	sendID  int64
 	failure string
+	// empty: an occasion run without contacts that day (RunEmpty).
+	empty   bool
 	next    time.Time
 	retryAt time.Time
 	disable bool
@@ -138,12 +140,15 @@ func (s *Service) try(ctx context.Context, d dueRun, ident acl.Identity, now tim
 	if d.broken != nil {
 		return outcome{disable: true, cause: d.broken}
 	}
-	next, err := nextAfter(d.sc, d.at, now)
+	occasion := d.req.Occasion != nil
+	next, err := nextAfter(d.sc, d.at, now, occasion)
 	if err != nil {
 		return outcome{disable: true, cause: err}
 	}
-	key := fmt.Sprintf("campaign:%d:%d", d.id, d.at.Unix())
-	a, err := s.sends.CreateForCampaign(ctx, ident, d.req, key, d.id)
+	if occasion && now.Sub(d.at) > OccasionCatchUp {
+		return outcome{failure: MsgOccasionMissed, next: next}
+	}
+	a, err := s.sends.CreateForCampaign(ctx, ident, withDay(d.req, d.at), runKey(d.id, d.at), d.id)
 	if err == nil {
 		return outcome{sendID: a.ID, next: next}
 	}
@@ -153,15 +158,22 @@ func (s *Service) try(ctx context.Context, d dueRun, ident acl.Identity, now tim
 		return outcome{retryAt: now.Add(time.Duration(max(fe.RetryAfter, 1)) * time.Second), cause: err}
 	case !ok || fe.Kind == apperr.Internal:
 		return outcome{retryAt: now.Add(RetryDelay), cause: err}
+	case occasion && fe.Code == send.CodeNothingToSend:
+		return outcome{empty: true, next: next}
 	}
 	return outcome{failure: userMessage(fe), next: next}
 }
 
-// nextAfter is the run after the one due at due, counted from now when the run was
-// missed, and never sooner than MinInterval (schedules stored before that rule).
-func nextAfter(sc Schedule, due, now time.Time) (time.Time, error) {
+// nextAfter is the run after the one due at due, never sooner than MinInterval
+// (schedules stored before that rule). A missed run's successor is counted from now;
+// an occasion campaign's from due, so each missed day still in reach
+// (OccasionCatchUp) is sent in turn.
+func nextAfter(sc Schedule, due, now time.Time, occasion bool) (time.Time, error) {
 	from := due
-	if now.After(from) {
+	switch {
+	case occasion:
+		from = later(due, now.Add(-OccasionCatchUp))
+	case now.After(from):
 		from = now
 	}
 	next, err := sc.Next(from)
@@ -187,9 +199,12 @@ func record(ctx context.Context, tx pgx.Tx, d dueRun, out outcome) error {
 		_, err := tx.Exec(ctx, `UPDATE campaigns SET retry_at = $2 WHERE id = $1`, d.id, out.retryAt)
 		return err
 	}
-	status := "sent"
-	if out.failure != "" {
-		status = "failed"
+	status := RunSent
+	switch {
+	case out.failure != "":
+		status = RunFailed
+	case out.empty:
+		status = RunEmpty
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO campaign_runs (campaign_id, due_at, send_id, status, error)
 		VALUES ($1, $2, nullif($3, 0), $4, $5) ON CONFLICT (campaign_id, due_at) DO NOTHING`,
@@ -218,6 +233,9 @@ func (s *Service) announce(ctx context.Context, d dueRun, out outcome) {
 	case out.failure != "":
 		slog.InfoContext(ctx, "campaign run failed", "campaign", d.id, "due", d.at, "error", out.failure)
 		event, data = "campaign.failed", map[string]any{"id": d.id, "title": d.title, "at": d.at, "error": out.failure}
+	case out.empty:
+		slog.InfoContext(ctx, "occasion run without contacts", "campaign", d.id, "due", d.at)
+		data["empty"] = true
 	}
 	if s.notify != nil {
 		s.notify(ctx, d.accountID, event, data)

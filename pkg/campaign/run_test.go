@@ -30,12 +30,15 @@ type world struct {
 	svc   *campaign.Service
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t *testing.T) *world { return newWorldLimit(t, sendsPerMin) }
+
+// newWorldLimit is a world whose accounts may make perMin sends a minute.
+func newWorldLimit(t *testing.T, perMin int) *world {
 	d := testenv.Postgres(t)
 	r := testenv.RedisDB(t)
 	queue := asynq.NewClient(asynq.RedisClientOpt{Addr: r.Addr, DB: r.DB})
 	t.Cleanup(func() { _ = queue.Close() })
-	sends := send.New(d.Pool, queue, line.New(d.Pool), ratelimit.New(r.Client, "rl:"), sendsPerMin, nil)
+	sends := send.New(d.Pool, queue, line.New(d.Pool), ratelimit.New(r.Client, "rl:"), perMin, nil)
 	return &world{t: t, d: d, sends: sends, svc: campaign.New(d.Pool, sends, nil)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sendrules"
+	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // A gradual send of 10,000 at 2,000 an hour, under a clock the test moves an
@@ -20,8 +21,8 @@ func TestGradualSendKeepsItsPaceAndStopsWithExactRefund(t *testing.T) {
 	const n, perHour = 10_000, 2_000
 	today := time.Now().In(sendrules.Tehran)
 	start := time.Date(today.Year(), today.Month(), today.Day()+1, 8, 0, 0, 0, sendrules.Tehran)
-	clock := &movedClock{t: start}
-	e := enginetest.Start(t, enginetest.Options{Clock: clock.now})
+	clock := testenv.NewClock(start)
+	e := enginetest.Start(t, enginetest.Options{Clock: clock.Now})
 	e.Worker.Sweep = send.SweepConfig{Abandoned: 2 * time.Second, Stalled: 3 * time.Second, NoReceipt: 30 * time.Second}
 	token, acct := e.Account("gradual", "09121110051", "30005151", "service", 50_000_000)
 	names := otpUsers(t, e, 1)
@@ -35,7 +36,7 @@ func TestGradualSendKeepsItsPaceAndStopsWithExactRefund(t *testing.T) {
 	e.Must(201, "POST", "/v1/api/send", body, token).Decode(t, &a)
 
 	for _, h := range []float64{0, 1, 2, 2.5} {
-		clock.set(start.Add(time.Duration(h * float64(time.Hour))))
+		clock.Set(start.Add(time.Duration(h * float64(time.Hour))))
 		want := int(perHour*h) + perHour/60 + 1
 		got := waitPaced(t, e, a.ID, want)
 		if off := float64(got) - perHour*h; h == 0 && got != want || h > 0 && (off > perHour*h*0.05 || off < -perHour*h*0.05) {

@@ -2,7 +2,6 @@ package enginetest_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,16 +10,8 @@ import (
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/smscsim"
+	"github.com/chapar/chapar/pkg/testenv"
 )
-
-// movedClock is a clock the test sets.
-type movedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *movedClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *movedClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // An advertising bulk send still in flight at 22:00 pauses (nothing is
 // submitted after the window closes, its recipients stay queued, the report
@@ -32,8 +23,8 @@ func TestSendCrossingWindowEndPausesAndResumes(t *testing.T) {
 	day := func(days, h, m int) time.Time {
 		return time.Date(today.Year(), today.Month(), today.Day()+days, h, m, 0, 0, sendrules.Tehran)
 	}
-	clock := &movedClock{t: day(1, 21, 59)}
-	e := enginetest.Start(t, enginetest.Options{Clock: clock.now, Sim: func(c *smscsim.Config) { c.Rate = 1500; c.Burst = 150 }})
+	clock := testenv.NewClock(day(1, 21, 59))
+	e := enginetest.Start(t, enginetest.Options{Clock: clock.Now, Sim: func(c *smscsim.Config) { c.Rate = 1500; c.Burst = 150 }})
 	if _, err := e.DB.Pool.Exec(context.Background(), `UPDATE send_hours SET start_minute = 420, end_minute = 1320`); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +33,7 @@ func TestSendCrossingWindowEndPausesAndResumes(t *testing.T) {
 	var a send.Accepted
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": "حراج", "numbers": numbersFrom("0912", n)}, token).Decode(t, &a)
 	e.Wait("the carrier accepting", 30*time.Second, func() bool { return e.Sim.Stats().Total.Accepted > base+1 })
-	clock.set(day(1, 22, 0))
+	clock.Set(day(1, 22, 0))
 
 	e.Wait("the send paused with nothing in hand", 60*time.Second, func() bool {
 		var status string
@@ -69,7 +60,7 @@ func TestSendCrossingWindowEndPausesAndResumes(t *testing.T) {
 		t.Fatalf("submitted after the window closed: %d then %d", held, got)
 	}
 
-	clock.set(day(2, 7, 0))
+	clock.Set(day(2, 7, 0))
 	assertAccounted(t, e, acct, a.ID, n)
 	e.Must(200, "GET", "/v1/api/report/bulk_stats?id="+itoa(a.ID), nil, token).Decode(t, &stats)
 	if len(stats.Controls) != 2 || stats.Controls[0].Action != send.ActionPause || stats.Controls[1].Action != send.ActionResume {

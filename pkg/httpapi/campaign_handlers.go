@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/campaign"
+	"github.com/chapar/chapar/pkg/send"
 )
 
 // The recurring campaign handlers (api-contract "Files and bulk sources").
@@ -13,7 +14,7 @@ func (s *Server) campaigns(c *gin.Context) {
 	if !ok {
 		return
 	}
-	rows, total, err := s.Campaigns.List(c.Request.Context(), who(c).AccountID, page, limit)
+	rows, total, err := s.Campaigns.List(c.Request.Context(), who(c).AccountID, c.Query("kind"), page, limit)
 	if err != nil {
 		Fail(c, err)
 		return
@@ -76,5 +77,31 @@ func (s *Server) campaignRuns(c *gin.Context) {
 		return
 	}
 	out, err := s.Campaigns.Runs(c.Request.Context(), who(c).AccountID, id)
+	reply(c, out, err)
+}
+
+// runCampaignToday sends an occasion campaign's run of today now (docs/campaigns.md).
+func (s *Server) runCampaignToday(c *gin.Context) {
+	var in struct {
+		ID flexID `json:"id"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	out, err := s.Campaigns.RunToday(c.Request.Context(), who(c), int64(in.ID))
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Created(c, out)
+}
+
+// occasionUpcoming counts the contacts an occasion reaches on the coming days.
+func (s *Server) occasionUpcoming(c *gin.Context) {
+	var in send.UpcomingRequest
+	if !bind(c, &in) {
+		return
+	}
+	out, err := s.Sends.Upcoming(c.Request.Context(), who(c).AccountID, in)
 	reply(c, out, err)
 }

@@ -26,5 +26,9 @@ func (s *Server) sendRoutes() []Route {
 		{http.MethodPost, "/send/campaigns/toggle", acl.SendCreate, s.toggleCampaign},
 		{http.MethodPost, "/send/campaigns/delete", acl.SendCreate, s.deleteCampaign},
 		{http.MethodGet, "/send/campaigns/:id/runs", acl.ReportView, s.campaignRuns},
+
+		// Occasion messages (docs/campaigns.md).
+		{http.MethodPost, "/send/campaigns/run-today", acl.SendCreate, s.runCampaignToday},
+		{http.MethodPost, "/send/occasions/upcoming", acl.SendCreate, s.occasionUpcoming},
 	}
 }

@@ -124,6 +124,8 @@ var routeTable = map[string]walkRoute{
 	"POST /send/campaigns/toggle":                       {acl.SendCreate, withID("/send/campaigns/toggle", (*walk).campaign, idBody), "", false},
 	"POST /send/campaigns/delete":                       {acl.SendCreate, withID("/send/campaigns/delete", (*walk).campaign, idBody), "", false},
 	"GET /send/campaigns/:id/runs":                      {acl.ReportView, withID("/send/campaigns/{id}/runs", (*walk).campaign, nil), "", false},
+	"POST /send/campaigns/run-today":                    {acl.SendCreate, withID("/send/campaigns/run-today", (*walk).campaign, idBody), "", false},
+	"POST /send/occasions/upcoming":                     {acl.SendCreate, fixed("/send/occasions/upcoming", map[string]any{}), listing, false},
 	"GET /report/new_list":                              {acl.ReportView, fixed("/report/new_list", nil), listing, false},
 	"GET /report/archive_list":                          {acl.ReportView, fixed("/report/archive_list", nil), listing, false},
 	"GET /report/bulk_stats":                            {acl.ReportView, withID("/report/bulk_stats?id={id}", (*walk).send, nil), "", false},

@@ -152,6 +152,9 @@ type Request struct {
 	// Masked marks a reply to a message from the number bank (pkg/inbox): its
 	// recipient is masked in reports and webhooks. Never read from JSON.
 	Masked bool `json:"-"`
+	// Occasion limits a phonebook send to the contacts whose date falls on its
+	// day (occasion.go).
+	Occasion *Occasion `json:"occasion,omitempty"`
 }
 
 type prepared struct {
@@ -201,6 +204,9 @@ func (s *Service) check(ctx context.Context, accountID int64, r Request) (prepar
 	}
 	if err := s.checkSource(ctx, accountID, r, &p, fields, addErr); err != nil {
 		return p, err
+	}
+	if r.Occasion != nil && p.typ != TypePhonebook {
+		fields.Add("occasion", MsgOccasionType)
 	}
 	if p.typ == TypePeerToPeer {
 		r.Text = "" // every row carries its own text
@@ -274,20 +280,15 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 		p.src = Source{FileID: r.FileID, TextCol: file.textCol}
 		p.quote.Requested, p.quote.Duplicates, p.quote.Invalid = file.records, file.duplicates, file.invalid
 	case TypePhonebook:
-		ids := uniqueIDs(r.PhonebookIDs)
-		if len(ids) == 0 {
-			fields.Add("phonebook_ids", MsgPhonebookRequired)
-			break
-		}
-		var n int
-		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND id = ANY($2)`,
-			accountID, ids).Scan(&n); err != nil {
-			return fmt.Errorf("check phonebooks: %w", err)
-		}
-		if n != len(ids) {
-			fields.Add("phonebook_ids", MsgPhonebookNotFound)
+		ids, err := s.checkPhonebooks(ctx, accountID, r.PhonebookIDs, fields)
+		if err != nil {
+			return err
 		}
 		p.src = Source{PhonebookIDs: ids}
+		if r.Occasion != nil {
+			p.src.Occasion, err = s.checkOccasion(ctx, accountID, r, fields)
+		}
+		return err
 	case TypePattern, TypePatternOTP, TypePatternTransactional, TypeSecretary, TypePolls, TypeMatches, TypeIdea, TypeReader:
 		if IsReply(p.typ) != r.Reply {
 			return apperr.Field("type", MsgBadType)
@@ -309,6 +310,25 @@ func (s *Service) checkSource(ctx context.Context, accountID int64, r Request, p
 		return apperr.Field("type", MsgBadType)
 	}
 	return nil
+}
+
+// checkPhonebooks checks that the account owns the phonebooks (field errors on
+// phonebook_ids) and returns their ids without repeats.
+func (s *Service) checkPhonebooks(ctx context.Context, accountID int64, ids []int64, fields apperr.Fields) ([]int64, error) {
+	ids = uniqueIDs(ids)
+	if len(ids) == 0 {
+		fields.Add("phonebook_ids", MsgPhonebookRequired)
+		return ids, nil
+	}
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM phonebooks WHERE account_id = $1 AND id = ANY($2)`,
+		accountID, ids).Scan(&n); err != nil {
+		return nil, fmt.Errorf("check phonebooks: %w", err)
+	}
+	if n != len(ids) {
+		fields.Add("phonebook_ids", MsgPhonebookNotFound)
+	}
+	return ids, nil
 }
 
 // price walks the recipients of a checked request and fills its quote.
@@ -433,7 +453,7 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	if p.quote.Recipients == 0 {
-		return Accepted{}, false, apperr.Field(sourceField(p.typ), MsgNothingToSend)
+		return Accepted{}, false, nothingToSend(p)
 	}
 	if id.Sandbox {
 		p.quote.Price = 0 // see sandboxCost

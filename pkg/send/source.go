@@ -51,6 +51,9 @@ type Source struct {
 	Target *bank.Target `json:"target,omitempty"`
 	// Tags are the contact fields a phonebook send's text names (contactfields.go).
 	Tags []ContactTag `json:"tags,omitempty"`
+	// Occasion limits a phonebook send to the contacts with the occasion on its
+	// run day, resolved at accept (occasion.go).
+	Occasion *Occasion `json:"occasion,omitempty"`
 }
 
 // planned is one recipient as expansion will write it.
@@ -279,24 +282,37 @@ func (w walker) read(ctx context.Context, q operator.Querier, accountID int64, f
 			CASE WHEN $5::bool THEN cells END FROM file_rows WHERE file_id = $3 AND row_no > $1 ORDER BY row_no LIMIT $2`,
 			w.src.FileID, col, w.typ == TypeKeyword)
 	case TypePhonebook:
-		if len(w.src.Tags) > 0 {
-			cells, features := contactCellsSQL(w.src.Tags, 5)
-			args := []any{accountID, w.src.PhonebookIDs}
-			if len(features) > 0 {
-				args = append(args, features)
-			}
-			return readChunks(ctx, q, fn, jalaliCells(w.src.Tags), `SELECT c.id, c.mobile, NULL::text, `+cells+` FROM contacts c
-			WHERE c.account_id = $3 AND c.phonebook_id = ANY($4::bigint[]) AND c.id > $1 ORDER BY c.id LIMIT $2`, args...)
-		}
-		return readChunks(ctx, q, fn, nil, `SELECT id, mobile, NULL::text, NULL::text[] FROM contacts
-			WHERE account_id = $3 AND phonebook_id = ANY($4::bigint[]) AND id > $1 ORDER BY id LIMIT $2`,
-			accountID, w.src.PhonebookIDs)
+		return w.readPhonebook(ctx, q, accountID, fn)
 	}
 	if bank.IsBankType(w.typ) && w.src.Target != nil {
 		sql, args := w.src.Target.SourceSQL()
 		return readChunks(ctx, q, fn, nil, sql, args...)
 	}
 	return fmt.Errorf("unknown send type %q", w.typ)
+}
+
+// readPhonebook reads a phonebook send's contacts: with the cells of its tags when
+// its text is personalised, only those with the occasion on its day when it has one.
+func (w walker) readPhonebook(ctx context.Context, q operator.Querier, accountID int64, fn func([]srcRow) error) error {
+	args := []any{accountID, w.src.PhonebookIDs}
+	cells := "NULL::text[]"
+	var fix func([]string)
+	if len(w.src.Tags) > 0 {
+		var features []string
+		cells, features = contactCellsSQL(w.src.Tags, 5)
+		fix = jalaliCells(w.src.Tags)
+		if len(features) > 0 {
+			args = append(args, features)
+		}
+	}
+	filter := ""
+	if o := w.src.Occasion; o != nil {
+		var more []any
+		filter, more = o.filterSQL(len(args) + 3) // $1 and $2 are the page's
+		args = append(args, more...)
+	}
+	return readChunks(ctx, q, fn, fix, `SELECT c.id, c.mobile, NULL::text, `+cells+` FROM contacts c
+		WHERE c.account_id = $3 AND c.phonebook_id = ANY($4::bigint[])`+filter+` AND c.id > $1 ORDER BY c.id LIMIT $2`, args...)
 }
 
 // readChunks pages a query keyed by its first column; the query takes $1 (the last

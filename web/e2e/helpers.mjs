@@ -95,6 +95,15 @@ export async function signInWithToken(page, token, path = '/dashboard') {
   await page.goto(`${PANEL_URL}${path}`)
 }
 
+/** A fresh context signed in with `token` on `path`; `dark` turns the dark theme on first. */
+export async function openSignedIn(browser, token, path, { viewport, dark = false } = {}) {
+  const { context, page } = await openPage(browser, viewport)
+  await page.goto(`${PANEL_URL}/login`)
+  await page.evaluate((d) => (d ? localStorage.setItem('dark', 'true') : localStorage.removeItem('dark')), dark)
+  await signInWithToken(page, token, path)
+  return { context, page }
+}
+
 export const randomDigits = (n) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('')
 /** A random mobile 0912xxxxxxx (the simulator accepts any number). */
 export const randomMobile = () => `0912${randomDigits(7)}`

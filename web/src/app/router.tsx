@@ -35,6 +35,7 @@ const KeywordSendPage = lazyPage(() => import('../features/send/keyword/KeywordS
 const PhonebookSendPage = lazyPage(() => import('../features/send/phonebook/PhonebookSendPage'))
 const TargetedSendPage = lazyPage(() => import('../features/send/targeted/TargetedSendPage'))
 const CampaignsPage = lazyPage(() => import('../features/campaigns/CampaignsPage'))
+const OccasionsPage = lazyPage(() => import('../features/campaigns/OccasionsPage'))
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage'))
 const ReportDetailsPage = lazyPage(() => import('../features/reports/ReportDetailsPage'))
 const AuditLogPage = lazyPage(() => import('../features/audit/AuditLogPage'))
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
           { path: 'send-sms/phonebook', element: <PhonebookSendPage />, handle: { title: 'ارسال از دفترچه تلفن' } },
           ...TARGETED_ROUTES.map(([kind, path, title]) => ({ path: `send-sms/${path}`, element: <TargetedSendPage kind={kind} />, handle: { title } })),
           { path: 'send-sms/campaigns', element: <CampaignsPage />, handle: { title: 'ارسال‌های زمان‌بندی‌شده و کمپین‌ها' } },
+          { path: 'send-sms/occasions', element: <OccasionsPage />, handle: { title: 'پیام مناسبتی' } },
           { path: 'send-sms/success-send/:id', element: <SuccessSendPage />, handle: { title: 'ارسال ثبت شد' } },
           { path: 'send-sms/drafts', element: <DraftsPage />, handle: { title: 'پیش‌نویس‌ها' } },
           { path: 'reports', element: <ReportsPage />, handle: { title: 'گزارش‌ها' } },

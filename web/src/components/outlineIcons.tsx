@@ -24,6 +24,7 @@ export const ReceiptIcon = outline('Receipt', 'M5 3h14v18l-3-2-2 2-2-2-2 2-2-2-3
 export const FolderIcon = outline('Folder', 'M3 6a1 1 0 0 1 1-1h5l2 2.5h9a1 1 0 0 1 1 1V19a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V6Z')
 export const SupportIcon = outline('Support', 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z', 'M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z', 'm5.6 5.6 3.6 3.6', 'm14.8 14.8 3.6 3.6', 'm14.8 9.2 3.6-3.6', 'm5.6 18.4 3.6-3.6')
 export const SunIcon = outline('Sun', 'M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z', 'M12 2v2', 'M12 20v2', 'm4.9 4.9 1.4 1.4', 'm17.7 17.7 1.4 1.4', 'M2 12h2', 'M20 12h2', 'm4.9 19.1 1.4-1.4', 'm17.7 6.3 1.4-1.4')
+export const GiftIcon = outline('Gift', 'M3 8h18v4H3z', 'M5 12v9h14v-9', 'M12 8v13', 'M12 8S10.5 3.5 8 3.5a2.25 2.25 0 0 0 0 4.5h4', 'M12 8s1.5-4.5 4-4.5a2.25 2.25 0 0 1 0 4.5h-4')
 export const MoonIcon = outline('Moon', 'M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5Z')
 export const RefreshIcon = outline('Refresh', 'M20 11a8 8 0 0 0-14.3-4.3L4 9', 'M4 4v5h5', 'M4 13a8 8 0 0 0 14.3 4.3L20 15', 'M20 20v-5h-5')
 export const ChevronLeftIcon = outline('ChevronLeft', 'm15 6-6 6 6 6')

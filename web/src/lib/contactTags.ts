@@ -21,24 +21,44 @@ export const FIXED_CONTACT_TAGS: ContactTag[] = [
 ]
 
 interface FeatureRow {
+  id: number | string
   title_fa: string
   title_en: string
   type: string
   enabled: boolean
 }
 
-/** The tags of the account's contacts: the fixed fields, then each enabled custom feature. */
-export function useContactTags() {
+/** The account's custom features (GET /phonebooks/options), read once for the tags and the date fields. */
+function useFeatureRows<T>(select: (rows: FeatureRow[]) => T) {
   return useQuery({
     queryKey: ['phonebooks', 'contact-tags'],
-    queryFn: async ({ signal }) => {
-      const page = await api.page<FeatureRow>('/phonebooks/options', { page: 1, limit: 100 }, signal)
-      const features = page.rows.filter((f) => f.enabled).map((f) => ({ keyword: f.title_en, label: f.title_fa, aliases: [f.title_fa] }))
-      return [...FIXED_CONTACT_TAGS, ...features]
-    },
+    queryFn: async ({ signal }) => (await api.page<FeatureRow>('/phonebooks/options', { page: 1, limit: 100 }, signal)).rows,
+    select,
     staleTime: 60_000,
   })
 }
+
+const tagsOf = (rows: FeatureRow[]): ContactTag[] => [
+  ...FIXED_CONTACT_TAGS,
+  ...rows.filter((f) => f.enabled).map((f) => ({ keyword: f.title_en, label: f.title_fa, aliases: [f.title_fa] })),
+]
+
+/** The tags of the account's contacts: the fixed fields, then each enabled custom feature. */
+export const useContactTags = () => useFeatureRows(tagsOf)
+
+/** A date of the contacts an occasion may follow: `birth_date`, or `feature:<id>` of a date feature. */
+export interface DateField {
+  value: string
+  label: string
+}
+
+const dateFieldsOf = (rows: FeatureRow[]): DateField[] => [
+  { value: 'birth_date', label: 'تاریخ تولد' },
+  ...rows.filter((f) => f.type === 'date').map((f) => ({ value: `feature:${f.id}`, label: f.title_fa })),
+]
+
+/** The contacts' dates an occasion message may follow (docs/campaigns.md). */
+export const useDateFields = () => useFeatureRows(dateFieldsOf)
 
 const TAG = /\{([^{}\n]{1,40})\}/g
 

@@ -31,6 +31,7 @@ describe('routePermission', () => {
     expect(routePermission('/send-sms/quick')).toBe('send.create')
     expect(routePermission('/send-sms/quick/steps')).toBe('send.create')
     expect(routePermission('/send-sms/campaigns')).toBe('report.view')
+    expect(routePermission('/send-sms/occasions')).toBe('report.view')
     expect(routePermission('/developers/api-keys')).toBe('apikey.manage')
     expect(routePermission('/dashboard')).toBeUndefined()
   })

@@ -1,5 +1,5 @@
-import { Button, Field, HStack, Input, RadioGroup, SimpleGrid, Stack, Switch, Text, Wrap } from '@chakra-ui/react'
-import { useId, useState, type ReactNode } from 'react'
+import { Button, Field, HStack, Input, RadioGroup, SimpleGrid, Stack, Switch, Wrap } from '@chakra-ui/react'
+import { useId, useState } from 'react'
 import { ADVERTISING_CANCEL11_REASON, MessageEditor } from '../../components/MessageEditor'
 import { NumberEntry } from '../../components/NumberEntry'
 import { SideModal } from '../../components/Overlays'
@@ -18,6 +18,7 @@ import { useUserFile } from '../../lib/files'
 import { columnKeywords } from '../../lib/keywords'
 import { LINE_KIND } from '../../components/SenderPicker'
 import { useSaveCampaign, type Campaign } from './api'
+import { Labeled } from './ui'
 import { allows, useAcl } from '../../lib/acl'
 import {
   campaignErrors, campaignInput, EMPTY_CAMPAIGN, formFromCampaign, SCHEDULE_KINDS, SOURCE_KINDS, toggled,
@@ -51,28 +52,6 @@ function DayChips({ items, value, onChange, columns }: { items: Array<{ value: n
     )
   })
   return columns ? <SimpleGrid columns={columns} gap="1.5" maxW="sm">{chips}</SimpleGrid> : <Wrap gap="1.5">{chips}</Wrap>
-}
-
-function Labeled({ label, error, helper, children }: { label: string; error?: string; helper?: ReactNode; children: ReactNode }) {
-  return (
-    <Stack gap="1.5">
-      <Text fontWeight="medium" fontSize="sm">
-        {label}
-      </Text>
-      {children}
-      {error ? (
-        <Text fontSize="sm" color="fg.error">
-          {error}
-        </Text>
-      ) : (
-        helper && (
-          <Text fontSize="xs" color="app.muted">
-            {helper}
-          </Text>
-        )
-      )}
-    </Stack>
-  )
 }
 
 /** A campaign's runs are paced by a count (an end time would be one day's). */

@@ -5,6 +5,7 @@ import { EmptyState, ErrorState } from '../../components/States'
 import { formatJalaliDateTime } from '../../lib/jalali'
 import { toPersianDigits } from '../../lib/digits'
 import { useCampaignRuns, type Campaign } from './api'
+import { RUN_STATUS } from './ui'
 
 /** A campaign's runs: when, sent or failed (with the reason), and the send's report. */
 export function CampaignRuns({ campaign, onClose }: { campaign: Campaign; onClose: () => void }) {
@@ -20,14 +21,19 @@ export function CampaignRuns({ campaign, onClose }: { campaign: Campaign; onClos
           <Stack as="li" key={`${r.at}-${i}`} gap="1" p="3" rounded="lg" borderWidth="1px" borderColor="app.border" bg="app.raised">
             <HStack justify="space-between" gap="3">
               <Text fontWeight="semibold">{formatJalaliDateTime(r.at)}</Text>
-              <Badge colorPalette={r.status === 'sent' ? 'green' : 'red'} variant="subtle">
-                {r.status === 'sent' ? 'ارسال شد' : 'ناموفق'}
+              <Badge colorPalette={(RUN_STATUS[r.status] ?? RUN_STATUS.failed).color} variant="subtle">
+                {(RUN_STATUS[r.status] ?? RUN_STATUS.failed).label}
               </Badge>
             </HStack>
             {r.send_id !== null && r.send_id !== undefined && (
               <Link asChild fontSize="sm" color="brand.fg">
                 <RouterLink to={`/reports/${r.send_id}`}>{`گزارش ارسال ${toPersianDigits(String(r.send_id))}`}</RouterLink>
               </Link>
+            )}
+            {r.status === 'empty' && (
+              <Text fontSize="sm" color="app.muted">
+                هیچ مخاطبی در این روز مناسبت نداشت؛ پیامکی فرستاده نشد و هزینه‌ای کسر نشد.
+              </Text>
             )}
             {r.error && (
               <Text fontSize="sm" color="fg.error">

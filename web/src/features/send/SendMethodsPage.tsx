@@ -1,6 +1,6 @@
-import { Button, SimpleGrid, Stack } from '@chakra-ui/react'
+import { Button, HStack, SimpleGrid, Stack } from '@chakra-ui/react'
 import { Link as RouterLink } from 'react-router'
-import { ClockIcon } from '../../components/outlineIcons'
+import { ClockIcon, GiftIcon } from '../../components/outlineIcons'
 import { SectionCard } from '../../components/SectionCard'
 import { MethodCard } from '../../components/MethodCard'
 import { SEND_METHODS } from '../../components/sendMethods'
@@ -13,11 +13,18 @@ export default function SendMethodsPage() {
         title="روش ارسال را انتخاب کنید"
         description="پیامک خود را با یکی از روش‌های زیر به مخاطبان برسانید."
         actions={
-          <Button asChild size="sm" variant="outline" colorPalette="brand" data-testid="goto-campaigns">
-            <RouterLink to="/send-sms/campaigns">
-              <ClockIcon /> ارسال‌های زمان‌بندی‌شده و کمپین‌ها
-            </RouterLink>
-          </Button>
+          <HStack gap="2" wrap="wrap">
+            <Button asChild size="sm" variant="outline" colorPalette="brand" data-testid="goto-occasions">
+              <RouterLink to="/send-sms/occasions">
+                <GiftIcon /> پیام مناسبتی
+              </RouterLink>
+            </Button>
+            <Button asChild size="sm" variant="outline" colorPalette="brand" data-testid="goto-campaigns">
+              <RouterLink to="/send-sms/campaigns">
+                <ClockIcon /> ارسال‌های زمان‌بندی‌شده و کمپین‌ها
+              </RouterLink>
+            </Button>
+          </HStack>
         }
       >
         <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="3">

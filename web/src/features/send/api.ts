@@ -1,5 +1,6 @@
 import { api, type Query } from '../../lib/api'
 import type { GradualBody } from '../../lib/gradual'
+import type { PreviewRow } from '../../components/PreviewRows'
 
 export interface PriceBody {
   text: string
@@ -41,12 +42,7 @@ export interface PriceQuote {
 }
 
 /** A row of a quote's preview: the rendered text, its parts and its price. */
-export interface PreviewRow {
-  mobile: string
-  text: string
-  parts: number
-  price: number
-}
+export type { PreviewRow }
 
 /** The sending hours of a quote, or the data of a send refused outside them (code outside-send-hours). */
 export interface SendHours {

@@ -8,7 +8,7 @@ import { SenderPicker } from '../../../components/SenderPicker'
 import { phonebookRecipients, usePhonebookCount, usePhonebookOptions } from '../../../lib/phonebooks'
 import { PhonebookPicker } from '../../../components/PhonebookPicker'
 import { hasContactTags, useContactTags } from '../../../lib/contactTags'
-import { PreviewRows } from '../wizard/PreviewRows'
+import { PreviewRows } from '../../../components/PreviewRows'
 
 export const PHONEBOOK_STEPS = ['دفترچه تلفن و خط ارسال', 'متن و تنظیمات', 'بررسی نهایی'] as const
 

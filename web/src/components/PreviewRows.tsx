@@ -1,10 +1,20 @@
 import { Box, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
-import { formatNumber, formatRial } from '../../../lib/format'
-import type { PriceQuote } from '../api'
-import { displayMobile } from '../../../lib/mobile'
+import { formatNumber, formatRial } from '../lib/format'
+import { displayMobile } from '../lib/mobile'
 
-/** The first rows of a personalised send as each handset gets them, with parts and price per row. */
-export function PreviewRows({ quote, cancel11 }: { quote: PriceQuote | undefined; cancel11: boolean }) {
+/** A row of a quote's preview (POST /send/calculate-price): the rendered text, its parts and its price. */
+export interface PreviewRow {
+  mobile: string
+  text: string
+  parts: number
+  price: number
+}
+
+/**
+ * The first rows of a personalised send as each handset gets them, with parts and price per row
+ * (the phonebook send's review step and the occasion form).
+ */
+export function PreviewRows({ quote, cancel11 }: { quote: { preview?: PreviewRow[] } | undefined; cancel11: boolean }) {
   const rows = quote?.preview ?? []
   if (!rows.length) return null
   return (
