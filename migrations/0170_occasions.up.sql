@@ -3,7 +3,7 @@
 -- falls, by its Jalali month and day, on the run day (or N days after it).
 --
 -- jalali_md is the Jalali month*100 + day of a Gregorian date: the arithmetic of
--- the jdf library, the same as validate.GregorianToJalali (pkg/send's test compares
+-- the jdf library, the same as persian.GregorianToJalali (pkg/send's test compares
 -- them for every day of several years). IMMUTABLE, so an index can hold it.
 CREATE FUNCTION jalali_md(gy int, gm int, gd int) RETURNS int
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
@@ -190,7 +191,7 @@ func (s *Service) WriteXLSX(ctx context.Context, accountID int64, f Filter, w io
 			if key == "" {
 				key = strconv.FormatInt(r.APIKeyID, 10)
 			}
-			if err := b.Add([]any{validate.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
+			if err := b.Add([]any{persian.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
 				r.Status, r.LatencyMS}); err != nil {
 				return err
 			}

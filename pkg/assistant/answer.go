@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Notices of the service (Reply.Notice).
@@ -63,9 +63,9 @@ func (s *Service) answer(ctx context.Context, t Task, past []Message, src string
 func judge(ctx context.Context, t Task, out string, sp Spec, model, notice string) answer {
 	ps := Check(t.Text, out, sp)
 	if len(ps) == 1 && ps[0].Rule == RuleBudget && t.Action == Shorter {
-		n := validate.ToPersianDigits(fmt.Sprint(parts(out, t.Cancel11)))
+		n := persian.Digits(fmt.Sprint(parts(out, t.Cancel11)))
 		return answer{text: out, model: model, notice: joinNotes(notice,
-			fmt.Sprintf(MsgOverBudget, n, validate.ToPersianDigits(fmt.Sprint(Budget(t.Parts)))))}
+			fmt.Sprintf(MsgOverBudget, n, persian.Digits(fmt.Sprint(Budget(t.Parts)))))}
 	}
 	if len(ps) > 0 {
 		slog.InfoContext(ctx, "assistant reply refused", "model", model, "action", t.Action, "rule", ps[0].Rule,

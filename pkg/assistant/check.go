@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Rule names a rule of correct, meaning-preserving Persian that a reply must
@@ -99,7 +99,7 @@ func Check(in, out string, sp Spec) []Fault {
 	ps = append(ps, factFaults(nIn, nOut, sp)...)
 	if got, budget := parts(out, sp.Cancel11), Budget(sp.Parts); got > budget {
 		ps = append(ps, Fault{RuleBudget, fmt.Sprintf("%s بخش، بیش از حداکثر %s بخش",
-			validate.ToPersianDigits(fmt.Sprint(got)), validate.ToPersianDigits(fmt.Sprint(budget)))})
+			persian.Digits(fmt.Sprint(got)), persian.Digits(fmt.Sprint(budget)))})
 	}
 	m := &masker{ids: map[string]int{}}
 	mIn, mOut := m.mask(nIn), m.mask(nOut)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Offline is the built-in model, used when no remote model is configured: it
@@ -149,7 +149,7 @@ func offlineLonger(text string, t Task) (string, error) {
 		if fits(text, budget, t.Cancel11) && (addressed.MatchString(body) && thanked(body)) {
 			return "", declined(MsgNothingToAdd)
 		}
-		return "", declined(fmt.Sprintf(MsgNoRoom, validate.ToPersianDigits(fmt.Sprint(budget))))
+		return "", declined(fmt.Sprintf(MsgNoRoom, persian.Digits(fmt.Sprint(budget))))
 	}
 	return out + tail, nil
 }
@@ -255,7 +255,7 @@ func toneResult(text, out string, t Task, unchanged string, noRoom bool) (string
 		return "", declined(unchanged)
 	}
 	if out == text || !fits(out, budget, t.Cancel11) {
-		return "", declined(fmt.Sprintf(MsgToneBudget, validate.ToPersianDigits(fmt.Sprint(budget))))
+		return "", declined(fmt.Sprintf(MsgToneBudget, persian.Digits(fmt.Sprint(budget))))
 	}
 	return out, nil
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // exportChunk is how many entries one keyset step of the export reads.
@@ -63,7 +63,7 @@ func fillRow(b *spreadsheet.Book, row []any, r *Row) {
 	if r.Target != "" {
 		target += " " + r.Target
 	}
-	row[0], row[1], row[2], row[3] = validate.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.UserName, key
+	row[0], row[1], row[2], row[3] = persian.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.UserName, key
 	row[4], row[5], row[6] = r.ActionTitle, r.Action, target
 	row[7], row[8], row[9], row[10], row[11] = text(r.Before), text(r.After), text(r.Details), r.IP, r.UserAgent
 }

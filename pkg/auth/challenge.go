@@ -16,6 +16,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -380,7 +381,7 @@ func wrongAnswer(ch challenge, expired bool) error {
 		return apperr.New(apperr.Unauthorized, MsgOTPLocked).WithCode(CodeOTPLocked)
 	default:
 		left := ch.maxTries - ch.tries
-		return apperr.Field("code", fmt.Sprintf("%s؛ %s تلاش دیگر باقی مانده است", MsgOTPWrong, persianDigits(left))).WithCode("otp-wrong")
+		return apperr.Field("code", fmt.Sprintf("%s؛ %s تلاش دیگر باقی مانده است", MsgOTPWrong, persian.Digits(strconv.Itoa(left)))).WithCode("otp-wrong")
 	}
 }
 
@@ -520,13 +521,4 @@ func (s *Service) ChangePasswordByToken(ctx context.Context, changeToken, pw, co
 	}
 	s.announce(ctx, rev)
 	return s.notify(ctx, u, ch.id, seqResetNotice, MsgNoticeReset)
-}
-
-func persianDigits(n int) string {
-	const fa = "۰۱۲۳۴۵۶۷۸۹"
-	var b strings.Builder
-	for _, r := range strconv.Itoa(n) {
-		b.WriteString(string([]rune(fa)[r-'0']))
-	}
-	return b.String()
 }

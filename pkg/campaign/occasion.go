@@ -10,6 +10,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 )
 
@@ -61,7 +62,7 @@ func later(a, b time.Time) time.Time {
 }
 
 // dayOf is the Tehran calendar day of t, as an occasion's run day.
-func dayOf(t time.Time) string { return t.In(Tehran).Format(time.DateOnly) }
+func dayOf(t time.Time) string { return t.In(persian.Tehran).Format(time.DateOnly) }
 
 // withDay is a run's request: an occasion's day is the run's scheduled day.
 func withDay(r send.Request, due time.Time) send.Request {
@@ -94,8 +95,8 @@ func (s *Service) notBefore(ctx context.Context, accountID, campaignID int64, oc
 	if last == nil {
 		return time.Time{}, nil
 	}
-	l := last.In(Tehran)
-	return time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, Tehran).Add(-time.Nanosecond), nil
+	l := last.In(persian.Tehran)
+	return time.Date(l.Year(), l.Month(), l.Day()+1, 0, 0, 0, 0, persian.Tehran).Add(-time.Nanosecond), nil
 }
 
 // lastRuns fills the last run of each listed campaign.
@@ -148,8 +149,8 @@ func (s *Service) RunToday(ctx context.Context, id acl.Identity, campaignID int6
 		if req.Occasion == nil || !ok {
 			return apperr.New(apperr.Invalid, MsgNotOccasion)
 		}
-		local := now.In(Tehran)
-		due := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, Tehran)
+		local := now.In(persian.Tehran)
+		due := time.Date(local.Year(), local.Month(), local.Day(), h, m, 0, 0, persian.Tehran)
 		var sent bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM campaign_runs WHERE campaign_id = $1 AND due_at = $2 AND status = $3)`,
 			campaignID, due, RunSent).Scan(&sent); err != nil {

@@ -9,12 +9,13 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/campaign"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
 func tehran(d string, h, m int) time.Time {
-	t, err := time.ParseInLocation("2006-01-02", d, campaign.Tehran)
+	t, err := time.ParseInLocation("2006-01-02", d, persian.Tehran)
 	if err != nil {
 		panic(err)
 	}
@@ -104,7 +105,7 @@ func (w *occasionWorld) sendOf(c campaign.Campaign, due time.Time) (id int64, st
 func (w *occasionWorld) runDue(want int) {
 	w.t.Helper()
 	if n, err := w.svc.RunDue(context.Background()); err != nil || n != want {
-		w.t.Fatalf("RunDue at %s handled %d, want %d (%v)", w.clk.Now().In(campaign.Tehran), n, want, err)
+		w.t.Fatalf("RunDue at %s handled %d, want %d (%v)", w.clk.Now().In(persian.Tehran), n, want, err)
 	}
 }
 
@@ -275,7 +276,7 @@ func TestOccasionReviewAndHours(t *testing.T) {
 	var on string
 	w.must(w.d.Pool.QueryRow(ctx, `SELECT status, send_at, source->'occasion'->>'on' FROM sends WHERE id = $1`, id).Scan(&status, &sendAt, &on))
 	if status != send.StatusScheduled || !sendAt.Equal(tehran("2025-03-22", 7, 0)) || on != "2025-03-21" {
-		t.Fatalf("run outside the hours: %s at %v for the day %s", status, sendAt.In(campaign.Tehran), on)
+		t.Fatalf("run outside the hours: %s at %v for the day %s", status, sendAt.In(persian.Tehran), on)
 	}
 }
 

@@ -6,13 +6,12 @@ import (
 	"slices"
 	"strings"
 	"time"
-	_ "time/tzdata" // Asia/Tehran even where the system has no zone files
 
 	"github.com/robfig/cron/v3"
 	ptime "github.com/yaa110/go-persian-calendar"
 
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/sendrules"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Schedule kinds.
@@ -40,9 +39,6 @@ const (
 	Horizon     = 13 // months
 	MinInterval = time.Minute
 )
-
-// Tehran is the zone every schedule is read in.
-var Tehran = sendrules.Tehran
 
 // Schedule says when a campaign repeats. Weekdays count from Saturday (0) to Friday
 // (6); month days are days of the Jalali month; times are Tehran time.
@@ -154,12 +150,12 @@ func (s Schedule) Next(t time.Time) (time.Time, error) {
 	if !ok {
 		return time.Time{}, fmt.Errorf("schedule time %q", s.Time)
 	}
-	local := t.In(Tehran)
-	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, Tehran)
+	local := t.In(persian.Tehran)
+	day := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, persian.Tehran)
 	// Every kind repeats within 13 months (a Jalali day 31 exists in six months).
 	for i := 0; i < 400; i++ {
 		d := day.AddDate(0, 0, i)
-		at := time.Date(d.Year(), d.Month(), d.Day(), h, m, 0, 0, Tehran)
+		at := time.Date(d.Year(), d.Month(), d.Day(), h, m, 0, 0, persian.Tehran)
 		if !at.After(t) || !s.matches(d) {
 			continue
 		}

@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 func at(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, Tehran)
+	t, err := time.ParseInLocation("2006-01-02 15:04", s, persian.Tehran)
 	if err != nil {
 		panic(err)
 	}
@@ -45,7 +46,7 @@ func TestNext(t *testing.T) {
 				t.Fatal(err)
 			}
 			if want := at(c.want); !got.Equal(want) {
-				t.Fatalf("next after %s = %s, want %s", c.after, got.In(Tehran).Format("2006-01-02 15:04"), c.want)
+				t.Fatalf("next after %s = %s, want %s", c.after, got.In(persian.Tehran).Format("2006-01-02 15:04"), c.want)
 			}
 		})
 	}

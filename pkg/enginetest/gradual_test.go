@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
@@ -19,8 +19,8 @@ import (
 // send refunds exactly the recipients never submitted.
 func TestGradualSendKeepsItsPaceAndStopsWithExactRefund(t *testing.T) {
 	const n, perHour = 10_000, 2_000
-	today := time.Now().In(sendrules.Tehran)
-	start := time.Date(today.Year(), today.Month(), today.Day()+1, 8, 0, 0, 0, sendrules.Tehran)
+	today := time.Now().In(persian.Tehran)
+	start := time.Date(today.Year(), today.Month(), today.Day()+1, 8, 0, 0, 0, persian.Tehran)
 	clock := testenv.NewClock(start)
 	e := enginetest.Start(t, enginetest.Options{Clock: clock.Now})
 	e.Worker.Sweep = send.SweepConfig{Abandoned: 2 * time.Second, Stalled: 3 * time.Second, NoReceipt: 30 * time.Second}

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/testenv"
 )
@@ -19,9 +19,9 @@ import (
 // exactly once and the ledger is exact.
 func TestSendCrossingWindowEndPausesAndResumes(t *testing.T) {
 	const n = 6000
-	today := time.Now().In(sendrules.Tehran)
+	today := time.Now().In(persian.Tehran)
 	day := func(days, h, m int) time.Time {
-		return time.Date(today.Year(), today.Month(), today.Day()+days, h, m, 0, 0, sendrules.Tehran)
+		return time.Date(today.Year(), today.Month(), today.Day()+days, h, m, 0, 0, persian.Tehran)
 	}
 	clock := testenv.NewClock(day(1, 21, 59))
 	e := enginetest.Start(t, enginetest.Options{Clock: clock.Now, Sim: func(c *smscsim.Config) { c.Rate = 1500; c.Burst = 150 }})

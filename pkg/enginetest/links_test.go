@@ -14,9 +14,9 @@ import (
 
 	"github.com/chapar/chapar/pkg/enginetest"
 	"github.com/chapar/chapar/pkg/links"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/shortlink"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 var shortRE = regexp.MustCompile(`/l/([0-9A-Za-z]{` + strconv.Itoa(shortlink.CodeLen) + `})`)
@@ -147,7 +147,7 @@ func linkRemoval(t *testing.T, e *enginetest.Engine, token string, link links.Li
 		"sender": "30007100", "numbers": numbers, "send_at": at}, token).Decode(t, &sched)
 	del := map[string]any{"id": link.ID}
 	r := e.Must(409, "POST", "/v1/api/panel/link_tracker/delete", del, token)
-	if !strings.Contains(r.Meta.Message, "شماره "+validate.ToPersianDigits(strconv.FormatInt(sched.ID, 10))) {
+	if !strings.Contains(r.Meta.Message, "شماره "+persian.Digits(strconv.FormatInt(sched.ID, 10))) {
 		t.Fatalf("refusal does not name send %d: %s", sched.ID, r.Meta.Message)
 	}
 	e.Must(200, "POST", "/v1/api/send/cancel", map[string]any{"id": sched.ID}, token)

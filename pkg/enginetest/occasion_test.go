@@ -7,17 +7,17 @@ import (
 
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // bornOn is a birth date in 1990–1995 with the Jalali month and day of day.
 func bornOn(t *testing.T, day time.Time) string {
 	t.Helper()
-	_, m, d := validate.GregorianToJalali(day.Year(), int(day.Month()), day.Day())
+	_, m, d := persian.GregorianToJalali(day.Year(), int(day.Month()), day.Day())
 	for b := time.Date(1990, 1, 1, 12, 0, 0, 0, time.UTC); b.Year() < 1996; b = b.AddDate(0, 0, 1) {
-		if _, bm, bd := validate.GregorianToJalali(b.Year(), int(b.Month()), b.Day()); bm == m && bd == d {
+		if _, bm, bd := persian.GregorianToJalali(b.Year(), int(b.Month()), b.Day()); bm == m && bd == d {
 			return b.Format("2006-01-02")
 		}
 	}
@@ -42,7 +42,7 @@ func TestOccasionCampaignReachesBirthdays(t *testing.T) {
 	var c campaign.Campaign
 	e.Must(201, "POST", "/v1/api/send/campaigns", in, token).Decode(t, &c)
 	due := *c.NextRunAt
-	day := due.In(campaign.Tehran)
+	day := due.In(persian.Tehran)
 	tomorrow := day.AddDate(0, 0, 1)
 	add := func(id int64, contacts ...map[string]any) {
 		e.Must(201, "POST", "/v1/api/phonebooks/numbers/add-list-new", map[string]any{"phonebook_id": id, "contacts": contacts}, token)
@@ -86,7 +86,7 @@ func TestOccasionCampaignReachesBirthdays(t *testing.T) {
 	}
 
 	before := credit(t, e, token)
-	clock.Set(time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 9, 0, 1, 0, campaign.Tehran))
+	clock.Set(time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 9, 0, 1, 0, persian.Tehran))
 	var runs []campaign.Run
 	e.Wait("the empty run", 30*time.Second, func() bool {
 		e.Must(200, "GET", "/v1/api/send/campaigns/"+itoa(c.ID)+"/runs", nil, token).Decode(t, &runs)

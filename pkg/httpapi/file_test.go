@@ -24,9 +24,9 @@ import (
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/upload"
-	"github.com/chapar/chapar/pkg/validate"
 	"github.com/chapar/chapar/pkg/worker"
 )
 
@@ -312,7 +312,7 @@ func TestFileUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r := e.Must(409, "POST", "/v1/api/user/files/delete", map[string]any{"id": id}, f.tokA); !strings.Contains(r.Meta.Message,
-		"ارسال زمان‌بندی‌شده شماره "+validate.ToPersianDigits(strconv.FormatInt(sendID, 10))) {
+		"ارسال زمان‌بندی‌شده شماره "+persian.Digits(strconv.FormatInt(sendID, 10))) {
 		t.Fatalf("delete in use: %s", r.Raw)
 	}
 	// Nor while the send waits for staff review (it goes out once approved).

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/chapar/chapar/pkg/payment/offline"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/upload"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // TestFileManagement lists every file of an account by category (uploads and an
@@ -68,7 +68,7 @@ func TestFileManagement(t *testing.T) {
 	}
 	del := map[string]any{"id": sendFile}
 	if r := p.Must(409, "POST", "/v1/api/user/files/delete", del, p.token); !strings.Contains(r.Meta.Message,
-		"ارسال زمان‌بندی‌شده شماره "+validate.ToPersianDigits(strconv.FormatInt(sendID, 10))) {
+		"ارسال زمان‌بندی‌شده شماره "+persian.Digits(strconv.FormatInt(sendID, 10))) {
 		t.Fatalf("scheduled send: %s", r.Raw)
 	}
 	if _, err := p.DB.Pool.Exec(ctx, `UPDATE sends SET status = 'stopped' WHERE id = $1`, sendID); err != nil {

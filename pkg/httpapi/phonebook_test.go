@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -579,7 +580,7 @@ func TestBlacklists(t *testing.T) {
 	res := f.rawGet("/blacklist/export?kind=cancel11")
 	rows := xlsxRows(t, res, "لیست لغو۱۱")
 	if len(rows) != 3 || rows[0][0] != "شماره موبایل" || rows[1][0] != "09120000002" || rows[1][1] != "لیست لغو۱۱" ||
-		rows[1][2] != "پیامک دریافتی" || !strings.HasPrefix(rows[1][3], validate.JalaliDateTime(time.Now())[:10]) {
+		rows[1][2] != "پیامک دریافتی" || !strings.HasPrefix(rows[1][3], persian.JalaliDateTime(time.Now())[:10]) {
 		t.Fatalf("cancel11 export %v", rows)
 	}
 

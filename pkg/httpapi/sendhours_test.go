@@ -9,6 +9,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sendrules"
 )
@@ -38,13 +39,13 @@ func newHoursEnv(t *testing.T, h, m int) *hoursEnv {
 
 // set moves the clock to h:m Tehran time, days after today.
 func (x *hoursEnv) set(days, h, m int) {
-	today := time.Now().In(sendrules.Tehran)
-	x.now = time.Date(today.Year(), today.Month(), today.Day()+days, h, m, 0, 0, sendrules.Tehran)
+	today := time.Now().In(persian.Tehran)
+	x.now = time.Date(today.Year(), today.Month(), today.Day()+days, h, m, 0, 0, persian.Tehran)
 }
 
 // at is h:m Tehran time, days after the clock's day.
 func (x *hoursEnv) at(days, h, m int) time.Time {
-	return time.Date(x.now.Year(), x.now.Month(), x.now.Day()+days, h, m, 0, 0, sendrules.Tehran)
+	return time.Date(x.now.Year(), x.now.Month(), x.now.Day()+days, h, m, 0, 0, persian.Tehran)
 }
 
 func (x *hoursEnv) balance(t *testing.T) int64 {

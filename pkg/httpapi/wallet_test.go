@@ -50,7 +50,7 @@ func applyEntry(t *testing.T, e *apitest.Env, en wallet.Entry) {
 	}
 }
 
-func persian(s string) bool {
+func inPersian(s string) bool {
 	for _, r := range s {
 		if validate.IsPersianOrArabic(r) {
 			return true
@@ -93,7 +93,7 @@ func TestTransactionsList(t *testing.T) {
 	kinds := map[string]int{}
 	for _, r := range rows {
 		kinds[r.Kind]++
-		if !persian(r.Description) || strings.ContainsAny(r.Description, "0123456789") || r.KindTitle == "" || r.Amount <= 0 {
+		if !inPersian(r.Description) || strings.ContainsAny(r.Description, "0123456789") || r.KindTitle == "" || r.Amount <= 0 {
 			t.Fatalf("row without a Persian description or amount: %+v", r)
 		}
 		isSend := r.Kind == wallet.Hold || r.Kind == wallet.Refund || r.Kind == wallet.Release
@@ -155,7 +155,7 @@ func checkTxFilters(t *testing.T, e *apitest.Env, owner string, a send.Accepted)
 	}
 	for _, bad := range []map[string]any{{"type": "x"}, {"amount_from": "-5"}, {"date_from": "nope"},
 		{"amount_from": 5, "amount_to": 1}} {
-		if r := e.Do("POST", txAPI, bad, owner); r.Status != 422 || !persian(r.Meta.Message) {
+		if r := e.Do("POST", txAPI, bad, owner); r.Status != 422 || !inPersian(r.Meta.Message) {
 			t.Fatalf("bad filter %v: %d %s", bad, r.Status, r.Raw)
 		}
 	}

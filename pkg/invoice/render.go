@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 //go:embed assets/*.woff2 invoice.html
@@ -23,8 +23,8 @@ var files embed.FS
 
 var page = template.Must(template.New("invoice.html").Funcs(template.FuncMap{
 	"rials":  Rials,
-	"fa":     validate.ToPersianDigits,
-	"jalali": func(t time.Time) string { return validate.ToPersianDigits(validate.JalaliDateTime(t)) },
+	"fa":     persian.Digits,
+	"jalali": func(t time.Time) string { return persian.Digits(persian.JalaliDateTime(t)) },
 }).ParseFS(files, "invoice.html"))
 
 // Rials writes an amount with Persian digits and thousands separators («۱٬۱۰۰٬۰۰۰»).
@@ -39,7 +39,7 @@ func Rials(n int64) string {
 		}
 		b.WriteRune(r)
 	}
-	out := validate.ToPersianDigits(b.String())
+	out := persian.Digits(b.String())
 	if neg {
 		out = "-" + out
 	}

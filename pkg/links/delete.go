@@ -11,8 +11,8 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/review"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // CodeInUse is the message_code of a link that a text still uses.
@@ -28,7 +28,7 @@ type Use struct {
 
 // Message is the Persian refusal that names the use (spec §5 UTM rule).
 func (u Use) Message() string {
-	n := validate.ToPersianDigits(strconv.FormatInt(u.ID, 10))
+	n := persian.Digits(strconv.FormatInt(u.ID, 10))
 	var where string
 	switch u.Kind {
 	case "send":

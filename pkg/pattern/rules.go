@@ -8,6 +8,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/moderation"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -231,7 +232,7 @@ func CheckValues(vars []Variable, in Values, rules moderation.Rules) (Values, []
 			errs = append(errs, fmtName(MsgValueInteger, v.Name))
 		case n > v.Length:
 			errs = append(errs, strings.Replace(fmtName(MsgValueLength, v.Name), "%s",
-				validate.ToPersianDigits(strconv.Itoa(v.Length)), 1))
+				persian.Digits(strconv.Itoa(v.Length)), 1))
 		case shortlink.Has(val):
 			errs = append(errs, fmtName(MsgValuePlaceholder, v.Name))
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -70,40 +71,10 @@ func jalali(jy, jm, jd int) (time.Time, bool) {
 	switch {
 	case jm <= 6 && jd > 31, jm > 6 && jd > 30:
 		return time.Time{}, false
-	case jm == 12 && jd == 30 && jalaliToGregorian(jy, 12, 30).Equal(jalaliToGregorian(jy+1, 1, 1)):
+	case jm == 12 && jd == 30 && persian.ToGregorian(jy, 12, 30).Equal(persian.ToGregorian(jy+1, 1, 1)):
 		return time.Time{}, false // Esfand 30 of a common year
 	}
-	return jalaliToGregorian(jy, jm, jd), true
-}
-
-// jalaliToGregorian is the arithmetic conversion of the jdf library (the 33-year
-// cycle), exact for 1178–1633 AP.
-func jalaliToGregorian(jy, jm, jd int) time.Time {
-	jy += 1595
-	days := -355668 + 365*jy + (jy/33)*8 + ((jy%33)+3)/4 + jd
-	if jm < 7 {
-		days += (jm - 1) * 31
-	} else {
-		days += (jm-7)*30 + 186
-	}
-	gy := 400 * (days / 146097)
-	days %= 146097
-	if days > 36524 {
-		days--
-		gy += 100 * (days / 36524)
-		days %= 36524
-		if days >= 365 {
-			days++
-		}
-	}
-	gy += 4 * (days / 1461)
-	days %= 1461
-	if days > 365 {
-		gy += (days - 1) / 365
-		days = (days - 1) % 365
-	}
-	// days is now the day of the Gregorian year gy, from 0.
-	return time.Date(gy, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
+	return persian.ToGregorian(jy, jm, jd), true
 }
 
 // birthDate checks a birth date: from 1900 and not in the future (Tehran).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -80,7 +81,7 @@ func (s *Service) WriteContactsXLSX(ctx context.Context, accountID int64, f Filt
 			for j, ft := range features {
 				row[6+j] = values[ft.TitleEn]
 			}
-			row[len(row)-1] = validate.JalaliDateTime(c.CreatedAt)
+			row[len(row)-1] = persian.JalaliDateTime(c.CreatedAt)
 			if err := b.Add(row); err != nil {
 				return err
 			}
@@ -134,7 +135,7 @@ func (s *Service) WriteListXLSX(ctx context.Context, accountID int64, kind strin
 			return fmt.Errorf("export list: %w", err)
 		}
 		for _, e := range chunk {
-			row[0], row[1], row[2], row[3] = validate.LocalMobile(e.Number), ListNames[e.Kind], ListNames[e.Source], validate.JalaliDateTime(e.CreatedAt)
+			row[0], row[1], row[2], row[3] = validate.LocalMobile(e.Number), ListNames[e.Kind], ListNames[e.Source], persian.JalaliDateTime(e.CreatedAt)
 			if err := b.Add(row); err != nil {
 				return err
 			}

@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
 	"unicode/utf8"
 
 	"github.com/hibiken/asynq"
@@ -29,6 +28,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -265,8 +265,8 @@ func likePattern(s string) string {
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// tehran is the wall clock of dates without a zone (time/tzdata is linked in).
-var tehran, _ = time.LoadLocation("Asia/Tehran")
+// tehran is the wall clock of dates without a zone.
+var tehran = persian.Tehran
 
 // runeLen is the length of s in characters.
 func runeLen(s string) int { return utf8.RuneCountInString(s) }

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Plan is one of the panel plans and its limits.
@@ -139,7 +139,7 @@ func CheckLimit(ctx context.Context, tx Querier, accountID int64, l Limit) error
 	}
 	if max := l.max(p); n >= max {
 		return apperr.New(apperr.Forbidden, "سقف "+l.name+" در پلن «"+p.Title+"» "+
-			validate.ToPersianDigits(fmt.Sprint(max))+" است؛ برای افزودن بیشتر، ارتقای پلن را با تیکت به پشتیبانی درخواست کنید").
+			persian.Digits(fmt.Sprint(max))+" است؛ برای افزودن بیشتر، ارتقای پلن را با تیکت به پشتیبانی درخواست کنید").
 			WithCode("plan-limit")
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	ptime "github.com/yaa110/go-persian-calendar"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -112,7 +113,7 @@ func checkLengths(d Details) []error {
 		}
 		if utf8.RuneCountInString(*f) > limit || !validate.IsCleanText(*f) {
 			errs = append(errs, &validate.Error{Field: names[i],
-				Message: fmt.Sprintf(MsgTooLong, validate.ToPersianDigits(fmt.Sprint(limit)))})
+				Message: fmt.Sprintf(MsgTooLong, persian.Digits(fmt.Sprint(limit)))})
 		}
 	}
 	return errs

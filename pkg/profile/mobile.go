@@ -16,6 +16,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -122,7 +123,7 @@ func (s *Service) ConfirmNew(ctx context.Context, id acl.Identity, changeID int6
 		if err != nil || tag.RowsAffected() == 0 {
 			return errors.Join(err, apperr.New(apperr.Conflict, MsgNoChange).WithCode("mobile-change-missing"))
 		}
-		summary := "تغییر شماره همراه " + id.Username + " به " + validate.ToPersianDigits("0"+ch.NewMobile[2:])
+		summary := "تغییر شماره همراه " + id.Username + " به " + persian.Digits("0"+ch.NewMobile[2:])
 		if err := review.Submit(ctx, tx, MobileKind, id.AccountID, ch.ID, nil, summary); err != nil {
 			return err
 		}

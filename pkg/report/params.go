@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
 	"unicode/utf8"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -150,16 +150,7 @@ func ParseIDs(s string) ([]int64, error) {
 }
 
 // tehran is the wall clock of the reports (dates without a zone, the Excel file).
-var tehran = mustTehran()
-
-func mustTehran() *time.Location {
-	loc, err := time.LoadLocation("Asia/Tehran")
-	if err != nil {
-		// time/tzdata is linked in, so this cannot fail.
-		panic(err)
-	}
-	return loc
-}
+var tehran = persian.Tehran
 
 var wallLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"}
 

@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Reason words for recipients without a carrier error.
@@ -69,12 +69,12 @@ func ReasonText(status int, code string) string {
 		if w, ok := smscReasons[hex]; ok {
 			return w
 		}
-		return "اپراتور پیام را نپذیرفت (کد " + validate.ToPersianDigits(hex) + ")"
+		return "اپراتور پیام را نپذیرفت (کد " + persian.Digits(hex) + ")"
 	}
 	state, errCode, hasErr := strings.Cut(code, " err:")
 	if w, ok := carrierReasons[state]; ok {
 		if hasErr {
-			return w + " — کد خطای اپراتور " + validate.ToPersianDigits(errCode)
+			return w + " — کد خطای اپراتور " + persian.Digits(errCode)
 		}
 		return w
 	}

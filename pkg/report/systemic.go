@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -130,7 +131,7 @@ func (s *Service) WriteSystemicXLSX(ctx context.Context, accountID int64, f Syst
 	}
 	defer b.Close()
 	for _, m := range list {
-		if err := b.Add([]any{validate.JalaliDateTime(m.CreatedAt), m.PurposeTitle, m.Username, validate.LocalMobile(m.Mobile),
+		if err := b.Add([]any{persian.JalaliDateTime(m.CreatedAt), m.PurposeTitle, m.Username, validate.LocalMobile(m.Mobile),
 			m.Sender, m.Text, StatusWords[m.Status]}); err != nil {
 			return err
 		}

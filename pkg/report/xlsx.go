@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -116,11 +117,11 @@ func fillExportRow(row []any, snd exportSend, r *exportRow, operators map[string
 	}
 	delivered := ""
 	if r.Status == StatusDelivered && r.doneAt != nil {
-		delivered = validate.JalaliDateTime(*r.doneAt)
+		delivered = persian.JalaliDateTime(*r.doneAt)
 	}
-	row[0], row[1], row[2] = snd.id, validate.JalaliDateTime(snd.createdAt), text
+	row[0], row[1], row[2] = snd.id, persian.JalaliDateTime(snd.createdAt), text
 	row[3], row[4], row[5], row[6] = validate.LocalMobile(r.Mobile), op, r.Parts, statusWord(r.Status)
-	row[7], row[8], row[9], row[10] = strings.Join(r.msgIDs, "، "), delivered, validate.JalaliDateTime(r.UpdatedAt), r.Reason
+	row[7], row[8], row[9], row[10] = strings.Join(r.msgIDs, "، "), delivered, persian.JalaliDateTime(r.UpdatedAt), r.Reason
 }
 
 // exportAfter reads the next chunk of a send's recipients after (batch, id).

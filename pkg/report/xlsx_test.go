@@ -21,10 +21,10 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/spreadsheet"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 const sheet = "گیرندگان"
@@ -138,14 +138,14 @@ func TestRecipientsXLSX(t *testing.T) {
 		if err != nil || (typ != excelize.CellTypeInlineString && typ != excelize.CellTypeSharedString) {
 			t.Fatalf("mobile cell %s is of type %v, want a string", cell, typ)
 		}
-		if row[0] != strconv.FormatInt(send, 10) || row[1] != validate.JalaliDateTime(created) || row[2] != sendText {
+		if row[0] != strconv.FormatInt(send, 10) || row[1] != persian.JalaliDateTime(created) || row[2] != sendText {
 			t.Fatalf("row %d: send columns %v", i+2, row[:3])
 		}
 		if row[3] != "0"+r.Mobile[2:] || row[4] != operators[r.Operator] || row[5] != strconv.Itoa(r.Parts) ||
 			row[6] != report.StatusWords[r.Status] {
 			t.Fatalf("row %d: %v, want %+v", i+2, row, r)
 		}
-		if wantTime := validate.JalaliDateTime(r.UpdatedAt); row[9] != wantTime || !strings.HasPrefix(row[9], "14") {
+		if wantTime := persian.JalaliDateTime(r.UpdatedAt); row[9] != wantTime || !strings.HasPrefix(row[9], "14") {
 			t.Fatalf("row %d time %q, want %q (Jalali, Tehran)", i+2, row[9], wantTime)
 		}
 		if row[10] != r.Reason || (r.Status == report.StatusUndelivered && r.Reason == "") {

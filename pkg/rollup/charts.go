@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"sort"
 	"time"
-	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // Days is how many days the dashboard charts cover, today included.
@@ -58,15 +59,8 @@ type Reader struct {
 // NewReader builds a reader.
 func NewReader(pool *pgxpool.Pool) *Reader { return &Reader{pool: pool, now: time.Now} }
 
-var tehran = mustTehran()
-
-func mustTehran() *time.Location {
-	loc, err := time.LoadLocation("Asia/Tehran")
-	if err != nil {
-		panic(err) // time/tzdata is linked in
-	}
-	return loc
-}
+// tehran is the wall clock of the charts' days.
+var tehran = persian.Tehran
 
 const qDays = `SELECT day, sends, recipients, parts, delivered, undelivered, spend, inbound
 FROM rollup_days WHERE account_id = $1 AND day BETWEEN $2 AND $3`

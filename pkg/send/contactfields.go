@@ -9,7 +9,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/operator"
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // MsgUnknownTag refuses a phonebook send whose text names a tag the contacts do not
@@ -136,7 +136,7 @@ func jalaliCells(tags []ContactTag) func([]string) {
 	return func(cells []string) {
 		for i, t := range tags {
 			if t.Date && i < len(cells) {
-				if j, ok := validate.JalaliDate(cells[i]); ok {
+				if j, ok := persian.JalaliDate(cells[i]); ok {
 					cells[i] = j
 				}
 			}

@@ -9,8 +9,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/sendrules"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // Gradual sends (docs/sending-rules.md): a send whose recipients are released
@@ -132,7 +132,7 @@ func untilPace(w sendrules.Window, start, until time.Time, n int) (int, error) {
 
 // GradualNote is the Persian line of a gradual send's pace and expected end.
 func GradualNote(perHour int, end time.Time) string {
-	return fmt.Sprintf(msgGradualNote, validate.ToPersianDigits(fmt.Sprint(perHour)), sendrules.PersianTime(end))
+	return fmt.Sprintf(msgGradualNote, persian.Digits(fmt.Sprint(perHour)), sendrules.PersianTime(end))
 }
 
 // quoteGradual adds a gradual request's pace to its quote; a campaign

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/sendrules"
 )
 
@@ -40,7 +41,7 @@ func TestCheckGradual(t *testing.T) {
 // The pace that spreads recipients evenly until an end time, and the expected
 // end counting only the window's hours.
 func TestUntilPaceAndFinish(t *testing.T) {
-	day := func(d, h, m int) time.Time { return time.Date(2026, 12, d, h, m, 0, 0, sendrules.Tehran) }
+	day := func(d, h, m int) time.Time { return time.Date(2026, 12, d, h, m, 0, 0, persian.Tehran) }
 	w := sendrules.Window{From: 7 * 60, To: 22 * 60}
 	if p, err := untilPace(w, day(6, 9, 0), day(6, 14, 0), 10_000); err != nil || p != 2000 {
 		t.Fatalf("10,000 from 09:00 to 14:00: %d %v", p, err)

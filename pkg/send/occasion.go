@@ -9,7 +9,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/operator"
-	"github.com/chapar/chapar/pkg/sendrules"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -63,11 +63,11 @@ type Occasion struct {
 // later, plus Esfand 30 when that day is Esfand 29 of a common year.
 func JalaliTargets(day time.Time, daysBefore int) []int {
 	t := time.Date(day.Year(), day.Month(), day.Day()+daysBefore, 12, 0, 0, 0, time.UTC)
-	_, m, d := validate.GregorianToJalali(t.Year(), int(t.Month()), t.Day())
+	_, m, d := persian.GregorianToJalali(t.Year(), int(t.Month()), t.Day())
 	out := []int{m*100 + d}
 	if m == 12 && d == 29 {
 		n := t.AddDate(0, 0, 1)
-		if _, nm, _ := validate.GregorianToJalali(n.Year(), int(n.Month()), n.Day()); nm == 1 {
+		if _, nm, _ := persian.GregorianToJalali(n.Year(), int(n.Month()), n.Day()); nm == 1 {
 			out = append(out, 1230)
 		}
 	}
@@ -116,7 +116,7 @@ func (s *Service) checkOccasion(ctx context.Context, accountID int64, r Request,
 		if r.SendAt != nil {
 			at = *r.SendAt
 		}
-		o.On = at.In(sendrules.Tehran).Format(dayLayout)
+		o.On = at.In(persian.Tehran).Format(dayLayout)
 	} else if d, err := time.Parse(dayLayout, validate.NormalizeDigits(strings.TrimSpace(o.On))); err != nil || d.Year() < 1900 {
 		fields.Add("occasion.on", MsgOccasionOn)
 	} else {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // UpcomingRequest asks how many contacts of phonebooks an occasion reaches on the
@@ -138,6 +138,6 @@ func (s *Service) occasionCounts(ctx context.Context, accountID int64, ids []int
 
 // jalaliDay writes a calendar day in Jalali: 1404/01/01.
 func jalaliDay(d time.Time) string {
-	j, _ := validate.JalaliDate(d.Format(dayLayout))
+	j, _ := persian.JalaliDate(d.Format(dayLayout))
 	return j
 }

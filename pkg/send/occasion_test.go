@@ -10,9 +10,9 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/line"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/testenv"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 func day(s string) time.Time {
@@ -68,7 +68,7 @@ func TestJalaliSQLAgreesWithGo(t *testing.T) {
 		if err := rows.Scan(&g, &md, &mdText); err != nil {
 			t.Fatal(err)
 		}
-		_, m, dd := validate.GregorianToJalali(g.Year(), int(g.Month()), g.Day())
+		_, m, dd := persian.GregorianToJalali(g.Year(), int(g.Month()), g.Day())
 		if md != m*100+dd || mdText != md {
 			t.Fatalf("%s: SQL %d / %d, Go %02d/%02d", g.Format("2006-01-02"), md, mdText, m, dd)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/sms"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -96,7 +97,7 @@ func normalizeNumbers(raw []string) (unique []string, duplicates int, err error)
 		m, ok := validate.NormalizeMobile(r)
 		if !ok {
 			if len(bad) < 10 {
-				bad = append(bad, validate.ToPersianDigits(strconv.Itoa(i+1)))
+				bad = append(bad, persian.Digits(strconv.Itoa(i+1)))
 			}
 			continue
 		}

@@ -9,12 +9,13 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/operator"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // tehran is a Tehran wall-clock time on 1 Dec 2026.
-func tehran(day, h, m int) time.Time { return time.Date(2026, 12, day, h, m, 0, 0, sendrules.Tehran) }
+func tehran(day, h, m int) time.Time { return time.Date(2026, 12, day, h, m, 0, 0, persian.Tehran) }
 
 func TestWindowContainsAndNext(t *testing.T) {
 	w := sendrules.Window{From: 7 * 60, To: 22 * 60}

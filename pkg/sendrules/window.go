@@ -9,23 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	_ "time/tzdata" // Asia/Tehran even where the system has no zone files
 
 	ptime "github.com/yaa110/go-persian-calendar"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
-
-// Tehran is the zone every window is read in.
-var Tehran = mustZone("Asia/Tehran")
-
-func mustZone(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return loc
-}
 
 // Day is the minutes of a day: the end of a window that lasts until midnight.
 const Day = 24 * 60
@@ -53,14 +42,14 @@ func (w Window) Intersect(o Window) Window {
 
 // minuteOf is t's minute of the Tehran day.
 func minuteOf(t time.Time) int {
-	lt := t.In(Tehran)
+	lt := t.In(persian.Tehran)
 	return lt.Hour()*60 + lt.Minute()
 }
 
 // dayAt is the instant of minute m on t's Tehran day plus days.
 func dayAt(t time.Time, days, m int) time.Time {
-	lt := t.In(Tehran)
-	return time.Date(lt.Year(), lt.Month(), lt.Day()+days, m/60, m%60, 0, 0, Tehran)
+	lt := t.In(persian.Tehran)
+	return time.Date(lt.Year(), lt.Month(), lt.Day()+days, m/60, m%60, 0, 0, persian.Tehran)
 }
 
 // Contains reports whether t falls inside the window.
@@ -89,7 +78,7 @@ func (w Window) String() string { return Clock(w.From) + "–" + Clock(w.To) }
 
 // Persian is the window as «۰۷:۰۰ تا ۲۲:۰۰».
 func (w Window) Persian() string {
-	return validate.ToPersianDigits(Clock(w.From)) + " تا " + validate.ToPersianDigits(Clock(w.To))
+	return persian.Digits(Clock(w.From)) + " تا " + persian.Digits(Clock(w.To))
 }
 
 // Clock formats minutes since midnight as HH:MM (24:00 for the end of the day).
@@ -129,8 +118,8 @@ func (h Hours) Window() (Window, bool) {
 
 // PersianTime writes t in Tehran as «۱۱ آذر ۱۴۰۵، ساعت ۰۷:۰۰».
 func PersianTime(t time.Time) string {
-	p := ptime.New(t.In(Tehran))
-	return validate.ToPersianDigits(fmt.Sprintf("%d %s %d، ساعت %02d:%02d", p.Day(), p.Month().String(), p.Year(), p.Hour(), p.Minute()))
+	p := ptime.New(t.In(persian.Tehran))
+	return persian.Digits(fmt.Sprintf("%d %s %d، ساعت %02d:%02d", p.Day(), p.Month().String(), p.Year(), p.Hour(), p.Minute()))
 }
 
 // Finish is when work of d that may run only inside the window, begun at

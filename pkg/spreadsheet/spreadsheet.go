@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io"
 	"time"
-	_ "time/tzdata" // Asia/Tehran without the host's zoneinfo
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // ContentType is the media type of an xlsx file.
@@ -22,8 +23,8 @@ const ContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml
 // on further sheets. A variable so tests can lower it.
 var sheetRows = excelize.TotalRows
 
-// tehran is the wall clock of the time cells (time/tzdata is linked in).
-var tehran, _ = time.LoadLocation("Asia/Tehran")
+// tehran is the wall clock of the time cells.
+var tehran = persian.Tehran
 
 // Book streams rows into the sheets of one Excel file. Nothing reaches the output
 // before Finish; Close releases the temporary files whatever happened.

@@ -21,6 +21,7 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/auth/password"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 	"github.com/chapar/chapar/pkg/wallet"
 )
@@ -195,7 +196,7 @@ func (s *Service) AdjustCredit(ctx context.Context, by acl.Identity, accountID i
 		fields.Add("amount", MsgAmount)
 	} else if in.Amount > max || in.Amount < -max {
 		fields.Add("amount", "حداکثر مبلغ هر اصلاح اعتبار "+
-			validate.ToPersianDigits(strconv.FormatInt(max, 10))+" ریال است")
+			persian.Digits(strconv.FormatInt(max, 10))+" ریال است")
 	}
 	if in.Reason == "" {
 		fields.Add("reason", MsgReason)

@@ -15,6 +15,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // PurposeTicketAnswer marks the answer SMS among the platform's own messages.
@@ -111,18 +112,8 @@ func (s *Service) notify(ctx context.Context, d Detail, interactionID int64) err
 
 // AnswerText is the SMS staff's answer sends: the request number in Persian digits.
 func AnswerText(number int64) string {
-	return "چاپار: درخواست پشتیبانی شماره " + persianDigits(strconv.FormatInt(number, 10)) +
+	return "چاپار: درخواست پشتیبانی شماره " + persian.Digits(strconv.FormatInt(number, 10)) +
 		" پاسخ داده شد. پاسخ را در بخش پشتیبانی پنل ببینید."
-}
-
-func persianDigits(s string) string {
-	out := []rune(s)
-	for i, r := range out {
-		if r >= '0' && r <= '9' {
-			out[i] = '۰' + (r - '0')
-		}
-	}
-	return string(out)
 }
 
 // Canned is a staff-managed canned answer.

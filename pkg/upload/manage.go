@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -182,7 +183,7 @@ func inUse(ctx context.Context, tx pgx.Tx, accountID, fileID int64) (string, err
 	if err != nil {
 		return "", fmt.Errorf("file %d in use: %w", fileID, err)
 	}
-	n := validate.ToPersianDigits(strconv.FormatInt(id, 10))
+	n := persian.Digits(strconv.FormatInt(id, 10))
 	if kind == "campaign" {
 		return "این فایل در ارسال دوره‌ای «" + title + "» (شماره " + n + ") استفاده می‌شود و تا آن ارسال دوره‌ای حذف یا ویرایش نشود، حذف نمی‌شود", nil
 	}

@@ -35,17 +35,6 @@ func isNonLatinDigit(r rune) bool {
 	return (r >= '۰' && r <= '۹') || (r >= '٠' && r <= '٩')
 }
 
-// ToPersianDigits replaces Latin digits with Persian ones (۰-۹), for numbers
-// inside Persian messages.
-func ToPersianDigits(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return '۰' + r - '0'
-		}
-		return r
-	}, s)
-}
-
 // NormalizeDigits trims surrounding whitespace and converts Persian and
 // Arabic digits to Latin: what the panel does to a numeric input.
 func NormalizeDigits(s string) string {

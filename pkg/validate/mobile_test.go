@@ -172,12 +172,3 @@ func FuzzNormalizeMobile(f *testing.F) {
 		}
 	})
 }
-
-func TestToPersianDigits(t *testing.T) {
-	if got := ToPersianDigits("ردیف 12، 3a"); got != "ردیف ۱۲، ۳a" {
-		t.Fatalf("ToPersianDigits = %q", got)
-	}
-	if got := ToLatinDigits(ToPersianDigits("0123456789")); got != "0123456789" {
-		t.Fatalf("round trip = %q", got)
-	}
-}

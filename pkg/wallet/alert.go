@@ -14,7 +14,7 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 // MinAlertThreshold is the lowest low-balance alert threshold (spec §9), in rials.
@@ -250,5 +250,5 @@ func Rials(n int64) string {
 		}
 		b.WriteRune(c)
 	}
-	return sign + validate.ToPersianDigits(b.String())
+	return sign + persian.Digits(b.String())
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/chapar/chapar/pkg/audit"
 	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/payment"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/upload"
 	"github.com/chapar/chapar/pkg/validate"
@@ -181,7 +182,7 @@ func (p Payment) summary() string {
 		m = "واریز بانکی"
 	}
 	return m + ": " + wallet.Rials(p.Amount) + " ریال (اعتبار " + wallet.Rials(p.Credit) + " ریال)، پیگیری " +
-		validate.ToPersianDigits(p.TrackingNumber)
+		persian.Digits(p.TrackingNumber)
 }
 
 // check validates the form fields of a report.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chapar/chapar/pkg/validate"
+	"github.com/chapar/chapar/pkg/persian"
 )
 
 //go:embed page.html
@@ -42,7 +42,7 @@ func (b *Bank) ServePage(w http.ResponseWriter, r *http.Request, authority strin
 		b.render(w, r, http.StatusNotFound, pageData{Message: "تراکنش یافت نشد"})
 		return
 	}
-	d := pageData{Session: s, AmountFa: validate.ToPersianDigits(group(s.Amount)), Open: s.State == Created,
+	d := pageData{Session: s, AmountFa: persian.Digits(group(s.Amount)), Open: s.State == Created,
 		Action: b.PayURL(authority)}
 	if !d.Open {
 		d.Message = "این تراکنش بسته شده است"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/validate"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -229,11 +230,11 @@ func scanRow(r pgx.CollectableRow) (Row, error) {
 // the movement, or one made from its kind and send when that is empty or not Persian.
 func describe(x Row) string {
 	if hasPersian(x.Description) {
-		return validate.ToPersianDigits(x.Description)
+		return persian.Digits(x.Description)
 	}
 	d := x.KindTitle
 	if x.SendID != nil {
-		d += " (ارسال " + validate.ToPersianDigits(strconv.FormatInt(*x.SendID, 10)) + ")"
+		d += " (ارسال " + persian.Digits(strconv.FormatInt(*x.SendID, 10)) + ")"
 	}
 	return d
 }

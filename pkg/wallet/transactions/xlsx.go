@@ -8,8 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
-	"github.com/chapar/chapar/pkg/validate"
 )
 
 // exportChunk is how many rows one keyset step of the export reads.
@@ -46,7 +46,7 @@ func (s *Service) WriteXLSX(ctx context.Context, accountID int64, f Filter, w io
 			if r.SendID != nil {
 				send = *r.SendID
 			}
-			if err := b.Add([]any{r.ID, validate.JalaliDateTime(r.Date), b.Time(r.Date), TypeTitles[r.Type], r.KindTitle,
+			if err := b.Add([]any{r.ID, persian.JalaliDateTime(r.Date), b.Time(r.Date), TypeTitles[r.Type], r.KindTitle,
 				r.Amount, r.BalanceAfter, r.Description, send}); err != nil {
 				return err
 			}
