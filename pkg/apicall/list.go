@@ -116,18 +116,7 @@ const where = `FROM api_calls c LEFT JOIN api_keys k ON k.id = c.api_key_id
 	AND ($6::timestamptz IS NULL OR c.created_at >= $6) AND ($7::timestamptz IS NULL OR c.created_at < $7)`
 
 func (f Filter) args(accountID int64) []any {
-	return []any{accountID, likeEscape(f.Path), f.StatusMin, f.StatusMax, f.APIKeyID, optTime(f.From), optTime(f.To)}
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
-func optTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
+	return []any{accountID, db.EscapeLike(f.Path), f.StatusMin, f.StatusMax, f.APIKeyID, db.OptTime(f.From), db.OptTime(f.To)}
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {

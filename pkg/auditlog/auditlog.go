@@ -123,14 +123,7 @@ const where = `FROM audit_log l LEFT JOIN users u ON u.id = l.user_id
 	AND ($4::timestamptz IS NULL OR l.created_at >= $4) AND ($5::timestamptz IS NULL OR l.created_at < $5)`
 
 func (f Filter) args(accountID int64) []any {
-	return []any{accountID, f.UserID, f.Action, optTime(f.From), optTime(f.To)}
-}
-
-func optTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
+	return []any{accountID, f.UserID, f.Action, db.OptTime(f.From), db.OptTime(f.To)}
 }
 
 // List returns one page of the account's log, newest first, and the total.

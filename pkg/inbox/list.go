@@ -15,6 +15,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"
 )
@@ -114,7 +115,7 @@ func (f Filter) args(accountID int64) []any {
 	if !f.To.IsZero() {
 		to = &f.To
 	}
-	text := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f.Text)
+	text := db.EscapeLike(f.Text)
 	return []any{accountID, f.Line, f.Sender, text, from, to, f.ReaderID, f.Status}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -70,15 +69,11 @@ func (s *Service) List(ctx context.Context, id acl.Identity, f Filter) ([]Patter
 	if f.Systemic {
 		where = ` WHERE p.systemic AND $1::bigint IS NOT NULL AND $2::bool IS NOT NULL AND $3::bigint IS NOT NULL`
 	}
-	args = append(args, f.Status, f.Kind, "%"+escapeLike(strings.TrimSpace(f.Search))+"%", f.Sendable)
+	args = append(args, f.Status, f.Kind, db.Contains(f.Search), f.Sendable)
 	where += ` AND ($4 = '' OR l.status = $4 OR ($4 = 'approved' AND p.active_version_id IS NOT NULL))
 		AND ($5 = '' OR p.kind = $5) AND (l.title ILIKE $6 OR p.code ILIKE $6 OR l.text ILIKE $6)
 		AND (NOT $7::bool OR p.active_version_id IS NOT NULL)`
 	return db.Page(ctx, s.pool, "patterns", patternCols, patternFrom+where, "p.id DESC", args, f.Page.Limit, f.Page.Page, scanPattern)
-}
-
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // Get returns one pattern the caller sees (its own account's or a systemic one)

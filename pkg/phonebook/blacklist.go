@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -83,7 +84,7 @@ func listWhere(accountID int64, q ListQuery) (string, []any) {
 		args = append(args, d, d+":")
 	case ok:
 		cond += ` AND mobile LIKE $3`
-		args = append(args, likePattern(d))
+		args = append(args, db.Contains(d))
 	case q.Search != "":
 		cond += ` AND false`
 	}

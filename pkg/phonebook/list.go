@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -128,9 +129,9 @@ func (s *Service) build(ctx context.Context, accountID int64, f Filter, fs featu
 		case prefix:
 			narrow("c.mobile >= ? AND c.mobile < ?", digits, digits+":") // ':' sorts right after '9'
 		case ok:
-			narrow("(c.mobile LIKE ? OR c.name ILIKE ?)", likePattern(digits), likePattern(term))
+			narrow("(c.mobile LIKE ? OR c.name ILIKE ?)", db.Contains(digits), db.Contains(term))
 		default:
-			narrow("c.name ILIKE ?", likePattern(term))
+			narrow("c.name ILIKE ?", db.Contains(term))
 		}
 	}
 	switch f.Gender {
@@ -172,7 +173,7 @@ func (s *Service) build(ctx context.Context, accountID int64, f Filter, fs featu
 		case msg != "":
 			errs.Add(field, msg)
 		case feat.Type == TypeText:
-			narrow("c.features->>? ILIKE ?", feat.key(), likePattern(val.(string)))
+			narrow("c.features->>? ILIKE ?", feat.key(), db.Contains(val.(string)))
 		default:
 			b, _ := json.Marshal(map[string]any{feat.key(): val}) // an int64 or a date string
 			narrow("c.features @> ?::jsonb", string(b))

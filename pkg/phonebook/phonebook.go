@@ -258,13 +258,6 @@ func normalizeText(s string) string {
 
 var arabicLetters = strings.NewReplacer("ي", "ی", "ك", "ک", "ى", "ی")
 
-// likePattern is a contains pattern for LIKE with the wildcards of s escaped.
-func likePattern(s string) string {
-	return "%" + likeEscaper.Replace(s) + "%"
-}
-
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // tehran is the wall clock of dates without a zone.
 var tehran = persian.Tehran
 

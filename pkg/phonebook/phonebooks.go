@@ -14,6 +14,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -166,7 +167,7 @@ func (s *Service) Phonebook(ctx context.Context, accountID, id int64) (Phonebook
 // Phonebooks lists the account's phonebooks, newest first; search matches the name
 // or the code.
 func (s *Service) Phonebooks(ctx context.Context, accountID int64, search string, pg Page) ([]Phonebook, int64, error) {
-	pattern := likePattern(normalizeText(search))
+	pattern := db.Contains(normalizeText(search))
 	rows, err := s.pool.Query(ctx, `SELECT `+phonebookCols+` FROM phonebooks
 		WHERE account_id = $1 AND (name ILIKE $2 OR code ILIKE $2)
 		ORDER BY id DESC LIMIT $3 OFFSET $4`, accountID, pattern, pg.Limit, pg.Offset())
@@ -188,7 +189,7 @@ func (s *Service) Phonebooks(ctx context.Context, accountID int64, search string
 // Options lists the account's phonebooks for a select, by name.
 func (s *Service) Options(ctx context.Context, accountID int64, search string) ([]Option, error) {
 	rows, err := s.pool.Query(ctx, `SELECT name, id FROM phonebooks WHERE account_id = $1 AND name ILIKE $2
-		ORDER BY name, id LIMIT $3`, accountID, likePattern(normalizeText(search)), MaxOptions)
+		ORDER BY name, id LIMIT $3`, accountID, db.Contains(normalizeText(search)), MaxOptions)
 	if err != nil {
 		return nil, fmt.Errorf("phonebook options: %w", err)
 	}

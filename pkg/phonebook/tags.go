@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/db"
 )
 
 // Tag is a label of contacts («برچسب»), with how many contacts carry it.
@@ -22,7 +23,7 @@ func (s *Service) Tags(ctx context.Context, accountID int64, search string) ([]T
 	rows, err := s.pool.Query(ctx, `SELECT t.id, t.name,
 		(SELECT count(*) FROM contacts c WHERE c.tag_ids @> ARRAY[t.id] AND c.account_id = t.account_id)
 		FROM contact_tags t WHERE t.account_id = $1 AND t.name ILIKE $2 ORDER BY t.name, t.id`,
-		accountID, likePattern(normalizeText(search)))
+		accountID, db.Contains(normalizeText(search)))
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}

@@ -88,7 +88,7 @@ func scanDraft(r pgx.CollectableRow) (Draft, error) {
 func (s *Service) Drafts(ctx context.Context, id acl.Identity, search, typ string, p validate.Paging) ([]Draft, int64, error) {
 	return db.Page(ctx, s.pool, "drafts", draftCols(false),
 		draftFrom+` AND (d.title ILIKE $2 OR d.text ILIKE $2) AND ($3 = '' OR d.type = $3)`, "d.updated_at DESC, d.id DESC",
-		[]any{id.AccountID, likePattern(search), typ}, p.Limit, p.Page, scanDraft)
+		[]any{id.AccountID, db.Contains(search), typ}, p.Limit, p.Page, scanDraft)
 }
 
 // Draft returns one draft of the account with its numbers, to resume its wizard.

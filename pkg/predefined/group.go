@@ -48,7 +48,7 @@ func scanGroup(r pgx.CollectableRow) (Group, error) {
 func (s *Service) Groups(ctx context.Context, id acl.Identity, search string, p validate.Paging) ([]Group, int64, error) {
 	return db.Page(ctx, s.pool, "predefined groups", groupCols,
 		`FROM predefined_groups g WHERE g.account_id = $1 AND g.title ILIKE $2`, "g.title, g.id",
-		[]any{id.AccountID, likePattern(search)}, p.Limit, p.Page, scanGroup)
+		[]any{id.AccountID, db.Contains(search)}, p.Limit, p.Page, scanGroup)
 }
 
 // Group returns one group of the account.

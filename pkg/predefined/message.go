@@ -52,7 +52,7 @@ func (s *Service) Messages(ctx context.Context, id acl.Identity, f MessageFilter
 	return db.Page(ctx, s.pool, "predefined messages", messageCols,
 		`FROM predefined_messages m JOIN predefined_groups g ON g.id = m.group_id
 		WHERE m.account_id = $1 AND ($2 = 0 OR m.group_id = $2) AND (m.title ILIKE $3 OR m.text ILIKE $3)`,
-		"m.id DESC", []any{id.AccountID, f.GroupID, likePattern(f.Search)}, p.Limit, p.Page, scanMessage)
+		"m.id DESC", []any{id.AccountID, f.GroupID, db.Contains(f.Search)}, p.Limit, p.Page, scanMessage)
 }
 
 // Message returns one message of the account.

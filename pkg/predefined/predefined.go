@@ -78,13 +78,6 @@ func checkText(f apperr.Fields, field, text string, required bool) {
 	}
 }
 
-// likePattern turns a search term into an ILIKE pattern ("" matches everything).
-func likePattern(q string) string {
-	q = strings.TrimSpace(q)
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(q) + "%"
-}
-
 // inTx runs fn in a transaction and records the audit entry with it.
 func (s *Service) inTx(ctx context.Context, id acl.Identity, e audit.Entry, fn func(tx pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {

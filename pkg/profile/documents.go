@@ -125,7 +125,7 @@ func (s *Service) UploadDocument(ctx context.Context, id acl.Identity, u Documen
 		return Document{}, apperr.Field("file", MsgDocType)
 	}
 	d := Document{Kind: u.Kind, KindTitle: DocumentKinds[u.Kind], FileName: clip(u.Name, 200), FileType: ctype,
-		FileSize: int64(len(data)), key: fmt.Sprintf("documents/%d/%s.%s", id.AccountID, randomKey(), ext)}
+		FileSize: int64(len(data)), key: fmt.Sprintf("documents/%d/%s.%s", id.AccountID, upload.NewKey(), ext)}
 	if _, err := s.store.Put(ctx, d.key, bytes.NewReader(data)); err != nil {
 		return d, fmt.Errorf("store document: %w", err)
 	}

@@ -53,7 +53,7 @@ func (s *Service) SetLogo(ctx context.Context, id acl.Identity, r io.Reader, ip 
 	if err != nil {
 		return err
 	}
-	key := fmt.Sprintf("logos/%d/%s.png", id.AccountID, randomKey())
+	key := fmt.Sprintf("logos/%d/%s.png", id.AccountID, upload.NewKey())
 	if _, err := s.store.Put(ctx, key, bytes.NewReader(out)); err != nil {
 		return fmt.Errorf("store logo: %w", err)
 	}

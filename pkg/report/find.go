@@ -3,8 +3,9 @@ package report
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/chapar/chapar/pkg/db"
 )
 
 // MaxQ bounds the text filter of the reports list, in characters.
@@ -51,15 +52,10 @@ func listWhere(f Filter, base []any) (string, []any) {
 		where += fmt.Sprintf(mobileWhere, len(args))
 	}
 	if f.Q != "" {
-		args = append(args, likeEscape(f.Q))
+		args = append(args, db.EscapeLike(f.Q))
 		where += fmt.Sprintf(textWhere, len(args))
 	}
 	return where, args
-}
-
-// likeEscape makes s match itself in a LIKE pattern (escape character \).
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // matchMobile sets Match on each send of a page filtered by mobile: the number's

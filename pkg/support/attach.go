@@ -3,8 +3,6 @@ package support
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -114,7 +112,7 @@ func (s *Service) storeOne(ctx context.Context, accountID int64, f File) (Attach
 	if ctype != kinds[ext] {
 		return Attachment{}, apperr.Field("attachments", MsgFileType)
 	}
-	key := fmt.Sprintf("tickets/%d/%s.%s", accountID, randomKey(), ext)
+	key := fmt.Sprintf("tickets/%d/%s.%s", accountID, upload.NewKey(), ext)
 	n, err := s.store.Put(ctx, key, io.LimitReader(body, MaxAttachment+1))
 	if err != nil {
 		return Attachment{}, fmt.Errorf("store attachment: %w", err)
@@ -166,12 +164,6 @@ func cleanName(name string) string {
 		name = string(r[len(r)-120:])
 	}
 	return name
-}
-
-func randomKey() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // CategoryAttachment is the file-management category of ticket and suggestion

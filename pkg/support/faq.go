@@ -11,6 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
+	"github.com/chapar/chapar/pkg/db"
 )
 
 // Persian messages of the FAQ.
@@ -60,7 +61,7 @@ func (s *Service) FAQs(ctx context.Context, categoryID int64, search string, all
 	rows, err := s.pool.Query(ctx, `SELECT f.id, f.category_id, c.title, f.question, f.answer, f.position, f.active, f.updated_at
 		FROM faqs f JOIN faq_categories c ON c.id = f.category_id
 		WHERE ($1 = 0 OR f.category_id = $1) AND (f.question ILIKE $2 OR f.answer ILIKE $2) AND (f.active OR $3)
-		ORDER BY c.position, c.id, f.position, f.id LIMIT 500`, categoryID, likePattern(search), all)
+		ORDER BY c.position, c.id, f.position, f.id LIMIT 500`, categoryID, db.Contains(search), all)
 	if err != nil {
 		return nil, fmt.Errorf("faqs: %w", err)
 	}

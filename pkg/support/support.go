@@ -133,12 +133,6 @@ func cleanText(f apperr.Fields, field, s string, max int, empty, long string) st
 	return t
 }
 
-// likePattern turns a search term into an ILIKE pattern ("" matches everything).
-func likePattern(q string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.TrimSpace(q)) + "%"
-}
-
 // notFound maps "no row" (another account's id, or none) to 404.
 func notFound(err error, what string) error {
 	if errors.Is(err, pgx.ErrNoRows) {

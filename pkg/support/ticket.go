@@ -105,7 +105,7 @@ func (s *Service) List(ctx context.Context, id acl.Identity, f Filter, p validat
 		AND ($4 = '%%' OR t.title ILIKE $4 OR t.number::text = $5) AND ($6 = 0 OR t.category_id = $6 OR t.sub_category_id = $6)
 		AND ($7 = 0 OR ($7 = -1 AND t.assigned_to IS NULL) OR t.assigned_to = $7)
 		AND ($8::timestamptz IS NULL OR t.created_at >= $8) AND ($9::timestamptz IS NULL OR t.created_at < $9)`
-	args := []any{f.AccountID, f.Kind, int16(f.State), likePattern(f.Search), validate.ToLatinDigits(f.Search), f.CategoryID,
+	args := []any{f.AccountID, f.Kind, int16(f.State), db.Contains(f.Search), validate.ToLatinDigits(f.Search), f.CategoryID,
 		f.AssignedTo, timeOrNil(f.From), timeOrNil(f.To)}
 	return db.Page(ctx, s.pool, "tickets", ticketCols, ticketFrom+where, "t.updated_at DESC, t.id DESC", args, p.Limit, p.Page, scanTicket)
 }

@@ -62,7 +62,7 @@ func newParseEnv(t *testing.T) *parseEnv {
 func (e *parseEnv) add(name, purpose string, data []byte) int64 {
 	e.t.Helper()
 	ctx := context.Background()
-	key := fmt.Sprintf("%d/%s", e.account, randomKey())
+	key := fmt.Sprintf("%d/%s", e.account, NewKey())
 	if _, err := e.svc.store.Put(ctx, key, bytes.NewReader(data)); err != nil {
 		e.t.Fatal(err)
 	}

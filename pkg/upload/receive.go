@@ -155,7 +155,7 @@ func (s *Service) storePart(ctx context.Context, accountID int64, part *multipar
 	if err := checkContent(head, fm.ext); err != nil {
 		return err
 	}
-	key := fmt.Sprintf("%d/%s.%s", accountID, randomKey(), fm.ext)
+	key := fmt.Sprintf("%d/%s.%s", accountID, NewKey(), fm.ext)
 	fm.size, err = s.store.Put(ctx, key, &cappedReader{r: body, left: room})
 	switch {
 	case errors.Is(err, errTooLarge) && room < s.MaxBytes:
@@ -255,7 +255,8 @@ func cleanName(n string) string {
 	return n
 }
 
-func randomKey() string {
+// NewKey is a random name for a stored file (128 bits, hex).
+func NewKey() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)

@@ -12,8 +12,6 @@ package offline
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -139,7 +137,7 @@ func (s *Service) Create(ctx context.Context, id acl.Identity, r Report) (Paymen
 	}
 	p.ReceiptType, p.ReceiptName, p.AccountID = ctype, clip(r.ReceiptName, 200), id.AccountID
 	p.Destination = s.destination(p.Method)
-	p.receiptKey = fmt.Sprintf("receipts/%d/%s.%s", id.AccountID, randomKey(), receiptTypes[ctype])
+	p.receiptKey = fmt.Sprintf("receipts/%d/%s.%s", id.AccountID, upload.NewKey(), receiptTypes[ctype])
 	if _, err := s.store.Put(ctx, p.receiptKey, bytes.NewReader(data)); err != nil {
 		return p, fmt.Errorf("store receipt: %w", err)
 	}
@@ -295,12 +293,6 @@ func (s *Service) Receipt(ctx context.Context, id int64) (Payment, io.ReadCloser
 		return p, nil, apperr.ErrNotFound
 	}
 	return p, rc, err
-}
-
-func randomKey() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 func clip(s string, n int) string {

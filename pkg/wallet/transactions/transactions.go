@@ -176,8 +176,8 @@ const where = `FROM ledger l WHERE l.account_id = $1
 	AND ($7 = '' OR l.description ILIKE '%' || $8 || '%' OR l.send_id::text = $7 OR l.kind = ANY($9))`
 
 func (f Filter) args(accountID int64) []any {
-	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(f.Search)
-	return []any{accountID, f.Type, optTime(f.From), optTime(f.To), f.AmountFrom, f.AmountTo, f.Search, like, f.kinds()}
+	like := db.EscapeLike(f.Search)
+	return []any{accountID, f.Type, db.OptTime(f.From), db.OptTime(f.To), f.AmountFrom, f.AmountTo, f.Search, like, f.kinds()}
 }
 
 // kinds are the ledger kinds whose Persian name contains the search text.
@@ -192,13 +192,6 @@ func (f Filter) kinds() []string {
 		}
 	}
 	return out
-}
-
-func optTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
 }
 
 // Service reads the ledger.
