@@ -65,7 +65,7 @@ const (
 	DraftCreate           = "draft.create"
 	DraftUpdate           = "draft.update"
 	DraftDelete           = "draft.delete"
-	// The inbox and the secretaries (pkg/inbox, pkg/reader).
+	// The inbox and the secretaries (pkg/inbox, pkg/secretary).
 	InboxDelete  = "inbox.delete"
 	ReaderCreate = "reader.create"
 	ReaderUpdate = "reader.update"

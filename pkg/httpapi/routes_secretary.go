@@ -10,7 +10,7 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/reader"
+	"github.com/chapar/chapar/pkg/secretary"
 	"github.com/chapar/chapar/pkg/validate"
 )
 
@@ -19,13 +19,13 @@ import (
 // secretary, advanced-reader every kind, module-inboxes-list one reader's
 // answered messages. Replies are sent by the worker.
 func (s *Server) secretaryRoutes() []Route {
-	svc := reader.New(s.Pool, s.Sends)
+	svc := secretary.New(s.Pool, s.Sends)
 	const base = "/phonebooks/advanced-services"
 	return []Route{
 		// ?kind=all|keywords|secretary|contest|poll|feedback|gift|visit&page=&limit=
 		{http.MethodGet, base + "/advanced-reader", acl.SecretaryView, readerList(svc, "")},
 		{http.MethodGet, base + "/advanced-reader/get-variables", acl.SecretaryView, func(c *gin.Context) {
-			OK(c, gin.H{"variables": reader.Variables(c.Query("kind"))})
+			OK(c, gin.H{"variables": secretary.Variables(c.Query("kind"))})
 		}},
 		{http.MethodGet, base + "/advanced-reader/:id", acl.SecretaryView, byPathID(svc.Get)},
 		{http.MethodPost, base + "/advanced-reader", acl.SecretaryManage, readerSave(svc.Create, true)},
@@ -37,13 +37,13 @@ func (s *Server) secretaryRoutes() []Route {
 		{http.MethodPost, base + "/advanced-reader/:id/draw", acl.SecretaryManage, readerDraw(svc)},
 		{http.MethodGet, base + "/advanced-reader/:id/draws", acl.SecretaryView, byPathID(svc.Draws)},
 		{http.MethodGet, base + "/advanced-reader/:id/results", acl.SecretaryView, byPathID(svc.Results)},
-		{http.MethodGet, base + "/general-messaging", acl.SecretaryView, readerList(svc, reader.KindSecretary)},
+		{http.MethodGet, base + "/general-messaging", acl.SecretaryView, readerList(svc, secretary.KindSecretary)},
 		{http.MethodPost, base + "/general-messaging/delete-list", acl.SecretaryManage, readerDelete(svc)},
 		// ?reader_id=&outcome=&page=&limit=
-		{http.MethodGet, base + "/module-inboxes-list", acl.SecretaryView, filteredList(reader.ParseEntryFilter,
-			func(f reader.EntryFilter) (int, int) { return f.Page, f.Limit }, svc.Entries)},
+		{http.MethodGet, base + "/module-inboxes-list", acl.SecretaryView, filteredList(secretary.ParseEntryFilter,
+			func(f secretary.EntryFilter) (int, int) { return f.Page, f.Limit }, svc.Entries)},
 		{http.MethodGet, base + "/module-inboxes-list/export", acl.SecretaryView,
-			filteredExport(reader.ParseEntryFilter, "secretary-inbox.xlsx", svc.WriteEntriesXLSX)},
+			filteredExport(secretary.ParseEntryFilter, "secretary-inbox.xlsx", svc.WriteEntriesXLSX)},
 		{http.MethodGet, "/numbers/receiver-list", acl.SecretaryView, func(c *gin.Context) {
 			v, err := s.Lines.List(c.Request.Context(), who(c).AccountID)
 			reply(c, v, err)
@@ -51,21 +51,21 @@ func (s *Server) secretaryRoutes() []Route {
 	}
 }
 
-func readerList(svc *reader.Service, kind string) gin.HandlerFunc {
+func readerList(svc *secretary.Service, kind string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		k := kind
 		if k == "" {
 			k = strings.TrimSpace(c.DefaultQuery("kind", "keywords"))
 		}
-		pagedList(c, func(p validate.Paging) ([]reader.Reader, int64, error) {
+		pagedList(c, func(p validate.Paging) ([]secretary.Reader, int64, error) {
 			return svc.List(c.Request.Context(), who(c), k, p)
 		})
 	}
 }
 
-func readerSave(save func(context.Context, acl.Identity, reader.Input, string) (reader.Reader, error), created bool) gin.HandlerFunc {
+func readerSave(save func(context.Context, acl.Identity, secretary.Input, string) (secretary.Reader, error), created bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		var in reader.Input
+		var in secretary.Input
 		if !bind(c, &in) {
 			return
 		}
@@ -78,7 +78,7 @@ func readerSave(save func(context.Context, acl.Identity, reader.Input, string) (
 	}
 }
 
-func readerDelete(svc *reader.Service) gin.HandlerFunc {
+func readerDelete(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		var in struct {
 			IDs flexIDs `json:"ids"`
@@ -106,20 +106,20 @@ func withPathID[In, Out any](c *gin.Context, act func(ctx context.Context, id ac
 	reply(c, v, err)
 }
 
-func readerToggle(svc *reader.Service) gin.HandlerFunc {
+func readerToggle(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		withPathID(c, func(ctx context.Context, id acl.Identity, rid int64, in struct {
 			Active *bool `json:"active"`
-		}) (reader.Reader, error) {
+		}) (secretary.Reader, error) {
 			if in.Active == nil {
-				return reader.Reader{}, apperr.Field("active", "وضعیت را مشخص کنید")
+				return secretary.Reader{}, apperr.Field("active", "وضعیت را مشخص کنید")
 			}
 			return svc.Toggle(ctx, id, rid, *in.Active, c.ClientIP())
 		})
 	}
 }
 
-func readerCodes(svc *reader.Service) gin.HandlerFunc {
+func readerCodes(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		withPathID(c, func(ctx context.Context, id acl.Identity, rid int64, in struct {
 			Codes string `json:"codes"`
@@ -130,15 +130,15 @@ func readerCodes(svc *reader.Service) gin.HandlerFunc {
 	}
 }
 
-func readerDraw(svc *reader.Service) gin.HandlerFunc {
+func readerDraw(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		withPathID(c, func(ctx context.Context, id acl.Identity, rid int64, in reader.DrawInput) (reader.Draw, error) {
+		withPathID(c, func(ctx context.Context, id acl.Identity, rid int64, in secretary.DrawInput) (secretary.Draw, error) {
 			return svc.DrawWinners(ctx, id, rid, in, c.ClientIP())
 		})
 	}
 }
 
-func readerCodesExport(svc *reader.Service) gin.HandlerFunc {
+func readerCodesExport(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		rid, err := pathID(c)
 		if err != nil {

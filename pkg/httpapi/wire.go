@@ -2,9 +2,10 @@ package httpapi
 
 import (
 	"context"
-	"github.com/chapar/chapar/pkg/blocklist"
 	"log/slog"
 	"strconv"
+
+	"github.com/chapar/chapar/pkg/blocklist"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -29,9 +30,9 @@ import (
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/profile"
 	"github.com/chapar/chapar/pkg/ratelimit"
-	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/secretary"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/staff"
@@ -71,7 +72,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
 	offlinePay.OnMoney, offlinePay.Dest = onMoney, offlineDest(cfg)
 	reviews.Register(offlinePay.ReviewQueue())
-	reviews.Register(reader.New(pool, sends).ReviewQueue())
+	reviews.Register(secretary.New(pool, sends).ReviewQueue())
 	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
 	reviews.Register(profiles.DocumentQueue())
 	reviews.Register(profiles.MobileQueue())

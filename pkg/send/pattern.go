@@ -30,7 +30,7 @@ func IsPattern(typ string) bool {
 }
 
 // Reply send types (spec §3 SMS types): the answers of the secretaries and keyword
-// readers (pkg/reader), each recipient with its own rendered text.
+// readers (pkg/secretary), each recipient with its own rendered text.
 const (
 	TypeSecretary = "secretary" // received-message secretary
 	TypePolls     = "polls"     // poll

@@ -146,7 +146,7 @@ type Request struct {
 	// LocalID is the client's own id of the send (unique per account, localid.go).
 	LocalID string `json:"local_id,omitempty"`
 	// Reply marks a secretary's replies (a reply type, Numbers and Texts side by
-	// side): set by pkg/reader, never read from JSON. Their texts were reviewed
+	// side): set by pkg/secretary, never read from JSON. Their texts were reviewed
 	// with the secretary, so they are not held.
 	Reply bool `json:"-"`
 	// Masked marks a reply to a message from the number bank (pkg/inbox): its

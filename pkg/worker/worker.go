@@ -27,8 +27,8 @@ import (
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/ratelimit"
-	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/rollup"
+	"github.com/chapar/chapar/pkg/secretary"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/upload"
@@ -47,7 +47,7 @@ type Worker struct {
 	Sends *send.Service
 	Inbox *inbox.Service
 	// Readers answers inbound messages (secretaries and keyword readers).
-	Readers *reader.Service
+	Readers *secretary.Service
 	// Campaigns runs the recurring campaigns; its Now is the scheduling clock.
 	Campaigns *campaign.Service
 	// Files parses uploaded files.
@@ -108,7 +108,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Files.Events = pub
 	w.Inbox.OnStored = webhook.CaptureInbound
 	w.Inbox.PartWait = cfg.InboxPartWait
-	w.Readers = reader.New(pool, w.Sends)
+	w.Readers = secretary.New(pool, w.Sends)
 	w.Inbox.Answer = w.Readers.Answer
 	w.AddLoop(func(ctx context.Context) {
 		w.Readers.RepliesLoop(ctx, func(ctx context.Context) time.Duration { return w.lead.Pace(ctx, replyPoll) })

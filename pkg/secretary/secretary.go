@@ -1,4 +1,4 @@
-// Package reader owns the secretaries (spec §3, §7 Secretary): the received-message
+// Package secretary owns the secretaries (spec §3, §7 Secretary): the received-message
 // secretary, which answers every message a line receives (or those with its
 // keywords) and may add the sender to a phonebook, and the keyword readers —
 // contest, poll, feedback, gift and visit — which answer the messages that start
@@ -7,7 +7,7 @@
 // the inbox's store transaction (answer.go), so each is answered exactly once;
 // the replies leave in batches as normal, charged sends of the reply types
 // (reply.go). docs/inbox-secretaries.md describes it end to end.
-package reader
+package secretary
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package reader_test
+package secretary_test
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/enginetest"
-	"github.com/chapar/chapar/pkg/reader"
 	"github.com/chapar/chapar/pkg/review"
+	"github.com/chapar/chapar/pkg/secretary"
 	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 )
@@ -41,12 +41,12 @@ func start(t *testing.T, user, mobile, line string) *fixture {
 }
 
 // create makes a reader through the API and approves it as staff.
-func (f *fixture) create(t *testing.T, in map[string]any) reader.Reader {
+func (f *fixture) create(t *testing.T, in map[string]any) secretary.Reader {
 	t.Helper()
 	in["line"] = f.line
-	var r reader.Reader
+	var r secretary.Reader
 	f.e.Must(201, "POST", base, in, f.token).Decode(t, &r)
-	if r.Status != reader.StatusPending {
+	if r.Status != secretary.StatusPending {
 		t.Fatalf("new reader status %q", r.Status)
 	}
 	var item int64
@@ -135,9 +135,9 @@ func TestPoll(t *testing.T) {
 	if got := f.replies(t, "989121000103", 1); got[0] != "گزینه نامعتبر" {
 		t.Fatalf("invalid option reply %q", got)
 	}
-	var st reader.Stats
+	var st secretary.Stats
 	f.e.Must(200, "GET", fmt.Sprintf("%s/%d/results", base, r.ID), nil, f.token).Decode(t, &st)
-	if len(st.Votes) != 2 || st.Votes[0].Votes != 0 || st.Votes[1].Votes != 2 || st.Outcomes[reader.OutChanged] != 1 {
+	if len(st.Votes) != 2 || st.Votes[0].Votes != 0 || st.Votes[1].Votes != 2 || st.Outcomes[secretary.OutChanged] != 1 {
 		t.Fatalf("results %+v", st)
 	}
 	if types := f.sendTypes(t); types != "polls" {
@@ -168,7 +168,7 @@ func TestContest(t *testing.T) {
 	if got := f.replies(t, "989121000210", 1); got[0] != "پاسخ نادرست" {
 		t.Fatalf("wrong reply %q", got)
 	}
-	var d1, d2 reader.Draw
+	var d1, d2 secretary.Draw
 	f.e.Must(200, "POST", fmt.Sprintf("%s/%d/draw", base, r.ID), map[string]any{"winners": 2}, f.token).Decode(t, &d1)
 	f.e.Must(200, "POST", fmt.Sprintf("%s/%d/draw", base, r.ID), map[string]any{"winners": 2, "seed": d1.Seed}, f.token).Decode(t, &d2)
 	if d1.Entrants != 5 || len(d1.Winners) != 2 || fmt.Sprint(d1.Winners) != fmt.Sprint(d2.Winners) {
@@ -341,7 +341,7 @@ func TestSecretaryMasksBankNumbers(t *testing.T) {
 	if members != 0 {
 		t.Fatalf("a bank number joined the phonebook (%d members)", members)
 	}
-	var entries []reader.Entry
+	var entries []secretary.Entry
 	f.e.Must(200, "GET", fmt.Sprintf("/v1/api/phonebooks/advanced-services/module-inboxes-list?reader_id=%d", sec.ID), nil, f.token).Decode(t, &entries)
 	if len(entries) != 1 || entries[0].Sender != "0912*****01" || strings.Contains(entries[0].Reply, "1000501") {
 		t.Fatalf("the secretary's inbox: %+v", entries)
@@ -361,8 +361,8 @@ func TestBankReachKeepsWholeSendersWhole(t *testing.T) {
 	ctx := context.Background()
 	const known = "989121000502"
 	sec := f.create(t, map[string]any{"kind": "secretary", "title": "منشی", "reply": "پیام شما رسید"})
-	list := func() []reader.Entry {
-		var entries []reader.Entry
+	list := func() []secretary.Entry {
+		var entries []secretary.Entry
 		f.e.Must(200, "GET", fmt.Sprintf("/v1/api/phonebooks/advanced-services/module-inboxes-list?reader_id=%d", sec.ID), nil, f.token).
 			Decode(t, &entries)
 		return entries
