@@ -2,7 +2,6 @@ package links
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -89,25 +88,8 @@ func (queue) Title() string { return "لینک‌های ردیابی در انت
 // Decide approves a link (it redirects and may go into texts from now on) or
 // rejects it with the reason the customer sees on the link.
 func (queue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d review.Decision) (func(context.Context), error) {
-	var status string
-	err := tx.QueryRow(ctx, `SELECT status FROM tracked_links WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-		it.SubjectID, it.AccountID).Scan(&status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lock link: %w", err)
-	}
-	if status != StatusPending {
-		return nil, apperr.New(apperr.Conflict, MsgNotPending).WithCode("not-pending")
-	}
-	next := StatusRejected
-	if d.Approve {
-		next = StatusApproved
-	}
-	if _, err := tx.Exec(ctx, `UPDATE tracked_links SET status = $2, review_note = $3 WHERE id = $1`,
-		it.SubjectID, next, d.Reason); err != nil {
-		return nil, fmt.Errorf("decide link: %w", err)
-	}
-	return nil, nil
+	_, err := review.DecideRow(ctx, tx, it, d, review.Row{Table: "tracked_links", ReasonColumn: "review_note",
+		Pending: StatusPending, Approved: StatusApproved, Rejected: StatusRejected,
+		Decided: apperr.New(apperr.Conflict, MsgNotPending).WithCode("not-pending")})
+	return nil, err
 }

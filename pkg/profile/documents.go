@@ -234,27 +234,9 @@ func (documentQueue) Decide(ctx context.Context, tx pgx.Tx, it review.Item, d re
 // decideRow records a decision on the pending row it.SubjectID of table (of the
 // item's account), under its row lock, and returns the new status.
 func decideRow(ctx context.Context, tx pgx.Tx, table string, it review.Item, d review.Decision, msgDecided string) (string, error) {
-	var status string
-	err := tx.QueryRow(ctx, `SELECT status FROM `+table+` WHERE id = $1 AND account_id = $2 FOR UPDATE`,
-		it.SubjectID, it.AccountID).Scan(&status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", apperr.ErrNotFound
-	}
-	if err != nil {
-		return "", fmt.Errorf("lock %s %d: %w", table, it.SubjectID, err)
-	}
-	if status != review.Pending {
-		return "", apperr.New(apperr.Conflict, msgDecided).WithCode("review-decided")
-	}
-	next := review.Rejected
-	if d.Approve {
-		next = review.Approved
-	}
-	if _, err := tx.Exec(ctx, `UPDATE `+table+` SET status = $2, reason = $3, decided_at = now() WHERE id = $1`,
-		it.SubjectID, next, d.Reason); err != nil {
-		return "", fmt.Errorf("decide %s %d: %w", table, it.SubjectID, err)
-	}
-	return next, nil
+	return review.DecideRow(ctx, tx, it, d, review.Row{Table: table, ReasonColumn: "reason", Stamp: "decided_at = now()",
+		Pending: review.Pending, Approved: review.Approved, Rejected: review.Rejected,
+		Decided: apperr.New(apperr.Conflict, msgDecided).WithCode("review-decided")})
 }
 
 func clip(s string, n int) string {
