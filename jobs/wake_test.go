@@ -10,8 +10,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // dequeues signals every asynq dequeue its client runs (a hook added after

@@ -1,5 +1,5 @@
 // Package migrations embeds the numbered SQL schema migrations (NNNN_name.up.sql and
-// NNNN_name.down.sql). pkg/db applies them; see the `migrate` command of cmd/api.
+// NNNN_name.down.sql). internal/platform/db applies them; see the `migrate` command of cmd/api.
 package migrations
 
 import "embed"

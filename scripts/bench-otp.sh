@@ -2,7 +2,7 @@
 # (which defines $API, $BIN, $STACK_RUN and the helpers log/say/now/sub/snapshot/
 # usage/pg_sampler_*/sim_total): one-time code latency, API accept → submit_sm at
 # the simulator, p50/p99 over BENCH_OTP_N (1,000) codes at BENCH_OTP_RATE (20) a
-# second (pkg/loadgen TestOTPLatency), in two variants (BENCH_OTP_KINDS, both by
+# second (internal/testing/loadgen TestOTPLatency), in two variants (BENCH_OTP_KINDS, both by
 # default):
 #
 #   reset    password-reset codes, POST /v1/api/acl/auth/forgot_password, from the
@@ -31,7 +31,7 @@ OTP_N=${BENCH_OTP_N:-1000}
 OTP_RATE=${BENCH_OTP_RATE:-20}
 OTP_USERS=${BENCH_OTP_USERS:-50}
 OTP_KINDS=${BENCH_OTP_KINDS:-reset pattern}
-OTP_CMD="LOADGEN_OTP_KIND=reset|pattern LOADGEN_OTP_API=http://…/v1/api LOADGEN_OTP_SIM=… LOADGEN_OTP_N=$OTP_N LOADGEN_OTP_RATE=$OTP_RATE go test -run '^TestOTPLatency\$' ./pkg/loadgen"
+OTP_CMD="LOADGEN_OTP_KIND=reset|pattern LOADGEN_OTP_API=http://…/v1/api LOADGEN_OTP_SIM=… LOADGEN_OTP_N=$OTP_N LOADGEN_OTP_RATE=$OTP_RATE go test -run '^TestOTPLatency\$' ./internal/testing/loadgen"
 
 # otp_load KIND TAG [setup]: runs the loader; its "otp …" line goes to $STACK_RUN/otp.TAG.
 otp_load() {

@@ -4,7 +4,7 @@
 # API on private ports of 127.0.0.1 with a fresh database and a private Redis
 # (scripts/stack.sh; the demo database is never touched), then measures, in order:
 #
-#   1. raw ceiling   pkg/smpp pipelining submit_sm to the simulator (pkg/loadgen
+#   1. raw ceiling   pkg/smpp pipelining submit_sm to the simulator (internal/testing/loadgen
 #                    BenchmarkSimulatorSubmit), before the gateway binds;
 #   2. end to end    one quick send of BENCH_E2E_RECIPIENTS (100,000) numbers, from
 #                    the POST until every receipt is applied (bulk_stats polled),
@@ -99,8 +99,8 @@ T_START=$(now)
 mkdir -p "$STACK_RUN/bin"
 cp bin/api bin/worker bin/smpp-gateway bin/smsc-sim "$STACK_RUN/bin/"
 BIN=$STACK_RUN/bin STACK_BIN=$STACK_RUN/bin
-log "compiling pkg/loadgen"
-go test -c -o "$BIN/loadgen.test" ./pkg/loadgen
+log "compiling internal/testing/loadgen"
+go test -c -o "$BIN/loadgen.test" ./internal/testing/loadgen
 
 export CHAPAR_PROFILE=bench
 export RATE_SEND_PER_MIN=${RATE_SEND_PER_MIN:-1000000} # the per-account limit (600/min) would answer 429
@@ -220,7 +220,7 @@ for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >
 curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null || { echo "simulator did not start" >&2; tail "$STACK_RUN/smsc-sim.log" >&2; exit 1; }
 if [ -z "${BENCH_ONLY:-}" ] || [ "${BENCH_ONLY:-}" = e2e ]; then
 log "1 raw ceiling: $RAW_N pipelined submit_sm with receipts, window 100, 1 bind and 3 binds"
-RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./pkg/loadgen"
+RAW_CMD="LOADGEN_SMSC=mci=…,irancell=…,rightel=… go test -run '^\$' -bench BenchmarkSimulatorSubmit -benchtime ${RAW_N}x ./internal/testing/loadgen"
 LOADGEN_SMSC="mci=$STACK_SMPP_MCI,irancell=$STACK_SMPP_IRANCELL,rightel=$STACK_SMPP_RIGHTEL" \
   timeout 300 "$BIN/loadgen.test" -test.run '^$' -test.bench BenchmarkSimulatorSubmit \
   -test.benchtime "${RAW_N}x" -test.timeout 5m >"$STACK_RUN/raw.txt" 2>&1 || { cat "$STACK_RUN/raw.txt" >&2; exit 1; }

@@ -403,7 +403,7 @@ switches_by_program() {
 
 # pg_cpu_by_client: CPU seconds so far of every live PostgreSQL process, summed by
 # whose it is: a client backend by its application_name (every process names
-# itself, pkg/db), the others by their type ("walwriter", "autovacuum_worker").
+# itself, internal/platform/db), the others by their type ("walwriter", "autovacuum_worker").
 # Backends that ended are not counted.
 pg_cpu_by_client() {
   local hz; hz=$(getconf CLK_TCK)

@@ -10,12 +10,12 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/config"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/invoice"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"

@@ -16,8 +16,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/live"

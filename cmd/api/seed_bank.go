@@ -7,9 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/config"
-	"github.com/chapar/chapar/pkg/db"
 )
 
 // seedBank fills the number bank of targeted sends with size generated numbers

@@ -14,8 +14,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/shortlink"

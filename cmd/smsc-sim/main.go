@@ -1,6 +1,6 @@
 // Command smsc-sim runs Chapar's carrier simulator: one SMPP 3.4 server
 // (SMSC) per operator plus a JSON control and inspection API (see package
-// pkg/smscsim). It is used by `make run`, the tests and the benchmarks.
+// cmd/smsc-sim/smscsim). It is used by `make run`, the tests and the benchmarks.
 //
 // Configuration comes from the environment, overridden by flags:
 //
@@ -50,7 +50,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chapar/chapar/pkg/smscsim"
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 )
 
 func main() {

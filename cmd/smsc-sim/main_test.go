@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/smscsim"
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 )
 
 func envOf(m map[string]string) func(string) string {

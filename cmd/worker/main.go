@@ -14,8 +14,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/payment"

@@ -14,8 +14,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/spreadsheet"

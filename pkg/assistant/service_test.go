@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/ratelimit"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 func account(t *testing.T, d testenv.Database, name string) acl.Identity {

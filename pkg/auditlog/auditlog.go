@@ -14,9 +14,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/validate"
 )

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/operator"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 const (

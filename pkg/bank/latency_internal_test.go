@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/internal/platform/db"
 )
 
 // TestCountLatency measures the counts of the bench profile's shapes on a seeded bank

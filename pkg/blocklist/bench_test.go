@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/blocklist"
-	"github.com/chapar/chapar/pkg/testenv"
 	"github.com/chapar/chapar/pkg/upload"
 )
 

@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 func tehran(d string, h, m int) time.Time {

@@ -8,13 +8,13 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/campaign"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/ratelimit"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 

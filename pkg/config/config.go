@@ -19,8 +19,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/internal/platform/gcfloor"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/gcfloor"
 )
 
 // Config is the whole configuration shared by the binaries.
@@ -101,7 +101,7 @@ type Config struct {
 	// FilesQuotaMB is the megabytes of uploaded files an account may keep (0: no quota).
 	FilesQuotaMB int
 	// GCHeapFloorMB is the heap, in MiB, each process may grow to before its
-	// garbage collector runs (pkg/gcfloor; 0: Go's default; GOGC set wins).
+	// garbage collector runs (internal/platform/gcfloor; 0: Go's default; GOGC set wins).
 	GCHeapFloorMB int
 	// FilesRetention is how long an uploaded file is kept (0: for ever).
 	FilesRetention time.Duration

@@ -19,13 +19,13 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
+	"github.com/chapar/chapar/internal/platform/db"
+	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/metrics"
-	"github.com/chapar/chapar/pkg/periodic"
 	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/sms"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // The measurements run the simulator in a child process (this test binary

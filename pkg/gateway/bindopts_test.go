@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/smpp"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // A bind to an SMSC whose default alphabet is ASCII sends GSM-7 texts as IA5

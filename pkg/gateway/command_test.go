@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // The built cmd/smpp-gateway binary, configured only through its

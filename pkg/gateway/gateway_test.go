@@ -13,9 +13,9 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/sms"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // A batch of 1,000 recipients with a two-part Persian text goes through a

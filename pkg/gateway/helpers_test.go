@@ -18,11 +18,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/smpp"
-	"github.com/chapar/chapar/pkg/smscsim"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // persian2 is a Persian text that, with the cancel-11 footer, takes two

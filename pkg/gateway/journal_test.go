@@ -19,9 +19,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // A journal records its claims' starts; while its gateway lives (the file

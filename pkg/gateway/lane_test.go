@@ -9,8 +9,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 func TestLaneSizes(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/chapar/chapar/pkg/lease"
-	"github.com/chapar/chapar/pkg/periodic"
+	"github.com/chapar/chapar/internal/platform/lease"
+	"github.com/chapar/chapar/internal/platform/periodic"
 )
 
 // Bind leases split a carrier account's binds between gateways (docs/scaling.md).

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // TestBindsSplitBetweenGateways: the carrier grants three binds (the simulator

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/smpp"
-	"github.com/chapar/chapar/pkg/smscsim"
 )
 
 // clock is a settable time source for the pacer.

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/periodic"
 )
 
 // Status is the body of GET /status.

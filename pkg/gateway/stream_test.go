@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/internal/testing/testenv"
 )
 
 // An entry is acknowledged only once Redis has stored it. When Redis cannot be

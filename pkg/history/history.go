@@ -21,7 +21,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/chapar/chapar/pkg/periodic"
+	"github.com/chapar/chapar/internal/platform/periodic"
 )
 
 // Defaults of the Job.

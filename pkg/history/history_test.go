@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/history"
 	"github.com/chapar/chapar/pkg/report"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // TestArchiveAcrossPartitions: a send whose recipients straddle two months keeps

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/moderation"

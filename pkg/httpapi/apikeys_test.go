@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apikey"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/validate"

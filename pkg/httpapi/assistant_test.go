@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/assistant"
 	"github.com/chapar/chapar/pkg/config"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/auditlog"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/spreadsheet"

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/colleague"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/colleague"
 	"github.com/chapar/chapar/pkg/config"

@@ -15,8 +15,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/phonebook"
 )
 

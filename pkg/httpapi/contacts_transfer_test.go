@@ -20,8 +20,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"

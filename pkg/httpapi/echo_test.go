@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 )
 
 // Markup an attacker types into a form, hoping the error message shows it back.

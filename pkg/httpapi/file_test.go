@@ -21,7 +21,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/httpapi"
 	"github.com/chapar/chapar/pkg/persian"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/metrics"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/operations"
 	"github.com/chapar/chapar/pkg/staff"

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/sandbox"
 )

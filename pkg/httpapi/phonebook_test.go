@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/phonebook"
 	"github.com/chapar/chapar/pkg/validate"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apitest"
 )
 
 // setPlan moves an account to a plan, as staff do after an upgrade ticket.

@@ -3,8 +3,8 @@ package httpapi_test
 import (
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/profile"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/plan"
 	"github.com/chapar/chapar/pkg/profile"

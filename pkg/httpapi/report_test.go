@@ -14,7 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 )

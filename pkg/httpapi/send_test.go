@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/wallet"

@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/validate"

@@ -16,8 +16,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/apicall"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/webhook"

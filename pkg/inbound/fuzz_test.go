@@ -9,12 +9,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // fuzzFields are the fields FuzzInboundEntry fills, in the order of its arguments.

@@ -22,10 +22,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/platform/lease"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/inbox"
-	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/send"
 )
 

@@ -12,14 +12,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/platform/lease"
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/inbox"
-	"github.com/chapar/chapar/pkg/lease"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/metrics"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // A batch is applied once its newest entry is Settle old, and never waits longer

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/invoice"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // account makes an account with an owner and returns its id.

@@ -10,9 +10,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/gorilla/websocket"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/live"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // roleServer serves sockets of account 1: the owner's at ?as=owner, else a

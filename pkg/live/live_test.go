@@ -16,12 +16,12 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/gorilla/websocket"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/report"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // prefix is a channel prefix of this test alone: pub/sub channels are shared by

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/moderation"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // The rules table: sensitive words (whatever their letter forms), links, and a new

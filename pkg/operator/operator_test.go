@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/operator"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 func TestTariffPrice(t *testing.T) {

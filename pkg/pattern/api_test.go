@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apitest"
 	"github.com/chapar/chapar/pkg/pattern"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/send"

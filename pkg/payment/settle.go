@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/chapar/chapar/pkg/periodic"
+	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 

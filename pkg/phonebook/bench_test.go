@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/phonebook"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // TestBench measures, at 1,000,000 contacts: an import of 1,000,000 file rows into a

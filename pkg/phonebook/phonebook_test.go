@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 func TestParseFileDate(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/db"
 )
 
 // Tag is a label of contacts («برچسب»), with how many contacts carry it.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/chapar/chapar/pkg/lease"
+	"github.com/chapar/chapar/internal/platform/lease"
 )
 
 // Acquire takes one of n concurrent slots of key (shared by every instance) for at

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chapar/chapar/pkg/db"
+	"github.com/chapar/chapar/internal/platform/db"
 )
 
 // MaxQ bounds the text filter of the reports list, in characters.

@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/chapar/chapar/pkg/periodic"
+	"github.com/chapar/chapar/internal/platform/periodic"
 )
 
 // Batch bounds the sends (and days) one step of Run takes.

@@ -13,11 +13,11 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
+	"github.com/chapar/chapar/internal/testing/enginetest"
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/enginetest"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/secretary"
-	"github.com/chapar/chapar/pkg/smscsim"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 )
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // matchFixture is a sending send with recipients inserted by the test.

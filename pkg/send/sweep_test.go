@@ -12,10 +12,10 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/send"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // sweepWorld is a database, a Redis database with the asynq client and inspector,

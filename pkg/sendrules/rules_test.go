@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/line"
 	"github.com/chapar/chapar/pkg/operator"
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/sendrules"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // tehran is a Tehran wall-clock time on 1 Dec 2026.

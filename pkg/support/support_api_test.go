@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chapar/chapar/pkg/apitest"
+	"github.com/chapar/chapar/internal/testing/apitest"
 	"github.com/chapar/chapar/pkg/support"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/enginetest"
+	"github.com/chapar/chapar/internal/testing/enginetest"
 	"github.com/chapar/chapar/pkg/support"
 )
 

@@ -7,10 +7,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/validate"
 )
 

@@ -20,7 +20,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/internal/testing/testenv"
 )
 
 // TestBenchParse measures parsing a generated 1,000,000-row file, xlsx and csv:

@@ -14,7 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/internal/testing/testenv"
 )
 
 // events records the published events.

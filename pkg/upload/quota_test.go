@@ -12,9 +12,9 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // newReceiveEnv is a parse environment that also receives uploads (an asynq client

@@ -8,8 +8,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/jobs"
-	"github.com/chapar/chapar/pkg/testenv"
 	"github.com/chapar/chapar/pkg/wallet"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chapar/chapar/pkg/testenv"
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/webhook"
 )
 

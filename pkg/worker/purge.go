@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/pkg/apicall"
 	"github.com/chapar/chapar/pkg/assistant"
-	"github.com/chapar/chapar/pkg/periodic"
 )
 
 // Retention of the developers' logs: API calls are kept apicall.Retention (30

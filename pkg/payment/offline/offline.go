@@ -24,10 +24,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/audit"
-	"github.com/chapar/chapar/pkg/db"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/review"

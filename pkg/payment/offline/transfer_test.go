@@ -8,12 +8,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/migrations"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/review"
-	"github.com/chapar/chapar/pkg/testenv"
 	"github.com/chapar/chapar/pkg/upload"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/payment/sandbox"
-	"github.com/chapar/chapar/pkg/testenv"
 )
 
 // The bank behaves like a PSP: its verify checks the amount and answers the same
