@@ -7,7 +7,6 @@ import (
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/auth"
 	"github.com/chapar/chapar/pkg/content"
-	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/review"
 	"github.com/chapar/chapar/pkg/staff"
@@ -94,7 +93,7 @@ func (s *Server) inboundQuarantine(c *gin.Context) {
 		Fail(c, err)
 		return
 	}
-	rows, total, err := inbound.NewQuarantine(s.Pool).List(c.Request.Context(), p)
+	rows, total, err := s.Quarantine.List(c.Request.Context(), p)
 	if err != nil {
 		Fail(c, err)
 		return

@@ -10,7 +10,7 @@ import (
 // auditRoutes lists the owner's audit-log routes (owner-only: acl.AuditView is in
 // no role).
 func (s *Server) auditRoutes() []Route {
-	svc := auditlog.New(s.Pool)
+	svc := s.AuditLog
 	return []Route{
 		// ?user_id=&action=&date_from=&date_to=&page=&limit=
 		{http.MethodGet, "/user/audit", acl.AuditView, filteredList(auditlog.ParseFilter,

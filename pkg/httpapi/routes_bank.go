@@ -11,17 +11,13 @@ import (
 	irangeo "github.com/chapar/chapar/data/iran-geo"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/bank"
-	"github.com/chapar/chapar/pkg/ratelimit"
 )
 
 // bankRoutes are the number bank of targeted sends (spec §7 "Sending",
 // docs/targeted-sends.md): its places, businesses and towers with their counts,
 // the count and price of an audience, and the outlines the map draws.
 func (s *Server) bankRoutes() []Route {
-	svc := bank.New(s.Pool, s.Redis)
-	if s.Redis != nil {
-		svc.SetLimit(ratelimit.New(s.Redis, "rl:"), s.Config.BankCountsPerMin)
-	}
+	svc := s.Bank
 	count := byForm(func(ctx context.Context, id acl.Identity, r bank.CountRequest) (bank.Counts, error) {
 		return svc.Count(ctx, id.AccountID, r)
 	}, false)

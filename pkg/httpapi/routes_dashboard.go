@@ -10,7 +10,6 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/content"
-	"github.com/chapar/chapar/pkg/onboarding"
 	"github.com/chapar/chapar/pkg/report"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/validate"
@@ -19,8 +18,7 @@ import (
 // dashboardRoutes lists the dashboard charts and the analytics of the reports
 // (docs/dashboard.md#charts, docs/reports.md).
 func (s *Server) dashboardRoutes() []Route {
-	charts := rollup.NewReader(s.Pool)
-	steps := onboarding.New(s.Pool)
+	charts, steps := s.Charts, s.FirstSteps
 	return []Route{
 		// The «اولین قدم‌ها» card: which first steps the account has taken.
 		{http.MethodGet, "/panel/first-steps", acl.Authenticated, func(c *gin.Context) {

@@ -29,7 +29,7 @@ func (s *Server) developerRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
 		{http.MethodGet, "/send/simple", acl.SendCreate, s.simpleSend},
-		{http.MethodGet, "/inbox/since", acl.ReportView, inboxSince(inbox.New(s.Pool))},
+		{http.MethodGet, "/inbox/since", acl.ReportView, inboxSince(s.Inbox)},
 		{http.MethodGet, "/openapi.json", acl.Public, serveDocument},
 		{http.MethodGet, "/panel/api-docs", acl.Authenticated, func(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI())) }},
 		{http.MethodGet, "/panel/plugins", acl.Authenticated, func(c *gin.Context) { OK(c, devdocs.Plugins()) }},

@@ -17,7 +17,7 @@ import (
 // the received messages with filters, their export, mark read and delete, and the
 // reply to a message by its id (a quick send).
 func (s *Server) inboxRoutes() []Route {
-	svc := inbox.New(s.Pool)
+	svc := s.Inbox
 	parse := func(q url.Values) (inbox.Filter, error) { return inbox.ParseFilter(q, report.ParseRange) }
 	return []Route{
 		// ?line=&sender=&text=&date_from=&date_to=&reader_id=&status=read|unread&page=&limit=

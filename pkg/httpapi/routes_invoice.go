@@ -12,7 +12,7 @@ import (
 
 // invoiceRoutes lists the invoice download of a paid online payment.
 func (s *Server) invoiceRoutes() []Route {
-	svc := invoice.New(s.Pool, s.Config.ChromiumPath)
+	svc := s.Invoices
 	return []Route{
 		{http.MethodGet, "/payment/invoice/:id", acl.WalletView, invoiceDownload(svc)},
 		// The seller's details printed on every invoice (staff settings).

@@ -17,7 +17,7 @@ import (
 // wizards' drafts (spec §7 "Predefined messages", docs/predefined-messages.md).
 // Drafts are part of sending: they take send.create.
 func (s *Server) predefinedRoutes() []Route {
-	svc := predefined.New(s.Pool)
+	svc := s.Predefined
 	return []Route{
 		{http.MethodGet, "/user/predefined/group/list", acl.PredefinedView, predefinedGroupList(svc)},
 		{http.MethodGet, "/user/predefined/group/count", acl.PredefinedView, func(c *gin.Context) {

@@ -19,7 +19,7 @@ import (
 // secretary, advanced-reader every kind, module-inboxes-list one reader's
 // answered messages. Replies are sent by the worker.
 func (s *Server) secretaryRoutes() []Route {
-	svc := secretary.New(s.Pool, s.Sends)
+	svc := s.Secretaries
 	const base = "/phonebooks/advanced-services"
 	return []Route{
 		// ?kind=all|keywords|secretary|contest|poll|feedback|gift|visit&page=&limit=

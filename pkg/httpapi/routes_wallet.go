@@ -4,12 +4,11 @@ import (
 	"net/http"
 
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/wallet/transactions"
 )
 
 // walletRoutes lists the transactions (spec §7 Payment) and low-balance alert routes.
 func (s *Server) walletRoutes() []Route {
-	svc := transactions.New(s.Pool)
+	svc := s.Transactions
 	return []Route{
 		{http.MethodPost, "/report/payment/new", acl.WalletView, transactionList(svc)},
 		{http.MethodPost, "/report/payment/export/new", acl.WalletView, transactionExport(svc)},

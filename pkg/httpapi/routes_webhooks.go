@@ -17,7 +17,7 @@ import (
 // webhookRoutes lists the webhook and API-call log routes (docs/webhooks.md):
 // like the API keys, the owner's or a colleague's with apikey.manage, never a key's.
 func (s *Server) webhookRoutes() []Route {
-	calls := apicall.New(s.Pool)
+	calls := s.APICalls
 	return []Route{
 		{http.MethodGet, "/developers/webhooks", acl.APIKeyManage, s.webhookList},
 		{http.MethodPost, "/developers/webhooks", acl.APIKeyManage, s.webhookCreate},

@@ -6,13 +6,24 @@ package httpapi
 
 import (
 	"context"
-	"github.com/chapar/chapar/pkg/blocklist"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/chapar/chapar/pkg/auditlog"
+	"github.com/chapar/chapar/pkg/bank"
+	"github.com/chapar/chapar/pkg/blocklist"
+	"github.com/chapar/chapar/pkg/inbound"
+	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/onboarding"
+	"github.com/chapar/chapar/pkg/predefined"
+	"github.com/chapar/chapar/pkg/rollup"
+	"github.com/chapar/chapar/pkg/secretary"
+	"github.com/chapar/chapar/pkg/wallet/transactions"
 
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -108,9 +119,30 @@ type Deps struct {
 	Assistant *assistant.Service
 	// Operations is the back office's live view of binds, queues and throughput.
 	Operations *operations.Service
+	// Readers are the services of the lists, logs and pages that only read or
+	// keep their own rows (built once, in Wire).
+	Readers
 	// Metrics is the registry of the request metrics (metrics.go; nil: they are
 	// kept but not registered). Serve it on a port of its own, not here.
 	Metrics prometheus.Registerer
+}
+
+// Readers are the domain services of the route tables that need nothing but the
+// stores: the audit log, the number bank, the dashboard, the inbox, invoices,
+// predefined messages, the secretaries, the transactions, the API-call log and the
+// inbound quarantine.
+type Readers struct {
+	AuditLog     *auditlog.Service
+	Bank         *bank.Service
+	Charts       *rollup.Reader
+	FirstSteps   *onboarding.Service
+	Inbox        *inbox.Service
+	Invoices     *invoice.Service
+	Predefined   *predefined.Service
+	Secretaries  *secretary.Service
+	Transactions *transactions.Service
+	APICalls     *apicall.Service
+	Quarantine   *inbound.Quarantine
 }
 
 // Server holds the dependencies of the handlers.

@@ -5,7 +5,16 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/chapar/chapar/pkg/auditlog"
+	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/blocklist"
+	"github.com/chapar/chapar/pkg/inbound"
+	"github.com/chapar/chapar/pkg/inbox"
+	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/onboarding"
+	"github.com/chapar/chapar/pkg/predefined"
+	"github.com/chapar/chapar/pkg/rollup"
+	"github.com/chapar/chapar/pkg/wallet/transactions"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -72,7 +81,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	offlinePay := offline.New(pool, upload.NewDisk(cfg.FilesDir))
 	offlinePay.OnMoney, offlinePay.Dest = onMoney, offlineDest(cfg)
 	reviews.Register(offlinePay.ReviewQueue())
-	reviews.Register(secretary.New(pool, sends).ReviewQueue())
+	rd := readers(cfg, pool, rdb, sends, limiter)
+	reviews.Register(rd.Secretaries.ReviewQueue())
 	profiles := profile.New(pool, upload.NewDisk(cfg.FilesDir), sessions)
 	reviews.Register(profiles.DocumentQueue())
 	reviews.Register(profiles.MobileQueue())
@@ -88,6 +98,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	tracked.SetLimits(links.Limits{Limiter: limiter, PerMin: cfg.LinkPerIPPerMin, MissesPerHour: cfg.LinkMissesPerIPPerHour})
 	reviews.Register(tracked.ReviewQueue())
 	return Deps{
+		Readers:   rd,
 		Assistant: newAssistant(cfg, pool, limiter, patterns, tickets, shortLinks),
 		Webhooks:  webhook.New(pool, webhook.Guard{AllowPrivate: cfg.WebhookAllowPrivate}), CallLog: calls,
 		Support:   tickets,
@@ -112,6 +123,21 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Offline:    offlinePay, PayDirectory: offline.NewDirectory(offlineDest(cfg)),
 		APIKeys: apikey.New(pool, sessions, limiter,
 			apikey.Options{Secret: cfg.TokenSecret, PerMin: cfg.APIKeyPerMin, CacheTTL: cfg.SessionCacheTTL}),
+	}
+}
+
+// readers builds the services that need only the stores (and the send service, for
+// the secretaries' replies).
+func readers(cfg config.Config, pool *pgxpool.Pool, rdb redis.UniversalClient, sends *send.Service, limiter *ratelimit.Limiter) Readers {
+	numbers := bank.New(pool, rdb)
+	if rdb != nil {
+		numbers.SetLimit(limiter, cfg.BankCountsPerMin)
+	}
+	return Readers{
+		AuditLog: auditlog.New(pool), Bank: numbers, Charts: rollup.NewReader(pool), FirstSteps: onboarding.New(pool),
+		Inbox: inbox.New(pool), Invoices: invoice.New(pool, cfg.ChromiumPath), Predefined: predefined.New(pool),
+		Secretaries: secretary.New(pool, sends), Transactions: transactions.New(pool), APICalls: apicall.New(pool),
+		Quarantine: inbound.NewQuarantine(pool),
 	}
 }
 
