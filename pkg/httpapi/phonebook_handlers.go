@@ -18,20 +18,6 @@ func contactsActor(c *gin.Context) phonebook.Actor {
 	return phonebook.Actor{Identity: who(c), IP: c.ClientIP()}
 }
 
-// flexIDs is a JSON list of ids, each a number or a numeric string.
-type flexIDs []flexID
-
-func (l flexIDs) ints() []int64 {
-	out := make([]int64, len(l))
-	for i, id := range l {
-		out[i] = int64(id)
-	}
-	return out
-}
-
-// deletedCount answers a delete-list call.
-func deletedCount(c *gin.Context, n int, err error) { reply(c, gin.H{"deleted": n}, err) }
-
 // deleteByIDs is a delete-list route {"ids":[…]} → {"deleted": n}: phonebooks,
 // tags and features.
 func deleteByIDs(del func(context.Context, phonebook.Actor, []int64) (int, error)) gin.HandlerFunc {
@@ -45,28 +31,6 @@ func deleteByIDs(del func(context.Context, phonebook.Actor, []int64) (int, error
 		n, err := del(c.Request.Context(), contactsActor(c), in.IDs.ints())
 		deletedCount(c, n, err)
 	}
-}
-
-// getByID is a GET /…/{id} route of one of the account's things.
-func getByID[T any](get func(ctx context.Context, accountID, id int64) (T, error)) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := pathID(c)
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		v, err := get(c.Request.Context(), who(c).AccountID, id)
-		reply(c, v, err)
-	}
-}
-
-// pagedReply answers a page of a list, or the error.
-func pagedReply(c *gin.Context, rows any, total int64, pg phonebook.Page, err error) {
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: pg.Page, Limit: pg.Limit, Total: total})
 }
 
 // POST /phonebooks {"name","code"?}

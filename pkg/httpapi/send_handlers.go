@@ -1,13 +1,11 @@
 package httpapi
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
-	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/send"
 )
 
@@ -159,21 +157,4 @@ func (s *Server) rescheduleSend(c *gin.Context) {
 		return
 	}
 	OK(c, gin.H{"id": int64(in.ID), "send_at": in.SendAt})
-}
-
-// flexID accepts an id as a JSON number or a numeric string.
-type flexID int64
-
-// UnmarshalJSON reads an id from a JSON number or a quoted numeric string.
-func (j *flexID) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if len(s) >= 2 && s[0] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return apperr.Field("id", "شناسه معتبر نیست")
-	}
-	*j = flexID(n)
-	return nil
 }
