@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -37,6 +38,27 @@ func requestID() gin.HandlerFunc {
 		}
 		c.Set(ctxRequestID, id)
 		c.Header("X-Request-ID", id)
+		c.Next()
+	}
+}
+
+// writeGrace bounds how long a change goes on after its client has gone.
+const writeGrace = 2 * time.Minute
+
+// finishWrites lets a change the client sent run to its end when the client goes
+// away mid-request (a reload, a closed tab, a dropped phone link): its context
+// keeps the request's values but not its cancellation, bounded by writeGrace.
+// Reads still stop with their client.
+func finishWrites() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		switch c.Request.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			c.Next()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), writeGrace)
+		defer cancel()
+		c.Request = c.Request.WithContext(ctx)
 		c.Next()
 	}
 }

@@ -165,7 +165,7 @@ func New(d Deps) *gin.Engine {
 	// in well under a millisecond of our own time at a thousand requests a second.
 	r.GET("/l/:code", count, recovery(), s.shortLink)
 	r.Use(count, securityHeaders(d.Config.TrustedProxies))
-	r.Use(requestID(), accessLog(d.Log), recovery())
+	r.Use(requestID(), accessLog(d.Log), recovery(), finishWrites())
 	r.Use(limitBody(), cleanInput())
 
 	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })

@@ -281,7 +281,10 @@ test('news: unread count, an opened item is read, «همه خوانده شد», 
   await until(unread, (t) => t.includes('۳ خوانده‌نشده'), 'three unread news are not counted')
   const second = news.getByTestId('news-item').nth(1)
   assert.equal(await second.getAttribute('data-read'), 'false')
+  // The marks are shown at once; the reloads below wait for the server's answer.
+  const markedOne = page.waitForResponse((r) => /\/user\/news\/\d+\/read$/.test(r.url()) && r.ok())
   await second.getByRole('button').click()
+  await markedOne
   await second.getByTestId('news-body').getByText(`متن اطلاعیه دوم ${tag}`).waitFor()
   await until(unread, (t) => t.includes('۲ خوانده‌نشده'), 'opening an item did not mark it read')
   await page.screenshot({ path: '/tmp/dashboard-news.png' })
@@ -289,8 +292,10 @@ test('news: unread count, an opened item is read, «همه خوانده شد», 
   await until(unread, (t) => t.includes('۲ خوانده‌نشده'), 'the read mark was not kept')
   assert.equal(await news.getByTestId('news-item').nth(1).getAttribute('data-read'), 'true')
   assert.equal(await news.getByTestId('news-item').nth(0).getAttribute('data-read'), 'false')
+  const markedAll = page.waitForResponse((r) => r.url().endsWith('/user/news/read_all') && r.ok())
   await page.getByTestId('news-read-all').click()
   await unread.waitFor({ state: 'detached' })
+  await markedAll
   await page.reload()
   await news.getByTestId('news-item').first().waitFor()
   assert.deepEqual(await news.getByTestId('news-item').evaluateAll((els) => els.map((e) => e.dataset.read)), ['true', 'true', 'true'])
