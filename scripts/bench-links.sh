@@ -15,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
 set -a; . ./.data/env; set +a
-command -v wrk >/dev/null || { echo "installing wrk"; apt-get install -y -qq wrk >/dev/null; }
+. scripts/apt.sh
+command -v wrk >/dev/null || apt_install wrk
 
 N=${BENCH_LINK_RECIPIENTS:-5000} RATE=${BENCH_LINK_RATE:-1000} CONNS=${BENCH_LINK_CONNS:-10} DUR=${BENCH_LINK_DURATION:-20}
 go build -o bin/ ./cmd/...

@@ -82,12 +82,8 @@ done
 for t in curl jq python3 psql redis-server; do
   command -v "$t" >/dev/null || { echo "$t is missing (make services installs PostgreSQL and Redis)" >&2; exit 1; }
 done
-if ! command -v wrk >/dev/null; then
-  [ "$(id -u)" = 0 ] || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-  log "installing wrk"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-fi
+. scripts/apt.sh
+command -v wrk >/dev/null || apt_install wrk
 
 . scripts/stack.sh
 STACK_STOP_TIMEOUT=15

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
 set -a; . ./.data/env; set +a
-[ -x /usr/bin/chromium ] || { echo "installing chromium"; apt-get install -y -qq chromium >/dev/null; }
+. scripts/apt.sh
+[ -x /usr/bin/chromium ] || apt_install chromium
 
 (cd web && npm run build >/dev/null)
 go build -o bin/ ./cmd/...

@@ -85,7 +85,8 @@ cleanup() {
 }
 
 bootstrap() {
-  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null; }
+  . scripts/apt.sh
+  command -v debootstrap >/dev/null || apt_install debootstrap
   debootstrap --include=make,ca-certificates bookworm "$ROOTFS" "$(mirror)" >"$ROOTFS.debootstrap.log" 2>&1 ||
     { tail -20 "$ROOTFS.debootstrap.log" >&2; return 1; }
   # The same apt sources as this machine (updates and security included).
