@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -127,9 +126,13 @@ func scanRow(r pgx.CollectableRow) (Row, error) {
 	return x, err
 }
 
+// calls is the account's call log, newest first.
+var calls = db.Log[Row]{What: "api calls", Cols: rowCols, From: where, ID: "c.id", Scan: scanRow,
+	IDOf: func(r Row) int64 { return r.ID }}
+
 // List returns one page of the account's calls, newest first, and the total.
 func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, int64, error) {
-	return db.Page(ctx, s.pool, "api calls", rowCols, where, "c.id DESC", f.args(accountID), f.Limit, f.Page, scanRow)
+	return calls.Page(ctx, s.pool, f.args(accountID), f.Limit, f.Page)
 }
 
 // Get returns one call of the account with its bodies.
@@ -152,43 +155,18 @@ func (s *Service) Get(ctx context.Context, accountID, id int64) (Detail, error) 
 
 var xlsxHeader = []any{"تاریخ (شمسی)", "زمان", "روش", "مسیر", "کلید API", "IP", "وضعیت", "مدت (میلی‌ثانیه)"}
 
-// exportChunk is how many calls one keyset step of the export reads.
-const exportChunk = 2000
-
 // WriteXLSX writes every call f matches (paging aside), newest first, as an
-// Excel file streamed through a spreadsheet.Book; nothing is written to w when
-// a read fails.
+// Excel file; nothing is written to w when a read fails.
 func (s *Service) WriteXLSX(ctx context.Context, accountID int64, f Filter, w io.Writer) error {
-	b, err := spreadsheet.New("فراخوانی‌های API", xlsxHeader, []float64{18, 20, 8, 40, 24, 16, 8, 14})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	after := int64(math.MaxInt64)
-	for {
-		rows, err := s.pool.Query(ctx, `SELECT `+rowCols+` `+where+` AND c.id < $8 ORDER BY c.id DESC LIMIT $9`,
-			append(f.args(accountID), after, exportChunk)...)
-		if err != nil {
-			return fmt.Errorf("export api calls: %w", err)
-		}
-		chunk, err := pgx.CollectRows(rows, scanRow)
-		if err != nil {
-			return fmt.Errorf("export api calls: %w", err)
-		}
-		for _, r := range chunk {
+	widths := []float64{18, 20, 8, 40, 24, 16, 8, 14}
+	return spreadsheet.Write(w, "فراخوانی‌های API", xlsxHeader, widths, func(b *spreadsheet.Book) error {
+		return calls.Each(ctx, s.pool, f.args(accountID), func(r Row) error {
 			key := r.KeyTitle
 			if key == "" {
 				key = strconv.FormatInt(r.APIKeyID, 10)
 			}
-			if err := b.Add([]any{persian.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
-				r.Status, r.LatencyMS}); err != nil {
-				return err
-			}
-		}
-		if len(chunk) < exportChunk {
-			break
-		}
-		after = chunk[len(chunk)-1].ID
-	}
-	return b.Finish(w)
+			return b.Add([]any{persian.JalaliDateTime(r.CreatedAt), b.Time(r.CreatedAt), r.Method, r.Path, key, r.IP,
+				r.Status, r.LatencyMS})
+		})
+	})
 }

@@ -126,9 +126,13 @@ func (f Filter) args(accountID int64) []any {
 	return []any{accountID, f.UserID, f.Action, db.OptTime(f.From), db.OptTime(f.To)}
 }
 
+// entries is the account's audit log, newest first.
+var entries = db.Log[Row]{What: "audit log", Cols: rowCols, From: where, ID: "l.id", Scan: scanRow,
+	IDOf: func(r Row) int64 { return r.ID }}
+
 // List returns one page of the account's log, newest first, and the total.
 func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, int64, error) {
-	return db.Page(ctx, s.pool, "audit log", rowCols, where, "l.id DESC", f.args(accountID), f.Limit, f.Page, scanRow)
+	return entries.Page(ctx, s.pool, f.args(accountID), f.Limit, f.Page)
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {

@@ -2,56 +2,27 @@ package auditlog
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"math"
 	"strconv"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/pkg/persian"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 )
 
-// exportChunk is how many entries one keyset step of the export reads.
-const exportChunk = 2000
-
 var xlsxHeader = []any{"تاریخ (شمسی)", "زمان", "کاربر", "کلید API", "رویداد", "کد رویداد", "هدف",
 	"پیش از تغییر", "پس از تغییر", "جزئیات", "IP", "مرورگر"}
 
 // WriteXLSX writes every entry of the account's log that f matches (paging aside),
-// newest first, as an Excel file to w. Rows are read in chunks by keyset and
-// streamed through a spreadsheet.Book; nothing is written to w when a read fails.
+// newest first, as an Excel file to w; nothing is written to w when a read fails.
 func (s *Service) WriteXLSX(ctx context.Context, accountID int64, f Filter, w io.Writer) error {
-	b, err := spreadsheet.New("گزارش فعالیت‌ها", xlsxHeader, []float64{18, 20, 20, 10, 26, 22, 16, 30, 30, 30, 16, 30})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	after := int64(math.MaxInt64)
-	row := make([]any, len(xlsxHeader))
-	for {
-		rows, err := s.pool.Query(ctx, `SELECT `+rowCols+` `+where+` AND l.id < $6 ORDER BY l.id DESC LIMIT $7`,
-			append(f.args(accountID), after, exportChunk)...)
-		if err != nil {
-			return fmt.Errorf("export audit log: %w", err)
-		}
-		chunk, err := pgx.CollectRows(rows, scanRow)
-		if err != nil {
-			return fmt.Errorf("export audit log: %w", err)
-		}
-		for i := range chunk {
-			fillRow(b, row, &chunk[i])
-			if err := b.Add(row); err != nil {
-				return err
-			}
-		}
-		if len(chunk) < exportChunk {
-			break
-		}
-		after = chunk[len(chunk)-1].ID
-	}
-	return b.Finish(w)
+	widths := []float64{18, 20, 20, 10, 26, 22, 16, 30, 30, 30, 16, 30}
+	return spreadsheet.Write(w, "گزارش فعالیت‌ها", xlsxHeader, widths, func(b *spreadsheet.Book) error {
+		row := make([]any, len(xlsxHeader))
+		return entries.Each(ctx, s.pool, f.args(accountID), func(r Row) error {
+			fillRow(b, row, &r)
+			return b.Add(row)
+		})
+	})
 }
 
 func fillRow(b *spreadsheet.Book, row []any, r *Row) {

@@ -151,3 +151,18 @@ func (b *Book) Finish(w io.Writer) error {
 func (b *Book) Close() error {
 	return b.f.Close()
 }
+
+// Write builds one book (title, header, widths as New takes them), lets fill add its
+// rows, and writes the file to w; nothing reaches w when fill fails, and the
+// temporary files are removed either way.
+func Write(w io.Writer, title string, header []any, widths []float64, fill func(*Book) error) error {
+	b, err := New(title, header, widths)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if err := fill(b); err != nil {
+		return err
+	}
+	return b.Finish(w)
+}

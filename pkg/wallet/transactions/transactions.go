@@ -175,6 +175,10 @@ const where = `FROM ledger l WHERE l.account_id = $1
 	AND ($5 = 0 OR abs(l.amount) >= $5) AND ($6 = 0 OR abs(l.amount) <= $6)
 	AND ($7 = '' OR l.description ILIKE '%' || $8 || '%' OR l.send_id::text = $7 OR l.kind = ANY($9))`
 
+// ledger is the account's ledger as the transactions list reads it, newest first.
+var ledger = db.Log[Row]{What: "transactions", Cols: rowCols, From: where, ID: "l.id", Scan: scanRow,
+	IDOf: func(r Row) int64 { return r.ID }}
+
 func (f Filter) args(accountID int64) []any {
 	like := db.EscapeLike(f.Search)
 	return []any{accountID, f.Type, db.OptTime(f.From), db.OptTime(f.To), f.AmountFrom, f.AmountTo, f.Search, like, f.kinds()}
@@ -202,7 +206,7 @@ func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
 
 // List returns one page of the account's transactions, newest first, and the total.
 func (s *Service) List(ctx context.Context, accountID int64, f Filter) ([]Row, int64, error) {
-	return db.Page(ctx, s.pool, "transactions", rowCols, where, "l.id DESC", f.args(accountID), f.Limit, f.Page, scanRow)
+	return ledger.Page(ctx, s.pool, f.args(accountID), f.Limit, f.Page)
 }
 
 func scanRow(r pgx.CollectableRow) (Row, error) {
