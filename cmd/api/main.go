@@ -76,9 +76,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if deps.CallLog != nil {
 		go deps.CallLog.Run(ctx) // the API-call log's batch writer
 	}
-	deps.Ready = map[string]func(context.Context) error{
-		"smpp": func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) },
-	}
+	deps.Ready["smpp"] = func(ctx context.Context) error { return gateway.AnyBound(ctx, rdb) }
 	handler := httpapi.New(deps)
 	srv := httpapi.NewHTTPServer(cfg, handler)
 	ln, err := httpapi.Listen(cfg)

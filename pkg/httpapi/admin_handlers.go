@@ -222,7 +222,7 @@ func (s *Server) liveContent(c *gin.Context) {
 }
 
 func (s *Server) moderationRules(c *gin.Context) {
-	v, err := moderation.View(c.Request.Context(), s.Pool)
+	v, err := s.Moderation.View(c.Request.Context())
 	reply(c, v, err)
 }
 
@@ -231,7 +231,7 @@ func (s *Server) saveModerationRules(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
-	err := moderation.Save(c.Request.Context(), s.Pool, who(c), in, c.ClientIP())
+	err := s.Moderation.Save(c.Request.Context(), who(c), in, c.ClientIP())
 	reply(c, in, err)
 }
 

@@ -323,7 +323,7 @@ func TestInboxSince(t *testing.T) {
 		mos = append(mos, inbox.MO{StreamID: "mo-" + strconv.Itoa(i), Operator: "mci", Sender: "0912123450" + strconv.Itoa(i),
 			Line: ln, Text: "پیام " + strconv.Itoa(i)})
 	}
-	if _, err := inbox.New(e.Deps.Pool).Apply(ctx, mos); err != nil {
+	if _, err := inbox.New(e.DB.Pool).Apply(ctx, mos); err != nil {
 		t.Fatal(err)
 	}
 	var page1, page2, page3 []inbox.Message

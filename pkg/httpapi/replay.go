@@ -4,42 +4,29 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/apperr"
+	"github.com/chapar/chapar/pkg/replay"
 	"github.com/chapar/chapar/pkg/send"
 )
-
-// replayTTL is how long an Idempotency-Key of a replayed route is remembered.
-const replayTTL = 24 * time.Hour
 
 // MsgReplayBusy answers a request sent again while the first with its key runs.
 const MsgReplayBusy = "درخواستی با همین کلید یکتایی (Idempotency-Key) در حال انجام است؛ کمی بعد دوباره بفرستید"
 
-// replayed is what a replayed route remembers of its first answer.
-type replayed struct {
-	Hash   string `json:"hash"`
-	Status int    `json:"status,omitempty"` // 0 while the first request runs
-	Body   []byte `json:"body,omitempty"`
-}
-
 // replayable gives the public POST routes that create (but POST /send and POST
 // /patterns/send, whose key the send service keeps with the send) the
-// Idempotency-Key: the first answer of a key is kept in Redis for a day and
+// Idempotency-Key: the first answer of a key is kept (pkg/replay) for a day and
 // returned to a retry of the same request; the key with another body is refused
 // (422, idempotency-key-reused).
 func (s *Server) replayable(rs []Route) []Route {
 	for i, rt := range rs {
-		if rt.Method == http.MethodPost && rt.Path != "/send" && rt.Path != "/patterns/send" && isPublic(rt) && s.Redis != nil {
+		if rt.Method == http.MethodPost && rt.Path != "/send" && rt.Path != "/patterns/send" && isPublic(rt) && s.Replays != nil {
 			rs[i].Handle = s.replay(rt.Handle)
 		}
 	}
@@ -70,46 +57,39 @@ func (s *Server) replay(next gin.HandlerFunc) gin.HandlerFunc {
 		}
 		c.Request.Body = io.NopCloser(bytes.NewReader(body))
 		sum := sha256.Sum256(body)
-		first := replayed{Hash: hex.EncodeToString(sum[:])}
+		hash := hex.EncodeToString(sum[:])
 		k := "idem:" + strconv.FormatInt(who(c).AccountID, 10) + ":" + c.FullPath() + ":" + hexSum(key)
 		ctx := c.Request.Context()
-		pending, _ := json.Marshal(first)
-		ok, err := s.Redis.SetNX(ctx, k, pending, replayTTL).Result()
+		first, held, found, err := s.Replays.Reserve(ctx, k, hash)
 		if err != nil {
 			Fail(c, err)
 			return
 		}
-		if !ok {
-			s.answerReplay(c, k, first.Hash)
+		if !first {
+			answerReplay(c, held, found, hash)
 			return
 		}
 		w := &teeWriter{ResponseWriter: c.Writer}
 		c.Writer = w
 		next(c)
 		if w.Status() >= 500 {
-			s.Redis.Del(ctx, k)
+			if err := s.Replays.Forget(ctx, k); err != nil {
+				slog.WarnContext(ctx, "idempotency: key not freed", "err", err)
+			}
 			return
 		}
-		first.Status, first.Body = w.Status(), w.buf.Bytes()
-		done, _ := json.Marshal(first)
-		if err := s.Redis.Set(ctx, k, done, replayTTL).Err(); err != nil {
+		if err := s.Replays.Keep(ctx, k, replay.Answer{Hash: hash, Status: w.Status(), Body: w.buf.Bytes()}); err != nil {
 			slog.WarnContext(ctx, "idempotency: answer not kept", "err", err)
 		}
 	}
 }
 
-// answerReplay answers a request whose key was used before.
-func (s *Server) answerReplay(c *gin.Context, k, hash string) {
-	raw, err := s.Redis.Get(c.Request.Context(), k).Bytes()
-	var first replayed
-	if err == nil {
-		err = json.Unmarshal(raw, &first)
-	}
+// answerReplay answers a request whose key was used before: busy while the first
+// runs, refused with another body, else the first answer.
+func answerReplay(c *gin.Context, first replay.Answer, found bool, hash string) {
 	switch {
-	case errors.Is(err, redis.Nil):
+	case !found:
 		Fail(c, apperr.New(apperr.Conflict, MsgReplayBusy).WithCode("idempotency-key-busy"))
-	case err != nil:
-		Fail(c, err)
 	case first.Hash != hash:
 		Fail(c, apperr.New(apperr.Invalid, send.MsgIdempotencyReused).WithCode(send.CodeIdempotencyReused))
 	case first.Status == 0:

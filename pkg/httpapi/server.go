@@ -19,16 +19,16 @@ import (
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/onboarding"
 	"github.com/chapar/chapar/pkg/predefined"
+	"github.com/chapar/chapar/pkg/replay"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/secretary"
 	"github.com/chapar/chapar/pkg/wallet/transactions"
 
 	"github.com/gin-gonic/gin"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
@@ -65,8 +65,6 @@ import (
 type Deps struct {
 	Config   config.Config
 	Log      *slog.Logger
-	Pool     *pgxpool.Pool
-	Redis    redis.UniversalClient
 	Auth     *auth.Service
 	Accounts *account.Service
 	Wallet   *wallet.Service
@@ -96,7 +94,7 @@ type Deps struct {
 	Blocklist *blocklist.Service
 	// Content is what customers see that staff edit (news, banners, FAQ …).
 	Content *content.Service
-	// Ready holds extra named readiness checks (e.g. an SMPP bind is up).
+	// Ready holds the named readiness checks (the database, Redis, an SMPP bind is up).
 	Ready map[string]func(context.Context) error
 	// Alerts keeps the low-balance alerts (wrapped around the sends' balance listener).
 	Alerts *wallet.Alerts
@@ -117,6 +115,8 @@ type Deps struct {
 	Profiles *profile.Service
 	// Assistant is the AI writing assistant of the message editor and ticket drafts.
 	Assistant *assistant.Service
+	// Replays keeps the public create routes' answers by Idempotency-Key (nil: off).
+	Replays *replay.Store
 	// Operations is the back office's live view of binds, queues and throughput.
 	Operations *operations.Service
 	// Readers are the services of the lists, logs and pages that only read or
@@ -129,8 +129,8 @@ type Deps struct {
 
 // Readers are the domain services of the route tables that need nothing but the
 // stores: the audit log, the number bank, the dashboard, the inbox, invoices,
-// predefined messages, the secretaries, the transactions, the API-call log and the
-// inbound quarantine.
+// predefined messages, the secretaries, the transactions, the API-call log, the
+// inbound quarantine and the moderation rules.
 type Readers struct {
 	AuditLog     *auditlog.Service
 	Bank         *bank.Service
@@ -143,6 +143,7 @@ type Readers struct {
 	Transactions *transactions.Service
 	APICalls     *apicall.Service
 	Quarantine   *inbound.Quarantine
+	Moderation   *moderation.Editor
 }
 
 // Server holds the dependencies of the handlers.
@@ -207,10 +208,7 @@ type Route struct {
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
-	checks := map[string]error{
-		"postgres": s.Pool.Ping(ctx),
-		"redis":    s.Redis.Ping(ctx).Err(),
-	}
+	checks := map[string]error{}
 	for name, f := range s.Ready {
 		checks[name] = f(ctx)
 	}

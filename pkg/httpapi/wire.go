@@ -11,8 +11,10 @@ import (
 	"github.com/chapar/chapar/pkg/inbound"
 	"github.com/chapar/chapar/pkg/inbox"
 	"github.com/chapar/chapar/pkg/invoice"
+	"github.com/chapar/chapar/pkg/moderation"
 	"github.com/chapar/chapar/pkg/onboarding"
 	"github.com/chapar/chapar/pkg/predefined"
+	"github.com/chapar/chapar/pkg/replay"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/wallet/transactions"
 
@@ -105,7 +107,8 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Links:     tracked,
 		Blocklist: blocklist.New(pool, func(path, name string) (blocklist.Rows, error) { return upload.OpenRows(path, name) }),
 		Reviews:   reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
-		Config: cfg, Log: log, Pool: pool, Redis: rdb, Operations: operations.New(rdb),
+		Config: cfg, Log: log, Operations: operations.New(rdb), Replays: replays(rdb),
+		Ready: readiness(pool, rdb),
 		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),
@@ -126,6 +129,23 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 	}
 }
 
+// readiness are /readyz's checks of the stores (the API adds its SMPP bind's).
+func readiness(pool *pgxpool.Pool, rdb redis.UniversalClient) map[string]func(context.Context) error {
+	checks := map[string]func(context.Context) error{"postgres": pool.Ping}
+	if rdb != nil {
+		checks["redis"] = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
+	}
+	return checks
+}
+
+// replays is the Idempotency-Key store of the public create routes (off without Redis).
+func replays(rdb redis.UniversalClient) *replay.Store {
+	if rdb == nil {
+		return nil
+	}
+	return replay.New(rdb)
+}
+
 // readers builds the services that need only the stores (and the send service, for
 // the secretaries' replies).
 func readers(cfg config.Config, pool *pgxpool.Pool, rdb redis.UniversalClient, sends *send.Service, limiter *ratelimit.Limiter) Readers {
@@ -137,7 +157,7 @@ func readers(cfg config.Config, pool *pgxpool.Pool, rdb redis.UniversalClient, s
 		AuditLog: auditlog.New(pool), Bank: numbers, Charts: rollup.NewReader(pool), FirstSteps: onboarding.New(pool),
 		Inbox: inbox.New(pool), Invoices: invoice.New(pool, cfg.ChromiumPath), Predefined: predefined.New(pool),
 		Secretaries: secretary.New(pool, sends), Transactions: transactions.New(pool), APICalls: apicall.New(pool),
-		Quarantine: inbound.NewQuarantine(pool),
+		Quarantine: inbound.NewQuarantine(pool), Moderation: moderation.NewEditor(pool),
 	}
 }
 

@@ -27,6 +27,20 @@ type RulesView struct {
 	Words []string `json:"words"`
 }
 
+// Editor reads and saves the rules for the back office.
+type Editor struct{ pool *pgxpool.Pool }
+
+// NewEditor returns the back office's editor of the rules.
+func NewEditor(pool *pgxpool.Pool) *Editor { return &Editor{pool: pool} }
+
+// View reads the rules.
+func (e *Editor) View(ctx context.Context) (RulesView, error) { return View(ctx, e.pool) }
+
+// Save replaces the rules and the word list (see Save).
+func (e *Editor) Save(ctx context.Context, by acl.Identity, v RulesView, ip string) error {
+	return Save(ctx, e.pool, by, v, ip)
+}
+
 // View reads the rules for the back office.
 func View(ctx context.Context, q Querier) (RulesView, error) {
 	r, err := Load(ctx, q)
