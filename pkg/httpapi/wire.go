@@ -108,7 +108,7 @@ func Wire(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Uni
 		Blocklist: blocklist.New(pool, func(path, name string) (blocklist.Rows, error) { return upload.OpenRows(path, name) }),
 		Reviews:   reviews, Staff: admin, Profiles: profiles, Patterns: patterns, Content: content.New(pool),
 		Config: cfg, Log: log, Operations: operations.New(rdb), Replays: replays(rdb),
-		Ready: readiness(pool, rdb),
+		Ready:     readiness(pool, rdb),
 		Auth:      sessions,
 		Accounts:  accounts,
 		Wallet:    wallet.New(pool),
