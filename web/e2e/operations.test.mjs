@@ -76,6 +76,9 @@ test('a staff user without the permission is refused until another grants it', {
   await other.page.goto(`${PANEL_URL}/admin/operations`)
   await other.page.getByText('شما دسترسی پایش عملیات ندارید').waitFor()
   await shot(other.page, 'admin-operations-refused')
+  const menuEntry = other.page.getByRole('navigation', { name: 'منوی پشتیبانی' }).getByRole('link', { name: 'پایش عملیات' })
+  await other.page.getByRole('navigation', { name: 'منوی پشتیبانی' }).getByRole('link', { name: 'تیکت‌ها' }).waitFor()
+  assert.equal(await menuEntry.count(), 0, 'the operations entry shows in the menu of staff without the permission')
 
   await lead.page.goto(`${PANEL_URL}/admin/staff`)
   const row = lead.page.getByRole('row', { name: new RegExp(agent.username) })
@@ -94,6 +97,7 @@ test('a staff user without the permission is refused until another grants it', {
     await other.page.waitForTimeout(1000)
   }
   await binds.getByText('متصل', { exact: true }).first().waitFor()
+  await menuEntry.waitFor() // and the menu offers it now
   await other.context.close()
   await lead.context.close()
 })

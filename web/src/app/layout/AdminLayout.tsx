@@ -6,16 +6,17 @@ import { ThemeToggle } from '../../components/ThemeToggle'
 import { api } from '../../lib/api'
 import { clearAdminToken } from '../../lib/auth'
 import { ErrorBoundary } from './ErrorBoundary'
+import { useStaffMe } from './guards'
 import { PageLoader } from './PageLoader'
 
-/** The back office menu. */
-export const ADMIN_MENU = [
+/** The back office menu; an entry with `needs` shows only to staff whose role grants it. */
+export const ADMIN_MENU: { to: string; label: string; needs?: 'operations' }[] = [
   { to: '/admin/reviews', label: 'صف‌های بررسی' },
   { to: '/admin/accounts', label: 'حساب‌های کاربری' },
   { to: '/admin/content', label: 'محتوای پنل' },
   { to: '/admin/patterns', label: 'الگوهای سیستمی' },
   { to: '/admin/staff', label: 'کاربران پشتیبانی' },
-  { to: '/admin/operations', label: 'پایش عملیات' },
+  { to: '/admin/operations', label: 'پایش عملیات', needs: 'operations' },
   { to: '/admin/inbound-quarantine', label: 'ورودی‌های قرنطینه' },
   { to: '/admin/send-hours', label: 'ساعت مجاز ارسال' },
   { to: '/admin/operator-blocklist', label: 'لیست سیاه اپراتورها' },
@@ -29,6 +30,8 @@ export default function AdminLayout() {
   const { pathname } = useLocation()
   const navigate = useNavigate()
   const qc = useQueryClient()
+  const me = useStaffMe().data
+  const menu = ADMIN_MENU.filter((m) => !m.needs || me?.[m.needs])
   const logout = async () => {
     await api.post('/admin/auth/logout').catch(() => undefined)
     clearAdminToken()
@@ -42,7 +45,7 @@ export default function AdminLayout() {
         <Text fontWeight="black" fontSize="lg">پنل پشتیبانی چاپار</Text>
         <HStack as="nav" gap="1" aria-label="منوی پشتیبانی" flex="1" order={{ base: 3, md: 0 }} w={{ base: 'full', md: 'auto' }}
           flexBasis={{ base: '100%', md: 'auto' }} overflowX="auto">
-          {ADMIN_MENU.map((m) => (
+          {menu.map((m) => (
             <Link key={m.to} asChild px="3" py="1.5" rounded="md" fontSize="sm" whiteSpace="nowrap"
               bg={pathname.startsWith(m.to) ? 'brand.subtle' : undefined} color={pathname.startsWith(m.to) ? 'brand.fg' : 'fg'}>
               <NavLink to={m.to}>{m.label}</NavLink>
