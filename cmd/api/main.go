@@ -16,7 +16,6 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/httpapi"
@@ -48,7 +47,7 @@ func main() {
 }
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -62,6 +61,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	deps := httpapi.Wire(cfg, log, pool, rdb, queue, func(ctx context.Context, accountID, balance int64) {
 		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
 	})
+	reads, err := cfg.DB().OpenReads(pool)
+	if err != nil {
+		return err
+	}
+	if reads != nil {
+		defer reads.Close()
+		deps.ReadFrom(reads)
+		log.Info("reports read from the replica when it has caught up", "max_lag", cfg.Database.ReplicaMaxLag)
+	}
 	if cfg.MetricsAddr != "" {
 		reg := metrics.NewRegistry()
 		deps.Metrics = reg

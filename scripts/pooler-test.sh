@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# `make pooler-test`: the whole stack through PgBouncer in transaction mode.
+# Starts Debian's pgbouncer (installed when missing) as a foreground process with
+# a private ini on a free port, pool_mode=transaction, in front of the server of
+# TEST_DATABASE_URL (.data/env); runs the simulator, gateway, worker and API
+# (scripts/stack.sh, a fresh database dropped afterwards) with DATABASE_URL through
+# PgBouncer, DATABASE_POOLER=pgbouncer and DATABASE_DIRECT_URL to the server for
+# migrations and the jobs' session locks; sends POOLER_N (5,000) recipients in
+# sends of 1,000 and passes only when every recipient is final, the simulator
+# accepted each exactly once, the ledger took exactly the submitted recipients'
+# cost and the wallet equals its ledger. Then runs Go integration tests through
+# PgBouncer (POOLER_GO_TESTS, a package list; empty skips them).
+#
+# POOLER_MEASURE=1 also measures CPU per recipient with and without PgBouncer:
+# POOLER_ROUNDS (2) alternating rounds of POOLER_MEASURE_N (20,000) recipients
+# each, the stack restarted straight to the server or through PgBouncer, in the
+# bench profile; CPU of every process of the stack, PgBouncer and the database's
+# backends, from /proc.
+#
+# Takes about 2 minutes (the Go tests 2–4 more; POOLER_MEASURE adds about 1
+# minute per round). Needs root for apt when pgbouncer is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/toolchain.sh
+set -a; . ./.data/env; set +a
+
+N=${POOLER_N:-5000}
+MEASURE_N=${POOLER_MEASURE_N:-20000}
+ROUNDS=${POOLER_ROUNDS:-2}
+GO_TESTS=${POOLER_GO_TESTS-./pkg/rollup ./pkg/history ./pkg/report ./internal/testing/enginetest}
+PGBOUNCER=/usr/sbin/pgbouncer
+
+. scripts/stack.sh
+[ -x "$PGBOUNCER" ] || apt_install pgbouncer
+log() { printf '[pooler %s] %s\n' "$(date +%T)" "$*" >&2; }
+
+stack_init pooler
+trap pooler_cleanup EXIT
+pooler_cleanup() {
+  stack_cleanup
+  if [ -n "${PGB_PID:-}" ]; then kill -TERM "$PGB_PID" 2>/dev/null || true; wait "$PGB_PID" 2>/dev/null || true; fi
+  [ -z "${PGB_DIR:-}" ] || rm -rf "$PGB_DIR"
+}
+
+log "building the binaries"
+mkdir -p "$STACK_RUN/bin"
+go build -o "$STACK_RUN/bin/" ./cmd/...
+STACK_BIN=$STACK_RUN/bin
+
+# pgbouncer_start: PgBouncer in front of TEST_DATABASE_URL's server, any database
+# name passed through, clients trusted on 127.0.0.1 (as the server trusts them).
+pgbouncer_start() {
+  local host port user
+  read -r host port user < <(python3 -c 'import sys, urllib.parse as u
+p = u.urlparse(sys.argv[1]); print(p.hostname or "127.0.0.1", p.port or 5432, p.username or "postgres")' "$STACK_ADMIN_URL")
+  PGB_DIR=$(mktemp -d /tmp/chapar-pgbouncer.XXXXXX)
+  PGB_PORT=$(stack_free_ports 1)
+  printf '"%s" ""\n' "$user" >"$PGB_DIR/users.txt"
+  cat >"$PGB_DIR/pgbouncer.ini" <<INI
+[databases]
+* = host=$host port=$port
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $PGB_PORT
+unix_socket_dir =
+auth_type = trust
+auth_file = $PGB_DIR/users.txt
+admin_users = $user
+pool_mode = transaction
+default_pool_size = ${POOLER_POOL_SIZE:-20}
+max_client_conn = 1000
+server_reset_query =
+log_connections = 0
+log_disconnections = 0
+INI
+  # PgBouncer refuses to run as root.
+  chown -R postgres "$PGB_DIR" 2>/dev/null || true
+  if [ "$(id -u)" = 0 ]; then
+    runuser -u postgres -- "$PGBOUNCER" "$PGB_DIR/pgbouncer.ini" >"$STACK_RUN/pgbouncer.log" 2>&1 &
+  else
+    "$PGBOUNCER" "$PGB_DIR/pgbouncer.ini" >"$STACK_RUN/pgbouncer.log" 2>&1 &
+  fi
+  PGB_PID=$!
+  local deadline=$((SECONDS + 30))
+  while ((SECONDS < deadline)); do
+    psql "postgres://$user@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" -Xqtc 'SELECT 1' >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  psql "postgres://$user@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" -Xqtc 'SELECT 1' >/dev/null ||
+    { cat "$STACK_RUN/pgbouncer.log" >&2; return 1; }
+  PGB_USER=$user
+  log "PgBouncer $("$PGBOUNCER" --version | head -n1 | awk '{print $2}') on 127.0.0.1:$PGB_PORT, transaction pooling, ${POOLER_POOL_SIZE:-20} server connections per database"
+}
+
+# route direct|pooled: point the processes straight at the server or through PgBouncer.
+route() {
+  if [ "$1" = pooled ]; then
+    export DATABASE_URL="postgres://$PGB_USER@127.0.0.1:$PGB_PORT/$STACK_DB?sslmode=disable"
+    export DATABASE_POOLER=pgbouncer DATABASE_DIRECT_URL=$DIRECT_URL
+  else
+    export DATABASE_URL=$DIRECT_URL
+    unset DATABASE_POOLER DATABASE_DIRECT_URL
+  fi
+}
+
+psql_db() { psql "$DIRECT_URL" -XAtqc "$1"; }
+
+start_apps() {
+  stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
+  stack_start worker "$STACK_BIN/worker"
+  stack_start api "$STACK_BIN/api" serve
+  stack_wait_ready 180
+}
+
+# send_n N TAG: N recipients in sends of 1,000 as the demo account, TAG in the
+# text (so no round repeats another's messages); prints the send ids.
+send_n() {
+  local n=$1 tag=$2 sent=0 chunk token api="http://$HTTP_ADDR/v1/api"
+  token=$(curl -fsS --max-time 30 -H 'Content-Type: application/json' \
+    -d '{"username":"demo","password":"Demo@12345"}' "$api/acl/auth/login" | jq -r .data.token)
+  [ -n "$token" ] && [ "$token" != null ] || { echo "demo login failed" >&2; return 1; }
+  while [ "$sent" -lt "$n" ]; do
+    chunk=$(( n - sent < 1000 ? n - sent : 1000 ))
+    jq -cn --argjson from "$sent" --argjson k "$chunk" --arg text "آزمون از پشت PgBouncer $tag" \
+      '{text: $text, numbers: [range($from; $from + $k) | "0912" + ("0000000" + tostring)[-7:]]}' |
+      curl -fsS --max-time 120 -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d @- "$api/send" |
+      jq -r .data.id
+    sent=$(( sent + chunk ))
+  done
+}
+
+# wait_final IDS N: until the sends' N recipients are all final (a receipt, or refused).
+wait_final() {
+  local ids=$1 n=$2 final=0 deadline=$((SECONDS + 900))
+  while ((SECONDS < deadline)); do
+    final=$(psql_db "SELECT count(*) FROM recipients WHERE send_id = ANY('{$ids}') AND status IN (2, 3, 4, 6)")
+    [ "$final" -ge "$n" ] && return 0
+    sleep 0.5
+  done
+  echo "only $final of $n recipients final" >&2
+  return 1
+}
+
+# check IDS N ACCEPTED_BEFORE: exactly once at the carrier, the ledger exact.
+check() {
+  local ids=$1 n=$2 before=$3 stats accepted dups ledger wallet
+  stats=$(curl -fsS "http://$SIM_HTTP_ADDR/stats")
+  accepted=$(( $(jq .total.accepted <<<"$stats") - before ))
+  dups=$(jq .duplicates <<<"$stats")
+  ledger=$(psql_db "SELECT coalesce(sum((SELECT -coalesce(sum(amount), 0) FROM ledger WHERE send_id = s.id)
+      - (SELECT coalesce(sum(cost), 0) FROM recipients WHERE send_id = s.id AND status IN (0, 1, 2, 3))), 0)
+    FROM sends s WHERE s.id = ANY('{$ids}')")
+  wallet=$(psql_db "SELECT w.balance - (SELECT sum(amount) FROM ledger l WHERE l.account_id = w.account_id)
+    FROM wallets w JOIN users u ON u.account_id = w.account_id WHERE u.username = 'demo'")
+  log "$n recipients final; the simulator accepted $accepted submit_sm, $dups duplicates; ledger minus cost $ledger; wallet minus ledger $wallet"
+  [ "$accepted" -eq "$n" ] && [ "$dups" -eq 0 ] && [ "$ledger" -eq 0 ] && [ "$wallet" -eq 0 ] ||
+    { echo "pooler: FAILED" >&2; return 1; }
+}
+
+# run_send N: one checked send of N recipients; prints its wall seconds.
+run_send() {
+  local n=$1 before ids t0
+  before=$(curl -fsS "http://$SIM_HTTP_ADDR/stats" | jq .total.accepted)
+  t0=$EPOCHREALTIME
+  RUNS=$(( ${RUNS:-0} + 1 ))
+  ids=$(send_n "$n" "$RUNS" | paste -sd, -)
+  wait_final "$ids" "$n"
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$STACK_RUN/secs"
+  check "$ids" "$n" "$before"
+}
+
+# cpu_ticks: "pid ticks" of the stack's processes, PgBouncer and the database's backends.
+cpu_ticks() {
+  local p
+  for p in "${STACK_PID[@]}" ${PGB_PID:-}; do awk '{ print $1, $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true; done
+  for p in $(psql_db "SELECT pid FROM pg_stat_activity WHERE datname = '$STACK_DB'"); do
+    awk '{ print "pg" $1, $14 + $15 }' "/proc/$p/stat" 2>/dev/null || true
+  done
+}
+
+# measure_round direct|pooled: restart the apps that way, send MEASURE_N, print µs per recipient.
+measure_round() {
+  local before after
+  stack_stop api worker smpp-gateway
+  route "$1"
+  start_apps
+  before=$(cpu_ticks)
+  run_send "$MEASURE_N"
+  after=$(cpu_ticks)
+  awk -v hz="$(getconf CLK_TCK)" -v n="$MEASURE_N" -v how="$1" -v secs="$(cat "$STACK_RUN/secs")" '
+    NR == FNR { b[$1] = $2; next }
+    { d = $2 - ($1 in b ? b[$1] : 0); if ($1 ~ /^pg/) pg += d; else apps += d }
+    END { printf "%s: %d recipients in %s s, CPU %.1f µs per recipient (PostgreSQL %.1f, the rest %.1f)\n",
+      how, n, secs, (pg + apps) / hz / n * 1e6, pg / hz / n * 1e6, apps / hz / n * 1e6 }' \
+    <(echo "$before") <(echo "$after") | tee -a "$STACK_RUN/figures" >&2
+}
+
+export BANK_SIZE=${BANK_SIZE:-1000} # the number bank is not what this test is about
+stack_start_redis
+pgbouncer_start
+DIRECT_URL=$DATABASE_URL
+route pooled
+[ -z "${POOLER_MEASURE:-}" ] || export CHAPAR_PROFILE=bench RATE_SEND_PER_MIN=1000000
+stack_prepare_db
+# Behind PgBouncer the processes cannot send jit=off at connection (docs/scaling.md).
+psql "$STACK_ADMIN_URL" -Xqc "ALTER DATABASE $STACK_DB SET jit = off" >/dev/null
+"$STACK_BIN/api" admin credit demo $(( (N + ROUNDS * MEASURE_N) * 2000 )) >/dev/null
+stack_start smsc-sim "$STACK_BIN/smsc-sim"
+start_apps
+log "sending $N recipients through PgBouncer"
+run_send "$N"
+log "pooler: $N recipients in $(cat "$STACK_RUN/secs") s, every one final, each submitted once, the ledger exact"
+servers=$(psql_db "SELECT count(*) FROM pg_stat_activity WHERE datname = '$STACK_DB' AND client_addr IS NOT NULL")
+log "server connections to the database now: $servers (PgBouncer's and the direct pools')"
+
+if [ -n "${POOLER_MEASURE:-}" ]; then
+  for ((r = 1; r <= ROUNDS; r++)); do
+    measure_round direct
+    measure_round pooled
+  done
+fi
+
+if [ -n "$GO_TESTS" ]; then
+  log "Go integration tests through PgBouncer: $GO_TESTS"
+  # shellcheck disable=SC2086 # a package list
+  TEST_POOLER_URL="postgres://$PGB_USER@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" \
+    go test -count=1 -timeout 20m $GO_TESTS
+fi
+log "pooler: passed"
+[ ! -s "$STACK_RUN/figures" ] || cat "$STACK_RUN/figures"
