@@ -28,10 +28,9 @@ N=${POOLER_N:-5000}
 MEASURE_N=${POOLER_MEASURE_N:-20000}
 ROUNDS=${POOLER_ROUNDS:-2}
 GO_TESTS=${POOLER_GO_TESTS-./pkg/rollup ./pkg/history ./pkg/report ./internal/testing/enginetest}
-PGBOUNCER=/usr/sbin/pgbouncer
 
 . scripts/stack.sh
-[ -x "$PGBOUNCER" ] || apt_install pgbouncer
+. scripts/pgbouncer.sh
 log() { printf '[pooler %s] %s\n' "$(date +%T)" "$*" >&2; }
 
 stack_init pooler
@@ -47,48 +46,20 @@ mkdir -p "$STACK_RUN/bin"
 go build -o "$STACK_RUN/bin/" ./cmd/...
 STACK_BIN=$STACK_RUN/bin
 
-# pgbouncer_start: PgBouncer in front of TEST_DATABASE_URL's server, any database
-# name passed through, clients trusted on 127.0.0.1 (as the server trusts them).
+# pgbouncer_start: PgBouncer in front of TEST_DATABASE_URL's server
+# (scripts/pgbouncer.sh), any database name passed through.
 pgbouncer_start() {
-  local host port user
-  read -r host port user < <(python3 -c 'import sys, urllib.parse as u
+  local host port
+  read -r host port PGB_USER < <(python3 -c 'import sys, urllib.parse as u
 p = u.urlparse(sys.argv[1]); print(p.hostname or "127.0.0.1", p.port or 5432, p.username or "postgres")' "$STACK_ADMIN_URL")
   PGB_DIR=$(mktemp -d /tmp/chapar-pgbouncer.XXXXXX)
   PGB_PORT=$(stack_free_ports 1)
-  printf '"%s" ""\n' "$user" >"$PGB_DIR/users.txt"
-  cat >"$PGB_DIR/pgbouncer.ini" <<INI
-[databases]
-* = host=$host port=$port
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = $PGB_PORT
-unix_socket_dir =
-auth_type = trust
-auth_file = $PGB_DIR/users.txt
-admin_users = $user
-pool_mode = transaction
-default_pool_size = ${POOLER_POOL_SIZE:-20}
-max_client_conn = 1000
-server_reset_query =
-log_connections = 0
-log_disconnections = 0
-INI
-  # PgBouncer refuses to run as root.
-  chown -R postgres "$PGB_DIR" 2>/dev/null || true
-  if [ "$(id -u)" = 0 ]; then
-    runuser -u postgres -- "$PGBOUNCER" "$PGB_DIR/pgbouncer.ini" >"$STACK_RUN/pgbouncer.log" 2>&1 &
-  else
-    "$PGBOUNCER" "$PGB_DIR/pgbouncer.ini" >"$STACK_RUN/pgbouncer.log" 2>&1 &
-  fi
+  pgbouncer_ini "$PGB_DIR" 127.0.0.1 "$PGB_PORT" "$host" "$port" "$PGB_USER" "${POOLER_POOL_SIZE:-20}"
+  # shellcheck disable=SC2046 # the command's words
+  $(pgbouncer_cmd "$PGB_DIR") >"$STACK_RUN/pgbouncer.log" 2>&1 &
   PGB_PID=$!
-  local deadline=$((SECONDS + 30))
-  while ((SECONDS < deadline)); do
-    psql "postgres://$user@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" -Xqtc 'SELECT 1' >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  psql "postgres://$user@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" -Xqtc 'SELECT 1' >/dev/null ||
+  pgbouncer_wait "postgres://$PGB_USER@127.0.0.1:$PGB_PORT/postgres?sslmode=disable" ||
     { cat "$STACK_RUN/pgbouncer.log" >&2; return 1; }
-  PGB_USER=$user
   log "PgBouncer $("$PGBOUNCER" --version | head -n1 | awk '{print $2}') on 127.0.0.1:$PGB_PORT, transaction pooling, ${POOLER_POOL_SIZE:-20} server connections per database"
 }
 

@@ -25,6 +25,8 @@ type Reads struct {
 	maxLag, wait     time.Duration
 
 	checking atomic.Bool
+	// onReplica and onPrimary count the reads each served (Counts).
+	onReplica, onPrimary atomic.Int64
 	mu       sync.Mutex
 	checked  time.Time // when the replica's state was last measured
 	healthy  bool      // the replica answered, in recovery, within maxLag
@@ -68,17 +70,28 @@ func (r *Reads) Close() { r.replica.Close() }
 // Pool is the pool one read should use now: the replica when it is healthy and
 // has caught up with the primary's position, else the primary.
 func (r *Reads) Pool(ctx context.Context) *pgxpool.Pool {
+	if r.replicaReady(ctx) {
+		r.onReplica.Add(1)
+		return r.replica
+	}
+	r.onPrimary.Add(1)
+	return r.primary
+}
+
+// Counts is how many reads Pool sent to the replica and to the primary so far
+// (a read retried on the primary counts on both).
+func (r *Reads) Counts() (replica, primary int64) { return r.onReplica.Load(), r.onPrimary.Load() }
+
+// replicaReady: the replica is healthy and has replayed the primary's position.
+func (r *Reads) replicaReady(ctx context.Context) bool {
 	if !r.health(ctx) {
-		return r.primary
+		return false
 	}
 	var target int64
 	if err := r.primary.QueryRow(ctx, qPrimaryLSN).Scan(&target); err != nil {
-		return r.primary
+		return false
 	}
-	if r.caughtUp(ctx, target) {
-		return r.replica
-	}
-	return r.primary
+	return r.caughtUp(ctx, target)
 }
 
 // Query runs a read on Pool's choice; a replica that cannot be reached is
@@ -86,8 +99,8 @@ func (r *Reads) Pool(ctx context.Context) *pgxpool.Pool {
 func (r *Reads) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
 	p := r.Pool(ctx)
 	rows, err := p.Query(ctx, sql, args...)
-	if p != r.primary && unreachable(ctx, err) {
-		r.down()
+	if p != r.primary && r.failed(ctx, err) {
+		r.onPrimary.Add(1)
 		return r.primary.Query(ctx, sql, args...)
 	}
 	return rows, err
@@ -109,18 +122,45 @@ type routedRow struct {
 func (w routedRow) Scan(dst ...any) error {
 	p := w.r.Pool(w.ctx)
 	err := p.QueryRow(w.ctx, w.sql, w.args...).Scan(dst...)
-	if p != w.r.primary && unreachable(w.ctx, err) {
-		w.r.down()
+	if p != w.r.primary && w.r.failed(w.ctx, err) {
+		w.r.onPrimary.Add(1)
 		return w.r.primary.QueryRow(w.ctx, w.sql, w.args...).Scan(dst...)
 	}
 	return err
 }
 
-// unreachable tells a failed connection from an answer: the server's errors
-// and an empty result are answers.
-func unreachable(ctx context.Context, err error) bool {
+// failed reports whether a read on the replica failed so that it should run on
+// the primary: anything but an empty result or the caller's own cancellation
+// (a read cancelled by a conflict with recovery, too). A replica that cannot
+// be reached, or is shutting down or out of connections, is marked down until
+// the next measurement.
+func (r *Reads) failed(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil || errors.Is(err, pgx.ErrNoRows) {
+		return false
+	}
+	if unreachable(err) {
+		r.down()
+	}
+	return true
+}
+
+// unreachable tells a server that cannot serve (no connection; classes 08
+// connection, 53 resources, 57 operator intervention such as a shutdown, 58
+// system) from one that answered with an error.
+func unreachable(err error) bool {
 	var pgErr *pgconn.PgError
-	return err != nil && ctx.Err() == nil && !errors.As(err, &pgErr) && !errors.Is(err, pgx.ErrNoRows)
+	if !errors.As(err, &pgErr) {
+		return true
+	}
+	class := pgErr.Code
+	if len(class) > 2 {
+		class = class[:2]
+	}
+	switch class {
+	case "08", "53", "57", "58":
+		return true
+	}
+	return false
 }
 
 // down marks the replica unhealthy until the next measurement.
@@ -131,9 +171,11 @@ func (r *Reads) down() {
 }
 
 // The primary's WAL position and the replica's replay position and lag, in bytes
-// and seconds; a server not in recovery has no replay position (-1).
+// and seconds; a server not in recovery has no replay position (-1). The
+// primary's position is where its next WAL record goes: past every commit,
+// asynchronous ones (synchronous_commit = off) included.
 const (
-	qPrimaryLSN = `SELECT (pg_current_wal_lsn() - '0/0')::bigint`
+	qPrimaryLSN = `SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint`
 	qReplica    = `SELECT coalesce((pg_last_wal_replay_lsn() - '0/0')::bigint, -1),
 		coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::float8`
 	qReplayed = `SELECT coalesce((pg_last_wal_replay_lsn() - '0/0')::bigint, -1)`
@@ -191,9 +233,7 @@ func (r *Reads) caughtUp(ctx context.Context, target int64) bool {
 	for {
 		var replayed int64
 		if err := r.replica.QueryRow(ctx, qReplayed).Scan(&replayed); err != nil {
-			if unreachable(ctx, err) {
-				r.down()
-			}
+			r.failed(ctx, err)
 			return false
 		}
 		r.mu.Lock()
