@@ -129,10 +129,16 @@ func TestReportsReadFromReplica(t *testing.T) {
 	}
 	replicaExec(t, e, "SELECT pg_wal_replay_resume()")
 
-	// The replica stopped: reports read the primary and nothing fails.
 	e.Deps.ReadFrom(reads)
+	stoppedReplicaFallsBack(t, e, reads, acct, first, second)
+}
+
+// stoppedReplicaFallsBack stops the replica: the reports read the primary and
+// nothing fails.
+func stoppedReplicaFallsBack(t *testing.T, e *enginetest.Engine, reads *db.Reads, acct int64, ids ...int64) {
+	t.Helper()
 	stopReplica(t)
-	for _, id := range []int64{first, second} {
+	for _, id := range ids {
 		sameReport(t, e, acct, id)
 	}
 	if _, _, err := e.Deps.Reports.List(context.Background(), acct, report.Filter{Page: 1, Limit: 10}); err != nil {
