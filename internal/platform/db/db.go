@@ -1,4 +1,7 @@
-// Package db owns the PostgreSQL connection pool and the schema migrations.
+// Package db owns the PostgreSQL connection pools and the schema migrations:
+// the main pool (straight to the primary, or through a transaction pooler such
+// as PgBouncer), the direct pool of the work that needs a session of its own,
+// and the routing of reports' reads to a streaming replica (Settings, Reads).
 //
 // Migrations are the numbered NNNN_name.up.sql / .down.sql files of the top-level
 // migrations folder, embedded into the binaries and recorded in schema_migrations.

@@ -25,12 +25,13 @@ type Reads struct {
 	maxLag, wait     time.Duration
 
 	checking atomic.Bool
-	// onReplica and onPrimary count the reads each served (Counts).
-	onReplica, onPrimary atomic.Int64
 	mu       sync.Mutex
 	checked  time.Time // when the replica's state was last measured
 	healthy  bool      // the replica answered, in recovery, within maxLag
 	replayed int64     // the replica's replay LSN last seen (bytes)
+
+	// onReplica and onPrimary count the reads each served (Counts).
+	onReplica, onPrimary atomic.Int64
 }
 
 // Querier runs reads: a pool, or Reads.
