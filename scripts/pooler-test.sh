@@ -126,6 +126,7 @@ run_send() {
   check "$ids" "$n" "$before"
 }
 
+export BANK_SIZE=${BANK_SIZE:-1000} # the number bank is not what this test is about
 stack_start_redis
 pgbouncer_start
 DIRECT_URL=$DATABASE_URL
