@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
 # real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
-# in Debian's Chromium against the real running stack, and the metrics of a real stack
-# scraped by Debian's Prometheus (scripts/metrics-test.sh).
+# in Debian's Chromium against the real running stack, the metrics of a real stack
+# scraped by Debian's Prometheus (scripts/metrics-test.sh), and a rolling upgrade from
+# the previous release (scripts/upgrade-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -86,6 +87,15 @@ bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
   failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
 grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
 rm -f "$metrics_log"
+# A rolling upgrade from the previous release (scripts/upgrade-test.sh, docs/upgrades.md):
+# its binaries serve a send while this tree's migrations apply, then each process rolls
+# to this tree's; shortened to 5,000 recipients (about 3 minutes, most of it two builds).
+step "rolling upgrade from the previous release (5,000 recipients)"
+upgrade_log=$(mktemp)
+UPGRADE_N=5000 bash scripts/upgrade-test.sh >"$upgrade_log" 2>&1 ||
+  failed_step "rolling upgrade" "$upgrade_log" 'FAILED|not ready|no .* after'
+grep -E ' upgrade: |FAILED' "$upgrade_log" | tail -n 15 || true
+rm -f "$upgrade_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"
