@@ -244,7 +244,7 @@ func previousReleaseNames(t *testing.T, commit, object string) bool {
 	t.Helper()
 	word := object[strings.LastIndex(object, ".")+1:]
 	out, err := exec.Command("git", "grep", "-q", "-w", "-F", "-i", "-e", word, commit, "--",
-		".", ":(exclude)migrations", ":(exclude)docs").CombinedOutput()
+		":(top)", ":(top,exclude)migrations", ":(top,exclude)docs").CombinedOutput()
 	if err == nil {
 		return true
 	}
@@ -410,5 +410,27 @@ func TestInvalidIndexRebuilt(t *testing.T) {
 	}
 	if ok, def := valid(); !ok || !strings.Contains(def, "(mobile)") {
 		t.Fatalf("users_mobile_idx valid %v: %s", ok, def)
+	}
+}
+
+// TestContractFiles: a contract file may drop what the previous release no longer
+// names, and nothing it still names; it keeps the lock rules.
+func TestContractFiles(t *testing.T) {
+	commit, _ := previousRelease(t)
+	cases := []struct {
+		up       string
+		problems int
+	}{
+		{db.ContractMarker + " sends.legacy_flag_nowhere\nALTER TABLE sends DROP COLUMN legacy_flag_nowhere;", 0},
+		{db.ContractMarker + " sends.quote\nALTER TABLE sends DROP COLUMN quote;", 1},
+		{db.ContractMarker + "\nALTER TABLE sends DROP COLUMN legacy_flag_nowhere;", 1},
+		{db.ContractMarker + " sends.legacy_flag_nowhere\nCREATE INDEX sends_x ON sends (id);", 1},
+		{"ALTER TABLE sends DROP COLUMN legacy_flag_nowhere;", 1},
+	}
+	for _, c := range cases {
+		got := migrationProblems(t, db.Migration{Version: 9999, Name: "contract", Up: c.up}, commit, newSchemaState())
+		if len(got) != c.problems {
+			t.Errorf("%q: problems %q, want %d", c.up, got, c.problems)
+		}
 	}
 }
