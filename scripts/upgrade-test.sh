@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The rolling-upgrade test (`make upgrade-test`, docs/upgrades.md; `make test` runs it
-# with UPGRADE_N=5000, about 3 minutes on a quiet machine, most of it the two builds).
+# with UPGRADE_N=5000: 3 to 4 minutes, most of it the two builds).
 # It builds the previous release's binaries (deploy/previous-release) and this tree's,
 # starts the previous release's stack on its own schema, starts a send of UPGRADE_N
 # recipients through its API, and meanwhile applies this tree's migrations (the schema
@@ -9,7 +9,7 @@
 # more through the new API, and waits for every recipient. It fails unless every
 # recipient is final, the carrier simulator accepted each number exactly once (no
 # duplicate submit_sm, one per recipient), and the ledger took exactly the cost of what
-# was submitted. UPGRADE_N defaults to 100,000 (about 10 minutes).
+# was submitted. UPGRADE_N defaults to 100,000 (about 12 minutes on a busy 2-core machine).
 # KEEP_STACK_LOGS=1 keeps the processes' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +19,8 @@ set -a; . ./.data/env; set +a
 
 UPGRADE_N=${UPGRADE_N:-100000}
 UPGRADE_M=$((UPGRADE_N / 10)) # the second send, through the new API
-# The gateway's submit rate per bind: three operators' binds take the send in about
-# 90 s whatever the machine, so the processes are rolled while it is in flight.
+# The gateway's submit rate per bind: three operators' binds take at least 90 s over
+# the send on any machine, so the processes are rolled while it is in flight.
 UPGRADE_TPS=${UPGRADE_TPS:-$(((UPGRADE_N + 215) / 216))}
 # A safety net against a hang, not a speed bound: generous for a machine at load 10.
 UPGRADE_TIMEOUT=${UPGRADE_TIMEOUT:-$((1800 + UPGRADE_N / 20))}
