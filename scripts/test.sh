@@ -89,7 +89,7 @@ grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" 
 rm -f "$metrics_log"
 # A rolling upgrade from the previous release (scripts/upgrade-test.sh, docs/upgrades.md):
 # its binaries serve a send while this tree's migrations apply, then each process rolls
-# to this tree's; shortened to 5,000 recipients (3 to 4 minutes, most of it two builds).
+# to this tree's; shortened to 5,000 recipients (3 to 5 minutes, most of it two builds).
 step "rolling upgrade from the previous release (5,000 recipients)"
 upgrade_log=$(mktemp)
 UPGRADE_N=5000 bash scripts/upgrade-test.sh >"$upgrade_log" 2>&1 ||
