@@ -3,8 +3,9 @@
 # real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
 # in Debian's Chromium against the real running stack, the metrics of a real stack
 # scraped by Debian's Prometheus (scripts/metrics-test.sh), the stack through
-# PgBouncer (scripts/pooler-test.sh) and reports from a streaming replica
-# (scripts/replica-test.sh).
+# PgBouncer (scripts/pooler-test.sh), reports from a streaming replica
+# (scripts/replica-test.sh) and a rolling upgrade from the previous release
+# (scripts/upgrade-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -106,6 +107,15 @@ bash scripts/replica-test.sh >"$replica_log" 2>&1 ||
   failed_step "replica reads" "$replica_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED'
 tail -n 4 "$replica_log"
 rm -f "$replica_log"
+# A rolling upgrade from the previous release (scripts/upgrade-test.sh, docs/upgrades.md):
+# its binaries serve a send while this tree's migrations apply, then each process rolls
+# to this tree's; shortened to 5,000 recipients (3 to 5 minutes, most of it two builds).
+step "rolling upgrade from the previous release (5,000 recipients)"
+upgrade_log=$(mktemp)
+UPGRADE_N=5000 bash scripts/upgrade-test.sh >"$upgrade_log" 2>&1 ||
+  failed_step "rolling upgrade" "$upgrade_log" 'FAILED|not ready|no .* after'
+grep -E ' upgrade: |FAILED' "$upgrade_log" | tail -n 15 || true
+rm -f "$upgrade_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"
