@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 ENVFILE := .data/env
 GO ?= go
+BACKUP_N ?= 100000
 WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed chaos migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed chaos backup-test migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -45,6 +46,9 @@ testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespace
 chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-recipient send per fault (kills, Redis restart and failover, binds down, throttling, a slow carrier, PostgreSQL restart, duplicated tasks, clock jumps), then a table
 	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
+
+backup-test: services ## Backups: a base backup and a point-in-time restore during a send of BACKUP_N (100,000) recipients, then Redis flushed mid-send (docs/backups.md)
+	@BACKUP_N=$(BACKUP_N) bash scripts/backup-test.sh
 
 lint: web-deps ## gofmt, go vet, go.mod tidy, the TypeScript check and ESLint (panel boundaries, no import cycles)
 	@$(TC) $(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
 # real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
-# in Debian's Chromium against the real running stack, and the metrics of a real stack
-# scraped by Debian's Prometheus (scripts/metrics-test.sh).
+# in Debian's Chromium against the real running stack, the metrics of a real stack
+# scraped by Debian's Prometheus (scripts/metrics-test.sh), and backups and restore
+# (scripts/backup-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -86,6 +87,16 @@ bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
   failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
 grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
 rm -f "$metrics_log"
+# Backups (scripts/backup-test.sh, docs/backups.md) at 5,000 recipients, about 4
+# minutes: a base backup and a point-in-time restore during a send on a private
+# cluster archiving its WAL, then Redis flushed mid-send; `make backup-test` runs
+# it at 100,000.
+step "backups: point-in-time restore during a send, Redis flushed mid-send (5,000 recipients)"
+backup_log=$(mktemp)
+BACKUP_N=5000 bash scripts/backup-test.sh >"$backup_log" 2>&1 ||
+  failed_step "backups" "$backup_log" 'FAILED|timed out|not ready|did not start'
+grep -E '^(==|  )|passed' "$backup_log" | tail -n 30 || true
+rm -f "$backup_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"
