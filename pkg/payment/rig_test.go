@@ -3,7 +3,6 @@ package payment_test
 import (
 	"context"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,15 +11,6 @@ import (
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/sandbox"
 )
-
-// shared is the package's one migrated database (TestMain); each test has an
-// account and a gateway name of its own, so the settle task of one test sees only
-// its own payments.
-var shared testenv.Database
-
-func TestMain(m *testing.M) {
-	os.Exit(testenv.RunShared(m, false, func(s testenv.Shared) { shared = s.DB }))
-}
 
 // testGateway is the sandbox bank under a name of the test's own.
 type testGateway struct {
@@ -43,8 +33,8 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	gw := testGateway{SandboxGateway: payment.NewSandbox(shared.Pool, "payment test secret", 15*time.Minute), name: "sandbox " + t.Name()}
-	r := &rig{t: t, ctx: context.Background(), db: shared, svc: payment.New(shared.Pool, gw), bank: gw.Bank}
+	gw := testGateway{SandboxGateway: payment.NewSandbox(shared.DB.Pool, "payment test secret", 15*time.Minute), name: "sandbox " + t.Name()}
+	r := &rig{t: t, ctx: context.Background(), db: shared.DB, svc: payment.New(shared.DB.Pool, gw), bank: gw.Bank}
 	r.acct = r.account(t.Name())
 	return r
 }
@@ -186,3 +176,10 @@ func (r *rig) age(st payment.Started, bankToo bool) {
 		}
 	}
 }
+
+// shared is the package's one migrated database (TestMain); each test has an
+// account and a gateway name of its own, so the settle task of one test sees only
+// its own payments.
+var shared testenv.Shared
+
+func TestMain(m *testing.M) { testenv.Main(m, false, &shared) }
