@@ -2,7 +2,6 @@ package colleague_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/chapar/chapar/internal/testing/testenv"
-	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/account"
 	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
@@ -27,7 +25,6 @@ type rig struct {
 	t     *testing.T
 	ctx   context.Context
 	svc   *colleague.Service
-	insp  *asynq.Inspector
 	owner acl.Identity
 }
 
@@ -38,12 +35,12 @@ func newRig(t *testing.T, limits colleague.Limits) *rig {
 		t.Fatal(err)
 	}
 	opt := asynq.RedisClientOpt{Addr: shared.Redis.Addr, DB: shared.Redis.DB}
-	queue, insp := asynq.NewClient(opt), asynq.NewInspector(opt)
-	t.Cleanup(func() { queue.Close(); insp.Close() })
+	queue := asynq.NewClient(opt)
+	t.Cleanup(func() { queue.Close() })
 	limiter := ratelimit.New(shared.Redis.Client, "rl:")
 	sessions := auth.New(shared.DB.Pool, cfg, account.New(shared.DB.Pool), queue, limiter)
 	limits.Limiter = limiter
-	r := &rig{t: t, ctx: context.Background(), insp: insp,
+	r := &rig{t: t, ctx: context.Background(),
 		svc: colleague.New(shared.DB.Pool, queue, "colleague test secret", sessions, limits)}
 	r.owner = r.newOwner()
 	return r
@@ -112,29 +109,11 @@ func (r *rig) show(id int64) colleague.Colleague {
 	return c
 }
 
-// lastCode is the code of the newest invitation queued to a mobile (09…), read
-// from the SMS queue.
+// lastCode is the code of the newest invitation queued to a mobile (09…).
 func (r *rig) lastCode(mobile string) string {
 	r.t.Helper()
 	intl, _ := validate.NormalizeMobile(mobile)
-	tasks, err := r.insp.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(1000))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	var best jobs.Verification
-	for _, task := range tasks {
-		var v jobs.Verification
-		if json.Unmarshal(task.Payload, &v) == nil && v.Mobile == intl && v.ChallengeID > best.ChallengeID {
-			best = v
-		}
-	}
-	for i := 0; i+6 <= len(best.Text); i++ {
-		if _, err := strconv.Atoi(best.Text[i : i+6]); err == nil {
-			return best.Text[i : i+6]
-		}
-	}
-	r.t.Fatalf("no invitation queued to %s among %d tasks", mobile, len(tasks))
-	return ""
+	return testenv.LastCode(r.t, shared.Redis, intl)
 }
 
 // refusedAs fails unless err is an apperr of kind with code (any code when empty).
