@@ -47,24 +47,29 @@ func TestDailyFigures(t *testing.T) {
 	if c.Totals != (rollup.Day{Sends: 2, Recipients: 6, Parts: 6, Delivered: 3, Undelivered: 1, Spend: 1100, Inbound: 2}) {
 		t.Fatalf("totals %+v", c.Totals)
 	}
-	wantOps := []rollup.Operator{{Code: "mci", Recipients: 4, Sent: 4, Delivered: 2, Undelivered: 1, Rate: 50},
-		{Code: "irancell", Recipients: 1, Sent: 1, Delivered: 1, Rate: 100}, {Code: "rightel", Recipients: 1}}
-	if len(c.Operators) != len(wantOps) {
-		t.Fatalf("operators %+v", c.Operators)
-	}
-	for i, o := range c.Operators {
-		if o.Name == "" || o.Name == o.Code {
-			t.Errorf("operator %s has no Persian name", o.Code)
-		}
-		if o.Name = ""; o != wantOps[i] {
-			t.Errorf("operator %d: %+v, want %+v", i, o, wantOps[i])
-		}
-	}
+	operatorsAre(t, c.Operators, []rollup.Operator{{Code: "mci", Recipients: 4, Sent: 4, Delivered: 2, Undelivered: 1, Rate: 50},
+		{Code: "irancell", Recipients: 1, Sent: 1, Delivered: 1, Rate: 100}, {Code: "rightel", Recipients: 1}})
 	if cb := charts(t, b); cb.Totals != (rollup.Day{Sends: 1, Recipients: 1, Parts: 1, Delivered: 1, Spend: 150, Inbound: 1}) {
 		t.Fatalf("account b sees %+v", cb.Totals)
 	}
 	if n := run(t); n != 0 {
 		t.Fatalf("a second run recomputed %d sends with nothing changed", n)
+	}
+}
+
+// operatorsAre checks the operators' figures in order, each with its Persian name.
+func operatorsAre(t *testing.T, got, want []rollup.Operator) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("operators %+v", got)
+	}
+	for i, o := range got {
+		if o.Name == "" || o.Name == o.Code {
+			t.Errorf("operator %s has no Persian name", o.Code)
+		}
+		if o.Name = ""; o != want[i] {
+			t.Errorf("operator %d: %+v, want %+v", i, o, want[i])
+		}
 	}
 }
 
