@@ -12,6 +12,32 @@ import (
 	"github.com/chapar/chapar/pkg/colleague"
 )
 
+// Guessing invitation codes is throttled per address, a code dies after five wrong
+// tries, and re-sending invitations respects the mobile's daily cap of codes.
+func TestInvitationLimits(t *testing.T) {
+	r := newRig(t, colleague.Limits{PerIPPerMin: 6, PerNumberToday: 2})
+	c := r.invite("09121230032", r.role("گزارش", acl.ReportView))
+	code := r.lastCode(c.Mobile)
+	wrong := colleague.AcceptInput{Username: c.Username, Code: "000000", Password: "Colleague@123", PasswordConfirmation: "Colleague@123"}
+	if code == wrong.Code {
+		wrong.Code = "111111"
+	}
+	for range 5 {
+		refusedAs(t, "wrong code", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.Invalid, colleague.CodeInviteWrong)
+	}
+	wrong.Code = code // the right code, too late: the invitation is used up
+	refusedAs(t, "right code after five wrong", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.Invalid, colleague.CodeInviteWrong)
+	refusedAs(t, "seventh try a minute", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.RateLimited, "")
+	if err := r.svc.ResendInvite(r.ctx, r.owner, c.ID, ""); err != nil { // second code today
+		t.Fatal(err)
+	}
+	refusedAs(t, "third code today", r.svc.ResendInvite(r.ctx, r.owner, c.ID, ""), apperr.RateLimited, "")
+	wrong.Code = r.lastCode(c.Mobile)
+	if err := r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.4"); err != nil {
+		t.Fatalf("the resent code: %v", err)
+	}
+}
+
 // No colleague before a role; the form's national id and mobile are checked; an
 // invited colleague is pending under their mobile as username; the texted code sets
 // their password and a wrong one is refused; a role in use is not deleted; a role's
@@ -50,9 +76,7 @@ func TestColleagueLifecycle(t *testing.T) {
 	if err != nil || cp.Name != "کپی دفترچه" || !slices.Equal(cp.Permissions, []acl.Permission{acl.PhonebookView}) {
 		t.Fatalf("copied role: %+v %v", cp, err)
 	}
-	if err := r.svc.DeleteRole(r.ctx, r.owner, cp.ID, ""); err != nil {
-		t.Fatal(err)
-	}
+	r.ok("DeleteRole", r.svc.DeleteRole(r.ctx, r.owner, cp.ID, ""))
 }
 
 // A colleague who may manage partners cannot widen the role they act through, grant
@@ -150,9 +174,7 @@ func TestDeactivateAndActivate(t *testing.T) {
 		VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() + interval '1 hour')`, c.ID, r.owner.AccountID, t.Name()); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.svc.Deactivate(r.ctx, r.owner, c.ID, "10.0.0.2"); err != nil {
-		t.Fatal(err)
-	}
+	r.ok("Deactivate", r.svc.Deactivate(r.ctx, r.owner, c.ID, "10.0.0.2"))
 	if got := r.show(c.ID); got.Status != colleague.StatusDisabled || hooked != c.ID {
 		t.Fatalf("after deactivation: %s, hook told %d", got.Status, hooked)
 	}
@@ -163,43 +185,13 @@ func TestDeactivateAndActivate(t *testing.T) {
 		c.ID, r.owner.AccountID).Scan(&open, &waiting); err != nil || open != 0 || waiting != "1" {
 		t.Fatalf("open sessions %d, audit note %q (%v)", open, waiting, err)
 	}
-	if err := r.svc.Activate(r.ctx, r.owner, c.ID, ""); err != nil {
-		t.Fatal(err)
-	}
+	r.ok("Activate", r.svc.Activate(r.ctx, r.owner, c.ID, ""))
 	if got := r.show(c.ID); got.Status != colleague.StatusActive {
 		t.Fatalf("reactivated after a login: %s", got.Status)
 	}
 	never := r.invite("09121230023", c.RoleID)
-	if err := r.svc.Deactivate(r.ctx, r.owner, never.ID, ""); err != nil {
-		t.Fatal(err)
-	}
+	r.ok("Deactivate", r.svc.Deactivate(r.ctx, r.owner, never.ID, ""))
 	if err := r.svc.Activate(r.ctx, r.owner, never.ID, ""); err != nil || r.show(never.ID).Status != colleague.StatusPending {
 		t.Fatalf("reactivated before any login: %s %v", r.show(never.ID).Status, err)
-	}
-}
-
-// Guessing invitation codes is throttled per address, a code dies after five wrong
-// tries, and re-sending invitations respects the mobile's daily cap of codes.
-func TestInvitationLimits(t *testing.T) {
-	r := newRig(t, colleague.Limits{PerIPPerMin: 6, PerNumberToday: 2})
-	c := r.invite("09121230032", r.role("گزارش", acl.ReportView))
-	code := r.lastCode(c.Mobile)
-	wrong := colleague.AcceptInput{Username: c.Username, Code: "000000", Password: "Colleague@123", PasswordConfirmation: "Colleague@123"}
-	if code == wrong.Code {
-		wrong.Code = "111111"
-	}
-	for range 5 {
-		refusedAs(t, "wrong code", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.Invalid, colleague.CodeInviteWrong)
-	}
-	wrong.Code = code // the right code, too late: the invitation is used up
-	refusedAs(t, "right code after five wrong", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.Invalid, colleague.CodeInviteWrong)
-	refusedAs(t, "seventh try a minute", r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.3"), apperr.RateLimited, "")
-	if err := r.svc.ResendInvite(r.ctx, r.owner, c.ID, ""); err != nil { // second code today
-		t.Fatal(err)
-	}
-	refusedAs(t, "third code today", r.svc.ResendInvite(r.ctx, r.owner, c.ID, ""), apperr.RateLimited, "")
-	wrong.Code = r.lastCode(c.Mobile)
-	if err := r.svc.AcceptInvite(r.ctx, wrong, "10.0.0.4"); err != nil {
-		t.Fatalf("the resent code: %v", err)
 	}
 }

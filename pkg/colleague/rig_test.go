@@ -103,10 +103,16 @@ func (r *rig) as(c colleague.Colleague) acl.Identity {
 func (r *rig) show(id int64) colleague.Colleague {
 	r.t.Helper()
 	c, err := r.svc.Show(r.ctx, r.owner, id)
-	if err != nil {
-		r.t.Fatal(err)
-	}
+	r.ok("show", err)
 	return c
+}
+
+// ok fails the test on err, saying what failed.
+func (r *rig) ok(what string, err error) {
+	r.t.Helper()
+	if err != nil {
+		r.t.Fatalf("%s: %v", what, err)
+	}
 }
 
 // lastCode is the code of the newest invitation queued to a mobile (09…).
