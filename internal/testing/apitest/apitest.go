@@ -247,13 +247,8 @@ func (e *Env) Must(want int, method, path string, body any, token string, header
 // SMS would carry it.
 func (e *Env) LastCode(mobile string) string {
 	e.T.Helper()
-	var best jobs.Verification
 	all := e.verifications(mobile)
-	for _, v := range all {
-		if v.Purpose != auth.PurposeNotice && (v.ChallengeID > best.ChallengeID || v.ChallengeID == best.ChallengeID && v.Seq > best.Seq) {
-			best = v
-		}
-	}
+	best := testenv.Newest(all)
 	if best.Text == "" {
 		e.T.Fatalf("no verification message for %s among %d", mobile, len(all))
 	}
@@ -300,20 +295,7 @@ func (e *Env) verifications(mobile string) []jobs.Verification {
 }
 
 // CodeIn extracts the digits of the first run of 4–8 digits in a message.
-func CodeIn(text string) string {
-	var run []rune
-	for _, r := range text + " " {
-		if r >= '0' && r <= '9' {
-			run = append(run, r)
-			continue
-		}
-		if len(run) >= 4 && len(run) <= 8 {
-			return string(run)
-		}
-		run = run[:0]
-	}
-	return ""
-}
+func CodeIn(text string) string { return testenv.CodeIn(text) }
 
 // Register signs a user up through the API and proves the mobile with the texted code.
 func (e *Env) Register(username, password, mobile string) {
