@@ -163,10 +163,18 @@ start_patroni_cluster() {
   log "Patroni: $(patroni_leader) is the primary; members $(pg_hosts); etcd on etcd1..3"
 }
 
-# kill_host HOST: SIGKILL every process on a host, as if it lost power.
+# kill_host HOST: SIGKILL every process on a host, as if it lost power. Again
+# until none is left: a backend forked while the list was read outlives the
+# first round, and, orphaned, holds its client and the shared memory.
 kill_host() {
-  local pids; pids=$(ip netns pids "$PREFIX-$1")
-  [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+  local pids _
+  for _ in $(seq 50); do
+    pids=$(ip netns pids "$PREFIX-$1")
+    [ -n "$pids" ] || return 0
+    # shellcheck disable=SC2086 # one word per pid
+    kill -9 $pids 2>/dev/null || true
+    sleep 0.1
+  done
 }
 
 # wait_leader_not OLD: waits until another member holds the leader key and runs
@@ -179,4 +187,9 @@ wait_leader_not() {
     sleep 0.5
   done
   return 1
+}
+
+# patroni_sync_standby: the member that is the synchronous standby.
+patroni_sync_standby() {
+  patronictl_bed list -f json | jq -r '.[] | select(.Role == "Sync Standby") | .Member' | head -n1
 }
