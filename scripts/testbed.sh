@@ -576,6 +576,9 @@ down() {
     ip netns delete "$ns"
   done
   ip link delete "$BRIDGE" 2>/dev/null || true
+  # A namespace goes, with its veth pair, once its last process has died.
+  local _
+  for _ in $(seq 150); do ip -o link show | grep -q ": $VETH-" || break; sleep 0.2; done
   log "down"
 }
 
