@@ -47,7 +47,7 @@ chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
 chaos-pg: ## Chaos suite for PostgreSQL under Patroni (3 etcd, a primary and a synchronous standby): the primary's host killed and a switchover mid-send of 100,000, with the seconds to the first write accepted again
-	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_PG=patroni TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s" \
+	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_PG=patroni TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=60s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s" \
 		CHAOS_FAULTS="$${CHAOS_FAULTS:-none kill-postgres-primary switchover}"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 

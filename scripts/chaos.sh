@@ -120,7 +120,7 @@ chaos_fault() {
   dups0=$(sim_dups)
   id=$(chaos_send "$n" "$token")
   [ -n "$id" ] && [ "$id" != null ] || { echo "chaos: send not accepted" >&2; return 1; }
-  CHAOS_SEND=$id
+  CHAOS_SEND=$id CHAOS_FAULT=$fault
   deadline=$(( $(secs) + CHAOS_TIMEOUT ))
   while read -r fin _ _ _ <<<"$(chaos_counts "$id")"; [ "$fin" -lt $(( n / 3 )) ]; do
     [ "$(secs)" -lt "$deadline" ] || break
@@ -165,10 +165,10 @@ chaos_fault() {
 
 # write_probe T0: from the fault on, a one-row INSERT through the apps' URL from
 # app1 every 0.2 s, each attempt a line "seconds-since-T0 ok|fail [host]" in
-# $TESTBED_DIR/write-probe.txt, until one is accepted after one was refused (or
+# $TESTBED_DIR/write-probe-FAULT.txt, until one is accepted after one was refused (or
 # none was refused for 120 s, or CHAOS_TIMEOUT).
 write_probe() {
-  local t0=$1 out failed=0 f=$TESTBED_DIR/write-probe.txt deadline=$(( $(secs) + CHAOS_TIMEOUT )) calm=$(( $(secs) + 120 ))
+  local t0=$1 out failed=0 f=$TESTBED_DIR/write-probe-$CHAOS_FAULT.txt deadline=$(( $(secs) + CHAOS_TIMEOUT )) calm=$(( $(secs) + 120 ))
   : >"$f"
   while [ "$(secs)" -lt "$deadline" ] && { [ "$failed" = 1 ] || [ "$(secs)" -lt "$calm" ]; }; do
     if out=$(PGOPTIONS='-c statement_timeout=5s' on app1 timeout -k 1 10 psql "$(pg_conninfo)" -Atqc "INSERT INTO chaos_write_probe DEFAULT VALUES RETURNING inet_server_addr()" 2>/dev/null); then
@@ -184,20 +184,24 @@ write_probe() {
 
 # pg_fault_report FAULT T0 T1 PROBE: after a fault of the primary, a line: the
 # old and the new primary, the seconds from the fault to the first write
-# accepted again and to the send's last recipient settled, and whether every app
+# accepted again (and how long writes were refused) and to the send's last
+# recipient settled, and whether every app
 # process lived through it and the cluster has a synchronous standby again. Fails
 # when a write was never accepted again or an app process died.
 pg_fault_report() {
-  local fault=$1 t0=$2 t1=$3 probe=$4 first alive=0 all=0 f _ sync=no
+  local fault=$1 t0=$2 t1=$3 probe=$4 first gap alive=0 all=0 f _ sync=no
   wait "$probe" || true
-  first=$(awk '$2 == "fail" { failed = 1 } failed && $2 == "ok" { print $1; exit }
-    END { if (!failed) print "0 (none refused)" }' "$TESTBED_DIR/write-probe.txt")
+  # The first write accepted after one was refused, and how long writes were
+  # refused (from the last accepted before the first refusal).
+  read -r first gap <<<"$(awk '$2 == "ok" && !failed { last = $1 } $2 == "fail" { failed = 1 }
+    failed && $2 == "ok" { print $1, $1 - last; done = 1; exit }
+    END { if (!failed) print "0 0"; else if (!done) print "" }' "$TESTBED_DIR/write-probe-$fault.txt")"
   for f in "$TESTBED_DIR"/api*.pid "$TESTBED_DIR"/worker*.pid "$TESTBED_DIR"/gateway*.pid; do
     all=$(( all + 1 ))
     ! kill -0 "$(cat "$f")" 2>/dev/null || alive=$(( alive + 1 ))
   done
   for _ in $(seq 240); do patroni_ready && { sync=yes; break; }; sleep 0.5; done
-  echo "  $fault: primary $PG_OLD → $(patroni_leader); first write accepted ${first:-never} s after the fault," \
+  echo "  $fault: primary $PG_OLD → $(patroni_leader); first write accepted ${first:-never} s after the fault (writes refused for ${gap:-ever} s)," \
     "the send complete $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after; app processes alive $alive of $all;" \
     "synchronous standby again: $sync" | tee -a "$TESTBED_DIR/chaos.md"
   [ -n "$first" ] && [ "$alive" -eq "$all" ]
