@@ -108,7 +108,7 @@ heal() {
   throttle | slow-carrier) sleep 15; sim_post /control/carrier '{"operator":"*"}' ;;
   clock-jump) sleep 15; date -s '-45 seconds' >/dev/null ;;
   kill-postgres-primary) # the host back once another member leads, as after a reboot:
-    # its Patroni rewinds it and it rejoins as a standby
+    # its Patroni rewinds it when it must and it rejoins as a standby
     wait_leader_not "$PG_OLD" >/dev/null && start_patroni "$PG_OLD" ;;
   esac
 }
@@ -185,9 +185,9 @@ write_probe() {
 # pg_fault_report FAULT T0 T1 PROBE: after a fault of the primary, a line: the
 # old and the new primary, the seconds from the fault to the first write
 # accepted again (and how long writes were refused) and to the send's last
-# recipient settled, and whether every app
-# process lived through it and the cluster has a synchronous standby again. Fails
-# when a write was never accepted again or an app process died.
+# recipient settled, whether every app process lived through it and whether the
+# cluster has a synchronous standby again. Fails when a write was never accepted
+# again or an app process died.
 pg_fault_report() {
   local fault=$1 t0=$2 t1=$3 probe=$4 first gap alive=0 all=0 f _ sync=no
   wait "$probe" || true
