@@ -7,7 +7,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e bench testbed chaos chaos-pg migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ run: services build ## Run the whole product with the demo account (Ctrl-C stops
 test: services web-deps ## Run every test: Go unit + integration, vitest, Playwright end to end
 	@bash scripts/test.sh
 
+upgrade-test: services ## Rolling upgrade from deploy/previous-release: its binaries serve a send (UPGRADE_N recipients, 100,000) while the new schema applies, then each process rolls to the new one; 0 lost, 0 duplicates, the ledger exact
+	@bash scripts/upgrade-test.sh
+
 bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by hand)
 	@bash scripts/bench.sh
 
@@ -50,6 +53,12 @@ chaos-pg: ## Chaos suite for PostgreSQL under Patroni (3 etcd, a primary and a s
 	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_PG=patroni TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=60s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s" \
 		CHAOS_FAULTS="$${CHAOS_FAULTS:-none kill-postgres-primary switchover}"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
+
+pooler-test: services ## The stack through Debian's PgBouncer in transaction mode: a 5,000-recipient send, exactly once, ledger exact; Go integration tests through it
+	@bash scripts/pooler-test.sh
+
+replica-test: services ## Reports from a real streaming replica (a private primary and its pg_basebackup), the fallback to the primary when it is behind or stopped
+	@bash scripts/replica-test.sh
 
 lint: web-deps ## gofmt, go vet, go.mod tidy, the TypeScript check and ESLint (panel boundaries, no import cycles)
 	@$(TC) $(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }

@@ -1,1 +1,2 @@
-DROP INDEX IF EXISTS sends_holding;
+-- migrate: no-transaction
+DROP INDEX CONCURRENTLY IF EXISTS sends_holding;

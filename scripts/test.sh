@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
 # real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
-# in Debian's Chromium against the real running stack, and the metrics of a real stack
-# scraped by Debian's Prometheus (scripts/metrics-test.sh).
+# in Debian's Chromium against the real running stack, the metrics of a real stack
+# scraped by Debian's Prometheus (scripts/metrics-test.sh), the stack through
+# PgBouncer (scripts/pooler-test.sh), reports from a streaming replica
+# (scripts/replica-test.sh) and a rolling upgrade from the previous release
+# (scripts/upgrade-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -86,6 +89,33 @@ bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
   failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
 grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
 rm -f "$metrics_log"
+# PgBouncer in transaction mode in front of the server: a 5,000-recipient send
+# through it, each recipient final and submitted once, the ledger exact
+# (scripts/pooler-test.sh, about 1.5 minutes; `make pooler-test` also runs Go
+# integration tests through PgBouncer).
+step "pooler: the stack through PgBouncer in transaction mode"
+pooler_log=$(mktemp)
+POOLER_GO_TESTS= bash scripts/pooler-test.sh >"$pooler_log" 2>&1 ||
+  failed_step "pooler end to end" "$pooler_log" 'FAILED|not ready|only [0-9]+ of|refused|error'
+grep -E '^\[pooler' "$pooler_log" | tail -n 5 || true
+rm -f "$pooler_log"
+# Reports read from a real streaming replica of a private primary, and from the
+# primary when the replica is behind or stopped (scripts/replica-test.sh, about a minute).
+step "replica: reports from a streaming replica, and the fallback to the primary"
+replica_log=$(mktemp)
+bash scripts/replica-test.sh >"$replica_log" 2>&1 ||
+  failed_step "replica reads" "$replica_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED'
+tail -n 4 "$replica_log"
+rm -f "$replica_log"
+# A rolling upgrade from the previous release (scripts/upgrade-test.sh, docs/upgrades.md):
+# its binaries serve a send while this tree's migrations apply, then each process rolls
+# to this tree's; shortened to 5,000 recipients (3 to 5 minutes, most of it two builds).
+step "rolling upgrade from the previous release (5,000 recipients)"
+upgrade_log=$(mktemp)
+UPGRADE_N=5000 bash scripts/upgrade-test.sh >"$upgrade_log" 2>&1 ||
+  failed_step "rolling upgrade" "$upgrade_log" 'FAILED|not ready|no .* after'
+grep -E ' upgrade: |FAILED' "$upgrade_log" | tail -n 15 || true
+rm -f "$upgrade_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"

@@ -33,7 +33,8 @@
 # `up` takes 2–3 minutes on a loaded machine (the build cached), `down` seconds.
 #
 # TESTBED_GATEWAY_ENV adds settings to the gateways only (TESTBED_EXTRA_ENV: every
-# app process).
+# app process). TESTBED_POOLER=pgbouncer (for up and restart) puts PgBouncer in
+# transaction mode on the db host between the apps and PostgreSQL.
 # TESTBED_PPROF=1 (for up, restart and active) makes every app process serve Go's
 # profiles on its host's address: api :6061, worker :6062, gateway :6063.
 # Every app process serves its Prometheus metrics on its host's address (api :9466,
@@ -214,12 +215,43 @@ restart_redis_master() {
 app_env() { # N: the environment of app host N
   local n=$1 db sim ip
   db=$(host_ip db); sim=$(host_ip sim); ip=$(host_ip "app$n")
-  echo "DATABASE_URL=$(database_url)" "REDIS_ADDR=$db:6379" \
+  database_env
+  echo "REDIS_ADDR=$db:6379" \
     "HTTP_ADDR=$ip:8080" "GATEWAY_HTTP_ADDR=$ip:2790" "GATEWAY_INSTANCE_ID=app$n" \
     "GATEWAY_BINDS=mci=$sim:2775,irancell=$sim:2776,rightel=$sim:2777,sandbox=$sim:2778" "GATEWAY_BINDS_PER_OPERATOR=$BINDS" \
     "SIM_HTTP_ADDR=$sim:2780" "CHAPAR_PROFILE=${CHAPAR_PROFILE:-bench}" "LOG_LEVEL=warn" "FILES_DIR=$TESTBED_DIR/files" \
     "GATEWAY_JOURNAL_DIR=$TESTBED_DIR/app$n/journal" \
     $(redis_env) ${TESTBED_EXTRA_ENV:-}
+}
+
+# database_env: how the apps reach PostgreSQL: straight (every Patroni member
+# with TESTBED_PG=patroni, scripts/patroni.sh), or with TESTBED_POOLER=pgbouncer
+# through PgBouncer on the db host (:6432) and straight for migrations and
+# session locks (not with TESTBED_PG=patroni).
+database_env() {
+  local direct; direct=$(database_url)
+  if [ "${TESTBED_POOLER:-}" = pgbouncer ]; then
+    echo "DATABASE_URL=postgres://postgres@$(host_ip db):6432/$PG_DB?sslmode=disable DATABASE_POOLER=pgbouncer DATABASE_DIRECT_URL=$direct"
+  else
+    echo "DATABASE_URL=$direct"
+  fi
+}
+
+# start_pgbouncer: with TESTBED_POOLER=pgbouncer, Debian's PgBouncer on the db host
+# (:6432, transaction pooling, TESTBED_POOL_SIZE (20) server connections;
+# scripts/pgbouncer.sh), once: later calls find it running. Behind it the
+# database turns JIT off itself (the apps cannot ask at connection).
+start_pgbouncer() {
+  [ "${TESTBED_POOLER:-}" = pgbouncer ] || return 0
+  [ -e "$TESTBED_DIR/pgbouncer.pid" ] && kill -0 "$(cat "$TESTBED_DIR/pgbouncer.pid")" 2>/dev/null && return 0
+  . scripts/pgbouncer.sh
+  local ip; ip=$(host_ip db)
+  psql "host=$ip user=postgres dbname=$PG_DB" -qc "ALTER DATABASE $PG_DB SET jit = off" >/dev/null
+  pgbouncer_ini "$TESTBED_DIR/pgbouncer" "$ip" 6432 "$ip" 5432 postgres "${TESTBED_POOL_SIZE:-20}"
+  # shellcheck disable=SC2046 # the command's words
+  start pgbouncer db $(pgbouncer_cmd "$TESTBED_DIR/pgbouncer")
+  pgbouncer_wait "postgres://postgres@$ip:6432/$PG_DB?sslmode=disable"
+  log "PgBouncer on $ip:6432 in front of the db host's PostgreSQL"
 }
 
 # redis_env: how the apps reach Redis in sentinel mode.
@@ -241,6 +273,7 @@ up() {
   make_network "$pairs"
   start_db
   log "db host $(host_ip db): $(patroni_on && echo "Redis (PostgreSQL on $(pg_hosts))" || echo "PostgreSQL and Redis")"
+  start_pgbouncer
   start sim sim env CHAPAR_PROFILE="${CHAPAR_PROFILE:-bench}" SIM_HOST="$(host_ip sim)" SIM_MAX_BINDS="$BINDS" \
     SIM_HTTP_ADDR="$(host_ip sim):2780" "$ROOT/bin/smsc-sim"
   # shellcheck disable=SC2046
@@ -272,6 +305,7 @@ start_prometheus() {
 # start_apps PAIRS: api, worker and gateway on each app host, then wait until ready.
 start_apps() {
   local n
+  start_pgbouncer
   for n in $(seq 1 "$1"); do start_pair "$n"; done
   for n in $(seq 1 "$1"); do wait_ready "$n"; done
 }
@@ -600,5 +634,5 @@ case ${1:-} in
   down) down ;;
   exec) shift; h=$1; shift; on "$h" "$@" ;;
   patronictl) shift; patronictl_bed "$@" ;;
-  *) sed -n '2,33p' "$0"; exit 2 ;;
+  *) sed -n '2,37p' "$0"; exit 2 ;;
 esac

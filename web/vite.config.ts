@@ -27,8 +27,9 @@ export default defineConfig({
     // vi.stubGlobal (fetch, XMLHttpRequest, matchMedia) is undone before every test.
     unstubGlobals: true,
     // Under make test's load (two cores shared with the Go and end-to-end tests) a test
-    // that takes 1 s alone can take several: each test gets 30 s, not 5.
-    testTimeout: 30_000,
+    // that takes 1 s alone can take several: each test gets 90 s, not 5 (a test waits
+    // on several findBy* steps of up to 25 s each).
+    testTimeout: 90_000,
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
   },

@@ -24,7 +24,8 @@ import (
 )
 
 func migrate(ctx context.Context, cfg config.Config, args []string) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	// The migration lock is a session lock: migrations go to the primary itself.
+	pool, err := cfg.DB().OpenDirect(ctx)
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ const (
 
 // seedDemo creates the demo account once; running it again changes nothing.
 func seedDemo(ctx context.Context, cfg config.Config) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func addStaff(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) > 2 {
 		in.Mobile = args[2]
 	}
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if err != nil || amount <= 0 {
 		return fmt.Errorf("admin credit: rials must be a positive integer, got %q", args[2])
 	}
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func requeue(ctx context.Context, cfg config.Config, arg string) error {
 	if err != nil || id <= 0 {
 		return fmt.Errorf("admin requeue: send id must be a positive integer, got %q", arg)
 	}
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}

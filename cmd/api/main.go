@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/gateway"
 	"github.com/chapar/chapar/pkg/httpapi"
@@ -48,7 +48,7 @@ func main() {
 }
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -62,6 +62,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	deps := httpapi.Wire(cfg, log, pool, rdb, queue, func(ctx context.Context, accountID, balance int64) {
 		_ = pub.Publish(ctx, accountID, live.EventCreditChanged, map[string]int64{"credit": balance})
 	})
+	closeReads, err := readFromReplica(cfg, pool, &deps, log)
+	if err != nil {
+		return err
+	}
+	defer closeReads()
 	if cfg.MetricsAddr != "" {
 		reg := metrics.NewRegistry()
 		deps.Metrics = reg
@@ -98,4 +103,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// readFromReplica sends the reports' reads to DATABASE_REPLICA_URL when it is set
+// (docs/scaling.md, "Reads from a streaming replica"); close closes its pool.
+func readFromReplica(cfg config.Config, pool *pgxpool.Pool, deps *httpapi.Deps, log *slog.Logger) (closeFn func(), err error) {
+	reads, err := cfg.DB().OpenReads(pool)
+	if err != nil || reads == nil {
+		return func() {}, err
+	}
+	deps.ReadFrom(reads)
+	log.Info("reports read from the replica when it has caught up", "max_lag", cfg.Database.ReplicaMaxLag,
+		"wait", cfg.Database.ReplicaWait)
+	return reads.Close, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/config"
 )
@@ -35,7 +34,7 @@ func seedBankCommand(ctx context.Context, cfg config.Config, args []string) erro
 		}
 		size = n
 	}
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
@@ -38,7 +37,9 @@ func main() {
 func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.Logger) error {
 	// Every concurrent batch (bulk and critical) holds a connection while it
 	// claims or records; the recorder holds two.
-	pool, err := db.Open(ctx, withPoolSize(cfg.DatabaseURL, gcfg.Concurrency+gcfg.CriticalConcurrency+2))
+	dbs := cfg.DB()
+	dbs.URL = db.WithPoolSize(dbs.URL, gcfg.Concurrency+gcfg.CriticalConcurrency+2)
+	pool, err := dbs.Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -63,19 +64,4 @@ func run(ctx context.Context, cfg config.Config, gcfg gateway.Config, log *slog.
 		return err
 	}
 	return gw.Run(ctx)
-}
-
-// withPoolSize sets pgxpool's pool_max_conns on a database URL or DSN that
-// does not set it.
-func withPoolSize(dsn string, n int) string {
-	switch {
-	case strings.Contains(dsn, "pool_max_conns"):
-		return dsn
-	case strings.Contains(dsn, "://") && strings.Contains(dsn, "?"):
-		return fmt.Sprintf("%s&pool_max_conns=%d", dsn, n)
-	case strings.Contains(dsn, "://"):
-		return fmt.Sprintf("%s?pool_max_conns=%d", dsn, n)
-	default:
-		return fmt.Sprintf("%s pool_max_conns=%d", dsn, n)
-	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/live"
 	"github.com/chapar/chapar/pkg/metrics"
@@ -26,17 +25,23 @@ import (
 func main() { config.Main("worker", run) }
 
 func run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	pool, err := db.Open(ctx, cfg.DatabaseURL)
+	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
+	session, closeSession, err := cfg.DB().OpenSession(ctx, pool)
+	if err != nil {
+		return err
+	}
+	defer closeSession()
 	rdb := cfg.RedisClient()
 	defer rdb.Close()
 	queue := asynq.NewClient(cfg.AsynqRedis())
 	defer queue.Close()
 	pub := live.NewPublisher(rdb, "")
 	w := worker.New(cfg, log, pool, rdb, queue, pub)
+	w.Rollups.Session, w.History.Session = session, session
 	pump := live.NewProgressPump(rdb, report.New(pool), pub, live.PumpConfig{Log: log})
 	w.AddLoop(func(ctx context.Context) { _ = pump.Run(ctx) })
 	w.Files.Limits(cfg.FilesQuotaMB, cfg.FilesRetention)

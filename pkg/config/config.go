@@ -28,9 +28,13 @@ type Config struct {
 	Profile     string // "default" or "bench" (CHAPAR_PROFILE)
 	HTTPAddr    string
 	DatabaseURL string
-	RedisAddr   string
-	RedisDB     int
-	RedisPass   string
+	// Database is where the connections go beyond DATABASE_URL: a transaction
+	// pooler in front of the primary, the primary itself for session work, a
+	// streaming replica for reports (database.go; docs/scaling.md).
+	Database  DatabaseRoutes
+	RedisAddr string
+	RedisDB   int
+	RedisPass string
 	// Redis is the deployment beyond one server: Sentinel or Cluster (redis.go).
 	Redis     RedisHA
 	LogLevel  string
@@ -194,6 +198,9 @@ func Load() (Config, error) {
 	if c.Redis, err = loadRedisHA(c.RedisDB); err != nil {
 		return c, err
 	}
+	if c.Database, err = loadDatabaseRoutes(); err != nil {
+		return c, err
+	}
 	return c, c.check()
 }
 
@@ -335,6 +342,9 @@ func (c *Config) loadDurations() error {
 // check refuses settings that are unsafe where they are: production with the
 // development token secret.
 func (c Config) check() error {
+	if err := c.Database.check(); err != nil {
+		return err
+	}
 	if c.PaymentGateway != "sandbox" {
 		return fmt.Errorf("config PAYMENT_GATEWAY %q: unknown gateway (known: sandbox)", c.PaymentGateway)
 	}

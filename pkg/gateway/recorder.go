@@ -605,6 +605,12 @@ func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64)
 	return send.AddCounts(ctx, tx, ids, deltas)
 }
 
+// grantable is the condition on a send s (and its account) for a claim of it to be
+// granted recipients: neither the send stopped, failed or paused nor its account
+// suspended.
+const grantable = `s.status NOT IN ('stopped', 'failed', 'paused')
+	AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = s.account_id AND a.status = 'suspended')`
+
 // grantClaims raises the hand-over limit of the claims asked for, unless
 // their send is stopped, failed or paused, its account suspended, or the claim is gone (the sweeper
 // took it over from a gateway it thought dead). It returns the new limit of
@@ -616,8 +622,7 @@ func grantClaims(ctx context.Context, tx pgx.Tx, ids []int64, targets []int32) (
 	rows, err := tx.Query(ctx, `
 		UPDATE recipient_claims c SET handed = greatest(c.handed, u.target), renewed_at = now()
 		FROM unnest($1::bigint[], $2::int[]) AS u(id, target), sends s
-		WHERE c.id = u.id AND s.id = c.send_id AND s.status NOT IN ('stopped', 'failed', 'paused')
-		AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = s.account_id AND a.status = 'suspended')
+		WHERE c.id = u.id AND s.id = c.send_id AND `+grantable+`
 		RETURNING c.id, c.handed`, ids, targets)
 	if err != nil {
 		return nil, fmt.Errorf("grant claims: %w", err)

@@ -113,7 +113,9 @@ type claimed struct {
 
 // claim moves up to limit queued recipients of the batch with an id above
 // after to status 7 and records the claim (recipient_claims) in the same
-// statement, with the first grant recipients granted. Rows another consumer
+// statement, with the first grant recipients granted — none when the send was
+// paused, stopped or failed or its account suspended after the caller read it:
+// the chunk then asks for a grant, is refused and puts its recipients back. Rows another consumer
 // is claiming are skipped, never waited for. The claim walks the batch index
 // (send_id, batch, id) from after, so a batch is read once however small its
 // chunks.
@@ -131,7 +133,10 @@ func (st *store) claim(ctx context.Context, sendID int64, batch int, operator st
 			RETURNING id, mobile, text),
 		k AS (
 			INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, gateway)
-			SELECT $1, $2, $7, array_agg(id ORDER BY id), least($8::int, count(*)::int), $9 FROM c HAVING count(*) > 0
+			SELECT $1, $2, $7, array_agg(id ORDER BY id),
+				CASE WHEN EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND `+grantable+`)
+				THEN least($8::int, count(*)::int) ELSE 0 END, $9
+			FROM c HAVING count(*) > 0
 			RETURNING id, handed)
 		SELECT k.id, k.handed, c.id, c.mobile, c.text FROM c, k ORDER BY c.id`,
 		sendID, batch, after, recipientSubmitting, recipientQueued, limit, operator, grant, gateway)

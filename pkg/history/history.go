@@ -54,6 +54,18 @@ type Job struct {
 	Ahead, Keep int
 	// Now is the clock (tests move it).
 	Now func() time.Time
+	// Session holds the job's lock and runs the detach, which need one server
+	// session for several statements: behind a transaction pooler, a pool to the
+	// primary itself (db.Settings.OpenSession); nil: the job's pool.
+	Session *pgxpool.Pool
+}
+
+// session is the pool of the work that needs a session of its own.
+func (j *Job) session() *pgxpool.Pool {
+	if j.Session != nil {
+		return j.Session
+	}
+	return j.pool
 }
 
 // NewJob returns a Job with the default ahead and keep.
@@ -89,7 +101,7 @@ const lockKey = 0x68697374 // "hist"
 // Once makes the missing partitions and archives the expired months. Another
 // worker already running it makes it a no-op.
 func (j *Job) Once(ctx context.Context) error {
-	conn, err := j.pool.Acquire(ctx)
+	conn, err := j.session().Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
@@ -207,7 +219,7 @@ func (j *Job) archive(ctx context.Context, p Partition) error {
 // detach takes the month out of recipients. DETACH … CONCURRENTLY cannot run in
 // a transaction, so it runs alone on one connection with a lock time-out.
 func (j *Job) detach(ctx context.Context, p Partition) error {
-	conn, err := j.pool.Acquire(ctx)
+	conn, err := j.session().Acquire(ctx)
 	if err != nil {
 		return err
 	}

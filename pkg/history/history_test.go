@@ -60,6 +60,7 @@ func TestArchiveAcrossPartitions(t *testing.T) {
 	}
 
 	j := history.NewJob(d.Pool, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	j.Session = d.Direct
 	if err := j.Once(ctx); err != nil { // today: nothing to make, nothing to archive
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/chapar/chapar/internal/platform/db"
+
 	"github.com/chapar/chapar/pkg/auditlog"
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/blocklist"
@@ -144,6 +146,14 @@ func replays(rdb redis.UniversalClient) *replay.Store {
 		return nil
 	}
 	return replay.New(rdb)
+}
+
+// ReadFrom sends the reports' (their lists, details, exports and archived
+// months) and the dashboard charts' reads through r: a streaming replica that
+// has caught up with the primary, else the primary (docs/scaling.md).
+func (d *Deps) ReadFrom(r *db.Reads) {
+	d.Reports.ReadFrom(r)
+	d.Readers.Charts.ReadFrom(r)
 }
 
 // readers builds the services that need only the stores (and the send service, for

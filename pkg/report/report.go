@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/chapar/chapar/internal/platform/db"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sendrules"
@@ -52,12 +53,17 @@ var SendStatuses = []string{SendScheduled, SendQueued, SendExpanding, SendSendin
 
 // Service reads the reports.
 type Service struct {
-	pool *pgxpool.Pool
+	pool db.Querier
 	now  func() time.Time
 }
 
 // New builds the service.
 func New(pool *pgxpool.Pool) *Service { return &Service{pool: pool, now: time.Now} }
+
+// ReadFrom sends the service's reads through q (db.Reads: a streaming replica
+// that has caught up with the primary, else the primary). Every query of the
+// service is a read that nothing writes after.
+func (s *Service) ReadFrom(q db.Querier) { s.pool = q }
 
 // Stats is a send's report in the bulk_stats shape (api-contract.md).
 //

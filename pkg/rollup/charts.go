@@ -6,6 +6,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/chapar/chapar/internal/platform/db"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -52,12 +54,16 @@ type Charts struct {
 
 // Reader reads the rollups.
 type Reader struct {
-	pool *pgxpool.Pool
+	pool db.Querier
 	now  func() time.Time
 }
 
 // NewReader builds a reader.
 func NewReader(pool *pgxpool.Pool) *Reader { return &Reader{pool: pool, now: time.Now} }
+
+// ReadFrom sends the charts' reads through q (db.Reads: a streaming replica
+// that has caught up with the primary, else the primary).
+func (r *Reader) ReadFrom(q db.Querier) { r.pool = q }
 
 // tehran is the wall clock of the charts' days.
 var tehran = persian.Tehran

@@ -29,6 +29,10 @@ const lockKey = 0x726f6c6c7570 // "rollup"
 type Job struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
+	// Session holds the job's lock across its steps: behind a transaction
+	// pooler, a pool to the primary itself (db.Settings.OpenSession); nil: the
+	// job's pool.
+	Session *pgxpool.Pool
 }
 
 // NewJob builds the job.
@@ -48,7 +52,11 @@ func (j *Job) Loop(ctx context.Context, every time.Duration) {
 // Run rolls up everything marked so far and returns how many sends it
 // recomputed. Another worker already running the job makes it a no-op.
 func (j *Job) Run(ctx context.Context) (int, error) {
-	conn, err := j.pool.Acquire(ctx)
+	session := j.Session
+	if session == nil {
+		session = j.pool
+	}
+	conn, err := session.Acquire(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("rollup: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -69,8 +71,16 @@ func load(fsys fs.FS) ([]Migration, error) {
 // lockID is the advisory lock that serialises concurrent migrators.
 const lockID = 7_201_944_311
 
-// MigrateUp applies every pending migration, each in its own transaction. It is safe
-// to run twice and from several processes at once.
+// lockPoll is how long a migrator waits between tries of the lock. It tries rather
+// than blocks: a session blocked in pg_advisory_lock holds a snapshot, and CREATE
+// INDEX CONCURRENTLY in the holder would wait for that snapshot to end (a deadlock).
+const lockPoll = 100 * time.Millisecond
+
+const recordUp = `INSERT INTO schema_migrations(version, name) VALUES ($1, $2)`
+
+// MigrateUp applies every pending migration, each in its own transaction (or, for a
+// no-transaction file, statement by statement). It is safe to run twice, from
+// several processes at once, and while the previous release serves (docs/upgrades.md).
 func MigrateUp(ctx context.Context, pool *pgxpool.Pool) (applied int, err error) {
 	migs, err := Migrations()
 	if err != nil {
@@ -85,14 +95,7 @@ func MigrateUp(ctx context.Context, pool *pgxpool.Pool) (applied int, err error)
 			if done[m.Version] {
 				continue
 			}
-			err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-				if _, err := tx.Exec(ctx, m.Up); err != nil {
-					return err
-				}
-				_, err := tx.Exec(ctx, `INSERT INTO schema_migrations(version, name) VALUES ($1, $2)`, m.Version, m.Name)
-				return err
-			})
-			if err != nil {
+			if err := runStep(ctx, conn, m.Up, recordUp, m.Version, m.Name); err != nil {
 				return fmt.Errorf("migration %04d_%s up: %w", m.Version, m.Name, err)
 			}
 			slog.InfoContext(ctx, "migration applied", "version", m.Version, "name", m.Name)
@@ -122,13 +125,7 @@ func MigrateDown(ctx context.Context, pool *pgxpool.Pool, steps int) (reverted i
 			if steps > 0 && reverted >= steps {
 				break
 			}
-			err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-				if _, err := tx.Exec(ctx, m.Down); err != nil {
-					return err
-				}
-				_, err := tx.Exec(ctx, `DELETE FROM schema_migrations WHERE version = $1`, m.Version)
-				return err
-			})
+			err := runStep(ctx, conn, m.Down, `DELETE FROM schema_migrations WHERE version = $1`, m.Version)
 			if err != nil {
 				return fmt.Errorf("migration %04d_%s down: %w", m.Version, m.Name, err)
 			}
@@ -138,6 +135,62 @@ func MigrateDown(ctx context.Context, pool *pgxpool.Pool, steps int) (reverted i
 		return nil
 	})
 	return reverted, err
+}
+
+// runStep runs one migration file and its schema_migrations record: together in one
+// transaction, or, for a no-transaction file, each statement on its own and the
+// record last (a file interrupted half way runs again from its start: its statements
+// are idempotent, see TestMigrationsExpandContract).
+func runStep(ctx context.Context, conn *pgxpool.Conn, sql, record string, args ...any) error {
+	if !NoTransaction(sql) {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, sql); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, record, args...)
+			return err
+		})
+	}
+	for _, st := range Statements(sql) {
+		if err := dropInvalidIndex(ctx, conn, st); err != nil {
+			return err
+		}
+		if _, err := conn.Exec(ctx, st); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
+		}
+	}
+	if _, err := conn.Exec(ctx, record, args...); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
+}
+
+var concurrentIndex = regexp.MustCompile(`(?is)^CREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+([\w.]+)\s`)
+
+// dropInvalidIndex drops the index a CREATE INDEX CONCURRENTLY IF NOT EXISTS
+// statement makes when it exists but is INVALID: a concurrent build that failed (a
+// duplicate, a cancel, a crash) leaves one behind, and IF NOT EXISTS alone would keep
+// it. Under the migration lock no other build is in progress, so an invalid index
+// is such a leftover.
+func dropInvalidIndex(ctx context.Context, conn *pgxpool.Conn, stmt string) error {
+	m := concurrentIndex.FindStringSubmatch(stmt)
+	if m == nil {
+		return nil
+	}
+	var invalid bool
+	err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_index
+		WHERE indexrelid = to_regclass($1) AND NOT indisvalid)`, m[1]).Scan(&invalid)
+	if err != nil {
+		return fmt.Errorf("check index %s: %w", m[1], err)
+	}
+	if !invalid {
+		return nil
+	}
+	slog.WarnContext(ctx, "migration: rebuilding an invalid index", "index", m[1])
+	if _, err := conn.Exec(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+m[1]); err != nil {
+		return fmt.Errorf("drop invalid index %s: %w", m[1], err)
+	}
+	return nil
 }
 
 // Version returns the newest applied migration version (0 when none).
@@ -156,8 +209,8 @@ func withLock(ctx context.Context, pool *pgxpool.Pool, fn func(*pgxpool.Conn) er
 		return fmt.Errorf("acquire connection: %w", err)
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lockID); err != nil {
-		return fmt.Errorf("migration lock: %w", err)
+	if err := tryLock(ctx, conn); err != nil {
+		return err
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockID) //nolint:errcheck
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -165,6 +218,24 @@ func withLock(ctx context.Context, pool *pgxpool.Pool, fn func(*pgxpool.Conn) er
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	return fn(conn)
+}
+
+// tryLock takes the migration lock, trying every lockPoll until ctx ends.
+func tryLock(ctx context.Context, conn *pgxpool.Conn) error {
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, lockID).Scan(&got); err != nil {
+			return fmt.Errorf("migration lock: %w", err)
+		}
+		if got {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("migration lock: %w", ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
 }
 
 func appliedVersions(ctx context.Context, conn *pgxpool.Conn) (map[int]bool, error) {
@@ -181,4 +252,68 @@ func appliedVersions(ctx context.Context, conn *pgxpool.Conn) (map[int]bool, err
 		out[v] = true
 	}
 	return out, nil
+}
+
+// NoTransactionMarker, as the first line of a migration file, makes the runner apply
+// the file's statements one by one outside a transaction: CREATE INDEX CONCURRENTLY
+// and DROP INDEX CONCURRENTLY cannot run inside one. Such a file holds plain
+// statements, each ending with a semicolon at the end of a line (no dollar-quoted
+// bodies), and each idempotent (docs/upgrades.md).
+const NoTransactionMarker = "-- migrate: " + noTransaction
+
+const noTransaction = "no-transaction"
+
+// ContractMarker, as a leading line of a migration file followed by the names of
+// the objects it removes or changes incompatibly, marks a contract step: allowed
+// only once the previous release no longer names those objects (docs/upgrades.md).
+const ContractMarker = "-- migrate: contract"
+
+// Markers returns the `-- migrate:` lines a migration file starts with, without
+// their prefix ("no-transaction", "contract users.legacy_flag").
+func Markers(sql string) []string {
+	var out []string
+	for _, line := range strings.Split(sql, "\n") {
+		line = strings.TrimSpace(line)
+		rest, ok := strings.CutPrefix(line, "-- migrate:")
+		if !ok {
+			break
+		}
+		out = append(out, strings.TrimSpace(rest))
+	}
+	return out
+}
+
+// NoTransaction reports whether a migration file carries NoTransactionMarker.
+func NoTransaction(sql string) bool {
+	for _, m := range Markers(sql) {
+		if m == noTransaction {
+			return true
+		}
+	}
+	return false
+}
+
+// Statements splits a no-transaction file into its statements: a statement ends
+// with a line whose last character is a semicolon; comment lines are left out.
+func Statements(sql string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(sql, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "--") {
+			continue
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte('\n')
+		}
+		cur.WriteString(t)
+		if strings.HasSuffix(t, ";") {
+			out = append(out, strings.TrimSuffix(cur.String(), ";"))
+			cur.Reset()
+		}
+	}
+	if strings.TrimSpace(cur.String()) != "" {
+		out = append(out, cur.String())
+	}
+	return out
 }

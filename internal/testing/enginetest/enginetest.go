@@ -83,6 +83,7 @@ func Start(t testing.TB, o Options) *Engine {
 		pub = live.NewPublisher(rdb, o.LivePrefix)
 	}
 	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, pub)
+	e.Worker.Rollups.Session, e.Worker.History.Session = e.DB.Direct, e.DB.Direct
 	e.Worker.SweepEvery = 200 * time.Millisecond
 	if o.Now != nil {
 		e.Worker.Campaigns.Now = o.Now

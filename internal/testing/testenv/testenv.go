@@ -41,11 +41,20 @@ func RedisAddr() string {
 	return "127.0.0.1:6379"
 }
 
+// PoolerURL is a PgBouncer in transaction mode in front of TEST_DATABASE_URL's
+// server that passes any database name through (TEST_POOLER_URL; empty: none).
+// With it, a test database's Pool goes through the pooler (scripts/pooler-test.sh).
+func PoolerURL() string { return os.Getenv("TEST_POOLER_URL") }
+
 // Database is a fresh, migrated database.
 type Database struct {
+	// Pool is the test's pool: through TEST_POOLER_URL when set, else Direct.
 	Pool *pgxpool.Pool
-	URL  string
-	Name string
+	// Direct goes straight to the server, for the work that needs a session of
+	// its own (db.Settings.OpenSession).
+	Direct *pgxpool.Pool
+	URL    string
+	Name   string
 }
 
 // Postgres creates a migrated database for the test (or TestMain) and drops it on cleanup.
@@ -79,23 +88,53 @@ func NewDatabase(ctx context.Context, migrate bool) (Database, func(), error) {
 	u.Path = "/" + name
 	d := Database{URL: u.String(), Name: name}
 	drop := func() {
-		if d.Pool != nil {
+		if d.Pool != nil && d.Pool != d.Direct {
 			d.Pool.Close()
+		}
+		if d.Direct != nil {
+			d.Direct.Close()
 		}
 		_, _ = admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 		admin.Close()
 	}
-	if d.Pool, err = db.Open(ctx, d.URL); err != nil {
+	if d.Direct, err = db.Open(ctx, d.URL); err != nil {
 		drop()
 		return Database{}, nil, err
 	}
+	d.Pool = d.Direct
 	if migrate {
-		if _, err := db.MigrateUp(ctx, d.Pool); err != nil {
+		if _, err := db.MigrateUp(ctx, d.Direct); err != nil {
 			drop()
 			return Database{}, nil, err
 		}
 	}
+	if err := d.throughPooler(ctx); err != nil {
+		drop()
+		return Database{}, nil, err
+	}
 	return d, drop, nil
+}
+
+// throughPooler points Pool at the database through TEST_POOLER_URL, when set;
+// the database then turns JIT off itself (a pooler refuses it at connection).
+func (d *Database) throughPooler(ctx context.Context) error {
+	if PoolerURL() == "" {
+		return nil
+	}
+	if _, err := d.Direct.Exec(ctx, "ALTER DATABASE "+d.Name+" SET jit = off"); err != nil {
+		return fmt.Errorf("pooled database: %w", err)
+	}
+	u, err := url.Parse(PoolerURL())
+	if err != nil {
+		return fmt.Errorf("TEST_POOLER_URL: %w", err)
+	}
+	u.Path = "/" + d.Name
+	p, err := db.Settings{URL: u.String(), Pooler: db.PoolerPgBouncer}.Open(ctx)
+	if err != nil {
+		return fmt.Errorf("pooled database: %w", err)
+	}
+	d.Pool = p
+	return nil
 }
 
 // gisTemplateName is a database holding only the postgis extension: test databases

@@ -94,7 +94,7 @@ describe('the assistant side panel', () => {
     await userEvent.click(copy)
     expect(clip).toHaveBeenCalledWith('کفش آریا: تخفیف!')
     await waitFor(() => expect(copy).toHaveAttribute('data-copied', 'true'))
-    await waitFor(() => expect(copy).toHaveAttribute('data-copied', 'false'), { timeout: 20_000 })
+    await waitFor(() => expect(copy).toHaveAttribute('data-copied', 'false'))
 
     await userEvent.click(within(last).getByTestId('assistant-use'))
     const editor = screen.getByRole('textbox', { name: 'متن پیامک' }) as HTMLTextAreaElement

@@ -1,0 +1,2 @@
+-- migrate: no-transaction
+DROP INDEX CONCURRENTLY IF EXISTS contacts_birth_md_idx;
