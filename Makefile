@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 ENVFILE := .data/env
 GO ?= go
+BACKUP_N ?= 100000
 WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -59,6 +60,9 @@ pooler-test: services ## The stack through Debian's PgBouncer in transaction mod
 
 replica-test: services ## Reports from a real streaming replica (a private primary and its pg_basebackup), the fallback to the primary when it is behind or stopped
 	@bash scripts/replica-test.sh
+
+backup-test: services ## Backups: a base backup and a point-in-time restore during a send of BACKUP_N (100,000) recipients, then Redis flushed mid-send (docs/backups.md)
+	@BACKUP_N=$(BACKUP_N) bash scripts/backup-test.sh
 
 lint: web-deps ## gofmt, go vet, go.mod tidy, the TypeScript check and ESLint (panel boundaries, no import cycles)
 	@$(TC) $(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }

@@ -204,3 +204,22 @@ func Listen(ctx context.Context, rdb redis.UniversalClient, gates ...*Gate) {
 		}
 	}
 }
+
+// Requeue enqueues the task of each id, skipping the ids whose task (the same
+// task id) is still queued, scheduled or running, and returns how many it
+// enqueued. The periodic requeues rebuild with it, from PostgreSQL, the tasks a
+// Redis lost (docs/backups.md).
+func Requeue(ctx context.Context, q Enqueuer, ids []int64, task func(int64) *asynq.Task) (int, error) {
+	n := 0
+	for _, id := range ids {
+		_, err := q.EnqueueContext(ctx, task(id))
+		if errors.Is(err, asynq.ErrTaskIDConflict) {
+			continue
+		}
+		if err != nil {
+			return n, fmt.Errorf("requeue %d: %w", id, err)
+		}
+		n++
+	}
+	return n, nil
+}

@@ -5,7 +5,8 @@
 # scraped by Debian's Prometheus (scripts/metrics-test.sh), the stack through
 # PgBouncer (scripts/pooler-test.sh), reports from a streaming replica
 # (scripts/replica-test.sh) and a rolling upgrade from the previous release
-# (scripts/upgrade-test.sh).
+# (scripts/upgrade-test.sh), and backups with a point-in-time restore
+# (scripts/backup-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -67,6 +68,59 @@ vitest_log=$(mktemp)
 (cd web && npx vitest run --passWithNoTests) 2>&1 | tee "$vitest_log" ||
   failed_step "vitest" "$vitest_log" 'FAIL|AssertionError|Error:|×|✗'
 
+# The operator checks, each on a stack of its own (private ports, databases and
+# Redis), run one after another in the background beside the Go and end-to-end
+# tests once ESLint and vitest have freed the cores; their summaries follow the
+# go test output. ops_cmd is the command, ops_why the pattern of a failure's lines,
+# ops_show the pattern of the summary lines printed.
+ops=(metrics pooler replica upgrade backups)
+declare -A ops_title ops_cmd ops_why ops_show
+# Promtool checks and unit-tests the alert rules, Debian's Prometheus scrapes a real
+# stack during a send, every dashboard query returns data (about a minute).
+ops_title[metrics]="metrics: alert rules, Prometheus scraping a send, the dashboard's queries"
+ops_cmd[metrics]='bash scripts/metrics-test.sh'
+ops_why[metrics]='^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
+ops_show[metrics]='^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED'
+# PgBouncer in transaction mode in front of the server: a 5,000-recipient send
+# through it, each recipient final and submitted once, the ledger exact (about 1.5
+# minutes; `make pooler-test` also runs Go integration tests through PgBouncer).
+ops_title[pooler]="pooler: the stack through PgBouncer in transaction mode"
+ops_cmd[pooler]='POOLER_GO_TESTS= bash scripts/pooler-test.sh'
+ops_why[pooler]='FAILED|not ready|only [0-9]+ of|refused|error'
+ops_show[pooler]='^\[pooler'
+# Reports read from a real streaming replica of a private primary, and from the
+# primary when the replica is behind or stopped (about a minute).
+ops_title[replica]="replica: reports from a streaming replica, and the fallback to the primary"
+ops_cmd[replica]='bash scripts/replica-test.sh'
+ops_why[replica]='^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED'
+ops_show[replica]='^(--- |ok|FAIL|PASS)|replica'
+# The previous release's binaries serve a send while this tree's migrations apply,
+# then each process rolls to this tree's (docs/upgrades.md; 3 to 5 minutes, most of
+# it two builds).
+ops_title[upgrade]="rolling upgrade from the previous release (5,000 recipients)"
+ops_cmd[upgrade]='UPGRADE_N=5000 bash scripts/upgrade-test.sh'
+ops_why[upgrade]='FAILED|not ready|no .* after'
+ops_show[upgrade]=' upgrade: |FAILED'
+# A base backup and a point-in-time restore during a send on a private cluster
+# archiving its WAL, then Redis flushed mid-send (docs/backups.md; about 4 minutes;
+# `make backup-test` runs it at 100,000).
+ops_title[backups]="backups: point-in-time restore during a send, Redis flushed mid-send (5,000 recipients)"
+ops_cmd[backups]='BACKUP_N=5000 bash scripts/backup-test.sh'
+ops_why[backups]='FAILED|timed out|not ready|did not start'
+ops_show[backups]='^(==|  )|passed'
+ops_dir=$(mktemp -d)
+step "operator checks: ${ops[*]} (in the background, one after another; their output follows)"
+(
+  for n in "${ops[@]}"; do
+    rc=0
+    start=$SECONDS
+    bash -c "${ops_cmd[$n]}" >"$ops_dir/$n.log" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - start))" >"$ops_dir/$n.rc"
+  done
+) &
+ops_pid=$!
+trap 'kill "$gotest_pid" "$ops_pid" ${e2e_pid:+"$e2e_pid"} 2>/dev/null || true' EXIT
+
 if [ -n "$e2e_pid" ]; then
   step "panel: Playwright end to end"
   e2e_rc=0
@@ -80,42 +134,15 @@ gotest_rc=0
 wait "$gotest_pid" || gotest_rc=$?
 cat "$gotest_log"
 [ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; failed_step "go test" "$gotest_log" '^(--- FAIL|FAIL|panic:|ok  .*FAIL)|_test\.go:[0-9]+:|timed out'; }
-# Metrics end to end: promtool checks and unit-tests the alert rules, Debian's
-# Prometheus scrapes a real stack during a send, every dashboard query returns data
-# (scripts/metrics-test.sh, about a minute).
-step "metrics: alert rules, Prometheus scraping a send, the dashboard's queries"
-metrics_log=$(mktemp)
-bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
-  failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
-grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
-rm -f "$metrics_log"
-# PgBouncer in transaction mode in front of the server: a 5,000-recipient send
-# through it, each recipient final and submitted once, the ledger exact
-# (scripts/pooler-test.sh, about 1.5 minutes; `make pooler-test` also runs Go
-# integration tests through PgBouncer).
-step "pooler: the stack through PgBouncer in transaction mode"
-pooler_log=$(mktemp)
-POOLER_GO_TESTS= bash scripts/pooler-test.sh >"$pooler_log" 2>&1 ||
-  failed_step "pooler end to end" "$pooler_log" 'FAILED|not ready|only [0-9]+ of|refused|error'
-grep -E '^\[pooler' "$pooler_log" | tail -n 5 || true
-rm -f "$pooler_log"
-# Reports read from a real streaming replica of a private primary, and from the
-# primary when the replica is behind or stopped (scripts/replica-test.sh, about a minute).
-step "replica: reports from a streaming replica, and the fallback to the primary"
-replica_log=$(mktemp)
-bash scripts/replica-test.sh >"$replica_log" 2>&1 ||
-  failed_step "replica reads" "$replica_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED'
-tail -n 4 "$replica_log"
-rm -f "$replica_log"
-# A rolling upgrade from the previous release (scripts/upgrade-test.sh, docs/upgrades.md):
-# its binaries serve a send while this tree's migrations apply, then each process rolls
-# to this tree's; shortened to 5,000 recipients (3 to 5 minutes, most of it two builds).
-step "rolling upgrade from the previous release (5,000 recipients)"
-upgrade_log=$(mktemp)
-UPGRADE_N=5000 bash scripts/upgrade-test.sh >"$upgrade_log" 2>&1 ||
-  failed_step "rolling upgrade" "$upgrade_log" 'FAILED|not ready|no .* after'
-grep -E ' upgrade: |FAILED' "$upgrade_log" | tail -n 15 || true
-rm -f "$upgrade_log"
+
+wait "$ops_pid" || true
+for n in "${ops[@]}"; do
+  read -r rc secs <"$ops_dir/$n.rc" 2>/dev/null || { rc=1 secs=0; }
+  step "${ops_title[$n]} (${secs} s)"
+  grep -E -- "${ops_show[$n]}" "$ops_dir/$n.log" | tail -n 20 || true
+  [ "$rc" = 0 ] || { echo "$n: FAILED"; failed_step "$n" "$ops_dir/$n.log" "${ops_why[$n]}"; }
+done
+rm -rf "$ops_dir"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"

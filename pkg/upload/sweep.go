@@ -2,7 +2,6 @@ package upload
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hibiken/asynq"
@@ -24,16 +23,5 @@ func (s *Service) RequeueStuck(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("stuck files: %w", err)
 	}
-	n := 0
-	for _, id := range ids {
-		_, err := s.queue.EnqueueContext(ctx, jobs.NewFileParse(id, jobs.QueueBulk))
-		if errors.Is(err, asynq.ErrTaskIDConflict) {
-			continue
-		}
-		if err != nil {
-			return n, fmt.Errorf("requeue file %d: %w", id, err)
-		}
-		n++
-	}
-	return n, nil
+	return jobs.Requeue(ctx, s.queue, ids, func(id int64) *asynq.Task { return jobs.NewFileParse(id, jobs.QueueBulk) })
 }

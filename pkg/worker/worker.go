@@ -52,6 +52,8 @@ type Worker struct {
 	Campaigns *campaign.Service
 	// Files parses uploaded files.
 	Files *upload.Service
+	// Contacts imports parsed files into phonebooks.
+	Contacts *phonebook.Service
 	// Webhooks delivers the webhook outbox (docs/webhooks.md).
 	Webhooks *webhook.Deliverer
 	// Rollups keeps the dashboard charts' daily rollups, every cfg.RollupEvery.
@@ -106,6 +108,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 	w.Campaigns = campaign.New(pool, w.Sends, w.notify)
 	w.Files = upload.New(pool, upload.NewDisk(cfg.FilesDir), queue, nil, log)
 	w.Files.Events = pub
+	w.Contacts = phonebook.New(pool, queue, pub)
 	w.Inbox.OnStored = webhook.CaptureInbound
 	w.Inbox.PartWait = cfg.InboxPartWait
 	w.Readers = secretary.New(pool, w.Sends)
@@ -140,7 +143,7 @@ func (w *Worker) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.TypeVerification, w.Sends.HandleVerification(w.voice.Call))
 	mux.HandleFunc(jobs.TypeSendExpand, w.Sends.HandleExpand)
 	mux.HandleFunc(jobs.TypeFileParse, w.Files.HandleParse)
-	mux.HandleFunc(jobs.TypeContactImport, phonebook.New(w.pool, w.queue, w.pub).HandleImport)
+	mux.HandleFunc(jobs.TypeContactImport, w.Contacts.HandleImport)
 }
 
 // taskPoll is how soon the worker looks at its queues again after an empty
@@ -234,8 +237,9 @@ func (w *Worker) tick(ctx context.Context, what string, job func(context.Context
 const leadKey = "worker:lead"
 
 // scheduleLoop fires due scheduled sends and recurring campaign runs every second,
-// and every 30 s requeues file parses that were never queued, on the worker that
-// holds the lease. Both are safe on several workers at once (row locks with SKIP
+// and every 30 s requeues file parses that were never queued and contact imports
+// whose task was lost (docs/backups.md), on the worker that holds the lease.
+// Both are safe on several workers at once (row locks with SKIP
 // LOCKED); the lease only saves the others' polls.
 func (w *Worker) scheduleLoop(ctx context.Context) {
 	t := time.NewTicker(time.Second)
@@ -250,11 +254,8 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 			continue
 		}
 		if tick%30 == 0 {
-			if n, err := w.Files.RequeueStuck(ctx); err != nil {
-				w.log.WarnContext(ctx, "requeue stuck files", "err", err)
-			} else if n > 0 {
-				w.log.InfoContext(ctx, "stuck file parses requeued", "n", n)
-			}
+			w.tick(ctx, "stuck file parses requeued", w.Files.RequeueStuck)
+			w.tick(ctx, "stuck contact imports requeued", w.Contacts.RequeueStuckImports)
 		}
 		w.tick(ctx, "scheduled sends queued", w.Sends.FireDue)
 		w.tick(ctx, "sends resumed as their sending hours opened", w.Sends.ResumeWindowed)

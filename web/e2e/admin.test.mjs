@@ -10,7 +10,7 @@ let browser
 before(async () => { browser = await launch() })
 after(async () => { await browser?.close() })
 
-test('staff approve a held send and the customer sees it sending', { timeout: 180_000 }, async () => {
+test('staff approve a held send and the customer sees it sending', { timeout: 300_000 }, async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const sent = await apiCall('POST', '/send', { text: 'افتتاح کازینو آنلاین', numbers: [randomMobile()] }, token)
   assert.equal(sent.status, 'held')
