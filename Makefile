@@ -8,7 +8,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos pooler-test replica-test migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -48,6 +48,11 @@ testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespace
 
 chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-recipient send per fault (kills, Redis restart and failover, binds down, throttling, a slow carrier, PostgreSQL restart, duplicated tasks, clock jumps), then a table
 	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
+		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
+
+chaos-pg: ## Chaos suite for PostgreSQL under Patroni (3 etcd, a primary and a synchronous standby): the primary's host killed and a switchover mid-send of 100,000, with the seconds to the first write accepted again
+	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_PG=patroni TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=60s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s" \
+		CHAOS_FAULTS="$${CHAOS_FAULTS:-none kill-postgres-primary switchover}"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
 pooler-test: services ## The stack through Debian's PgBouncer in transaction mode: a 5,000-recipient send, exactly once, ledger exact; Go integration tests through it

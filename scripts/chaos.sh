@@ -9,8 +9,11 @@
 # twice or misses a rial. The bed runs with the sweeper's thresholds shortened
 # (TESTBED_EXTRA_ENV, set by `make chaos`), so that what a fault leaves unknown is
 # settled in a minute rather than the production 48 hours.
+# With PostgreSQL under Patroni (TESTBED_PG=patroni) the faults of the database
+# are the primary's host killed and a switchover (in place of a restart), and
+# their rows are followed by the seconds to the first write accepted again.
 
-CHAOS_FAULTS=${CHAOS_FAULTS:-"none kill-worker kill-gateway restart-redis $([ "${TESTBED_REDIS:-}" = sentinel ] && echo failover-redis) binds-down throttle slow-carrier restart-postgres duplicate-tasks clock-jump"}
+CHAOS_FAULTS=${CHAOS_FAULTS:-"none kill-worker kill-gateway restart-redis $([ "${TESTBED_REDIS:-}" = sentinel ] && echo failover-redis) binds-down throttle slow-carrier $(patroni_on && echo kill-postgres-primary switchover || echo restart-postgres) duplicate-tasks clock-jump"}
 CHAOS_TIMEOUT=${CHAOS_TIMEOUT:-600}
 CHAOS_SETTLE=${CHAOS_SETTLE:-30}
 
@@ -90,6 +93,9 @@ inject() {
   binds-down) sim_post /control/disconnect '{"operator":"*","down_ms":10000}' ;;
   throttle) sim_post /control/carrier '{"operator":"*","rate":400}' ;;
   slow-carrier) sim_post /control/carrier '{"operator":"*","delay_ms":5000}' ;;
+  kill-postgres-primary) # the primary's host loses power: Patroni and PostgreSQL SIGKILLed
+    kill_host "$PG_OLD" ;;
+  switchover) patronictl_bed switchover --leader "$PG_OLD" --candidate "$PG_SYNC" --force >/dev/null ;;
   restart-postgres)
     on db runuser -u postgres -- "$(pg_bin pg_ctl)" -D "$TESTBED_DIR/pg" -l "$TESTBED_DIR/pg/postgres.log" -w -m fast restart >/dev/null ;;
   *) echo "unknown fault $1" >&2; return 1 ;;
@@ -101,23 +107,30 @@ heal() {
   case $1 in
   throttle | slow-carrier) sleep 15; sim_post /control/carrier '{"operator":"*"}' ;;
   clock-jump) sleep 15; date -s '-45 seconds' >/dev/null ;;
+  kill-postgres-primary) # the host back once another member leads, as after a reboot:
+    # its Patroni rewinds it when it must and it rejoins as a standby
+    wait_leader_not "$PG_OLD" >/dev/null && start_patroni "$PG_OLD" ;;
   esac
 }
 
 # chaos_fault FAULT N: one row of the table.
 chaos_fault() {
-  local fault=$1 n=$2 token id dups0 t0 t1 c deadline healer
+  local fault=$1 n=$2 token id dups0 t0 t1 c deadline healer probe=""
   token=$(chaos_token)
   dups0=$(sim_dups)
   id=$(chaos_send "$n" "$token")
   [ -n "$id" ] && [ "$id" != null ] || { echo "chaos: send not accepted" >&2; return 1; }
-  CHAOS_SEND=$id
+  CHAOS_SEND=$id CHAOS_FAULT=$fault
   deadline=$(( $(secs) + CHAOS_TIMEOUT ))
   while read -r fin _ _ _ <<<"$(chaos_counts "$id")"; [ "$fin" -lt $(( n / 3 )) ]; do
     [ "$(secs)" -lt "$deadline" ] || break
     sleep 0.5
   done
+  case $fault in kill-postgres-primary | switchover)
+    PG_OLD=$(patroni_leader) PG_SYNC=$(patroni_sync_standby) ;;
+  esac
   t0=$(mono)
+  case $fault in kill-postgres-primary | switchover) write_probe "$t0" & probe=$! ;; esac
   inject "$fault"
   heal "$fault" &
   healer=$!
@@ -144,8 +157,54 @@ chaos_fault() {
   printf '| %s | %d | %d | %d | %d (%s%%) | %s | %.1f |\n' "$fault" "$n" "$lost" "$dups" "$unk" \
     "$(awk -v u="$unk" -v n="$n" 'BEGIN { printf "%.2f", 100 * u / n }')" "$ledger" \
     "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" | tee -a "$TESTBED_DIR/chaos.md"
-  [ "$lost" -eq 0 ] && [ "$dups" -eq 0 ] && [ "$ledger" -eq 0 ] || return 1
+  local ok=0
+  [ -z "$probe" ] || pg_fault_report "$fault" "$t0" "$t1" "$probe" || ok=1
+  [ "$lost" -eq 0 ] && [ "$dups" -eq 0 ] && [ "$ledger" -eq 0 ] && [ "$ok" = 0 ] || return 1
   [ "$fault" != clock-jump ] || scheduler_check
+}
+
+# write_probe T0: from the fault on, a one-row INSERT through the apps' URL from
+# app1 every 0.2 s, each attempt a line "seconds-since-T0 ok|fail [host]" in
+# $TESTBED_DIR/write-probe-FAULT.txt, until one is accepted after one was refused (or
+# none was refused for 120 s, or CHAOS_TIMEOUT).
+write_probe() {
+  local t0=$1 out failed=0 f=$TESTBED_DIR/write-probe-$CHAOS_FAULT.txt deadline=$(( $(secs) + CHAOS_TIMEOUT )) calm=$(( $(secs) + 120 ))
+  : >"$f"
+  while [ "$(secs)" -lt "$deadline" ] && { [ "$failed" = 1 ] || [ "$(secs)" -lt "$calm" ]; }; do
+    if out=$(PGOPTIONS='-c statement_timeout=5s' on app1 timeout -k 1 10 psql "$(pg_conninfo)" -Atqc "INSERT INTO chaos_write_probe DEFAULT VALUES RETURNING inet_server_addr()" 2>/dev/null); then
+      echo "$(awk -v a="$t0" -v b="$(mono)" 'BEGIN { printf "%.1f", b - a }') ok $out" >>"$f"
+      [ "$failed" = 0 ] || return 0
+    else
+      echo "$(awk -v a="$t0" -v b="$(mono)" 'BEGIN { printf "%.1f", b - a }') fail" >>"$f"
+      failed=1
+    fi
+    sleep 0.2
+  done
+}
+
+# pg_fault_report FAULT T0 T1 PROBE: after a fault of the primary, a line: the
+# old and the new primary, the seconds from the fault to the first write
+# accepted again (and how long writes were refused) and to the send's last
+# recipient settled, whether every app process lived through it and whether the
+# cluster has a synchronous standby again. Fails when a write was never accepted
+# again or an app process died.
+pg_fault_report() {
+  local fault=$1 t0=$2 t1=$3 probe=$4 first gap alive=0 all=0 f _ sync=no
+  wait "$probe" || true
+  # The first write accepted after one was refused, and how long writes were
+  # refused (from the last accepted before the first refusal).
+  read -r first gap <<<"$(awk '$2 == "ok" && !failed { last = $1 } $2 == "fail" { failed = 1 }
+    failed && $2 == "ok" { print $1, $1 - last; done = 1; exit }
+    END { if (!failed) print "0 0"; else if (!done) print "" }' "$TESTBED_DIR/write-probe-$fault.txt")"
+  for f in "$TESTBED_DIR"/api*.pid "$TESTBED_DIR"/worker*.pid "$TESTBED_DIR"/gateway*.pid; do
+    all=$(( all + 1 ))
+    ! kill -0 "$(cat "$f")" 2>/dev/null || alive=$(( alive + 1 ))
+  done
+  for _ in $(seq 240); do patroni_ready && { sync=yes; break; }; sleep 0.5; done
+  echo "  $fault: primary $PG_OLD → $(patroni_leader); first write accepted ${first:-never} s after the fault (writes refused for ${gap:-ever} s)," \
+    "the send complete $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s after; app processes alive $alive of $all;" \
+    "synchronous standby again: $sync" | tee -a "$TESTBED_DIR/chaos.md"
+  [ -n "$first" ] && [ "$alive" -eq "$all" ]
 }
 
 # scheduler_probe: before the clock jumps, a scheduled send of 10 numbers due in
@@ -190,6 +249,7 @@ chaos() {
   # Credit for every send of the suite (about 300 rials a recipient, with room).
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" admin credit demo $(( n * 8 * 1000 )) >/dev/null
+  ! patroni_on || psql_db "SET client_min_messages = warning; CREATE TABLE IF NOT EXISTS chaos_write_probe (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())" >/dev/null
   echo "| Fault | Recipients | Lost | Duplicate submit_sm | Unknown outcome | Ledger difference (rials) | Recovered in (s) |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for f in $CHAOS_FAULTS; do
