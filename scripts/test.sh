@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (`make test`): vet, Go unit and integration tests against
 # real PostgreSQL and Redis, the panel's ESLint and vitest, the Playwright end-to-end tests
-# in Debian's Chromium against the real running stack, and the metrics of a real stack
-# scraped by Debian's Prometheus (scripts/metrics-test.sh).
+# in Debian's Chromium against the real running stack, the metrics of a real stack
+# scraped by Debian's Prometheus (scripts/metrics-test.sh), and the release (`make dist`)
+# behind nginx with TLS (scripts/proxy-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -10,6 +11,8 @@ cd "$(dirname "$0")/.."
 # PDF with poppler-utils.
 command -v pdftoppm >/dev/null || apt_install poppler-utils
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
+# deploy's TestSystemdUnits checks the units with Debian's systemd-analyze.
+command -v systemd-analyze >/dev/null || apt_install systemd
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
@@ -86,6 +89,16 @@ bash scripts/metrics-test.sh >"$metrics_log" 2>&1 ||
   failed_step "metrics end to end" "$metrics_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready'
 grep -E '^(=== RUN|--- |ok|FAIL|PASS)|_test\.go:|SUCCESS|FAILED' "$metrics_log" | tail -n 20 || true
 rm -f "$metrics_log"
+# The release and its TLS proxy: `make dist` (the panel, the binaries, the tarball
+# and the .deb), then Debian's nginx with deploy/nginx/chapar.conf and a self-signed
+# certificate in front of the release's stack: the panel, an API call and a live
+# websocket over HTTPS (scripts/proxy-test.sh, about a minute after the build).
+step "release: make dist, then the TLS proxy in front of it"
+dist_log=$(mktemp)
+{ DIST_SKIP_WEB=${e2e_pid:+1} bash scripts/dist.sh && bash scripts/proxy-test.sh; } >"$dist_log" 2>&1 ||
+  failed_step "release and TLS proxy" "$dist_log" '^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready|error'
+grep -E '^(ok|FAIL|--- |PASS)|dist/|proxy test' "$dist_log" | tail -n 20 || true
+rm -f "$dist_log"
 # The inbound stream's fuzz target (pkg/inbound FuzzInboundEntry: arbitrary bytes
 # in every field of an entry, applied on the real database), for a bounded time.
 step "go fuzz: inbound parse and apply (30 s)"
