@@ -13,10 +13,10 @@
 # three services, and that an online payment's invoice prints: Chromium under
 # the hardened API unit. Exits non-zero on any failure; the machine is stopped and the
 # overlay and mounts removed in any case.
-# Takes about 8 minutes with a warm cache on a loaded 2-core machine (most of it
-# apt installing PostgreSQL with PostGIS, nginx, certbot and Prometheus inside), 4
-# more with a cold one (debootstrap), plus `make dist` when the release of this
-# version is missing (`make deb-test` always makes it).
+# Takes 4 to 8 minutes with a warm cache on a 2-core machine at load 5 to 20 (most
+# of it apt installing PostgreSQL with PostGIS, Chromium, nginx, certbot and
+# Prometheus inside), 2 more with a cold one (debootstrap), plus `make dist` when
+# the release of this version is missing (`make deb-test` always makes it).
 #   DEB_TEST_KEEP=1         keeps the machine's overlay (its path is printed)
 #   DEB_TEST_PACKAGE=FILE   tests that .deb instead of this version's
 set -euo pipefail
