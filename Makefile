@@ -8,7 +8,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean dist proxy-test deb-test
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -23,7 +23,16 @@ web: web-deps ## Build the panel into web/dist (embedded by cmd/api)
 	@$(TC) cd web && npm run build
 
 build: web ## Build the panel and the binaries into bin/
-	@$(TC) $(GO) build -o bin/ ./cmd/...
+	@$(TC) $(GO) build -ldflags "$$(bash scripts/version.sh ldflags)" -o bin/ ./cmd/...
+
+dist: web-deps ## A versioned release in dist/: the binaries with the panel, units, examples, docs (tar.gz) and a .deb (nfpm)
+	@bash scripts/dist.sh
+
+proxy-test: services dist ## nginx with TLS (a self-signed certificate) in front of the release's stack: panel, API and websocket over HTTPS
+	@bash scripts/proxy-test.sh
+
+deb-test: dist ## The .deb on a clean Debian root booted with systemd-nspawn (root): docs/deployment.md step by step, a send, monitoring
+	@bash scripts/deb-test.sh
 
 migrate: services ## Apply the database migrations
 	@$(TC) $(WITH_ENV) $(GO) run ./cmd/api migrate up
@@ -74,4 +83,4 @@ fmt: ## Format the Go code
 	@$(TC) gofmt -w $$(bash scripts/gofiles.sh)
 
 clean: ## Remove build outputs (keeps .data)
-	rm -rf bin web/dist/assets web/dist/index.html
+	rm -rf bin dist web/dist/assets web/dist/index.html

@@ -65,25 +65,41 @@ func TestMetricsDuringASend(t *testing.T) {
 // sendThroughAPI logs the demo account in and sends sendSize recipients.
 func sendThroughAPI(t *testing.T, api string) {
 	t.Helper()
-	var login struct {
-		Data struct {
-			Token string `json:"token"`
-		} `json:"data"`
-	}
-	post(t, api+"/v1/api/acl/auth/login", "", map[string]string{"username": "demo", "password": "Demo@12345"}, &login)
-	if login.Data.Token == "" {
-		t.Fatal("demo login returned no token")
-	}
+	token := loginDemo(t, defaultClient, api)
 	var numbers []string
 	for i := range sendSize {
 		prefix := []string{"0912", "0935", "0921"}[i%3] // mci, irancell, rightel
 		numbers = append(numbers, fmt.Sprintf("%s%07d", prefix, 4400000+i))
 	}
-	post(t, api+"/v1/api/send", login.Data.Token, map[string]any{"text": "آزمون سنجه‌ها", "numbers": numbers}, nil)
+	post(t, api+"/v1/api/send", token, map[string]any{"text": "آزمون سنجه‌ها", "numbers": numbers}, nil)
 }
 
-// post sends body as JSON and decodes a 2xx answer into out.
+// defaultClient is the client of the calls that go straight to the API.
+var defaultClient = &http.Client{Timeout: time.Minute}
+
+// loginDemo signs the demo user in (make run's seed) and returns the session token.
+func loginDemo(t *testing.T, client *http.Client, api string) string {
+	t.Helper()
+	var login struct {
+		Data struct {
+			Token string `json:"token"`
+		} `json:"data"`
+	}
+	postWith(t, client, api+"/v1/api/acl/auth/login", "", map[string]string{"username": "demo", "password": "Demo@12345"}, &login)
+	if login.Data.Token == "" {
+		t.Fatal("demo login returned no token")
+	}
+	return login.Data.Token
+}
+
+// post sends body as JSON straight to the API and decodes a 2xx answer into out.
 func post(t *testing.T, url, token string, body, out any) {
+	t.Helper()
+	postWith(t, defaultClient, url, token, body, out)
+}
+
+// postWith sends body as JSON with client and decodes a 2xx answer into out.
+func postWith(t *testing.T, client *http.Client, url, token string, body, out any) {
 	t.Helper()
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
@@ -91,7 +107,7 @@ func post(t *testing.T, url, token string, body, out any) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

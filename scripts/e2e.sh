@@ -13,6 +13,8 @@ set -a; . ./.data/env; set +a
 
 (cd web && npm run build >/dev/null)
 go build -o bin/ ./cmd/...
+# make test starts the checks that build from web/dist too once this file exists.
+[ -z "${E2E_BUILT:-}" ] || touch "$E2E_BUILT"
 
 . scripts/stack.sh
 KEEP_STACK_LOGS=${KEEP_E2E_LOGS:-}

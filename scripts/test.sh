@@ -5,8 +5,9 @@
 # scraped by Debian's Prometheus (scripts/metrics-test.sh), the stack through
 # PgBouncer (scripts/pooler-test.sh), reports from a streaming replica
 # (scripts/replica-test.sh) and a rolling upgrade from the previous release
-# (scripts/upgrade-test.sh), and backups with a point-in-time restore
-# (scripts/backup-test.sh).
+# (scripts/upgrade-test.sh), backups with a point-in-time restore
+# (scripts/backup-test.sh), the release (`make dist`) behind nginx with TLS
+# (scripts/proxy-test.sh) and its .deb installed on a clean Debian (scripts/deb-test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/.."
 # PDF with poppler-utils.
 command -v pdftoppm >/dev/null || apt_install poppler-utils
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_install chromium
+# deploy's TestSystemdUnits checks the units with Debian's systemd-analyze.
+command -v systemd-analyze >/dev/null || apt_install systemd
 set -a; . ./.data/env; set +a
 export TEST_DATABASE_URL REDIS_ADDR
 fail=0
@@ -46,9 +49,12 @@ go mod tidy -diff >"$vet_log.tidy" 2>&1 || { cat "$vet_log.tidy"; failed_step "g
 # output is printed when all are done. The end-to-end run starts first, as the
 # longest (about 8 minutes of tests on a quiet machine).
 e2e_log=$(mktemp) e2e_diag=$(mktemp) e2e_pid=
+# The end-to-end run touches e2e_built once it has built the panel and the binaries:
+# the operator checks build binaries that embed web/dist too, so they start after.
+e2e_built=$(mktemp -u)
 if [ -d web/e2e ] && ls web/e2e/*.test.mjs >/dev/null 2>&1; then
   step "panel: build and Playwright end to end (in the background; its output follows)"
-  E2E_DIAG=$e2e_diag bash scripts/e2e.sh >"$e2e_log" 2>&1 &
+  E2E_DIAG=$e2e_diag E2E_BUILT=$e2e_built bash scripts/e2e.sh >"$e2e_log" 2>&1 &
   e2e_pid=$!
 fi
 step "go test (in the background; its output follows)"
@@ -69,11 +75,13 @@ vitest_log=$(mktemp)
   failed_step "vitest" "$vitest_log" 'FAIL|AssertionError|Error:|×|✗'
 
 # The operator checks, each on a stack of its own (private ports, databases and
-# Redis), run one after another in the background beside the Go and end-to-end
-# tests once ESLint and vitest have freed the cores; their summaries follow the
-# go test output. ops_cmd is the command, ops_why the pattern of a failure's lines,
-# ops_show the pattern of the summary lines printed.
-ops=(metrics pooler replica upgrade backups)
+# Redis), in two chains that run in the background beside the Go and end-to-end
+# tests once ESLint and vitest have freed the cores and the end-to-end run has built
+# the panel; each chain runs its checks one after another, and their summaries
+# follow the go test output. ops_cmd is the command, ops_why the pattern of a
+# failure's lines, ops_show the pattern of the summary lines printed.
+ops_a=(metrics pooler replica backups)
+ops_b=(release deb upgrade)
 declare -A ops_title ops_cmd ops_why ops_show
 # Promtool checks and unit-tests the alert rules, Debian's Prometheus scrapes a real
 # stack during a send, every dashboard query returns data (about a minute).
@@ -94,13 +102,6 @@ ops_title[replica]="replica: reports from a streaming replica, and the fallback 
 ops_cmd[replica]='bash scripts/replica-test.sh'
 ops_why[replica]='^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED'
 ops_show[replica]='^(--- |ok|FAIL|PASS)|replica'
-# The previous release's binaries serve a send while this tree's migrations apply,
-# then each process rolls to this tree's (docs/upgrades.md; 3 to 5 minutes, most of
-# it two builds).
-ops_title[upgrade]="rolling upgrade from the previous release (5,000 recipients)"
-ops_cmd[upgrade]='UPGRADE_N=5000 bash scripts/upgrade-test.sh'
-ops_why[upgrade]='FAILED|not ready|no .* after'
-ops_show[upgrade]=' upgrade: |FAILED'
 # A base backup and a point-in-time restore during a send on a private cluster
 # archiving its WAL, then Redis flushed mid-send (docs/backups.md; about 4 minutes;
 # `make backup-test` runs it at 100,000).
@@ -108,18 +109,46 @@ ops_title[backups]="backups: point-in-time restore during a send, Redis flushed 
 ops_cmd[backups]='BACKUP_N=5000 bash scripts/backup-test.sh'
 ops_why[backups]='FAILED|timed out|not ready|did not start'
 ops_show[backups]='^(==|  )|passed'
+# The release and its TLS proxy: `make dist` (the binaries, the tarball and the .deb,
+# with the panel the end-to-end run built), then Debian's nginx with
+# deploy/nginx/chapar.conf and a self-signed certificate in front of the release's
+# stack: the panel, an API call and a live websocket over HTTPS (about two minutes).
+ops_title[release]="release: make dist, then the TLS proxy in front of it"
+ops_cmd[release]='DIST_SKIP_WEB=1 bash scripts/dist.sh && bash scripts/proxy-test.sh'
+ops_why[release]='^(--- FAIL|FAIL)|_test\.go:[0-9]+:|FAILED|not ready|error'
+ops_show[release]='^(ok|FAIL|--- |PASS)|dist/|proxy test'
+# The .deb on a clean Debian bookworm booted with systemd-nspawn: docs/deployment.md's
+# steps, a send through nginx and the simulator, an invoice printed, Prometheus
+# scraping the units (4 to 9 minutes; the Debian root is cached under .data/deb-test).
+ops_title[deb]="the .deb on a clean Debian machine (systemd-nspawn)"
+ops_cmd[deb]='bash scripts/deb-test.sh'
+ops_why[deb]='FAIL|failed|error'
+ops_show[deb]='^\[deb-test'
+# The previous release's binaries serve a send while this tree's migrations apply,
+# then each process rolls to this tree's (docs/upgrades.md; 3 to 8 minutes, most of
+# it two builds).
+ops_title[upgrade]="rolling upgrade from the previous release (5,000 recipients)"
+ops_cmd[upgrade]='UPGRADE_N=5000 bash scripts/upgrade-test.sh'
+ops_why[upgrade]='FAILED|not ready|no .* after'
+ops_show[upgrade]=' upgrade: |FAILED'
 ops_dir=$(mktemp -d)
-step "operator checks: ${ops[*]} (in the background, one after another; their output follows)"
-(
-  for n in "${ops[@]}"; do
-    rc=0
-    start=$SECONDS
+# ops_chain NAME…: the checks one after another, each one's exit code and seconds
+# in $ops_dir/NAME.rc and its output in $ops_dir/NAME.log.
+ops_chain() {
+  while [ -n "$e2e_pid" ] && [ ! -e "$e2e_built" ] && kill -0 "$e2e_pid" 2>/dev/null; do sleep 2; done
+  local n rc start
+  for n in "$@"; do
+    rc=0 start=$SECONDS
     bash -c "${ops_cmd[$n]}" >"$ops_dir/$n.log" 2>&1 || rc=$?
     echo "$rc $((SECONDS - start))" >"$ops_dir/$n.rc"
   done
-) &
+}
+step "operator checks: ${ops_a[*]} | ${ops_b[*]} (in the background; their output follows)"
+ops_chain "${ops_a[@]}" &
 ops_pid=$!
-trap 'kill "$gotest_pid" "$ops_pid" ${e2e_pid:+"$e2e_pid"} 2>/dev/null || true' EXIT
+ops_chain "${ops_b[@]}" &
+ops_pid2=$!
+trap 'kill "$gotest_pid" "$ops_pid" "$ops_pid2" ${e2e_pid:+"$e2e_pid"} 2>/dev/null || true' EXIT
 
 if [ -n "$e2e_pid" ]; then
   step "panel: Playwright end to end"
@@ -135,8 +164,8 @@ wait "$gotest_pid" || gotest_rc=$?
 cat "$gotest_log"
 [ "$gotest_rc" = 0 ] || { echo "go test: FAILED"; failed_step "go test" "$gotest_log" '^(--- FAIL|FAIL|panic:|ok  .*FAIL)|_test\.go:[0-9]+:|timed out'; }
 
-wait "$ops_pid" || true
-for n in "${ops[@]}"; do
+wait "$ops_pid" "$ops_pid2" || true
+for n in "${ops_a[@]}" "${ops_b[@]}"; do
   read -r rc secs <"$ops_dir/$n.rc" 2>/dev/null || { rc=1 secs=0; }
   step "${ops_title[$n]} (${secs} s)"
   grep -E -- "${ops_show[$n]}" "$ops_dir/$n.log" | tail -n 20 || true

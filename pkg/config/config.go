@@ -21,6 +21,7 @@ import (
 
 	"github.com/chapar/chapar/internal/platform/gcfloor"
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/version"
 )
 
 // Config is the whole configuration shared by the binaries.
@@ -461,7 +462,12 @@ func (a asynqLogger) Fatal(args ...any) {
 // Main is the start of every binary: it loads the configuration, installs the
 // logger, runs fn with a context that ends on SIGINT or SIGTERM (so fn can drain
 // gracefully) and exits 1 when fn fails, 2 when the configuration is wrong.
+// `NAME version` (or -version, --version) prints the build's version and exits.
 func Main(name string, fn func(ctx context.Context, cfg Config, log *slog.Logger) error) {
+	if version.Requested(os.Args[1:]) {
+		fmt.Println(version.String(name))
+		return
+	}
 	cfg, err := Load()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)

@@ -25,6 +25,7 @@ import (
 	"github.com/chapar/chapar/pkg/replay"
 	"github.com/chapar/chapar/pkg/rollup"
 	"github.com/chapar/chapar/pkg/secretary"
+	"github.com/chapar/chapar/pkg/version"
 	"github.com/chapar/chapar/pkg/wallet/transactions"
 
 	"github.com/gin-gonic/gin"
@@ -169,7 +170,7 @@ func New(d Deps) *gin.Engine {
 	r.Use(requestID(), accessLog(d.Log), recovery(), finishWrites())
 	r.Use(limitBody(), cleanInput())
 
-	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok"}) })
+	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok", "version": version.Version}) })
 	r.GET("/readyz", s.readyz)
 	r.GET("/v1/ws", liveSocket(d.Auth, d.Live))
 
