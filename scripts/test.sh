@@ -80,8 +80,8 @@ vitest_log=$(mktemp)
 # the panel; each chain runs its checks one after another, and their summaries
 # follow the go test output. ops_cmd is the command, ops_why the pattern of a
 # failure's lines, ops_show the pattern of the summary lines printed.
-ops_a=(metrics pooler replica backups)
-ops_b=(release deb upgrade)
+ops_a=(metrics pooler replica backups upgrade)
+ops_b=(release deb)
 declare -A ops_title ops_cmd ops_why ops_show
 # Promtool checks and unit-tests the alert rules, Debian's Prometheus scrapes a real
 # stack during a send, every dashboard query returns data (about a minute).
