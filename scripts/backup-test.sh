@@ -71,11 +71,7 @@ export SIM_RECEIPT_DELAY_MS=100-800 BANK_SIZE=2000 SIM_MAX_STORED=$((2 * BACKUP_
 export GATEWAY_CONCURRENCY=2 SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s
 step "database and stack"
 LOG_LEVEL=warn stack_prepare_db
-stack_start smsc-sim "$STACK_BIN/smsc-sim"
-stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
-stack_start worker "$STACK_BIN/worker"
-stack_start api "$STACK_BIN/api" serve
-stack_wait_ready 180 # a safety net for a cold start on a loaded machine
+stack_start_all
 "$STACK_BIN/api" admin credit demo $((BACKUP_N * 2 * 1000)) >/dev/null
 TOKEN=$(api_token)
 

@@ -27,11 +27,7 @@ stack_start_redis
 # Quick receipts, and a number bank of its own size only (seed-demo writes 300,000 by default).
 export SIM_RECEIPT_DELAY_MS=100-800 BANK_SIZE=2000
 LOG_LEVEL=warn stack_prepare_db # the seed's progress lines are not this test's
-stack_start smsc-sim "$STACK_BIN/smsc-sim"
-stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
-stack_start worker "$STACK_BIN/worker"
-stack_start api "$STACK_BIN/api" serve
-stack_wait_ready 180 # a safety net for a cold start on a loaded machine
+stack_start_all
 stack_start_prometheus
 
 rc=0

@@ -135,11 +135,7 @@ stack_prepare_db
 # Behind PgBouncer the processes cannot send jit=off at connection (docs/scaling.md).
 psql "$STACK_ADMIN_URL" -Xqc "ALTER DATABASE $STACK_DB SET jit = off" >/dev/null
 "$STACK_BIN/api" admin credit demo $(( N * 2000 )) >/dev/null
-stack_start smsc-sim "$STACK_BIN/smsc-sim"
-stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
-stack_start worker "$STACK_BIN/worker"
-stack_start api "$STACK_BIN/api" serve
-stack_wait_ready 180
+stack_start_all
 log "sending $N recipients through PgBouncer"
 run_send "$N"
 log "pooler: $N recipients in $(cat "$STACK_RUN/secs") s, every one final, each submitted once, the ledger exact"

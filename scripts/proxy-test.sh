@@ -31,11 +31,7 @@ go build -o "$STACK_BIN/smsc-sim" ./cmd/smsc-sim # the carriers: not part of a r
 stack_start_redis
 export SIM_RECEIPT_DELAY_MS=100-800 BANK_SIZE=2000 TRUSTED_PROXIES=127.0.0.1
 LOG_LEVEL=warn stack_prepare_db
-stack_start smsc-sim "$STACK_BIN/smsc-sim"
-stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
-stack_start worker "$STACK_BIN/worker"
-stack_start api "$STACK_BIN/api" serve
-stack_wait_ready 180 # a safety net for a cold start on a loaded machine
+stack_start_all
 
 # A self-signed certificate for 127.0.0.1, and nginx on two free ports with the
 # example site: only the listen addresses, certificate paths and upstream change.

@@ -14,6 +14,8 @@
 #   stack_start_prometheus  Debian's Prometheus scraping them every second with the
 #                         alert rules of deploy/prometheus; exports STACK_PROMETHEUS_URL
 #   stack_wait_ready [s]  wait for the API's /readyz (database, Redis, an SMPP bind)
+#   stack_start_all       start the simulator, gateway, worker and API from $STACK_BIN
+#                         and wait until the API is ready (180 s at most)
 #   stack_stop NAME…      stop those processes now (TERM, then KILL after STACK_STOP_TIMEOUT)
 #   stack_cleanup         stop the processes (TERM, then KILL after STACK_STOP_TIMEOUT),
 #                         stop Redis, drop the database, remove the temp dir
@@ -88,6 +90,17 @@ stack_start() { # NAME CMD...
   "$@" >"$STACK_RUN/$name.log" 2>&1 &
   STACK_PIDS+=($!)
   STACK_PID[$name]=$!
+}
+
+# stack_start_all: the whole stack from $STACK_BIN (the carrier simulator, the SMPP
+# gateway, the worker and the API), ready; 180 s is a safety net for a cold start
+# on a loaded machine.
+stack_start_all() {
+  stack_start smsc-sim "$STACK_BIN/smsc-sim"
+  stack_start smpp-gateway "$STACK_BIN/smpp-gateway"
+  stack_start worker "$STACK_BIN/worker"
+  stack_start api "$STACK_BIN/api" serve
+  stack_wait_ready 180
 }
 
 stack_wait_ready() { # [seconds]
