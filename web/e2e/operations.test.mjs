@@ -97,7 +97,14 @@ test('a staff user without the permission is refused until another grants it', {
     await other.page.waitForTimeout(1000)
   }
   await binds.getByText('متصل', { exact: true }).first().waitFor()
-  await menuEntry.waitFor() // and the menu offers it now
+  // The menu reads the grant from /admin/me, whose session cache may still hold the
+  // old role on the reload that first showed the page: read again until it offers it.
+  for (let i = 0; i < 30 && !(await menuEntry.isVisible()); i++) {
+    await other.page.reload()
+    await binds.or(refused).first().waitFor()
+    await other.page.waitForTimeout(1000)
+  }
+  await menuEntry.waitFor() // the menu offers it now
   await other.context.close()
   await lead.context.close()
 })
