@@ -1,0 +1,271 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/chapar/chapar/pkg/send"
+)
+
+// batchRows are one group transaction's column arrays.
+type batchRows struct {
+	// message_ids rows.
+	msgOps, msgIDs []string
+	msgRecips      []int64
+	msgSends       []int64
+	msgParts       []int16
+	msgAt          []time.Time
+	// recipients: k indexes the claims slice.
+	ids       []int64
+	rejected  []bool
+	unknown   []bool
+	failed    []int16
+	states    []string
+	errs      []string
+	k         []int32
+	claims    []*claimAcc
+	revert    []int64
+	finishIDs []int64
+}
+
+// flushOutcomes runs one outcome transaction over everything pending. On
+// failure the requests stay pending (a retry is harmless: only rows still
+// claimed change).
+func (r *recorder) flushOutcomes(ctx context.Context) error {
+	r.mu.Lock()
+	outs, ids, finishes := r.outs, r.ids, r.finishes
+	r.outs, r.ids, r.finishes = nil, nil, nil
+	r.mu.Unlock()
+	if len(outs)+len(ids)+len(finishes) == 0 {
+		return nil
+	}
+	b := buildRows(outs, ids, finishes)
+	counts := make([][3]int64, len(b.claims)) // per claim: sent, rejected, partial
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		clear(counts)
+		if err := copyMessageIDs(ctx, tx, &b); err != nil {
+			return err
+		}
+		if err := markRecipients(ctx, tx, &b, counts); err != nil {
+			return err
+		}
+		if len(b.revert) > 0 {
+			if _, err := tx.Exec(ctx, `UPDATE recipients SET status = $2, updated_at = now()
+				WHERE id = ANY($1::bigint[]) AND status = $3`, b.revert, recipientQueued, recipientSubmitting); err != nil {
+				return fmt.Errorf("return unsent recipients to the queue: %w", err)
+			}
+		}
+		if err := countSends(ctx, tx, &b, counts); err != nil {
+			return err
+		}
+		if len(b.finishIDs) > 0 {
+			if _, err := tx.Exec(ctx, `DELETE FROM recipient_claims WHERE id = ANY($1::bigint[])`, b.finishIDs); err != nil {
+				return fmt.Errorf("end claims: %w", err)
+			}
+		}
+		return nil
+	})
+	r.mu.Lock()
+	if err != nil {
+		// Back in front of what arrived meanwhile, in the same order.
+		r.outs = append(outs, r.outs...)
+		r.ids = append(ids, r.ids...)
+		r.finishes = append(finishes, r.finishes...)
+		r.mu.Unlock()
+		r.nFailed.Add(1)
+		return fmt.Errorf("record: %w", err)
+	}
+	for i, c := range b.claims {
+		c.sent += counts[i][0]
+		c.rejected += counts[i][1]
+	}
+	for _, f := range finishes {
+		delete(r.active, f.claim.id)
+	}
+	r.mu.Unlock()
+	r.nTxs.Add(1)
+	r.nRecipients.Add(int64(len(outs)))
+	r.lastOuts.Store(int64(len(outs)))
+	for _, f := range finishes {
+		f.done <- finishResult{sent: f.claim.sent, rejected: f.claim.rejected}
+	}
+	return nil
+}
+
+func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
+	var b batchRows
+	idx := map[*claimAcc]int32{}
+	for _, o := range outs {
+		k, ok := idx[o.claim]
+		if !ok {
+			k = int32(len(b.claims))
+			idx[o.claim] = k
+			b.claims = append(b.claims, o.claim)
+		}
+		b.ids = append(b.ids, o.id)
+		b.rejected = append(b.rejected, o.rejected)
+		b.unknown = append(b.unknown, o.unknown)
+		b.failed = append(b.failed, o.failed)
+		b.states = append(b.states, o.partStates)
+		b.errs = append(b.errs, o.errText)
+		b.k = append(b.k, k)
+	}
+	for _, m := range ids {
+		b.msgOps = append(b.msgOps, m.claim.route)
+		b.msgIDs = append(b.msgIDs, m.id)
+		b.msgRecips = append(b.msgRecips, m.recipient)
+		b.msgSends = append(b.msgSends, m.claim.sendID)
+		b.msgParts = append(b.msgParts, m.part)
+		b.msgAt = append(b.msgAt, m.at)
+	}
+	for _, f := range finishes {
+		b.revert = append(b.revert, f.revert...)
+		b.finishIDs = append(b.finishIDs, f.claim.id)
+	}
+	return b
+}
+
+// markRecipients records the outcomes: sent (0) with submitted_at, unknown,
+// parts_failed, parts_rejected and part_states, or rejected (6) with the
+// error. Only rows still claimed (7) change, so a repeated transaction, or a
+// claim the sweeper took over, counts nothing twice. counts gets each claim's
+// sent, rejected and partial (sent with a part not accepted).
+func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
+	if len(b.ids) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `
+		UPDATE recipients r SET
+			status = CASE WHEN u.rejected THEN $7::smallint ELSE $8::smallint END,
+			submitted_at = CASE WHEN u.rejected THEN r.submitted_at ELSE now() END,
+			unknown = u.unknown,
+			parts_failed = u.failed,
+			parts_rejected = CASE WHEN u.rejected THEN 0 ELSE u.failed END,
+			part_states = u.states,
+			error = CASE WHEN u.rejected THEN u.error ELSE r.error END,
+			updated_at = now()
+		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[], $10::text[])
+			AS u(id, rejected, unknown, failed, error, k, states)
+		WHERE r.id = u.id AND r.status = $9
+		RETURNING u.k, u.rejected, NOT u.rejected AND (u.unknown OR u.failed > 0)`,
+		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting, b.states)
+	if err != nil {
+		return fmt.Errorf("mark recipients: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k int32
+		var rej, partial bool
+		if err := rows.Scan(&k, &rej, &partial); err != nil {
+			return fmt.Errorf("mark recipients: %w", err)
+		}
+		if rej {
+			counts[k][1]++
+		} else {
+			counts[k][0]++
+		}
+		if partial {
+			counts[k][2]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("mark recipients: %w", err)
+	}
+	return nil
+}
+
+// countSends adds the recorded recipients to their sends' counters (as deltas
+// that a worker folds in: send.AddCounts) and moves queued sends to sending; a
+// send's row is locked only by that first move.
+func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
+	per := map[int64][3]int64{}
+	for i, c := range b.claims {
+		if counts[i] == ([3]int64{}) {
+			continue
+		}
+		v := per[c.sendID]
+		per[c.sendID] = [3]int64{v[0] + counts[i][0], v[1] + counts[i][1], v[2] + counts[i][2]}
+	}
+	if len(per) == 0 {
+		return nil
+	}
+	ids := slices.Sorted(maps.Keys(per))
+	deltas := make([]send.Counts, len(ids))
+	for i, id := range ids {
+		deltas[i] = send.Counts{Submitted: int32(per[id][0]), Rejected: int32(per[id][1]), Partial: int32(per[id][2])}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE sends SET status = 'sending', updated_at = now()
+		WHERE id = ANY($1::bigint[]) AND status = 'queued'`, ids); err != nil {
+		return fmt.Errorf("count recorded recipients: %w", err)
+	}
+	return send.AddCounts(ctx, tx, ids, deltas)
+}
+
+// copyMessageIDs loads the message ids with COPY. An SMSC may reuse an id (a
+// wrapped counter, a restarted simulator): COPY then fails on the primary
+// key, and the rows are upserted instead, the new message taking the id over,
+// inside a savepoint so the transaction goes on.
+func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
+	if len(b.msgIDs) == 0 {
+		return nil
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("savepoint: %w", err)
+	}
+	_, err = sp.CopyFrom(ctx, pgx.Identifier{"message_ids"},
+		[]string{"operator", "msg_id", "recipient_id", "send_id", "part", "created_at"},
+		pgx.CopyFromSlice(len(b.msgIDs), func(i int) ([]any, error) {
+			return []any{b.msgOps[i], b.msgIDs[i], b.msgRecips[i], b.msgSends[i], b.msgParts[i], b.msgAt[i]}, nil
+		}))
+	if err == nil {
+		if err := sp.Commit(ctx); err != nil {
+			return fmt.Errorf("release savepoint: %w", err)
+		}
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+		_ = sp.Rollback(ctx)
+		return fmt.Errorf("copy message ids: %w", err)
+	}
+	if err := sp.Rollback(ctx); err != nil {
+		return fmt.Errorf("roll back to savepoint: %w", err)
+	}
+	ops, ids, recips, sends, parts, at := dedupeMessageIDs(b)
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::smallint[], $6::timestamptz[])
+		ON CONFLICT (operator, msg_id) DO UPDATE
+		SET recipient_id = EXCLUDED.recipient_id, send_id = EXCLUDED.send_id, part = EXCLUDED.part,
+		    stat = NULL, created_at = EXCLUDED.created_at`,
+		ops, ids, recips, sends, parts, at); err != nil {
+		return fmt.Errorf("upsert message ids: %w", err)
+	}
+	return nil
+}
+
+// dedupeMessageIDs keeps the last row of every (operator, id): ON CONFLICT
+// may touch a row only once per statement.
+func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, parts []int16, at []time.Time) {
+	type key struct{ op, id string }
+	last := make(map[key]int, len(b.msgIDs))
+	for i := range b.msgIDs {
+		last[key{b.msgOps[i], b.msgIDs[i]}] = i
+	}
+	for i := range b.msgIDs {
+		if last[key{b.msgOps[i], b.msgIDs[i]}] == i {
+			ops, ids = append(ops, b.msgOps[i]), append(ids, b.msgIDs[i])
+			recips, sends = append(recips, b.msgRecips[i]), append(sends, b.msgSends[i])
+			parts, at = append(parts, b.msgParts[i]), append(at, b.msgAt[i])
+		}
+	}
+	return ops, ids, recips, sends, parts, at
+}
