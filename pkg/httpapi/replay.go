@@ -60,13 +60,13 @@ func (s *Server) replay(next gin.HandlerFunc) gin.HandlerFunc {
 		hash := hex.EncodeToString(sum[:])
 		k := "idem:" + strconv.FormatInt(who(c).AccountID, 10) + ":" + c.FullPath() + ":" + hexSum(key)
 		ctx := c.Request.Context()
-		first, held, found, err := s.Replays.Reserve(ctx, k, hash)
+		held, err := s.Replays.Reserve(ctx, k, hash)
 		if err != nil {
 			Fail(c, err)
 			return
 		}
-		if !first {
-			answerReplay(c, held, found, hash)
+		if held != nil {
+			answerReplay(c, *held, hash)
 			return
 		}
 		w := &teeWriter{ResponseWriter: c.Writer}
@@ -86,10 +86,8 @@ func (s *Server) replay(next gin.HandlerFunc) gin.HandlerFunc {
 
 // answerReplay answers a request whose key was used before: busy while the first
 // runs, refused with another body, else the first answer.
-func answerReplay(c *gin.Context, first replay.Answer, found bool, hash string) {
+func answerReplay(c *gin.Context, first replay.Answer, hash string) {
 	switch {
-	case !found:
-		Fail(c, apperr.New(apperr.Conflict, MsgReplayBusy).WithCode("idempotency-key-busy"))
 	case first.Hash != hash:
 		Fail(c, apperr.New(apperr.Invalid, send.MsgIdempotencyReused).WithCode(send.CodeIdempotencyReused))
 	case first.Status == 0:

@@ -33,17 +33,9 @@ type Editor struct{ pool *pgxpool.Pool }
 // NewEditor returns the back office's editor of the rules.
 func NewEditor(pool *pgxpool.Pool) *Editor { return &Editor{pool: pool} }
 
-// View reads the rules.
-func (e *Editor) View(ctx context.Context) (RulesView, error) { return View(ctx, e.pool) }
-
-// Save replaces the rules and the word list (see Save).
-func (e *Editor) Save(ctx context.Context, by acl.Identity, v RulesView, ip string) error {
-	return Save(ctx, e.pool, by, v, ip)
-}
-
 // View reads the rules for the back office.
-func View(ctx context.Context, q Querier) (RulesView, error) {
-	r, err := Load(ctx, q)
+func (e *Editor) View(ctx context.Context) (RulesView, error) {
+	r, err := Load(ctx, e.pool)
 	if r.Words == nil {
 		r.Words = []string{}
 	}
@@ -52,7 +44,7 @@ func View(ctx context.Context, q Querier) (RulesView, error) {
 
 // Save replaces the rules and the word list in one transaction, audited with the
 // staff member. Words are trimmed and deduplicated in their normalised form.
-func Save(ctx context.Context, pool *pgxpool.Pool, by acl.Identity, v RulesView, ip string) error {
+func (e *Editor) Save(ctx context.Context, by acl.Identity, v RulesView, ip string) error {
 	words, err := cleanWords(v.Words)
 	if err != nil {
 		return err
@@ -63,7 +55,7 @@ func Save(ctx context.Context, pool *pgxpool.Pool, by acl.Identity, v RulesView,
 	if v.NewAccountSize < 0 {
 		return apperr.Field("new_account_size", MsgNewSize)
 	}
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO settings (key, value) VALUES ('moderation', $1)
 			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, v.Rules); err != nil {
 			return fmt.Errorf("save moderation settings: %w", err)

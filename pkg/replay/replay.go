@@ -31,23 +31,24 @@ type Store struct{ rdb redis.UniversalClient }
 // New returns the store on rdb.
 func New(rdb redis.UniversalClient) *Store { return &Store{rdb: rdb} }
 
-// Reserve takes key for a first request with body hash hash. When the key was
-// taken before, it returns false and what the key holds (found false when the key
-// expired in between, which counts as still running).
-func (s *Store) Reserve(ctx context.Context, key, hash string) (first bool, held Answer, found bool, err error) {
+// Reserve takes key for a first request with body hash hash and returns nil. When
+// the key was taken before, it returns what the key holds: a Status of 0 means the
+// first request still runs (or the key expired in between).
+func (s *Store) Reserve(ctx context.Context, key, hash string) (*Answer, error) {
 	pending, _ := json.Marshal(Answer{Hash: hash})
 	ok, err := s.rdb.SetNX(ctx, key, pending, TTL).Result()
 	if err != nil || ok {
-		return ok, Answer{}, false, wrap(err)
+		return nil, wrap(err)
 	}
+	held := &Answer{Hash: hash}
 	raw, err := s.rdb.Get(ctx, key).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return false, Answer{}, false, nil
+		return held, nil
 	}
 	if err == nil {
-		err = json.Unmarshal(raw, &held)
+		err = json.Unmarshal(raw, held)
 	}
-	return false, held, err == nil, wrap(err)
+	return held, wrap(err)
 }
 
 // Keep stores the first request's answer under key.

@@ -13,25 +13,25 @@ import (
 func TestReserveKeepForget(t *testing.T) {
 	ctx := context.Background()
 	s := replay.New(testenv.RedisDB(t).Client)
-	first, _, _, err := s.Reserve(ctx, "k", "h1")
-	if err != nil || !first {
-		t.Fatalf("first reserve: %v %v", first, err)
+	held, err := s.Reserve(ctx, "k", "h1")
+	if err != nil || held != nil {
+		t.Fatalf("first reserve: %+v %v", held, err)
 	}
-	first, held, found, err := s.Reserve(ctx, "k", "h1")
-	if err != nil || first || !found || held.Hash != "h1" || held.Status != 0 {
-		t.Fatalf("while running: first %v found %v held %+v err %v", first, found, held, err)
+	held, err = s.Reserve(ctx, "k", "h1")
+	if err != nil || held == nil || held.Hash != "h1" || held.Status != 0 {
+		t.Fatalf("while running: held %+v err %v", held, err)
 	}
 	if err := s.Keep(ctx, "k", replay.Answer{Hash: "h1", Status: 201, Body: []byte(`{"ok":1}`)}); err != nil {
 		t.Fatal(err)
 	}
-	_, held, found, err = s.Reserve(ctx, "k", "h2")
-	if err != nil || !found || held.Status != 201 || string(held.Body) != `{"ok":1}` || held.Hash != "h1" {
-		t.Fatalf("after the answer: found %v held %+v err %v", found, held, err)
+	held, err = s.Reserve(ctx, "k", "h2")
+	if err != nil || held == nil || held.Status != 201 || string(held.Body) != `{"ok":1}` || held.Hash != "h1" {
+		t.Fatalf("after the answer: held %+v err %v", held, err)
 	}
 	if err := s.Forget(ctx, "k"); err != nil {
 		t.Fatal(err)
 	}
-	if first, _, _, err := s.Reserve(ctx, "k", "h2"); err != nil || !first {
-		t.Fatalf("a freed key: %v %v", first, err)
+	if held, err := s.Reserve(ctx, "k", "h2"); err != nil || held != nil {
+		t.Fatalf("a freed key: %+v %v", held, err)
 	}
 }
