@@ -313,12 +313,46 @@ func (h *batchHandler) claimPaced(ctx context.Context, r *batchRun, send sendRow
 		return claimed{}, limit, err
 	}
 	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, limit, min(r.grants.next(time.Now()), limit), h.gatewayID)
-	if err == nil && send.PacePerHour > 0 {
+	if err != nil {
+		h.giveBackLost(ctx, r, c.token)
+		return claimed{}, limit, err
+	}
+	if send.PacePerHour > 0 {
 		if err := h.store.returnPace(ctx, b.SendID, limit-len(c.recs)); err != nil {
 			r.log.Warn("gradual send: unused allotment not returned", "err", err)
 		}
 	}
-	return c, limit, err
+	return c, limit, nil
+}
+
+// giveBackWait bounds how long a gateway tries to give back a claim whose
+// answer it lost: past the sweeper's default Abandoned the sweeper has settled it.
+const giveBackWait = 2 * time.Minute
+
+// giveBackLost gives back the claim a failed claim statement may have committed
+// all the same (a primary failing over with the commit on its way): none of its
+// recipients reached the SMSC, so they are queued again instead of being left to
+// the sweeper as granted with an unknown outcome. It tries until the database
+// answers, giveBackWait at most, also past the task's end.
+func (h *batchHandler) giveBackLost(ctx context.Context, r *batchRun, token int64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), giveBackWait)
+	defer cancel()
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		n, err := h.store.giveBack(ctx, r.b.SendID, token)
+		if err == nil {
+			if n > 0 {
+				r.log.Warn("a claim whose answer was lost is given back", "recipients", n)
+			}
+			return
+		}
+		r.log.Debug("a claim whose answer was lost: give-back failed, retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			r.log.Error("a claim whose answer was lost could not be given back: the sweeper settles it", "err", err)
+			return
+		case <-time.After(wait):
+		}
+	}
 }
 
 // finishLater records a critical chunk whose every recipient was handed to

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -347,4 +348,25 @@ func bindStats(g *Gateway) smpp.Stats {
 		s.DeliversAcked += st.DeliversAcked
 	}
 	return s
+}
+
+// serveTCP listens on a free loopback port and serves each connection with
+// serve until the test ends.
+func serveTCP(t *testing.T, serve func(net.Conn)) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serve(c)
+		}
+	}()
+	return ln
 }

@@ -27,21 +27,8 @@ type rejectingSMSC struct {
 
 func newRejectingSMSC(t *testing.T) *rejectingSMSC {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &rejectingSMSC{ln: ln, seen: map[string]int{}, nextID: 0x1000}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go s.serve(c)
-		}
-	}()
+	s := &rejectingSMSC{seen: map[string]int{}, nextID: 0x1000}
+	s.ln = serveTCP(t, s.serve)
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -107,8 +108,11 @@ type claimedRecipient struct {
 // in id order, the order they are handed to the SMSC in.
 type claimed struct {
 	claimID int64
-	handed  int // the first handed recipients may go to the SMSC
-	recs    []claimedRecipient
+	// token is the random number the claim was recorded with: the claim's name
+	// when its answer is lost (giveBack).
+	token  int64
+	handed int // the first handed recipients may go to the SMSC
+	recs   []claimedRecipient
 }
 
 // claim moves up to limit queued recipients of the batch with an id above
@@ -118,9 +122,11 @@ type claimed struct {
 // the chunk then asks for a grant, is refused and puts its recipients back. Rows another consumer
 // is claiming are skipped, never waited for. The claim walks the batch index
 // (send_id, batch, id) from after, so a batch is read once however small its
-// chunks.
+// chunks. On an error the claim may still have been committed (its answer lost
+// with the connection): the returned token names it for giveBack.
 func (st *store) claim(ctx context.Context, sendID int64, batch int, operator string, after int64,
 	limit, grant int, gateway string) (claimed, error) {
+	token := rand.Int64()
 	rows, err := st.pool.Query(ctx, `
 		WITH c AS (
 			UPDATE recipients SET status = $4, updated_at = now()
@@ -132,27 +138,43 @@ func (st *store) claim(ctx context.Context, sendID int64, batch int, operator st
 				FOR UPDATE SKIP LOCKED)
 			RETURNING id, mobile, text),
 		k AS (
-			INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, gateway)
+			INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, gateway, token)
 			SELECT $1, $2, $7, array_agg(id ORDER BY id),
 				CASE WHEN EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND `+grantable+`)
-				THEN least($8::int, count(*)::int) ELSE 0 END, $9
+				THEN least($8::int, count(*)::int) ELSE 0 END, $9, $10
 			FROM c HAVING count(*) > 0
 			RETURNING id, handed)
 		SELECT k.id, k.handed, c.id, c.mobile, c.text FROM c, k ORDER BY c.id`,
-		sendID, batch, after, recipientSubmitting, recipientQueued, limit, operator, grant, gateway)
+		sendID, batch, after, recipientSubmitting, recipientQueued, limit, operator, grant, gateway, token)
+	out := claimed{token: token}
 	if err != nil {
-		return claimed{}, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
+		return out, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
 	}
-	var out claimed
 	out.recs, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (claimedRecipient, error) {
 		var c claimedRecipient
 		err := r.Scan(&out.claimID, &out.handed, &c.ID, &c.Mobile, &c.Text)
 		return c, err
 	})
 	if err != nil {
-		return claimed{}, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
+		return claimed{token: token}, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
 	}
 	return out, nil
+}
+
+// giveBack deletes the claim of the send recorded with token, if there is one,
+// and queues its recipients again; it returns how many. Only for a claim whose
+// answer never reached the gateway: none of its recipients was handed to the
+// SMSC. A claim the sweeper has settled already is gone and left alone.
+func (st *store) giveBack(ctx context.Context, sendID, token int64) (int, error) {
+	tag, err := st.pool.Exec(ctx, `
+		WITH c AS (DELETE FROM recipient_claims WHERE send_id = $1 AND token = $2 RETURNING ids)
+		UPDATE recipients r SET status = $3, updated_at = now()
+		FROM c WHERE r.id = ANY(c.ids) AND r.status = $4`,
+		sendID, token, recipientQueued, recipientSubmitting)
+	if err != nil {
+		return 0, fmt.Errorf("give back the lost claim of send %d: %w", sendID, err)
+	}
+	return int(tag.RowsAffected()), nil
 }
 
 // lowerClaims lowers the grant of each of a dead gateway's claims to the

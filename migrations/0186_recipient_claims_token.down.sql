@@ -1,0 +1,1 @@
+ALTER TABLE recipient_claims DROP COLUMN IF EXISTS token;
