@@ -8,7 +8,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-pg pooler-test replica-test migrate seed lint fmt clean dist proxy-test deb-test
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-apps chaos-pg pooler-test replica-test migrate seed lint fmt clean dist proxy-test deb-test
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -55,7 +55,10 @@ bench: services build ## Run the benchmarks (figures go to docs/benchmarks.md by
 testbed: ## Multi-host test bed: 2 api/worker/gateway pairs in network namespaces, a 10,000-recipient smoke send, then down
 	@trap 'bash scripts/testbed.sh down' EXIT; bash scripts/testbed.sh up 2 && bash scripts/testbed.sh smoke 10000
 
-chaos: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-recipient send per fault (kills, Redis restart and failover, binds down, throttling, a slow carrier, PostgreSQL restart, duplicated tasks, clock jumps), then a table
+chaos: ## The whole chaos suite: chaos-apps, then chaos-pg (docs/chaos.md)
+	@$(MAKE) --no-print-directory chaos-apps && $(MAKE) --no-print-directory chaos-pg
+
+chaos-apps: ## Chaos suite on a 2-pair test bed with Redis under Sentinel: a 100,000-recipient send per fault (kills, Redis restart and failover, binds down, throttling, a slow carrier, PostgreSQL restart, duplicated tasks, clock jumps), then a table
 	@trap 'bash scripts/testbed.sh down' EXIT; export TESTBED_REDIS=sentinel TESTBED_EXTRA_ENV="SWEEP_ABANDONED=5s SWEEP_STALLED=10s SWEEP_NO_RECEIPT=60s"; \
 		bash scripts/testbed.sh up 2 && bash scripts/testbed.sh chaos $(CHAOS_N)
 
