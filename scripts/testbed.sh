@@ -265,7 +265,7 @@ up() {
   need_tools
   [ ! -e "/run/netns/$PREFIX-db" ] || { echo "the test bed is up already (down first)" >&2; exit 1; }
   . scripts/toolchain.sh
-  (cd web && { [ -f dist/index.html ] || npm run build >/dev/null; })
+  [ -f web/dist/index.html ] || { make --no-print-directory web-deps && (cd web && npm run build >/dev/null); }
   go build -o bin/ ./cmd/...
   rm -rf "$TESTBED_DIR"; mkdir -p "$TESTBED_DIR/files"; chmod 755 "$TESTBED_DIR"
   echo "$pairs" >"$TESTBED_DIR/pairs"
