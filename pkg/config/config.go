@@ -188,6 +188,9 @@ const EnvProduction = "production"
 
 // Load reads the configuration from the environment.
 func Load() (Config, error) {
+	if err := secretFilesReadable(); err != nil {
+		return Config{}, err
+	}
 	c := defaults()
 	if err := c.loadInts(); err != nil {
 		return c, err
@@ -377,7 +380,26 @@ func env(key, def string) string {
 	return def
 }
 
-// secret reads KEY, or the contents of the file named by KEY_FILE.
+// secretKeys are the settings read by secret: each takes a KEY_FILE variant.
+var secretKeys = []string{"DATABASE_URL", "DATABASE_DIRECT_URL", "DATABASE_REPLICA_URL", "REDIS_PASSWORD",
+	"REDIS_SENTINEL_PASSWORD", "TOKEN_SECRET", "ASSISTANT_KEY"}
+
+// secretFilesReadable fails when a KEY_FILE names a file that cannot be read: the
+// setting would otherwise fall back to KEY or its default (for TOKEN_SECRET, the
+// development secret) without a word.
+func secretFilesReadable() error {
+	for _, key := range secretKeys {
+		if path := os.Getenv(key + "_FILE"); path != "" {
+			if _, err := os.ReadFile(path); err != nil {
+				return fmt.Errorf("config %s_FILE: %w", key, err)
+			}
+		}
+	}
+	return nil
+}
+
+// secret reads KEY, or the contents of the file named by KEY_FILE (one of
+// secretKeys, which Load checks are readable first).
 func secret(key, def string) string {
 	if path := os.Getenv(key + "_FILE"); path != "" {
 		b, err := os.ReadFile(path)

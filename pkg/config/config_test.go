@@ -1,6 +1,13 @@
 package config
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,4 +77,64 @@ func TestPaymentGateway(t *testing.T) {
 	if _, err := Load(); err == nil {
 		t.Fatal("an unknown gateway was accepted")
 	}
+}
+
+// A KEY_FILE naming a file that cannot be read stops Load with an error naming
+// it, for every setting read by secret (the list is checked against the source:
+// every secret("KEY", …) call names one of secretKeys); a readable one is used.
+func TestUnreadableSecretFileRefused(t *testing.T) {
+	for _, key := range secretCalls(t) {
+		if !slices.Contains(secretKeys, key) {
+			t.Fatalf("secret(%q, …) is not in secretKeys: Load would not check its file", key)
+		}
+	}
+	for _, key := range secretKeys {
+		t.Setenv(key+"_FILE", filepath.Join(t.TempDir(), "missing"))
+		if _, err := Load(); err == nil || !strings.Contains(err.Error(), key+"_FILE") {
+			t.Fatalf("%s_FILE unreadable: err %v", key, err)
+		}
+		t.Setenv(key+"_FILE", "")
+	}
+	f := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(f, []byte("a-token-secret-from-a-credential-file-1234\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TOKEN_SECRET_FILE", f)
+	if c, err := Load(); err != nil || c.TokenSecret != "a-token-secret-from-a-credential-file-1234" {
+		t.Fatalf("readable TOKEN_SECRET_FILE: %v, %q", err, c.TokenSecret)
+	}
+}
+
+// secretCalls lists the keys the package's sources pass to secret.
+func secretCalls(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, _ := filepath.Glob("*.go")
+	var keys []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			if id, isID := call.Fun.(*ast.Ident); isID && id.Name == "secret" {
+				if lit, ok := call.Args[0].(*ast.BasicLit); ok {
+					k, _ := strconv.Unquote(lit.Value)
+					keys = append(keys, k)
+				}
+			}
+			return true
+		})
+	}
+	if len(keys) < len(secretKeys) {
+		t.Fatalf("found %d secret calls, fewer than secretKeys' %d", len(keys), len(secretKeys))
+	}
+	return keys
 }
