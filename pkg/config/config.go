@@ -7,7 +7,9 @@ package config
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os/signal"
 	"syscall"
@@ -384,13 +386,15 @@ func env(key, def string) string {
 var secretKeys = []string{"DATABASE_URL", "DATABASE_DIRECT_URL", "DATABASE_REPLICA_URL", "REDIS_PASSWORD",
 	"REDIS_SENTINEL_PASSWORD", "TOKEN_SECRET", "ASSISTANT_KEY"}
 
-// secretFilesReadable fails when a KEY_FILE names a file that cannot be read: the
-// setting would otherwise fall back to KEY or its default (for TOKEN_SECRET, the
-// development secret) without a word.
+// secretFilesReadable fails when a KEY_FILE names a file that is there but cannot
+// be read (its permissions, a directory): the setting would otherwise fall back to
+// KEY or its default (for TOKEN_SECRET, the development secret) without a word. A
+// file that is not there leaves the setting to KEY: the systemd units name every
+// credential and an operator provides the ones they use (deploy/systemd).
 func secretFilesReadable() error {
 	for _, key := range secretKeys {
 		if path := os.Getenv(key + "_FILE"); path != "" {
-			if _, err := os.ReadFile(path); err != nil {
+			if _, err := os.ReadFile(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("config %s_FILE: %w", key, err)
 			}
 		}

@@ -79,8 +79,8 @@ func TestPaymentGateway(t *testing.T) {
 	}
 }
 
-// A KEY_FILE naming a file that cannot be read stops Load with an error naming
-// it, for every setting read by secret (the list is checked against the source:
+// A KEY_FILE naming a file that is there but cannot be read stops Load with an
+// error naming it (one that is not there leaves the setting to KEY), for every setting read by secret (the list is checked against the source:
 // every secret("KEY", …) call names one of secretKeys); a readable one is used.
 func TestUnreadableSecretFileRefused(t *testing.T) {
 	for _, key := range secretCalls(t) {
@@ -89,9 +89,13 @@ func TestUnreadableSecretFileRefused(t *testing.T) {
 		}
 	}
 	for _, key := range secretKeys {
-		t.Setenv(key+"_FILE", filepath.Join(t.TempDir(), "missing"))
+		t.Setenv(key+"_FILE", t.TempDir()) // a directory: there, but not a readable file
 		if _, err := Load(); err == nil || !strings.Contains(err.Error(), key+"_FILE") {
 			t.Fatalf("%s_FILE unreadable: err %v", key, err)
+		}
+		t.Setenv(key+"_FILE", filepath.Join(t.TempDir(), "missing"))
+		if _, err := Load(); err != nil {
+			t.Fatalf("%s_FILE naming no file: %v, want the setting left to %s", key, err, key)
 		}
 		t.Setenv(key+"_FILE", "")
 	}
