@@ -471,48 +471,13 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		return Accepted{}, false, err
 	}
 	a := Accepted{Status: status, Price: p.quote.Price, Sandbox: id.Sandbox, Sender: p.line.Number, Cancel11: p.quote.Cancel11}
+	n := newSend{id: id, r: r, p: p, status: status, held: held, pace: pace, own: own, idemKey: idemKey, hash: hash,
+		ip: ip, campaignID: campaignID}
 	var balance int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := accountOpen(ctx, tx, id.AccountID); err != nil {
-			return err
-		}
-		var key, keyHash *string
-		if idemKey != "" {
-			key, keyHash = &idemKey, &hash
-		}
-		err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
-			encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
-			request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked, hours_start, hours_end,
-			pace_per_hour, pace_end_at)
-			VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-			nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28, $29, $30, $31, $32)
-			ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
-			id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
-			p.quote.Encoding, p.quote.Parts, status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
-			p.quote.Invalid, p.quote.Price, ip, campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
-			priorityOf(p.typ), id.Sandbox, r.Masked, ownFrom(own), ownTo(own), pace.perHour(), pace.end()).Scan(&a.ID)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errDuplicateKey
-		}
-		if localIDTaken(err) {
-			return apperr.New(apperr.Conflict, MsgLocalIDTaken).WithCode(CodeLocalIDTaken)
-		}
-		if err != nil {
-			return fmt.Errorf("insert send: %w", err)
-		}
-		balance, _, err = wallet.Apply(ctx, tx, wallet.Entry{AccountID: id.AccountID, Kind: wallet.Hold, Amount: -p.quote.Price,
-			SendID: a.ID, Ref: holdRef(a.ID), UserID: id.UserID, Description: "رزرو هزینه ارسال " + strconv.FormatInt(a.ID, 10)})
-		if err != nil {
-			return err
-		}
-		if status == StatusHeld {
-			if err := submitHeld(ctx, tx, id.AccountID, a.ID, held, heldSummary(p)); err != nil {
-				return err
-			}
-		}
-		return audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
-			Action: audit.SendCreate, TargetType: "send", Target: strconv.FormatInt(a.ID, 10), IP: ip,
-			Details: auditDetails(p.quote.Recipients, p.quote.Price, status, id.Sandbox)})
+		var err error
+		a.ID, balance, err = n.store(ctx, tx)
+		return err
 	})
 	if errors.Is(err, errDuplicateKey) {
 		a, _, err := s.byIdempotencyKey(ctx, id.AccountID, idemKey, hash)
@@ -530,6 +495,76 @@ func (s *Service) create(ctx context.Context, id acl.Identity, r Request, idemKe
 		slog.WarnContext(ctx, "expand not enqueued; the sweeper will retry", "send", a.ID, "err", err)
 	}
 	return a, true, nil
+}
+
+// newSend is an accepted request as create stores it: the request, what check
+// prepared of it and what was decided on it.
+type newSend struct {
+	id                acl.Identity
+	r                 Request
+	p                 prepared
+	status            string
+	held              []string
+	pace              *GradualInfo
+	own               *sendrules.Window
+	idemKey, hash, ip string
+	campaignID        int64
+}
+
+// store writes the send, its wallet hold, its review when held and its audit
+// entry in tx; it returns the send's id and the balance after the hold.
+func (n newSend) store(ctx context.Context, tx pgx.Tx) (int64, int64, error) {
+	id, p := n.id, n.p
+	if err := accountOpen(ctx, tx, id.AccountID); err != nil {
+		return 0, 0, err
+	}
+	sendID, err := n.insert(ctx, tx)
+	if err != nil {
+		return 0, 0, err
+	}
+	balance, _, err := wallet.Apply(ctx, tx, wallet.Entry{AccountID: id.AccountID, Kind: wallet.Hold, Amount: -p.quote.Price,
+		SendID: sendID, Ref: holdRef(sendID), UserID: id.UserID, Description: "رزرو هزینه ارسال " + strconv.FormatInt(sendID, 10)})
+	if err != nil {
+		return 0, 0, err
+	}
+	if n.status == StatusHeld {
+		if err := submitHeld(ctx, tx, id.AccountID, sendID, n.held, heldSummary(p)); err != nil {
+			return 0, 0, err
+		}
+	}
+	return sendID, balance, audit.Record(ctx, tx, audit.Entry{AccountID: id.AccountID, UserID: id.UserID, APIKeyID: id.APIKeyID,
+		Action: audit.SendCreate, TargetType: "send", Target: strconv.FormatInt(sendID, 10), IP: n.ip,
+		Details: auditDetails(p.quote.Recipients, p.quote.Price, n.status, id.Sandbox)})
+}
+
+// insert writes the sends row: errDuplicateKey when the idempotency key is taken.
+func (n newSend) insert(ctx context.Context, tx pgx.Tx) (int64, error) {
+	id, p, r := n.id, n.p, n.r
+	var key, keyHash *string
+	if n.idemKey != "" {
+		key, keyHash = &n.idemKey, &n.hash
+	}
+	var sendID int64
+	err := tx.QueryRow(ctx, `INSERT INTO sends (account_id, user_id, api_key_id, type, line_id, sender, text, cancel11,
+		encoding, parts, status, send_at, idempotency_key, numbers, source, requested, duplicates, invalid, quote, ip, campaign_id,
+		request_hash, texts, local_id, pattern_version_id, priority, sandbox, masked, hours_start, hours_end,
+		pace_per_hour, pace_end_at)
+		VALUES ($1, nullif($2, 0), nullif($3, 0), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+		nullif($21, 0), $22, $23, nullif($24, ''), nullif($25, 0), $26, $27, $28, $29, $30, $31, $32)
+		ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id`,
+		id.AccountID, id.UserID, id.APIKeyID, p.typ, p.line.ID, p.line.Number, textOf(p.typ, r.Text), p.quote.Cancel11,
+		p.quote.Encoding, p.quote.Parts, n.status, r.SendAt, key, p.numbers, p.src, p.quote.Requested, p.quote.Duplicates,
+		p.quote.Invalid, p.quote.Price, n.ip, n.campaignID, keyHash, p.texts, r.LocalID, r.patternVersion(),
+		priorityOf(p.typ), id.Sandbox, r.Masked, ownFrom(n.own), ownTo(n.own), n.pace.perHour(), n.pace.end()).Scan(&sendID)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, errDuplicateKey
+	case localIDTaken(err):
+		return 0, apperr.New(apperr.Conflict, MsgLocalIDTaken).WithCode(CodeLocalIDTaken)
+	case err != nil:
+		return 0, fmt.Errorf("insert send: %w", err)
+	}
+	return sendID, nil
 }
 
 var errDuplicateKey = errors.New("duplicate idempotency key")
