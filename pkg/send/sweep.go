@@ -60,62 +60,72 @@ const sweepLimit = 1000
 // has been idle that long.
 func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (map[string]int, error) {
 	did := map[string]int{}
-	// 1. Claims of dead gateways.
-	if err := s.sweepClaims(ctx, c, did); err != nil {
-		return did, err
+	steps := []func() error{
+		func() error { return s.sweepClaims(ctx, c, did) },      // claims of dead gateways
+		func() error { return s.sweepNoReceipt(ctx, c, did) },   // unknown outcomes never reconciled
+		func() error { return s.sweepQuiet(ctx, c, did) },       // receipts a quiet send still waits for
+		func() error { s.dropPending(ctx, c, did); return nil }, // pending receipts past the wait
+		func() error { return s.sweepIdle(ctx, tasks, c, did) }, // batches whose task is gone
+		func() error { return s.sweepOrphans(ctx, tasks, c.Orphaned, did) },
+		func() error { return s.sweepExpands(ctx, tasks, c, did) },
+		func() error { return s.sweepFinished(ctx, did) },
 	}
-	// 2. Unknown outcomes that never got a receipt become final (not reached handset).
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return did, err
+		}
+	}
+	return did, nil
+}
+
+// sweepNoReceipt makes final (not reached handset) the unknown outcomes that never
+// got a receipt within NoReceipt.
+func (s *Service) sweepNoReceipt(ctx context.Context, c SweepConfig, did map[string]int) error {
 	rows, err := s.pool.Query(ctx, `WITH x AS (
 			UPDATE recipients SET status = 3, unknown = false, error = 'no-receipt', done_at = now(), updated_at = now()
 			WHERE unknown AND status IN (0, 1) AND submitted_at < now() - $1::interval RETURNING send_id)
 		SELECT send_id, count(*) FROM x GROUP BY send_id`, c.NoReceipt)
 	if err != nil {
-		return did, fmt.Errorf("sweep no-receipt: %w", err)
+		return fmt.Errorf("sweep no-receipt: %w", err)
 	}
 	ids, counts, err := perSend(rows)
 	if err != nil {
-		return did, err
+		return err
 	}
 	did["no_receipt"] = sum(counts)
 	if err := addToSends(ctx, s.pool, "undelivered", ids, counts); err != nil {
-		return did, fmt.Errorf("sweep no-receipt: %w", err)
+		return fmt.Errorf("sweep no-receipt: %w", err)
 	}
-	// 2b. Every other recipient still waiting for a receipt (its parts accepted,
-	// whatever happened to their receipts) in a send nothing changed for that long.
-	if err := s.sweepQuiet(ctx, c, did); err != nil {
-		return did, err
-	}
+	return nil
+}
+
+// dropPending drops the pending receipts older than NoReceipt; a failure waits
+// for the next pass.
+func (s *Service) dropPending(ctx context.Context, c SweepConfig, did map[string]int) {
 	if tag, err := s.pool.Exec(ctx, `DELETE FROM pending_receipts WHERE received_at < now() - $1::interval`, c.NoReceipt); err == nil {
 		did["pending_dropped"] = int(tag.RowsAffected())
 	}
-	// 3. Idle sends: batches whose task is gone while recipients still wait.
-	if err := s.sweepIdle(ctx, tasks, c, did); err != nil {
-		return did, err
-	}
-	// 3b. Batch tasks a dead gateway took before claiming any recipient.
-	if err := s.sweepOrphans(ctx, tasks, c.Orphaned, did); err != nil {
-		return did, err
-	}
-	// 4. Accepted sends whose expand task was lost.
-	rows, err = s.pool.Query(ctx, `SELECT id, type FROM sends WHERE status = 'queued' AND expanded_at IS NULL
+}
+
+// sweepExpands enqueues again the expansion of accepted sends whose expand task
+// was lost (none live after Stalled).
+func (s *Service) sweepExpands(ctx context.Context, tasks TaskLookup, c SweepConfig, did map[string]int) error {
+	rows, err := s.pool.Query(ctx, `SELECT id, type FROM sends WHERE status = 'queued' AND expanded_at IS NULL
 		AND created_at < now() - $1::interval LIMIT 1000`, c.Stalled)
 	if err != nil {
-		return did, fmt.Errorf("sweep queued: %w", err)
+		return fmt.Errorf("sweep queued: %w", err)
 	}
 	type q struct {
 		id  int64
 		typ string
 	}
-	var qs []q
-	for rows.Next() {
+	qs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (q, error) {
 		var x q
-		if err := rows.Scan(&x.id, &x.typ); err != nil {
-			rows.Close()
-			return did, err
-		}
-		qs = append(qs, x)
+		return x, r.Scan(&x.id, &x.typ)
+	})
+	if err != nil {
+		return fmt.Errorf("sweep queued: %w", err)
 	}
-	rows.Close()
 	for _, x := range qs {
 		queue := jobs.QueueDefault
 		if IsCritical(x.typ) {
@@ -134,22 +144,26 @@ func (s *Service) Sweep(ctx context.Context, tasks TaskLookup, c SweepConfig) (m
 			did["expands_requeued"]++
 		}
 	}
-	// 5. Sends whose counters say nothing waits for a gateway any more (every
-	// recipient submitted or rejected): refund what was never sent, close.
-	// Finalize checks the recipients themselves.
-	rows, err = s.pool.Query(ctx, `SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND finished_at IS NULL
+	return nil
+}
+
+// sweepFinished finalises the sends whose counters say nothing waits for a
+// gateway any more (every recipient submitted or rejected): refund what was never
+// sent, close. Finalize checks the recipients themselves.
+func (s *Service) sweepFinished(ctx context.Context, did map[string]int) error {
+	rows, err := s.pool.Query(ctx, `SELECT id FROM sends WHERE status IN ('sending', 'stopped') AND finished_at IS NULL
 		AND expanded_at IS NOT NULL AND submitted + rejected >= recipients LIMIT 1000`)
 	if err != nil {
-		return did, fmt.Errorf("sweep finalize: %w", err)
+		return fmt.Errorf("sweep finalize: %w", err)
 	}
 	fin, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
-		return did, fmt.Errorf("sweep finalize: %w", err)
+		return fmt.Errorf("sweep finalize: %w", err)
 	}
 	for _, id := range fin {
 		s.finalize(ctx, id, did)
 	}
-	return did, nil
+	return nil
 }
 
 func (s *Service) finalize(ctx context.Context, id int64, did map[string]int) {
