@@ -295,22 +295,14 @@ func (g *Gateway) Run(ctx context.Context) error {
 	httpSrv := &http.Server{Handler: g.httpHandler(), ReadHeaderTimeout: 5 * time.Second}
 	httpErr := make(chan error, 1)
 	go func() { httpErr <- httpSrv.Serve(g.ln) }()
-	hbCtx, hbStop := context.WithCancel(context.Background())
-	hbDone := make(chan struct{})
-	go func() {
-		defer close(hbDone)
-		g.heartbeatLoop(hbCtx)
-	}()
+	hbStop := background(g.heartbeatLoop)
 	// The leases are renewed until the binds are closed, so that no other
 	// gateway opens one while this one still drains it.
-	leaseCtx, leaseStop := context.WithCancel(context.Background())
-	leaseDone := make(chan struct{})
-	go func() {
-		defer close(leaseDone)
+	leaseStop := background(func(ctx context.Context) {
 		if g.lease != nil {
-			g.leaseLoop(leaseCtx)
+			g.leaseLoop(ctx)
 		}
-	}()
+	})
 	g.log.Info("smpp gateway running", "status", "http://"+g.HTTPAddr()+"/status",
 		"binds", len(g.binds.all), "queues", queues, "concurrency", g.cfg.Concurrency,
 		"critical_concurrency", g.cfg.CriticalConcurrency)
@@ -321,6 +313,34 @@ func (g *Gateway) Run(ctx context.Context) error {
 	case err := <-httpErr:
 		runErr = fmt.Errorf("gateway: status server: %w", err)
 	}
+	g.stop(servers, leaseStop, hbStop)
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(sctx); err != nil {
+		g.log.Warn("gateway: stop status server", "err", err)
+	}
+	g.log.Info("smpp gateway stopped")
+	return runErr
+}
+
+// background runs loop until the returned stop is called; stop returns once
+// loop has.
+func background(loop func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		loop(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// stop is Run's graceful end: no new tasks, the handlers in hand finished (up to
+// ShutdownTimeout), the binds closed and their leases left, the heartbeat gone.
+func (g *Gateway) stop(servers []*asynq.Server, leaseStop, hbStop func()) {
 	deadline := time.Now().Add(g.cfg.ShutdownTimeout)
 	g.log.Info("smpp gateway stopping")
 	close(g.stopping) // batches begin no further recipient
@@ -335,24 +355,15 @@ func (g *Gateway) Run(ctx context.Context) error {
 	held := g.heldBinds()
 	g.closeAll(deadline)
 	leaseStop()
-	<-leaseDone
 	g.leaveLeases(held)
 
 	hbStop()
-	<-hbDone
 	g.handler.journal.close()
 	dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
 	if err := g.deps.Redis.Del(dctx, jobs.GatewayHeartbeat+g.cfg.InstanceID).Err(); err != nil {
 		g.log.Warn("gateway: remove heartbeat", "err", err)
 	}
-	cancel()
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := httpSrv.Shutdown(sctx); err != nil {
-		g.log.Warn("gateway: stop status server", "err", err)
-	}
-	g.log.Info("smpp gateway stopped")
-	return runErr
 }
 
 // closeAll waits for handlers asynq gave up on, stores what they left with
