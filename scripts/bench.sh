@@ -117,6 +117,12 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 PROCS=(api worker smpp-gateway smsc-sim redis)
+# hot_writes: the rows inserted, updated and deleted so far in the tables a
+# recipient's path writes (recipients' partitions, message_ids, claims, pending receipts).
+hot_writes() {
+  psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables
+    WHERE relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'"
+}
 # snapshot FILE [reset]: "name pid ticks hwm_kb" lines; reset clears each VmHWM first.
 snapshot() {
   local f=$1 reset=${2:-} n p
@@ -280,6 +286,8 @@ PY
 SIM0=$(sim_total accepted)
 snapshot "$STACK_RUN/e2e.before" reset
 pg_sampler_start "$STACK_RUN/e2e.pg"
+sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
+WRITES0=$(hot_writes) WAL0=$(psql "$DATABASE_URL" -Atc "SELECT pg_current_wal_lsn()")
 T0=$(now)
 RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
@@ -353,6 +361,7 @@ say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT st
                sum(n_tup_upd) AS n_tup_upd, sum(n_tup_hot_upd) AS n_tup_hot_upd, sum(n_tup_ins) AS n_tup_ins
         FROM pg_stat_user_tables
         WHERE relname IN ('message_ids', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$' GROUP BY 1) t")"
+say "   per recipient: $(awk -v a="$(hot_writes)" -v b="$WRITES0" -v n="$RECIP" 'BEGIN { printf "%.2f row writes", (a - b) / n }') (inserts, updates and deletes of recipients, message_ids, recipient_claims, pending_receipts), $(psql "$DATABASE_URL" -Atc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$WAL0') / $RECIP)") B of WAL (the whole server's)"
 say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
