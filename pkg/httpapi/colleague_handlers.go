@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"context"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
@@ -121,29 +119,4 @@ func (s *Server) acceptInvite(c *gin.Context) {
 		return
 	}
 	reply(c, gin.H{"username": in.Username}, s.Colleagues.AcceptInvite(c.Request.Context(), in, c.ClientIP()))
-}
-
-// idBody is a request body naming one record.
-type idBody struct {
-	ID int64 `json:"id"`
-}
-
-// byBodyID answers a POST {"id"} that acts on one record of the caller's account.
-func byBodyID(act func(ctx context.Context, id acl.Identity, target int64, ip string) error) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		var in idBody
-		if !bind(c, &in) {
-			return
-		}
-		reply(c, nil, act(c.Request.Context(), who(c), in.ID, c.ClientIP()))
-	}
-}
-
-// replyCreated answers 201 with a service's result, or the error.
-func replyCreated(c *gin.Context, v any, err error) {
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Created(c, v)
 }

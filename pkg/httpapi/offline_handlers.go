@@ -1,16 +1,12 @@
 package httpapi
 
 import (
-	"errors"
 	"io"
 	"log/slog"
-	"mime/multipart"
-	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/payment"
 	"github.com/chapar/chapar/pkg/payment/offline"
 	"github.com/chapar/chapar/pkg/validate"
@@ -47,22 +43,6 @@ func (s *Server) offlineCreate(method string) gin.HandlerFunc {
 		p, err := s.Offline.Create(c.Request.Context(), who(c), r)
 		replyCreated(c, p, err)
 	}
-}
-
-func firstFile(f *multipart.Form, name string) *multipart.FileHeader {
-	if fs := f.File[name]; len(fs) > 0 {
-		return fs[0]
-	}
-	return nil
-}
-
-// badForm is the error of a body that is not a readable multipart form.
-func badForm(err error) error {
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return apperr.ErrTooLarge
-	}
-	return apperr.New(apperr.Invalid, "فرم ارسال شده معتبر نیست").WithCode("bad-multipart")
 }
 
 // offlineList answers a page of the caller's offline payment reports.

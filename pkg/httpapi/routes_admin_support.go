@@ -53,17 +53,6 @@ func (s *Server) adminSupportRoutes() []Route {
 	}
 }
 
-// byPathAct calls an action on the :id path parameter and answers null.
-func byPathAct(act func(ctx context.Context, by acl.Identity, id int64) error) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := pathID(c)
-		if err == nil {
-			err = act(c.Request.Context(), who(c), id)
-		}
-		reply(c, nil, err)
-	}
-}
-
 // adminTicketQueue answers a page of every account's requests, filtered by state,
 // kind, category, account, assigned staff (-1: nobody), search and creation dates.
 func (s *Server) adminTicketQueue(c *gin.Context) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -60,15 +59,6 @@ func (s *Server) bankRoutes() []Route {
 			return svc.Count(ctx, id.AccountID, r)
 		}, false)},
 	}
-}
-
-// queryNum reads a non-negative integer query parameter (0 when absent or bad).
-func queryNum(c *gin.Context, name string) int {
-	n, err := strconv.Atoi(c.Query(name))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }
 
 // outlines serves the province or county outlines (a GeoJSON feature collection

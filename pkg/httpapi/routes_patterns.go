@@ -50,17 +50,6 @@ func (s *Server) patternList(base pattern.Filter) gin.HandlerFunc {
 	}
 }
 
-// withID runs f with the path's id.
-func withID(c *gin.Context, f func(id int64) (any, error)) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	v, err := f(id)
-	reply(c, v, err)
-}
-
 func (s *Server) patternBrand(c *gin.Context) {
 	b, err := s.Patterns.Brand(c.Request.Context(), who(c).AccountID)
 	reply(c, gin.H{"brand": b}, err)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
@@ -38,49 +37,6 @@ func (s *Server) predefinedRoutes() []Route {
 		{http.MethodGet, "/user/draft/show/:id", acl.SendCreate, byPathID(svc.Draft)},
 		{http.MethodPost, "/user/draft/delete", acl.SendCreate, byBodyID(svc.DeleteDraft)},
 	}
-}
-
-// byForm binds the JSON form, calls the service and answers 201 (created) or 200.
-func byForm[In, Out any](act func(ctx context.Context, id acl.Identity, in In) (Out, error), created bool) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		var in In
-		if !bind(c, &in) {
-			return
-		}
-		v, err := act(c.Request.Context(), who(c), in)
-		if created {
-			replyCreated(c, v, err)
-			return
-		}
-		reply(c, v, err)
-	}
-}
-
-// byPathID calls a service with the :id path parameter and answers its result.
-func byPathID[Out any](show func(ctx context.Context, id acl.Identity, target int64) (Out, error)) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := pathID(c)
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		v, err := show(c.Request.Context(), who(c), id)
-		reply(c, v, err)
-	}
-}
-
-// pagedList reads the paging and answers one page of a service's list.
-func pagedList[T any](c *gin.Context, list func(p validate.Paging) ([]T, int64, error)) {
-	page, limit, ok := pageOf(c)
-	if !ok {
-		return
-	}
-	rows, total, err := list(validate.Paging{Page: page, Limit: limit})
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: page, Limit: limit, Total: total})
 }
 
 func predefinedGroupList(svc *predefined.Service) gin.HandlerFunc {

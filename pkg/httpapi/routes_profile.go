@@ -237,8 +237,3 @@ func (s *Server) documentFile(staff bool) gin.HandlerFunc {
 		}
 	}
 }
-
-// replyDone answers an action without a result: {"done": true}, or the error.
-func replyDone(c *gin.Context, err error) {
-	reply(c, gin.H{"done": true}, err)
-}

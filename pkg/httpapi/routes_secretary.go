@@ -91,21 +91,6 @@ func readerDelete(svc *secretary.Service) gin.HandlerFunc {
 	}
 }
 
-// withPathID binds the JSON body and calls act with the :id path parameter.
-func withPathID[In, Out any](c *gin.Context, act func(ctx context.Context, id acl.Identity, target int64, in In) (Out, error)) {
-	target, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in In
-	if !bind(c, &in) {
-		return
-	}
-	v, err := act(c.Request.Context(), who(c), target, in)
-	reply(c, v, err)
-}
-
 func readerToggle(svc *secretary.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		withPathID(c, func(ctx context.Context, id acl.Identity, rid int64, in struct {

@@ -85,15 +85,6 @@ func (s *Server) ticketCategories(parentParam string) gin.HandlerFunc {
 	}
 }
 
-// queryInt reads a positive integer query parameter (0 when missing or bad).
-func queryInt(c *gin.Context, name string) int64 {
-	n, err := strconv.ParseInt(validate.ToLatinDigits(strings.TrimSpace(c.Query(name))), 10, 64)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
-
 func (s *Server) ticketList(c *gin.Context) {
 	f := support.Filter{Kind: c.Query("kind"), State: support.State(queryInt(c, "state")), Search: c.Query("search")}
 	pagedList(c, func(p validate.Paging) ([]support.Ticket, int64, error) {

@@ -83,19 +83,6 @@ func (s *Server) acceptSend(c *gin.Context, in send.Request) {
 	replyOnce(c, a, created, err)
 }
 
-// replyOnce answers a request made idempotent by its key: 201 the first time, 200
-// with the first answer when it is sent again.
-func replyOnce(c *gin.Context, v any, created bool, err error) {
-	switch {
-	case err != nil:
-		Fail(c, err)
-	case created:
-		Created(c, v)
-	default:
-		OK(c, v)
-	}
-}
-
 func (s *Server) cancelSend(c *gin.Context) {
 	s.controlSend(c, func(id acl.Identity, sendID int64) (send.Stopped, error) {
 		return s.Sends.Cancel(c.Request.Context(), id, sendID, c.ClientIP())
