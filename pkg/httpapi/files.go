@@ -5,15 +5,32 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net/http"
 	"path/filepath"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/chapar/chapar/pkg/acl"
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
 	"github.com/chapar/chapar/pkg/support"
 	"github.com/chapar/chapar/pkg/upload"
 )
+
+// fileRoutes lists the upload and file routes.
+func (s *Server) fileRoutes() []Route {
+	return []Route{
+		// Files (spec §7 Files; api-contract "Files and bulk sources").
+		{http.MethodPost, "/user/files", acl.FileManage, s.uploadFile},
+		{http.MethodGet, "/user/files", acl.FileManage, s.listFiles},
+		{http.MethodGet, "/user/files/categories", acl.FileManage, s.fileCategories},
+		{http.MethodGet, "/user/files/samples/:purpose", acl.FileManage, s.fileSample},
+		{http.MethodPost, "/user/files/delete", acl.FileManage, s.deleteFile},
+		{http.MethodGet, "/user/files/:id", acl.FileManage, s.getFile},
+		{http.MethodGet, "/user/files/:id/download", acl.FileManage, s.downloadFile},
+		{http.MethodGet, "/user/files/:id/errors/download", acl.FileManage, s.downloadFileErrors},
+	}
+}
 
 // The file handlers (api-contract "Files and bulk sources"): upload, the pre-flight
 // report, the list, downloads and samples.
