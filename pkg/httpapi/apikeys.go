@@ -15,7 +15,7 @@ import (
 func (s *Server) apiKeyRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/acl/api_key/list", acl.APIKeyManage, s.apiKeyList},
-		{http.MethodGet, "/acl/api_key/scopes", acl.APIKeyManage, func(c *gin.Context) { OK(c, apikey.Scopes(who(c))) }},
+		{http.MethodGet, "/acl/api_key/scopes", acl.APIKeyManage, s.apiKeyScopes},
 		{http.MethodPost, "/acl/api_key/otp", acl.APIKeyManage, s.apiKeyOTP},
 		{http.MethodPost, "/acl/api_key/create", acl.APIKeyManage, s.apiKeyCreate},
 		{http.MethodGet, "/acl/api_key/show/:id", acl.APIKeyManage, s.apiKeyShow},
@@ -35,6 +35,9 @@ func (s *Server) apiKeyList(c *gin.Context) {
 	}
 	Paged(c, rows, Page{Page: page, Limit: limit, Total: total})
 }
+
+// apiKeyScopes answers the scopes the caller may give a key.
+func (s *Server) apiKeyScopes(c *gin.Context) { OK(c, apikey.Scopes(who(c))) }
 
 func (s *Server) apiKeyOTP(c *gin.Context) {
 	v, err := s.APIKeys.SendOTP(c.Request.Context(), who(c), client(c))
