@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"mime/multipart"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,40 +33,25 @@ func init() {
 // setting, the panel feedback form, the FAQ and the contact info.
 func (s *Server) supportRoutes() []Route {
 	svc := s.Support
-	if svc != nil && svc.Live == nil && s.Live != nil {
-		svc.Live = s.Live.Publisher()
+	return []Route{
+		{http.MethodGet, "/ticket/category", acl.SupportManage, s.ticketCategories("")},
+		{http.MethodGet, "/ticket/sub_category", acl.SupportManage, s.ticketCategories("category_id")},
+		{http.MethodGet, "/ticket", acl.SupportManage, s.ticketList},
+		{http.MethodGet, "/ticket/summary", acl.SupportManage, byCaller(svc.Summary)},
+		{http.MethodPost, "/ticket", acl.SupportManage, s.ticketCreate},
+		{http.MethodGet, "/ticket/show/:id", acl.SupportManage, byPathID(svc.Show)},
+		{http.MethodPost, "/ticket/interaction", acl.SupportManage, s.ticketReply},
+		{http.MethodPost, "/ticket/close", acl.SupportManage, s.ticketClose},
+		{http.MethodPost, "/interaction/rate", acl.SupportManage, byForm(svc.RateInteraction, false)},
+		{http.MethodPost, "/ticket/rate", acl.SupportManage, byForm(svc.RateTicket, false)},
+		{http.MethodGet, "/ticket/attachment/:id", acl.SupportManage, s.ticketAttachment},
+		{http.MethodGet, "/ticket/settings", acl.SupportManage, byCaller(svc.GetSettings)},
+		{http.MethodPost, "/ticket/settings", acl.SupportManage, byForm(svc.SaveSettings, false)},
+		{http.MethodPost, "/ticket/feedback", acl.Authenticated, byForm(svc.SaveFeedback, true)},
+		{http.MethodGet, "/faq/category", acl.Authenticated, s.faqCategories},
+		{http.MethodGet, "/faq/list", acl.Authenticated, s.faqList(false)},
+		{http.MethodGet, "/panel/contact_info", acl.Authenticated, s.contactInfo},
 	}
-	return slices.Concat(
-		[]Route{
-			{http.MethodGet, "/ticket/category", acl.SupportManage, s.ticketCategories("")},
-			{http.MethodGet, "/ticket/sub_category", acl.SupportManage, s.ticketCategories("category_id")},
-			{http.MethodGet, "/ticket", acl.SupportManage, s.ticketList},
-			{http.MethodGet, "/ticket/summary", acl.SupportManage, s.ticketSummary},
-			{http.MethodPost, "/ticket", acl.SupportManage, s.ticketCreate},
-			{http.MethodGet, "/ticket/show/:id", acl.SupportManage, byPathID(svc.Show)},
-			{http.MethodPost, "/ticket/interaction", acl.SupportManage, s.ticketReply},
-			{http.MethodPost, "/ticket/close", acl.SupportManage, s.ticketClose},
-			{http.MethodPost, "/interaction/rate", acl.SupportManage, byForm(svc.RateInteraction, false)},
-			{http.MethodPost, "/ticket/rate", acl.SupportManage, byForm(svc.RateTicket, false)},
-			{http.MethodGet, "/ticket/attachment/:id", acl.SupportManage, s.ticketAttachment},
-			{http.MethodGet, "/ticket/settings", acl.SupportManage, func(c *gin.Context) {
-				v, err := svc.GetSettings(c.Request.Context(), who(c))
-				reply(c, v, err)
-			}},
-			{http.MethodPost, "/ticket/settings", acl.SupportManage, byForm(svc.SaveSettings, false)},
-			{http.MethodPost, "/ticket/feedback", acl.Authenticated, byForm(svc.SaveFeedback, true)},
-			{http.MethodGet, "/faq/category", acl.Authenticated, func(c *gin.Context) {
-				v, err := svc.FAQCategories(c.Request.Context())
-				reply(c, v, err)
-			}},
-			{http.MethodGet, "/faq/list", acl.Authenticated, s.faqList(false)},
-			{http.MethodGet, "/panel/contact_info", acl.Authenticated, func(c *gin.Context) {
-				v, err := s.Content.Live(c.Request.Context(), "contact")
-				reply(c, v, err)
-			}},
-		},
-		s.adminSupportRoutes(),
-	)
 }
 
 func (s *Server) ticketCategories(parentParam string) gin.HandlerFunc {
@@ -90,11 +74,6 @@ func (s *Server) ticketList(c *gin.Context) {
 	pagedList(c, func(p validate.Paging) ([]support.Ticket, int64, error) {
 		return s.Support.List(c.Request.Context(), who(c), f, p)
 	})
-}
-
-func (s *Server) ticketSummary(c *gin.Context) {
-	v, err := s.Support.Summary(c.Request.Context(), who(c))
-	reply(c, v, err)
 }
 
 // ticketFields are the text fields of a support form (multipart or JSON).
@@ -195,4 +174,16 @@ func (s *Server) faqList(all bool) gin.HandlerFunc {
 		v, err := s.Support.FAQs(c.Request.Context(), queryInt(c, "category_id"), c.Query("search"), all)
 		reply(c, v, err)
 	}
+}
+
+// faqCategories answers the FAQ's categories.
+func (s *Server) faqCategories(c *gin.Context) {
+	v, err := s.Support.FAQCategories(c.Request.Context())
+	reply(c, v, err)
+}
+
+// contactInfo answers the platform's contact details (the live "contact" content).
+func (s *Server) contactInfo(c *gin.Context) {
+	v, err := s.Content.Live(c.Request.Context(), "contact")
+	reply(c, v, err)
 }

@@ -29,7 +29,7 @@ func (s *Server) webhookRoutes() []Route {
 		// ?path=&status=&api_key_id=&date_from=&date_to=&page=&limit=
 		{http.MethodGet, "/developers/api-calls", acl.APIKeyManage, filteredList(apicall.ParseFilter, apicall.Filter.PageOf, calls.List)},
 		{http.MethodGet, "/developers/api-calls/export", acl.APIKeyManage, filteredExport(apicall.ParseFilter, "api-calls.xlsx", calls.WriteXLSX)},
-		{http.MethodGet, "/developers/api-calls/:id", acl.APIKeyManage, apiCallShow(calls)},
+		{http.MethodGet, "/developers/api-calls/:id", acl.APIKeyManage, getByID(calls.Get)},
 	}
 }
 
@@ -83,16 +83,4 @@ func (s *Server) webhookDeliveries(c *gin.Context) {
 		return
 	}
 	Paged(c, rows, Page{Page: pg.Page, Limit: pg.Limit, Total: total})
-}
-
-func apiCallShow(svc *apicall.Service) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := pathID(c)
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		d, err := svc.Get(c.Request.Context(), who(c).AccountID, id)
-		reply(c, d, err)
-	}
 }

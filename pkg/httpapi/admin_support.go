@@ -26,31 +26,38 @@ func (s *Server) adminSupportRoutes() []Route {
 		{http.MethodPost, "/admin/support/tickets/:id/assign", acl.Staff, s.adminTicketAssign},
 		{http.MethodGet, "/admin/support/attachments/:id", acl.Staff, s.ticketAttachment},
 		{http.MethodGet, "/admin/support/categories", acl.Staff, s.ticketCategories("")},
-		{http.MethodGet, "/admin/support/canned", acl.Staff, func(c *gin.Context) {
-			v, err := svc.CannedAnswers(c.Request.Context())
-			reply(c, v, err)
-		}},
+		{http.MethodGet, "/admin/support/canned", acl.Staff, s.cannedAnswers},
 		{http.MethodPost, "/admin/support/canned", acl.Staff, byForm(svc.SaveCanned, false)},
 		{http.MethodPost, "/admin/support/canned/:id/delete", acl.Staff, byPathAct(svc.DeleteCanned)},
 		{http.MethodGet, "/admin/support/faq", acl.Staff, s.faqList(true)},
 		{http.MethodPost, "/admin/support/faq", acl.Staff, byForm(svc.SaveFAQ, false)},
-		{http.MethodPost, "/admin/support/faq/:id/delete", acl.Staff, byPathAct(func(ctx context.Context, by acl.Identity, id int64) error {
-			return svc.DeleteFAQ(ctx, by, "faqs", id)
-		})},
-		{http.MethodGet, "/admin/support/faq/categories", acl.Staff, func(c *gin.Context) {
-			v, err := svc.FAQCategories(c.Request.Context())
-			reply(c, v, err)
-		}},
+		{http.MethodPost, "/admin/support/faq/:id/delete", acl.Staff, s.faqDelete("faqs")},
+		{http.MethodGet, "/admin/support/faq/categories", acl.Staff, s.faqCategories},
 		{http.MethodPost, "/admin/support/faq/categories", acl.Staff, byForm(svc.SaveFAQCategory, false)},
-		{http.MethodPost, "/admin/support/faq/categories/:id/delete", acl.Staff, byPathAct(func(ctx context.Context, by acl.Identity, id int64) error {
-			return svc.DeleteFAQ(ctx, by, "faq_categories", id)
-		})},
-		{http.MethodGet, "/admin/support/feedback", acl.Staff, func(c *gin.Context) {
-			pagedList(c, func(p validate.Paging) ([]support.FeedbackRow, int64, error) {
-				return svc.FeedbackList(c.Request.Context(), p)
-			})
-		}},
+		{http.MethodPost, "/admin/support/faq/categories/:id/delete", acl.Staff, s.faqDelete("faq_categories")},
+		{http.MethodGet, "/admin/support/feedback", acl.Staff, s.feedbackList},
 	}
+}
+
+// cannedAnswers answers the staff's canned answers.
+func (s *Server) cannedAnswers(c *gin.Context) {
+	v, err := s.Support.CannedAnswers(c.Request.Context())
+	reply(c, v, err)
+}
+
+// faqDelete deletes an FAQ entry or category (table: faqs or faq_categories) by
+// the :id path parameter.
+func (s *Server) faqDelete(table string) gin.HandlerFunc {
+	return byPathAct(func(ctx context.Context, by acl.Identity, id int64) error {
+		return s.Support.DeleteFAQ(ctx, by, table, id)
+	})
+}
+
+// feedbackList answers a page of the panel feedback.
+func (s *Server) feedbackList(c *gin.Context) {
+	pagedList(c, func(p validate.Paging) ([]support.FeedbackRow, int64, error) {
+		return s.Support.FeedbackList(c.Request.Context(), p)
+	})
 }
 
 // adminTicketQueue answers a page of every account's requests, filtered by state,

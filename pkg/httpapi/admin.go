@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"net/http"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/chapar/chapar/pkg/acl"
@@ -12,6 +14,51 @@ import (
 	"github.com/chapar/chapar/pkg/staff"
 	"github.com/chapar/chapar/pkg/validate"
 )
+
+// adminRoutes lists the back office's routes: staff login, review queues and
+// account administration. Every one but the login takes only staff sessions and
+// answers anyone else 404.
+func (s *Server) adminRoutes() []Route {
+	return []Route{
+		{http.MethodPost, "/admin/auth/login", acl.Public, s.staffLogin},
+		{http.MethodPost, "/admin/auth/confirm_otp", acl.Public, s.confirmOTP},
+		{http.MethodPost, "/admin/auth/send_sms_otp", acl.Public, s.sendOTP},
+		{http.MethodPost, "/admin/auth/logout", acl.Staff, s.logout},
+		{http.MethodGet, "/admin/me", acl.Staff, s.staffMe},
+
+		{http.MethodGet, "/admin/reviews", acl.Staff, s.reviewQueues},
+		{http.MethodGet, "/admin/reviews/items", acl.Staff, s.reviewItems},
+		{http.MethodPost, "/admin/reviews/:id/approve", acl.Staff, s.approveReview},
+		{http.MethodPost, "/admin/reviews/:id/reject", acl.Staff, s.rejectReview},
+		{http.MethodGet, "/admin/moderation", acl.Staff, s.moderationRules},
+		{http.MethodPost, "/admin/moderation", acl.Staff, s.saveModerationRules},
+		{http.MethodPost, "/admin/old_panel", acl.Staff, s.saveOldPanel},
+
+		{http.MethodGet, "/admin/accounts", acl.Staff, s.adminAccounts},
+		{http.MethodGet, "/admin/accounts/:id", acl.Staff, s.adminAccount},
+		{http.MethodPost, "/admin/accounts/:id/credit", acl.Staff, s.adjustCredit},
+		{http.MethodPost, "/admin/accounts/:id/status", acl.Staff, s.setAccountStatus},
+		{http.MethodPost, "/admin/accounts/:id/impersonate", acl.Staff, s.impersonate},
+		{http.MethodPost, "/admin/accounts/:id/lines", acl.Staff, s.assignLine},
+		{http.MethodGet, "/admin/accounts/:id/tariffs", acl.Staff, s.accountTariffs},
+		{http.MethodPost, "/admin/accounts/:id/tariffs", acl.Staff, s.setTariff},
+
+		{http.MethodGet, "/admin/staff", acl.Staff, s.staffUsers},
+		{http.MethodPost, "/admin/staff", acl.Staff, s.createStaffUser},
+		{http.MethodPost, "/admin/staff/:id/status", acl.Staff, s.setStaffUserStatus},
+		{http.MethodPost, "/admin/staff/:id/operations", acl.Staff, s.setStaffUserOperations},
+		{http.MethodGet, "/admin/operations", acl.StaffOperations, s.operationsOverview},
+
+		{http.MethodGet, "/admin/content", acl.Staff, s.adminContent},
+		{http.MethodPost, "/admin/content", acl.Staff, s.saveContent},
+		{http.MethodPost, "/admin/content/:id/delete", acl.Staff, s.deleteContent},
+		{http.MethodGet, "/admin/inbound-quarantine", acl.Staff, s.inboundQuarantine},
+
+		// What customers see of it.
+		{http.MethodGet, "/content/:kind", acl.Authenticated, s.liveContent},
+		{http.MethodGet, "/content/dashboard", acl.Authenticated, s.dashboardContent},
+	}
+}
 
 func (s *Server) staffLogin(c *gin.Context) {
 	var in struct {
@@ -251,4 +298,68 @@ func (s *Server) saveOldPanel(c *gin.Context) {
 func (s *Server) dashboardContent(c *gin.Context) {
 	b, err := s.Content.Board(c.Request.Context())
 	reply(c, b, err)
+}
+
+func (s *Server) staffUsers(c *gin.Context) {
+	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	rows, total, err := s.Staff.Users(c.Request.Context(), p)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
+}
+
+func (s *Server) createStaffUser(c *gin.Context) {
+	var in staff.UserInput
+	if !bind(c, &in) {
+		return
+	}
+	u, err := s.Staff.CreateUser(c.Request.Context(), who(c), in, c.ClientIP())
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Created(c, u)
+}
+
+func (s *Server) setStaffUserStatus(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in struct {
+		Status string `json:"status"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	u, err := s.Staff.SetUserStatus(c.Request.Context(), who(c), id, in.Status, c.ClientIP())
+	reply(c, u, err)
+}
+
+func (s *Server) setStaffUserOperations(c *gin.Context) {
+	id, err := pathID(c)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	var in struct {
+		Operations bool `json:"operations"`
+	}
+	if !bind(c, &in) {
+		return
+	}
+	u, err := s.Staff.SetOperations(c.Request.Context(), who(c), id, in.Operations, c.ClientIP())
+	reply(c, u, err)
+}
+
+func (s *Server) operationsOverview(c *gin.Context) {
+	ov, err := s.Operations.Overview(c.Request.Context())
+	reply(c, ov, err)
 }

@@ -29,10 +29,10 @@ func (s *Server) developerRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
 		{http.MethodGet, "/send/simple", acl.SendCreate, s.simpleSend},
-		{http.MethodGet, "/inbox/since", acl.ReportView, inboxSince(s.Inbox)},
-		{http.MethodGet, "/openapi.json", acl.Public, serveDocument},
-		{http.MethodGet, "/panel/api-docs", acl.Authenticated, func(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI())) }},
-		{http.MethodGet, "/panel/plugins", acl.Authenticated, func(c *gin.Context) { OK(c, devdocs.Plugins()) }},
+		{http.MethodGet, "/inbox/since", acl.ReportView, s.inboxSince},
+		{http.MethodGet, "/openapi.json", acl.Public, s.openAPIDocument},
+		{http.MethodGet, "/panel/api-docs", acl.Authenticated, s.apiDocs},
+		{http.MethodGet, "/panel/plugins", acl.Authenticated, s.plugins},
 	}
 }
 
@@ -58,12 +58,18 @@ func PublicAPI() []string {
 	return out
 }
 
-// serveDocument answers the document as is (not in the envelope), as OpenAPI tools
+// openAPIDocument answers the document as is (not in the envelope), as OpenAPI tools
 // expect; the panel's /panel/api-docs carries it in the envelope's data.
-func serveDocument(c *gin.Context) {
+func (s *Server) openAPIDocument(c *gin.Context) {
 	c.Header("Cache-Control", "public, max-age=300")
 	c.Data(http.StatusOK, "application/json; charset=utf-8", devdocs.OpenAPI())
 }
+
+// apiDocs is the OpenAPI document in the envelope's data, for the panel.
+func (s *Server) apiDocs(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI())) }
+
+// plugins is the plugins catalogue.
+func (s *Server) plugins(c *gin.Context) { OK(c, devdocs.Plugins()) }
 
 // sendStatus is GET /send/status?id= or ?local_id=: one send of the account by our
 // id or the client's own, in the bulk_stats shape plus local_id; with &mobile= it
@@ -120,16 +126,14 @@ func statusQuery(c *gin.Context) (send.Lookup, string, error) {
 
 // inboxSince is GET /inbox/since?after_id=&limit=: the account's received messages
 // after an id, oldest first (an integration polls with the last id it read).
-func inboxSince(svc *inbox.Service) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		q, err := inbox.ParseSince(c.Request.URL.Query())
-		if err != nil {
-			Fail(c, err)
-			return
-		}
-		ms, err := svc.Since(c.Request.Context(), who(c).AccountID, q)
-		reply(c, ms, err)
+func (s *Server) inboxSince(c *gin.Context) {
+	q, err := inbox.ParseSince(c.Request.URL.Query())
+	if err != nil {
+		Fail(c, err)
+		return
 	}
+	ms, err := s.Inbox.Since(c.Request.Context(), who(c).AccountID, q)
+	reply(c, ms, err)
 }
 
 // simpleSend is GET /send/simple?apikey=&to=&text=&from=[&local_id=][&format=text]:
