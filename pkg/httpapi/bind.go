@@ -220,6 +220,21 @@ func byBodyID(act func(ctx context.Context, id acl.Identity, target int64, ip st
 	}
 }
 
+// byBodyIDs answers a POST {"ids": […]} that deletes records of the caller's
+// account → {"deleted": n}.
+func byBodyIDs(del func(ctx context.Context, id acl.Identity, ids []int64, ip string) (int, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in struct {
+			IDs flexIDs `json:"ids"`
+		}
+		if !bind(c, &in) {
+			return
+		}
+		n, err := del(c.Request.Context(), who(c), in.IDs.ints(), c.ClientIP())
+		deletedCount(c, n, err)
+	}
+}
+
 // withID runs f with the path's id.
 func withID(c *gin.Context, f func(id int64) (any, error)) {
 	id, err := pathID(c)

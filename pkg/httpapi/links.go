@@ -19,17 +19,19 @@ import (
 func (s *Server) linkRoutes() []Route {
 	svc := s.Links
 	return []Route{
-		{http.MethodGet, "/panel/link_tracker", acl.SendCreate, func(c *gin.Context) {
-			pagedList(c, func(p validate.Paging) ([]links.Link, int64, error) { return svc.List(c.Request.Context(), who(c), p) })
-		}},
-		{http.MethodGet, "/panel/link_tracker/settings", acl.SendCreate, func(c *gin.Context) {
-			v, err := svc.Settings(c.Request.Context(), who(c))
-			reply(c, v, err)
-		}},
+		{http.MethodGet, "/panel/link_tracker", acl.SendCreate, s.linkList},
+		{http.MethodGet, "/panel/link_tracker/settings", acl.SendCreate, byCaller(svc.Settings)},
 		{http.MethodPost, "/panel/link_tracker", acl.SendCreate, byForm(svc.Create, true)},
 		{http.MethodPost, "/panel/link_tracker/delete", acl.SendCreate, byBodyID(svc.Delete)},
 		{http.MethodGet, "/panel/link_tracker/:id/stats", acl.ReportView, byPathID(svc.Stats)},
 	}
+}
+
+// linkList answers a page of the account's tracked links.
+func (s *Server) linkList(c *gin.Context) {
+	pagedList(c, func(p validate.Paging) ([]links.Link, int64, error) {
+		return s.Links.List(c.Request.Context(), who(c), p)
+	})
 }
 
 // notFoundPage is what an unknown short link shows.

@@ -22,101 +22,103 @@ const ProfileUploadLimit int64 = profile.MaxDocument + 64<<10
 func (s *Server) profileRoutes() []Route {
 	p := s.Profiles
 	return []Route{
-		{http.MethodGet, "/user/show_profile", acl.Authenticated, func(c *gin.Context) {
-			v, err := p.Get(c.Request.Context(), who(c))
-			reply(c, v, err)
-		}},
-		{http.MethodPost, "/user/update_profile", acl.ProfileManage, func(c *gin.Context) {
-			var in profile.UpdateInput
-			if bind(c, &in) {
-				v, err := p.Update(c.Request.Context(), who(c), in, c.ClientIP())
-				reply(c, v, err)
-			}
-		}},
+		{http.MethodGet, "/user/show_profile", acl.Authenticated, byCaller(p.Get)},
+		{http.MethodPost, "/user/update_profile", acl.ProfileManage, s.updateProfile},
 		{http.MethodPost, "/user/profile/logo", acl.ProfileManage, s.uploadLogo},
 		{http.MethodGet, "/user/profile/logo", acl.Authenticated, s.showLogo},
-		{http.MethodGet, "/user/documents", acl.ProfileManage, func(c *gin.Context) {
-			v, err := p.Documents(c.Request.Context(), who(c).AccountID)
-			reply(c, gin.H{"documents": v, "kinds": profile.DocumentKinds}, err)
-		}},
+		{http.MethodGet, "/user/documents", acl.ProfileManage, s.documents},
 		{http.MethodPost, "/user/documents/upload", acl.ProfileManage, s.uploadDocument},
-		{http.MethodPost, "/user/documents/remove", acl.ProfileManage, func(c *gin.Context) {
-			var in struct {
-				ID int64 `json:"id"`
-			}
-			if bind(c, &in) {
-				replyDone(c, p.RemoveDocument(c.Request.Context(), who(c), in.ID, c.ClientIP()))
-			}
-		}},
+		{http.MethodPost, "/user/documents/remove", acl.ProfileManage, s.removeDocument},
 		{http.MethodGet, "/user/documents/:id/file", acl.ProfileManage, s.documentFile(false)},
 		{http.MethodGet, "/admin/documents/:id/file", acl.Staff, s.documentFile(true)},
-		{http.MethodGet, "/user/get_tariff", acl.WalletView, func(c *gin.Context) {
-			v, err := p.Tariffs(c.Request.Context(), who(c).AccountID)
-			reply(c, v, err)
-		}},
+		{http.MethodGet, "/user/get_tariff", acl.WalletView, byAccount(p.Tariffs)},
 		{http.MethodPost, "/user/get_tariff/calculate", acl.WalletView, s.calculateTariff},
-		{http.MethodGet, "/user/setting", acl.ProfileManage, func(c *gin.Context) {
-			v, err := p.Settings(c.Request.Context(), who(c).AccountID)
-			reply(c, v, err)
-		}},
-		{http.MethodPost, "/user/setting", acl.ProfileManage, func(c *gin.Context) {
-			var in profile.Settings
-			if bind(c, &in) {
-				v, err := p.SaveSettings(c.Request.Context(), who(c), in, c.ClientIP())
-				reply(c, v, err)
-			}
-		}},
-		{http.MethodGet, "/user/plan", acl.Authenticated, func(c *gin.Context) {
-			v, err := p.PlanInfo(c.Request.Context(), who(c).AccountID)
-			reply(c, v, err)
-		}},
+		{http.MethodGet, "/user/setting", acl.ProfileManage, byAccount(p.Settings)},
+		{http.MethodPost, "/user/setting", acl.ProfileManage, s.saveSettings},
+		{http.MethodGet, "/user/plan", acl.Authenticated, byAccount(p.PlanInfo)},
 	}
 }
 
 // securityRoutes lists the signed-in user's own security routes: password, sessions
 // and the mobile change (the two-step settings are in authRoutes).
 func (s *Server) securityRoutes() []Route {
-	p := s.Profiles
 	return []Route{
-		{http.MethodPost, "/user/change_password", acl.Authenticated, func(c *gin.Context) {
-			var in auth.ChangePasswordInput
-			if bind(c, &in) {
-				replyDone(c, s.Auth.ChangePassword(c.Request.Context(), who(c), in, client(c)))
-			}
-		}},
-		{http.MethodGet, "/user/sessions", acl.Authenticated, func(c *gin.Context) {
-			v, err := s.Auth.Sessions(c.Request.Context(), who(c))
-			reply(c, v, err)
-		}},
-		{http.MethodPost, "/user/sessions/:id/revoke", acl.Authenticated, func(c *gin.Context) {
-			id, err := pathID(c)
-			if err == nil {
-				err = s.Auth.RevokeSession(c.Request.Context(), who(c), id, client(c))
-			}
-			replyDone(c, err)
-		}},
-		{http.MethodPost, "/user/sessions/revoke_all", acl.Authenticated, func(c *gin.Context) {
-			var in struct {
-				IncludeCurrent bool `json:"include_current"`
-			}
-			if c.Request.ContentLength == 0 || bind(c, &in) {
-				replyDone(c, s.Auth.LogoutEverywhere(c.Request.Context(), who(c), in.IncludeCurrent, client(c)))
-			}
-		}},
-		{http.MethodGet, "/user/change_mobile", acl.Authenticated, func(c *gin.Context) {
-			v, err := p.CurrentChange(c.Request.Context(), who(c))
-			reply(c, v, err)
-		}},
-		{http.MethodPost, "/user/change_mobile/request_change_otp", acl.Authenticated, func(c *gin.Context) {
-			v, err := p.RequestChange(c.Request.Context(), who(c), client(c))
-			reply(c, v, err)
-		}},
+		{http.MethodPost, "/user/change_password", acl.Authenticated, s.changePassword},
+		{http.MethodGet, "/user/sessions", acl.Authenticated, byCaller(s.Auth.Sessions)},
+		{http.MethodPost, "/user/sessions/:id/revoke", acl.Authenticated, s.revokeSession},
+		{http.MethodPost, "/user/sessions/revoke_all", acl.Authenticated, s.revokeAllSessions},
+		{http.MethodGet, "/user/change_mobile", acl.Authenticated, byCaller(s.Profiles.CurrentChange)},
+		{http.MethodPost, "/user/change_mobile/request_change_otp", acl.Authenticated, s.requestMobileChange},
 		{http.MethodPost, "/user/change_mobile/confirm_change_otp", acl.Authenticated, s.confirmOldMobile},
 		{http.MethodPost, "/user/change_mobile/confirm_new_mobile", acl.Authenticated, s.confirmNewMobile},
-		{http.MethodPost, "/user/change_mobile/cancel", acl.Authenticated, func(c *gin.Context) {
-			replyDone(c, p.CancelChange(c.Request.Context(), who(c), c.ClientIP()))
-		}},
+		{http.MethodPost, "/user/change_mobile/cancel", acl.Authenticated, s.cancelMobileChange},
 	}
+}
+
+func (s *Server) updateProfile(c *gin.Context) {
+	var in profile.UpdateInput
+	if bind(c, &in) {
+		v, err := s.Profiles.Update(c.Request.Context(), who(c), in, c.ClientIP())
+		reply(c, v, err)
+	}
+}
+
+// documents answers the account's documents and the kinds there are.
+func (s *Server) documents(c *gin.Context) {
+	v, err := s.Profiles.Documents(c.Request.Context(), who(c).AccountID)
+	reply(c, gin.H{"documents": v, "kinds": profile.DocumentKinds}, err)
+}
+
+func (s *Server) removeDocument(c *gin.Context) {
+	var in struct {
+		ID int64 `json:"id"`
+	}
+	if bind(c, &in) {
+		replyDone(c, s.Profiles.RemoveDocument(c.Request.Context(), who(c), in.ID, c.ClientIP()))
+	}
+}
+
+func (s *Server) saveSettings(c *gin.Context) {
+	var in profile.Settings
+	if bind(c, &in) {
+		v, err := s.Profiles.SaveSettings(c.Request.Context(), who(c), in, c.ClientIP())
+		reply(c, v, err)
+	}
+}
+
+func (s *Server) changePassword(c *gin.Context) {
+	var in auth.ChangePasswordInput
+	if bind(c, &in) {
+		replyDone(c, s.Auth.ChangePassword(c.Request.Context(), who(c), in, client(c)))
+	}
+}
+
+func (s *Server) revokeSession(c *gin.Context) {
+	id, err := pathID(c)
+	if err == nil {
+		err = s.Auth.RevokeSession(c.Request.Context(), who(c), id, client(c))
+	}
+	replyDone(c, err)
+}
+
+// revokeAllSessions ends the user's other sessions, and with include_current this
+// one too (the body may be absent).
+func (s *Server) revokeAllSessions(c *gin.Context) {
+	var in struct {
+		IncludeCurrent bool `json:"include_current"`
+	}
+	if c.Request.ContentLength == 0 || bind(c, &in) {
+		replyDone(c, s.Auth.LogoutEverywhere(c.Request.Context(), who(c), in.IncludeCurrent, client(c)))
+	}
+}
+
+func (s *Server) requestMobileChange(c *gin.Context) {
+	v, err := s.Profiles.RequestChange(c.Request.Context(), who(c), client(c))
+	reply(c, v, err)
+}
+
+func (s *Server) cancelMobileChange(c *gin.Context) {
+	replyDone(c, s.Profiles.CancelChange(c.Request.Context(), who(c), c.ClientIP()))
 }
 
 func (s *Server) confirmOldMobile(c *gin.Context) {
