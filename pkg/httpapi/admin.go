@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -60,18 +61,7 @@ func (s *Server) adminRoutes() []Route {
 	}
 }
 
-func (s *Server) staffLogin(c *gin.Context) {
-	var in struct {
-		Username    string `json:"username"`
-		Password    string `json:"password"`
-		DeviceToken string `json:"device_token"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	res, err := s.Auth.LoginStaff(c.Request.Context(), in.Username, in.Password, device(c, in.DeviceToken))
-	reply(c, res, err)
-}
+func (s *Server) staffLogin(c *gin.Context) { passwordLogin(c, s.Auth.LoginStaff) }
 
 func (s *Server) staffMe(c *gin.Context) {
 	id := who(c)
@@ -85,17 +75,21 @@ func (s *Server) reviewQueues(c *gin.Context) {
 }
 
 func (s *Server) reviewItems(c *gin.Context) {
+	staffPaged(c, func(ctx context.Context, p validate.Paging) ([]review.Item, int64, error) {
+		return s.Reviews.List(ctx, review.Filter{Kind: c.Query("kind"), Status: c.Query("status"), Page: p})
+	})
+}
+
+// staffPaged reads the back office's paging (20 a page unless asked, at most 100)
+// and answers one page of list.
+func staffPaged[T any](c *gin.Context, list func(ctx context.Context, p validate.Paging) ([]T, int64, error)) {
 	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
 	if err != nil {
 		Fail(c, err)
 		return
 	}
-	items, total, err := s.Reviews.List(c.Request.Context(), review.Filter{Kind: c.Query("kind"), Status: c.Query("status"), Page: p})
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, items, Page{Page: p.Page, Limit: p.Limit, Total: total})
+	rows, total, err := list(c.Request.Context(), p)
+	pagedReply(c, rows, total, p, err)
 }
 
 func (s *Server) approveReview(c *gin.Context) { s.decideReview(c, true) }
@@ -103,137 +97,64 @@ func (s *Server) approveReview(c *gin.Context) { s.decideReview(c, true) }
 func (s *Server) rejectReview(c *gin.Context) { s.decideReview(c, false) }
 
 func (s *Server) decideReview(c *gin.Context, approve bool) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		Reason string `json:"reason"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	it, err := s.Reviews.Decide(c.Request.Context(), id, review.Decision{Approve: approve, Reason: in.Reason, Staff: who(c), IP: c.ClientIP()})
-	reply(c, it, err)
+	}) (any, error) {
+		return s.Reviews.Decide(ctx, id, review.Decision{Approve: approve, Reason: in.Reason, Staff: by, IP: c.ClientIP()})
+	})
 }
 
 func (s *Server) adminAccounts(c *gin.Context) {
-	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	rows, total, err := s.Staff.Accounts(c.Request.Context(), c.Query("q"), p)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
+	staffPaged(c, func(ctx context.Context, p validate.Paging) ([]staff.Account, int64, error) {
+		return s.Staff.Accounts(ctx, c.Query("q"), p)
+	})
 }
 
 // GET /admin/inbound-quarantine?page&limit: the inbound entries (receipts, MO
 // parts) the worker quarantined, newest first.
-func (s *Server) inboundQuarantine(c *gin.Context) {
-	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	rows, total, err := s.Quarantine.List(c.Request.Context(), p)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
-}
+func (s *Server) inboundQuarantine(c *gin.Context) { staffPaged(c, s.Quarantine.List) }
 
 func (s *Server) adminAccount(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	a, err := s.Staff.Account(c.Request.Context(), id)
-	reply(c, a, err)
+	withID(c, func(id int64) (any, error) { return s.Staff.Account(c.Request.Context(), id) })
 }
 
 func (s *Server) adjustCredit(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in staff.Adjust
-	if !bind(c, &in) {
-		return
-	}
-	bal, err := s.Staff.AdjustCredit(c.Request.Context(), who(c), id, in, c.ClientIP())
-	reply(c, gin.H{"balance": bal}, err)
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in staff.Adjust) (any, error) {
+		bal, err := s.Staff.AdjustCredit(ctx, by, id, in, c.ClientIP())
+		return gin.H{"balance": bal}, err
+	})
 }
 
 func (s *Server) setAccountStatus(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		Status string `json:"status"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	err = s.Staff.SetStatus(c.Request.Context(), who(c), id, in.Status, c.ClientIP())
-	reply(c, gin.H{"status": in.Status}, err)
+	}) (any, error) {
+		err := s.Staff.SetStatus(ctx, by, id, in.Status, c.ClientIP())
+		return gin.H{"status": in.Status}, err
+	})
 }
 
 func (s *Server) impersonate(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	code, err := s.Auth.IssueStaffExternalCode(c.Request.Context(), who(c), id, client(c))
-	reply(c, code, err)
+	withID(c, func(id int64) (any, error) {
+		return s.Auth.IssueStaffExternalCode(c.Request.Context(), who(c), id, client(c))
+	})
 }
 
 func (s *Server) assignLine(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in staff.LineInput
-	if !bind(c, &in) {
-		return
-	}
-	l, err := s.Staff.AssignLine(c.Request.Context(), who(c), id, in, c.ClientIP())
-	reply(c, l, err)
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in staff.LineInput) (any, error) {
+		return s.Staff.AssignLine(ctx, by, id, in, c.ClientIP())
+	})
 }
 
 func (s *Server) accountTariffs(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	ts, err := s.Staff.Tariffs(c.Request.Context(), id)
-	reply(c, ts, err)
+	withID(c, func(id int64) (any, error) { return s.Staff.Tariffs(c.Request.Context(), id) })
 }
 
 func (s *Server) setTariff(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in staff.Tariff
-	if !bind(c, &in) {
-		return
-	}
-	err = s.Staff.SetTariff(c.Request.Context(), who(c), id, in, c.ClientIP())
-	reply(c, gin.H{"operator": in.Operator}, err)
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in staff.Tariff) (any, error) {
+		err := s.Staff.SetTariff(ctx, by, id, in, c.ClientIP())
+		return gin.H{"operator": in.Operator}, err
+	})
 }
 
 func (s *Server) adminContent(c *gin.Context) {
@@ -300,19 +221,7 @@ func (s *Server) dashboardContent(c *gin.Context) {
 	reply(c, b, err)
 }
 
-func (s *Server) staffUsers(c *gin.Context) {
-	p, err := validate.ParsePaging(c.Request.URL.Query(), 20, 100)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	rows, total, err := s.Staff.Users(c.Request.Context(), p)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	Paged(c, rows, Page{Page: p.Page, Limit: p.Limit, Total: total})
-}
+func (s *Server) staffUsers(c *gin.Context) { staffPaged(c, s.Staff.Users) }
 
 func (s *Server) createStaffUser(c *gin.Context) {
 	var in staff.UserInput
@@ -328,35 +237,19 @@ func (s *Server) createStaffUser(c *gin.Context) {
 }
 
 func (s *Server) setStaffUserStatus(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		Status string `json:"status"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	u, err := s.Staff.SetUserStatus(c.Request.Context(), who(c), id, in.Status, c.ClientIP())
-	reply(c, u, err)
+	}) (any, error) {
+		return s.Staff.SetUserStatus(ctx, by, id, in.Status, c.ClientIP())
+	})
 }
 
 func (s *Server) setStaffUserOperations(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		Operations bool `json:"operations"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	u, err := s.Staff.SetOperations(c.Request.Context(), who(c), id, in.Operations, c.ClientIP())
-	reply(c, u, err)
+	}) (any, error) {
+		return s.Staff.SetOperations(ctx, by, id, in.Operations, c.ClientIP())
+	})
 }
 
 func (s *Server) operationsOverview(c *gin.Context) {

@@ -97,33 +97,17 @@ func (s *Server) adminTicketAnswer(c *gin.Context) {
 }
 
 func (s *Server) adminTicketState(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		State support.State `json:"state"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	d, err := s.Support.Refer(c.Request.Context(), who(c), id, in.State, c.ClientIP())
-	reply(c, d, err)
+	}) (any, error) {
+		return s.Support.Refer(ctx, by, id, in.State, c.ClientIP())
+	})
 }
 
 func (s *Server) adminTicketAssign(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in struct {
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in struct {
 		StaffID int64 `json:"staff_id"`
-	}
-	if !bind(c, &in) {
-		return
-	}
-	d, err := s.Support.Assign(c.Request.Context(), who(c), id, in.StaffID)
-	reply(c, d, err)
+	}) (any, error) {
+		return s.Support.Assign(ctx, by, id, in.StaffID)
+	})
 }

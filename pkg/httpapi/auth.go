@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -82,7 +83,11 @@ func (s *Server) verifyRegistration(c *gin.Context) {
 	reply(c, o, err)
 }
 
-func (s *Server) login(c *gin.Context) {
+func (s *Server) login(c *gin.Context) { passwordLogin(c, s.Auth.Login) }
+
+// passwordLogin answers a login {"username", "password", "device_token"} (a
+// customer's or a staff member's).
+func passwordLogin(c *gin.Context, login func(ctx context.Context, username, pw string, cl auth.Client) (auth.LoginResult, error)) {
 	var in struct {
 		Username    string `json:"username"`
 		Password    string `json:"password"`
@@ -91,7 +96,7 @@ func (s *Server) login(c *gin.Context) {
 	if !bind(c, &in) {
 		return
 	}
-	res, err := s.Auth.Login(c.Request.Context(), in.Username, in.Password, device(c, in.DeviceToken))
+	res, err := login(c.Request.Context(), in.Username, in.Password, device(c, in.DeviceToken))
 	reply(c, res, err)
 }
 

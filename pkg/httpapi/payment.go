@@ -24,7 +24,7 @@ import (
 func (s *Server) paymentRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/payment/generate-url", acl.WalletPay, s.paymentURL},
-		{http.MethodGet, "/payment/online/:id", acl.WalletView, s.paymentGet},
+		{http.MethodGet, "/payment/online/:id", acl.WalletView, getByID(s.Payments.Get)},
 		{http.MethodGet, "/payment/callback", acl.Public, s.paymentCallback},
 		{http.MethodPost, "/payment/callback", acl.Public, s.paymentCallback},
 
@@ -60,17 +60,6 @@ func (s *Server) paymentURL(c *gin.Context) {
 	st, err := s.Payments.Start(c.Request.Context(), payment.Request{AccountID: id.AccountID, UserID: id.UserID,
 		Amount: amount, ReturnTo: c.Query("callbackUrl"), Description: c.Query("description")})
 	reply(c, st, err)
-}
-
-// paymentGet answers one payment of the caller's account.
-func (s *Server) paymentGet(c *gin.Context) {
-	pid, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	p, err := s.Payments.Get(c.Request.Context(), who(c).AccountID, pid)
-	reply(c, p, err)
 }
 
 // paymentCallback is where the bank sends the payer back: the payment is verified
@@ -197,13 +186,7 @@ func (s *Server) todayCharge(c *gin.Context) {
 
 // adminOfflinePayment answers one offline payment report's details, for staff.
 func (s *Server) adminOfflinePayment(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	p, err := s.Offline.ForReview(c.Request.Context(), id)
-	reply(c, p, err)
+	withID(c, func(id int64) (any, error) { return s.Offline.ForReview(c.Request.Context(), id) })
 }
 
 // adminOfflineReceipt streams a report's receipt, for staff.

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -86,25 +87,11 @@ func (s *Server) deleteStaffSendHours(c *gin.Context) {
 }
 
 func (s *Server) accountLines(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	v, err := s.Staff.Lines(c.Request.Context(), id)
-	reply(c, v, err)
+	withID(c, func(id int64) (any, error) { return s.Staff.Lines(c.Request.Context(), id) })
 }
 
 func (s *Server) setLineKind(c *gin.Context) {
-	id, err := pathID(c)
-	if err != nil {
-		Fail(c, err)
-		return
-	}
-	var in staff.LineKindInput
-	if !bind(c, &in) {
-		return
-	}
-	v, err := s.Staff.SetLineKind(c.Request.Context(), who(c), id, in, c.ClientIP())
-	reply(c, v, err)
+	withPathID(c, func(ctx context.Context, by acl.Identity, id int64, in staff.LineKindInput) (any, error) {
+		return s.Staff.SetLineKind(ctx, by, id, in, c.ClientIP())
+	})
 }
