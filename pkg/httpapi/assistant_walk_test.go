@@ -4,7 +4,7 @@ import (
 	"github.com/chapar/chapar/pkg/acl"
 )
 
-// The assistant's routes of the walk (routes_assistant.go): the chat continues
+// The assistant's routes of the walk (assistant.go): the chat continues
 // one of owner A's conversations, so another account gets 404; what the
 // assistant can do is the same for every account.
 func init() {

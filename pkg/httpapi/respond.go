@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"github.com/gin-gonic/gin/binding"
 
 	"github.com/chapar/chapar/pkg/apperr"
 	"github.com/chapar/chapar/pkg/spreadsheet"
@@ -125,47 +124,6 @@ func mapError(err error) (int, Meta) {
 	return status, Meta{Message: e.Message, MessageCode: code, Errors: e.Fields}
 }
 
-// bind decodes the JSON body into dst, answering itself when it cannot: 413 for a
-// body past the route's limit (limitBody), 422 for text that is not UTF-8 or holds
-// a NUL, and 422 for anything that is not the expected JSON.
-func bind(c *gin.Context, dst any) bool {
-	err := decodeBody(c, dst)
-	if err != nil {
-		Fail(c, err)
-	}
-	return err == nil
-}
-
-func decodeBody(c *gin.Context, dst any) error {
-	raw, err := io.ReadAll(c.Request.Body)
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		c.Header("Connection", "close")
-		return apperr.ErrTooLarge
-	}
-	if err == nil {
-		if err = validate.CleanJSON(raw); err != nil {
-			return err
-		}
-		err = binding.JSON.BindBody(raw, dst)
-	}
-	if err != nil {
-		return apperr.New(apperr.Invalid, "اطلاعات ارسال شده معتبر نیست").WithCode("invalid-json")
-	}
-	return nil
-}
-
-// pageOf reads the page and limit query parameters (defaults 1 and 10, limit at
-// most 100, page at most validate.MaxPage), answering 422 itself when they are bad.
-func pageOf(c *gin.Context) (page, limit int, ok bool) {
-	p, err := validate.ParsePaging(c.Request.URL.Query(), 10, 100)
-	if err != nil {
-		Fail(c, err)
-		return 0, 0, false
-	}
-	return p.Page, p.Limit, true
-}
-
 // reply answers 200 with a service's result, or the error.
 func reply(c *gin.Context, v any, err error) {
 	if err != nil {
@@ -175,13 +133,43 @@ func reply(c *gin.Context, v any, err error) {
 	OK(c, v)
 }
 
-// pathID reads the :id path parameter (404 when it is not an id).
-func pathID(c *gin.Context) (int64, error) {
-	id, err := strconv.ParseInt(validate.ToLatinDigits(c.Param("id")), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, apperr.ErrNotFound
+// replyCreated answers 201 with a service's result, or the error.
+func replyCreated(c *gin.Context, v any, err error) {
+	if err != nil {
+		Fail(c, err)
+		return
 	}
-	return id, nil
+	Created(c, v)
+}
+
+// replyOnce answers a request made idempotent by its key: 201 the first time, 200
+// with the first answer when it is sent again.
+func replyOnce(c *gin.Context, v any, created bool, err error) {
+	switch {
+	case err != nil:
+		Fail(c, err)
+	case created:
+		Created(c, v)
+	default:
+		OK(c, v)
+	}
+}
+
+// replyDone answers an action without a result: {"done": true}, or the error.
+func replyDone(c *gin.Context, err error) {
+	reply(c, gin.H{"done": true}, err)
+}
+
+// deletedCount answers a delete-list call.
+func deletedCount(c *gin.Context, n int, err error) { reply(c, gin.H{"deleted": n}, err) }
+
+// pagedReply answers a page of a list, or the error.
+func pagedReply(c *gin.Context, rows any, total int64, pg validate.Paging, err error) {
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, rows, Page{Page: pg.Page, Limit: pg.Limit, Total: total})
 }
 
 // xlsxDownload streams the Excel file that write produces as the attachment name.

@@ -156,9 +156,7 @@ type Server struct {
 func New(d Deps) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{Deps: d}
-	if d.Alerts != nil && d.Live != nil && d.Alerts.Live == nil {
-		d.Alerts.Live = d.Live.Publisher()
-	}
+	connectLive(d)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(d.Config.TrustedProxies)
@@ -170,9 +168,9 @@ func New(d Deps) *gin.Engine {
 	r.Use(requestID(), accessLog(d.Log), recovery(), finishWrites())
 	r.Use(limitBody(), cleanInput())
 
-	r.GET("/healthz", func(c *gin.Context) { OK(c, gin.H{"status": "ok", "version": version.Version}) })
+	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
-	r.GET("/v1/ws", liveSocket(d.Auth, d.Live))
+	r.GET("/v1/ws", s.liveSocket)
 
 	api := r.Group("/v1/api")
 	for _, rt := range s.routes() {
@@ -182,20 +180,28 @@ func New(d Deps) *gin.Engine {
 	}
 
 	s.mountSandboxBank(r)
-	panel := panelHandler(d.Config.WebDir)
-	r.NoMethod(func(c *gin.Context) {
-		c.Abort()
-		write(c, http.StatusMethodNotAllowed, nil, Meta{Message: apperr.MsgMethod, MessageCode: "405"})
-	})
-	r.NoRoute(func(c *gin.Context) {
+	r.NoMethod(methodNotAllowed)
+	r.NoRoute(orPanel(panelHandler(d.Config.WebDir)))
+	return r
+}
+
+// methodNotAllowed answers a known path asked with another method.
+func methodNotAllowed(c *gin.Context) {
+	c.Abort()
+	write(c, http.StatusMethodNotAllowed, nil, Meta{Message: apperr.MsgMethod, MessageCode: "405"})
+}
+
+// orPanel answers an unknown path: 404 under /v1/ and for anything but a GET,
+// else the panel (a client route).
+func orPanel(panel gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
 		p := c.Request.URL.Path
 		if strings.HasPrefix(p, "/v1/") || c.Request.Method != http.MethodGet {
 			Fail(c, apperr.ErrNotFound)
 			return
 		}
 		panel(c)
-	})
-	return r
+	}
 }
 
 // Route is one line of the route table.
@@ -206,6 +212,28 @@ type Route struct {
 	Handle gin.HandlerFunc
 }
 
+// healthz answers that the process is up, with its version.
+func (s *Server) healthz(c *gin.Context) { OK(c, gin.H{"status": "ok", "version": version.Version}) }
+
+// liveSocket is GET /v1/ws?ticket=: the caller's websocket of live events. The ticket
+// is its only credential (no session token, no header); errors before the upgrade
+// (bad ticket, hub shutting down, too many sockets) get the usual envelope.
+// A user whose role or permissions change (or whose sessions end) has their sockets
+// closed on every instance (connectLive), so the panel reconnects under the new
+// permissions (live.Allowed filters each event by them).
+func (s *Server) liveSocket(c *gin.Context) {
+	id, err := s.Auth.RedeemTicket(c.Request.Context(), c.Query("ticket"))
+	if err == nil {
+		c.Set(ctxIdentity, id)
+		setDeadlines(c, time.Time{}) // authenticated: it lives without deadlines (it pings instead)
+		err = s.Live.Serve(c.Writer, c.Request, id)
+	}
+	if err != nil {
+		Fail(c, err)
+	}
+}
+
+// readyz runs the readiness checks: 200 when all pass, else 503 naming the failures.
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()

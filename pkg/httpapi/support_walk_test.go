@@ -7,7 +7,7 @@ import (
 // supportShared: the FAQ and contact info are the platform's, read by every account.
 const supportShared = "the FAQ and the contact info are the platform's, the same for every account"
 
-// The support routes of the walk (routes_support.go).
+// The support routes of the walk (support.go).
 func init() {
 	ticketForm := func(id int64) any { return map[string]any{"ticket_id": id, "text": "پاسخ مشتری"} }
 	rate := func(id int64) any { return map[string]any{"id": id, "rating": 5} }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chapar/chapar/internal/platform/db"
 
+	"github.com/chapar/chapar/pkg/assistant"
 	"github.com/chapar/chapar/pkg/auditlog"
 	"github.com/chapar/chapar/pkg/bank"
 	"github.com/chapar/chapar/pkg/blocklist"
@@ -197,4 +198,43 @@ func offlineDest(cfg config.Config) offline.Destination {
 	return offline.Destination{CardNumber: cfg.OfflineCardNumber, CardOwner: cfg.OfflineCardOwner,
 		BankName: cfg.OfflineBankName, IBAN: cfg.OfflineSheba, AccountNumber: cfg.OfflineAccountNumber,
 		AccountOwner: cfg.OfflineAccountOwner}
+}
+
+// newAssistant builds the assistant: the OpenAI-compatible client when
+// ASSISTANT_URL is set, else the offline model; the brand is the account's
+// name (as for patterns), a tracked link counts at its sent length and ticket
+// drafts use the support categories.
+func newAssistant(cfg config.Config, pool *pgxpool.Pool, limiter *ratelimit.Limiter, patterns *pattern.Service,
+	tickets *support.Service, links *shortlink.Codec) *assistant.Service {
+	var model assistant.Model
+	if cfg.AssistantURL != "" {
+		model = &assistant.OpenAI{BaseURL: cfg.AssistantURL, Model: cfg.AssistantModel, Key: cfg.AssistantKey,
+			Stream: cfg.AssistantStream, Timeout: cfg.AssistantTimeout}
+	}
+	svc := assistant.New(pool, model, limiter, assistant.Options{DailyQuota: cfg.AssistantDailyQuota, PerMin: cfg.AssistantPerMin})
+	svc.Brand = patterns.Brand
+	svc.LinkLength = len(links.Sized(shortlink.Marker + "1}"))
+	svc.Categories = func(ctx context.Context, parent int64) ([]assistant.Category, error) {
+		cs, err := tickets.Categories(ctx, parent)
+		out := make([]assistant.Category, len(cs))
+		for i, c := range cs {
+			out[i] = assistant.Category{ID: c.ID, Title: c.Title}
+		}
+		return out, err
+	}
+	return svc
+}
+
+// connectLive hands the live hub to the services that announce on it (support's
+// answers, the low-balance alerts) and closes the sockets of the users whose cache
+// keys are forgotten (a role or permissions changed, sessions ended). New calls it,
+// so a hub the caller put in place of Wire's (the tests') is the one used.
+func connectLive(d Deps) {
+	if d.Alerts != nil && d.Live != nil && d.Alerts.Live == nil {
+		d.Alerts.Live = d.Live.Publisher()
+	}
+	if d.Support != nil && d.Support.Live == nil && d.Live != nil {
+		d.Support.Live = d.Live.Publisher()
+	}
+	d.Auth.OnForget(func(keys []string) { d.Live.CloseUsers(auth.UsersIn(keys)...) })
 }
