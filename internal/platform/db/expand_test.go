@@ -239,12 +239,14 @@ func contractObjects(up string) (objects []string, marked bool) {
 }
 
 // previousReleaseNames reports whether the previous release's code (outside its
-// migrations and docs) names the object: its last dotted part, as a whole word.
+// migrations, docs and tests, which a running release does not execute) names the
+// object: its last dotted part, as a whole word.
 func previousReleaseNames(t *testing.T, commit, object string) bool {
 	t.Helper()
 	word := object[strings.LastIndex(object, ".")+1:]
 	out, err := exec.Command("git", "grep", "-q", "-w", "-F", "-i", "-e", word, commit, "--",
-		":(top)", ":(top,exclude)migrations", ":(top,exclude)docs").CombinedOutput()
+		":(top)", ":(top,exclude)migrations", ":(top,exclude)docs", ":(top,exclude,glob)**/*_test.go",
+		":(top,exclude,glob)**/*.test.ts", ":(top,exclude,glob)**/*.test.tsx", ":(top,exclude)web/e2e").CombinedOutput()
 	if err == nil {
 		return true
 	}
