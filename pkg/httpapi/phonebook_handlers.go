@@ -159,6 +159,7 @@ func contactDelete(svc *phonebook.Service) gin.HandlerFunc {
 }
 
 // GET /phonebooks/numbers/contact-list?phonebook_id=&search=&…filters&page=&limit=
+// meta.indexing is true while the account's name search catches up with an import.
 func contactList(svc *phonebook.Service) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		f, err := phonebook.ParseFilter(c.Request.URL.Query())
@@ -166,8 +167,18 @@ func contactList(svc *phonebook.Service) gin.HandlerFunc {
 			Fail(c, err)
 			return
 		}
-		rows, total, err := svc.Contacts(c.Request.Context(), who(c).AccountID, f)
-		pagedReply(c, rows, total, f.Page, err)
+		ctx, acc := c.Request.Context(), who(c).AccountID
+		rows, total, err := svc.Contacts(ctx, acc, f)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		indexing, err := svc.Indexing(ctx, acc)
+		if err != nil {
+			Fail(c, err)
+			return
+		}
+		Paged(c, rows, Page{Page: f.Page.Page, Limit: f.Page.Limit, Total: total, Indexing: &indexing})
 	}
 }
 
