@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
 )
@@ -456,5 +458,66 @@ func TestSearchFollowsWrites(t *testing.T) {
 	var left int
 	if err := f.d.Pool.QueryRow(ctx, `SELECT count(*) FROM contact_search WHERE account_id = $1`, f.account).Scan(&left); err != nil || left != 0 {
 		t.Fatalf("%d names left after the rename to nothing and the delete: %v", left, err)
+	}
+}
+
+// TestCopyContacts: the binary COPY stores every field as the row has it: dates
+// (before 2000 too), empty and full tag lists, features of each type with JSON's
+// special characters, and no birth date as NULL.
+func TestCopyContacts(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	rows := []contactRow{
+		{Mobile: "989121111111", Name: "علی \"کریمی\"", Gender: GenderMale, birth: time.Date(1991, 8, 3, 0, 0, 0, 0, tehran),
+			TagIDs: []int64{7, 1 << 40}, Features: map[string]any{"3": int64(-42), "4": "2024-02-29", "5": "a\"b\\c\n\td\x01 «ج»"}},
+		{Mobile: "989122222222", TagIDs: []int64{}},
+		{Mobile: "989123333333", birth: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Features: map[string]any{}},
+	}
+	err := pgx.BeginFunc(ctx, f.d.Pool, func(tx pgx.Tx) error {
+		n, err := copyContacts(ctx, tx, &f.im, rows, []int{0, 1, 2})
+		if n != 3 {
+			t.Errorf("copied %d", n)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type stored struct {
+		Mobile, Name, Gender, Birth, Tags, Features string
+		Account, Book, Import                       int64
+	}
+	want := []stored{
+		{"989121111111", "علی \"کریمی\"", "male", "1991-08-03", "{7,1099511627776}",
+			`{"3": -42, "4": "2024-02-29", "5": "a\"b\\c\n\td\u0001 «ج»"}`, f.account, f.book, f.im.ID},
+		{"989122222222", "", "", "", "{}", "{}", f.account, f.book, f.im.ID},
+		{"989123333333", "", "", "2000-01-01", "{}", "{}", f.account, f.book, f.im.ID},
+	}
+	res, _ := f.d.Pool.Query(ctx, `SELECT mobile, name, gender, coalesce(birth_date::text, ''), tag_ids::text, features::text,
+		account_id, phonebook_id, import_id FROM contacts ORDER BY mobile`)
+	got, err := pgx.CollectRows(res, pgx.RowToStructByPos[stored])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestHasArabicLetters(t *testing.T) {
+	for _, s := range []string{"علي", "كريم", "مصطفى", "ي", "abc ك"} {
+		if !hasArabicLetters(s) {
+			t.Errorf("%q has an Arabic letter", s)
+		}
+	}
+	for _, s := range []string{"", "علی کریمی", "مصطفی", "abc", "لمنهو", "\xd9"} {
+		if hasArabicLetters(s) {
+			t.Errorf("%q has none", s)
+		}
 	}
 }
