@@ -112,15 +112,15 @@ type Service struct {
 	now   func() time.Time
 	// chunkRows is how many file rows one import transaction takes.
 	chunkRows int
-	// indexRows is how many of an import's contacts one transaction of IndexImport
-	// adds to contact_search.
-	indexRows int
+	// indexBatch is how many of an import's contacts one transaction of
+	// IndexImport adds to contact_search.
+	indexBatch int
 }
 
 // New builds the service. queue is needed to start imports (the API); pub, which may
 // be nil, carries the import progress events (the worker).
 func New(pool *pgxpool.Pool, queue Enqueuer, pub Publisher) *Service {
-	return &Service{pool: pool, queue: queue, pub: pub, now: time.Now, chunkRows: 20_000, indexRows: 50_000}
+	return &Service{pool: pool, queue: queue, pub: pub, now: time.Now, chunkRows: 20_000, indexBatch: 50_000}
 }
 
 // Actor is who makes a change, for the audit log.

@@ -364,7 +364,7 @@ func (f *importFixture) indexing(t *testing.T, want bool) {
 func TestSearchFollowsImport(t *testing.T) {
 	ctx := context.Background()
 	f := newImportFixture(t)
-	f.s.indexRows = 2
+	f.s.indexBatch = 2
 	f.indexing(t, true) // from the import's creation
 	f.firstChunk(t)
 	// Half-way: the task indexes what was committed, and the import stays pending.
