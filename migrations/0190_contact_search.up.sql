@@ -8,11 +8,13 @@
 -- (import_id set): those are added after the import, a batch at a time, by the
 -- worker's search-index task (pkg/phonebook IndexImport), so search may lag an
 -- import by a few seconds while the import itself maintains no trigram index.
--- Contacts without a name have no row.
+-- Contacts without a name have no row. The phonebook is there for the capped count of
+-- a name search, which needs no contact row then.
 CREATE TABLE contact_search (
-    contact_id bigint PRIMARY KEY,
-    account_id bigint NOT NULL,
-    name       text NOT NULL
+    contact_id   bigint PRIMARY KEY,
+    account_id   bigint NOT NULL,
+    phonebook_id bigint NOT NULL,
+    name         text NOT NULL
 );
 
 -- The imports whose contacts are not all in contact_search yet: a row from the
@@ -40,24 +42,25 @@ CREATE TRIGGER contact_search_import_created AFTER INSERT ON contact_imports
 
 -- One function behind the three statement triggers of contacts:
 -- INSERT: the added contacts with a name, except an import's;
--- UPDATE: renamed contacts, and moved ones (an imported contact moved to another
---   phonebook before its import's rows were indexed would be missed by the task,
---   which reads the import's phonebook);
+-- UPDATE: renamed contacts, and moved ones (their phonebook; and an imported
+--   contact moved before its import's rows were indexed would be missed by the
+--   task, which reads the import's phonebook);
 -- DELETE: the deleted contacts (also a phonebook's, through
 --   phonebooks_delete_contacts).
 CREATE FUNCTION contact_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO contact_search (contact_id, account_id, name)
-        SELECT id, account_id, name FROM added WHERE import_id IS NULL AND name <> ''
+        INSERT INTO contact_search (contact_id, account_id, phonebook_id, name)
+        SELECT id, account_id, phonebook_id, name FROM added WHERE import_id IS NULL AND name <> ''
         ON CONFLICT (contact_id) DO NOTHING;
     ELSIF TG_OP = 'UPDATE' THEN
         DELETE FROM contact_search s USING changed n, previous o
         WHERE s.contact_id = n.id AND o.id = n.id AND n.name = '' AND o.name <> '';
-        INSERT INTO contact_search (contact_id, account_id, name)
-        SELECT n.id, n.account_id, n.name FROM changed n JOIN previous o ON o.id = n.id
+        INSERT INTO contact_search (contact_id, account_id, phonebook_id, name)
+        SELECT n.id, n.account_id, n.phonebook_id, n.name FROM changed n JOIN previous o ON o.id = n.id
         WHERE n.name <> '' AND (n.name <> o.name OR n.phonebook_id <> o.phonebook_id)
-        ON CONFLICT (contact_id) DO UPDATE SET name = excluded.name WHERE contact_search.name <> excluded.name;
+        ON CONFLICT (contact_id) DO UPDATE SET name = excluded.name, phonebook_id = excluded.phonebook_id
+        WHERE (contact_search.name, contact_search.phonebook_id) <> (excluded.name, excluded.phonebook_id);
     ELSE
         DELETE FROM contact_search s USING removed r WHERE s.contact_id = r.id;
     END IF;

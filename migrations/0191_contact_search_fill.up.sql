@@ -2,6 +2,6 @@
 -- every transaction writing contacts to end before they were in place, so this
 -- snapshot sees every contact that no trigger saw. Its trigram index is built after
 -- (0192), at once rather than row by row.
-INSERT INTO contact_search (contact_id, account_id, name)
-SELECT id, account_id, name FROM contacts WHERE name <> ''
+INSERT INTO contact_search (contact_id, account_id, phonebook_id, name)
+SELECT id, account_id, phonebook_id, name FROM contacts WHERE name <> ''
 ON CONFLICT (contact_id) DO NOTHING;

@@ -96,6 +96,10 @@ type where struct {
 	// narrowed is set by any condition beyond the account and the phonebook, which
 	// makes the total a capped count instead of the member counters.
 	narrowed bool
+	// name is the pattern of a name search, and filtered is set by any other
+	// narrowing condition: a name search alone is counted in contact_search.
+	name     string
+	filtered bool
 	// none is set when a condition can match nothing (an unknown tag name).
 	none bool
 }
@@ -122,11 +126,11 @@ func (s *Service) build(ctx context.Context, accountID int64, f Filter, fs featu
 		w.add("c.phonebook_id = ?", f.PhonebookID)
 	}
 	narrow := func(cond string, args ...any) {
-		w.narrowed = true
+		w.narrowed, w.filtered = true, true
 		w.add(cond, args...)
 	}
 	if term := normalizeText(f.Search); term != "" {
-		narrowSearch(narrow, term)
+		w.search(term)
 	}
 	switch f.Gender {
 	case "none":
@@ -192,21 +196,24 @@ func (s *Service) tagID(ctx context.Context, accountID int64, tag string) (int64
 	return out, nil
 }
 
-// narrowSearch adds the condition of a search term: a range of numbers when the
-// term is the start of one (contacts_mobile_idx), else a name that contains it,
-// found in contact_search (its trigram index). The triggers of migration 0190 keep
+// search adds the condition of a search term: a range of numbers when the term is
+// the start of one (contacts_mobile_idx), else a name that contains it, found in
+// contact_search (its trigram index). The triggers of migration 0190 keep
 // contact_search exact in the writer's transaction, so a contact found there has
 // that name; only an import's contacts may be missing from it for a while.
-func narrowSearch(narrow func(string, ...any), term string) {
+func (w *where) search(term string) {
+	w.narrowed = true
 	prefix, ok := numberPrefix(term)
 	switch upper := nextPrefix(prefix); {
 	case ok && upper != "":
-		narrow("c.mobile >= ? AND c.mobile < ?", prefix, upper)
+		w.filtered = true
+		w.add("c.mobile >= ? AND c.mobile < ?", prefix, upper)
 	case ok:
-		narrow("c.mobile >= ?", prefix)
+		w.filtered = true
+		w.add("c.mobile >= ?", prefix)
 	default:
-		narrow(`c.id IN (SELECT s.contact_id FROM contact_search s WHERE s.account_id = $1 AND s.name ILIKE ?)`,
-			db.Contains(term))
+		w.name = db.Contains(term)
+		w.add(`c.id IN (SELECT s.contact_id FROM contact_search s WHERE s.account_id = $1 AND s.name ILIKE ?)`, w.name)
 	}
 }
 
@@ -276,6 +283,10 @@ func (s *Service) Contacts(ctx context.Context, accountID int64, f Filter) ([]Co
 	switch {
 	case w.narrowed && len(out) < f.Page.Limit && (len(out) > 0 || f.Page.Page == 1):
 		total = int64(f.Page.Offset() + len(out)) // the last page: no need to count
+	case w.name != "" && !w.filtered: // a name alone: no contact row to read
+		err = s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM (SELECT 1 FROM contact_search s WHERE s.account_id = $1
+			AND ($2 = 0 OR s.phonebook_id = $2) AND s.name ILIKE $3 LIMIT %d) x`, CountCap),
+			custom([]any{accountID, f.PhonebookID, w.name})...).Scan(&total)
 	case w.narrowed:
 		err = s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM (SELECT 1 FROM contacts c WHERE %s LIMIT %d) x`,
 			w.sql(), CountCap), custom(w.args)...).Scan(&total)

@@ -413,6 +413,13 @@ func TestSearchFollowsImport(t *testing.T) {
 	if n, err := f.s.IndexImport(ctx, f.im.ID); err != nil || n != 0 {
 		t.Fatalf("an import no longer pending: %d %v", n, err)
 	}
+	// A name search alone is counted in contact_search, which follows the move.
+	for book, want := range map[int64]int64{0: 9, f.book: 8, other.ID: 1} {
+		list, total, err := f.s.Contacts(ctx, f.account, Filter{Search: "نام", PhonebookID: book, Page: Page{Page: 1, Limit: 1}})
+		if err != nil || len(list) != 1 || total != want {
+			t.Fatalf("phonebook %d: %d contacts of %d, want %d: %v", book, len(list), total, want, err)
+		}
+	}
 }
 
 // TestSearchFollowsWrites: contacts added, renamed, moved and deleted through the

@@ -87,8 +87,8 @@ func (s *Service) indexRows(ctx context.Context, tx pgx.Tx, p pendingImport) (n 
 	var last int64
 	if err := tx.QueryRow(ctx, `WITH b AS (SELECT id, account_id, name FROM contacts
 			WHERE phonebook_id = $1 AND id > $2 AND import_id = $3 ORDER BY id LIMIT $4),
-		ins AS (INSERT INTO contact_search (contact_id, account_id, name)
-			SELECT id, account_id, name FROM b WHERE name <> '' ON CONFLICT (contact_id) DO NOTHING)
+		ins AS (INSERT INTO contact_search (contact_id, account_id, phonebook_id, name)
+			SELECT id, account_id, $1, name FROM b WHERE name <> '' ON CONFLICT (contact_id) DO NOTHING)
 		SELECT count(*), coalesce(max(id), $2) FROM b`, p.phonebookID, p.after, p.id, s.indexBatch).Scan(&n, &last); err != nil {
 		return 0, false, fmt.Errorf("index import contacts: %w", err)
 	}
