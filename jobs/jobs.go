@@ -156,8 +156,25 @@ type ContactImport struct {
 // NewContactImport builds the import task. Its id is the import id, so a repeated
 // enqueue is a no-op; a retry resumes after the last committed chunk.
 func NewContactImport(importID int64) *asynq.Task {
+	return importTask(TypeContactImport, "contacts-import", importID, asynq.Timeout(time.Hour), asynq.Retention(24*time.Hour))
+}
+
+// TypeContactSearch asks the worker to add the names of an import's contacts to the
+// contact search index (pkg/phonebook IndexImport). Its payload is a ContactImport.
+const TypeContactSearch = "contacts:search-index"
+
+// NewContactSearch builds the search-index task. Its id is the import's, so a
+// repeated enqueue while one is queued or running is a no-op; none is kept once
+// done, so the next enqueue (the scheduler's, every few seconds while the import is
+// pending) runs again.
+func NewContactSearch(importID int64) *asynq.Task {
+	return importTask(TypeContactSearch, "contacts-search", importID, asynq.Timeout(30*time.Minute))
+}
+
+// importTask is a default-queue task of one import whose id is its kind and the
+// import's id.
+func importTask(typ, kind string, importID int64, opts ...asynq.Option) *asynq.Task {
 	b, _ := json.Marshal(ContactImport{ImportID: importID})
-	return asynq.NewTask(TypeContactImport, b, asynq.Queue(QueueDefault),
-		asynq.TaskID(fmt.Sprintf("contacts-import:%d", importID)),
-		asynq.MaxRetry(10), asynq.Timeout(time.Hour), asynq.Retention(24*time.Hour))
+	return asynq.NewTask(typ, b, append([]asynq.Option{asynq.Queue(QueueDefault),
+		asynq.TaskID(fmt.Sprintf("%s:%d", kind, importID)), asynq.MaxRetry(10)}, opts...)...)
 }

@@ -185,14 +185,19 @@ func (s *Server) contactDelete(c *gin.Context) {
 }
 
 // GET /phonebooks/numbers/contact-list?phonebook_id=&search=&…filters&page=&limit=
+// meta.indexing is true while the account's name search catches up with an import.
 func (s *Server) contactList(c *gin.Context) {
 	f, err := phonebook.ParseFilter(c.Request.URL.Query())
 	if err != nil {
 		Fail(c, err)
 		return
 	}
-	rows, total, err := s.Phonebooks.Contacts(c.Request.Context(), who(c).AccountID, f)
-	pagedReply(c, rows, total, f.Page, err)
+	p, err := s.Phonebooks.ContactList(c.Request.Context(), who(c).AccountID, f)
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	Paged(c, p.Rows, Page{Page: f.Page.Page, Limit: f.Page.Limit, Total: p.Total, Indexing: &p.Indexing})
 }
 
 // GET /phonebooks/numbers/list?phonebook_id=&page=&limit=

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -269,6 +270,26 @@ func TestContactImport(t *testing.T) {
 	if len(full.Errors) != 100 || full.Errors[0] != (phonebook.ImportError{Row: 2, Field: "birth_date", Message: phonebook.MsgBirthDate,
 		Value: "1991-02-30"}) || full.Errors[1].Field != "features.score" || full.Errors[1].Value != "x89" {
 		t.Fatalf("errors sample %+v", full.Errors[:2])
+	}
+	// Numbers are found at once; names once the search-index task the import
+	// queued has run, and until then the list says it is indexing.
+	indexing := func(want bool) {
+		t.Helper()
+		if r := f.must(200, "GET", "/numbers/contact-list?limit=1", nil); r.Meta.Indexing == nil || *r.Meta.Indexing != want {
+			t.Fatalf("indexing %s, want %v", r.Raw, want)
+		}
+	}
+	indexing(true)
+	lastRow := "search=" + url.QueryEscape("مخاطب 99999") // the file's last row
+	if list, _ := f.contacts(lastRow); len(list) != 0 {
+		t.Fatalf("a name found before the search index caught up: %+v", list)
+	}
+	if runTasks(t, f.e, jobs.TypeContactSearch, f.e.Deps.Live.Publisher()) != 1 {
+		t.Fatal("no search-index task queued")
+	}
+	indexing(false)
+	if list, _ := f.contacts(lastRow); len(list) != 1 || list[0].Name != "مخاطب 99999" {
+		t.Fatalf("a name after the search index caught up: %+v", list)
 	}
 	// Mapped values, Jalali and Excel dates included.
 	for i, wantBirth := range map[int]string{4: "1991-08-03", 5: "1991-08-03", 6: "1991-08-03", 7: ""} {

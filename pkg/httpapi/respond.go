@@ -27,6 +27,9 @@ type Meta struct {
 	Total       *int64              `json:"total,omitempty"`
 	// Sandbox marks every answer given to a sandbox API key (with X-Chapar-Sandbox: 1).
 	Sandbox bool `json:"sandbox,omitempty"`
+	// Indexing, on the contact list only, says whether the account's name search is
+	// still catching up with an import (the panel shows «در حال نمایه‌سازی»).
+	Indexing *bool `json:"indexing,omitempty"`
 }
 
 // Envelope is the shape of every response.
@@ -40,6 +43,8 @@ type Page struct {
 	Page  int
 	Limit int
 	Total int64
+	// Indexing, when set, is carried as meta.indexing.
+	Indexing *bool
 }
 
 // OK answers 200 with data.
@@ -54,7 +59,7 @@ func Accepted(c *gin.Context, data any) { write(c, http.StatusAccepted, data, Me
 // Paged answers 200 with rows and paging metadata.
 func Paged(c *gin.Context, rows any, p Page) {
 	total := p.Total
-	write(c, http.StatusOK, rows, Meta{Page: p.Page, Limit: p.Limit, Total: &total})
+	write(c, http.StatusOK, rows, Meta{Page: p.Page, Limit: p.Limit, Total: &total, Indexing: p.Indexing})
 }
 
 func write(c *gin.Context, status int, data any, m Meta) {

@@ -91,6 +91,43 @@ func listWhere(accountID int64, q ListQuery) (string, []any) {
 	return cond, args
 }
 
+// searchDigits reads a search term as a number: its digits in the stored form. A
+// term written as the start of a number (0912…, +98912…, 0098912…) is a prefix
+// (98912…); other digits are searched anywhere. ok is false unless the term is made
+// of digits, spaces, dashes and a leading plus.
+func searchDigits(term string) (digits string, prefix, ok bool) {
+	d, plus, ok := termDigits(term)
+	switch {
+	case !ok:
+		return "", false, false
+	case plus:
+		return d, strings.HasPrefix(d, "98"), true
+	case strings.HasPrefix(d, "0098"):
+		return d[2:], true, true
+	case strings.HasPrefix(d, "0"):
+		return "98" + d[1:], true, true
+	}
+	return d, false, true
+}
+
+// termDigits reads a search term made of digits (Latin, Persian or Arabic), spaces,
+// dashes and a leading plus: its digits, and whether it starts with the plus. ok is
+// false for any other term, and for one without a digit.
+func termDigits(term string) (digits string, plus, ok bool) {
+	term = validate.ToLatinDigits(strings.TrimSpace(term))
+	var b strings.Builder
+	for i, r := range term {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == ' ' || r == '-' || r == '+' && i == 0:
+		default:
+			return "", false, false
+		}
+	}
+	return b.String(), strings.HasPrefix(term, "+"), b.Len() > 0
+}
+
 // ListEntries lists one list, newest first.
 func (s *Service) ListEntries(ctx context.Context, accountID int64, q ListQuery) ([]ListEntry, int64, error) {
 	cond, args := listWhere(accountID, q)

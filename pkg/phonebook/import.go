@@ -290,6 +290,7 @@ func (s *Service) importRows(ctx context.Context, im *Import, plan *importPlan) 
 	im.Status = ImportDone
 	im.setProgress()
 	s.publish(ctx, *im)
+	s.queueIndex(ctx, im.ID)
 	return nil
 }
 
@@ -299,6 +300,7 @@ func (s *Service) failImport(ctx context.Context, id int64, reason string) {
 		updated_at = now() WHERE id = $1 AND status = 'running'`, id, reason); err != nil {
 		return
 	}
+	s.queueIndex(ctx, id) // the contacts it added before it failed
 	im, err := scanImport(s.pool.QueryRow(ctx, `SELECT `+importCols+` FROM contact_imports WHERE id = $1`, id))
 	if err == nil {
 		s.publish(ctx, im)

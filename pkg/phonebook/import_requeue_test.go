@@ -13,7 +13,8 @@ import (
 
 // TestRequeueStuckImports: an import left running by a lost task is enqueued
 // again, once; one whose task is still queued, one that moves and one that is
-// over are left alone; after Redis loses its queues the stuck one comes back.
+// over are left alone; after Redis loses its queues the stuck one comes back. The
+// search-index task of every import still pending is queued the same way.
 func TestRequeueStuckImports(t *testing.T) {
 	ctx := context.Background()
 	f := newImportFixture(t)
@@ -52,4 +53,22 @@ func TestRequeueStuckImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	requeue(1)
+
+	// Every import is pending from its creation; the one over, without contacts,
+	// is done at its first index run and queued no more.
+	index := func(want int) {
+		t.Helper()
+		if n, err := f.s.QueuePendingIndexes(ctx); err != nil || n != want {
+			t.Fatalf("queued %d search indexes (%v), want %d", n, err, want)
+		}
+	}
+	index(3)
+	index(0) // queued already (their task ids are taken)
+	if _, err := f.s.IndexImport(ctx, over); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Client.FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	index(2)
 }

@@ -69,6 +69,11 @@ func (p *importPlan) unknownTags(rows []contactRow) []string {
 // one transaction; errStale when the import or the phonebook changed under it.
 func (s *Service) storeChunk(ctx context.Context, tx pgx.Tx, c *chunkWork) error {
 	im, p := c.im, c.p
+	// A chunk lost to a crash before its commit reached the disk is lost with its
+	// cursor, and the retried task copies it again: no need to wait for the flush.
+	if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+		return fmt.Errorf("import commit mode: %w", err)
+	}
 	members, err := lockImport(ctx, tx, im)
 	if err != nil {
 		return err
@@ -151,24 +156,6 @@ func (c *chunkWork) tagIDs(fresh []int) {
 			r.TagIDs = append(r.TagIDs, id)
 		}
 	}
-}
-
-// copyContacts COPYs the fresh rows into contacts.
-func copyContacts(ctx context.Context, tx pgx.Tx, im *Import, rows []contactRow, fresh []int) (int64, error) {
-	return tx.CopyFrom(ctx, pgx.Identifier{"contacts"},
-		[]string{"account_id", "phonebook_id", "mobile", "name", "gender", "birth_date", "tag_ids", "features", "import_id"},
-		pgx.CopyFromSlice(len(fresh), func(i int) ([]any, error) {
-			c := &rows[fresh[i]]
-			var birth any
-			if !c.birth.IsZero() {
-				birth = c.birth
-			}
-			features := c.Features
-			if features == nil {
-				features = map[string]any{}
-			}
-			return []any{im.accountID, im.PhonebookID, c.Mobile, c.Name, c.Gender, birth, c.TagIDs, features, im.ID}, nil
-		}))
 }
 
 var (

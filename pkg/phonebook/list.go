@@ -20,8 +20,10 @@ import (
 // Filter selects contacts (the contact list and its export).
 type Filter struct {
 	PhonebookID int64
-	// Search matches the name (contains) or, when it is a number, the number
-	// (contains, in any digit form: 0912…, 98912…, +98912…, Persian digits).
+	// Search matches the name (contains) or, when it is written as the start of a
+	// number (0912…, 912…, 98912…, +98912…, 0098912…, in Latin or Persian digits),
+	// the numbers that start so. Names are found through contact_search, which may
+	// lag an import (see Indexing).
 	Search string
 	// Gender is male, female or none (unknown); empty is any.
 	Gender string
@@ -94,6 +96,10 @@ type where struct {
 	// narrowed is set by any condition beyond the account and the phonebook, which
 	// makes the total a capped count instead of the member counters.
 	narrowed bool
+	// name is the pattern of a name search, and filtered is set by any other
+	// narrowing condition: a name search alone is counted in contact_search.
+	name     string
+	filtered bool
 	// none is set when a condition can match nothing (an unknown tag name).
 	none bool
 }
@@ -120,19 +126,11 @@ func (s *Service) build(ctx context.Context, accountID int64, f Filter, fs featu
 		w.add("c.phonebook_id = ?", f.PhonebookID)
 	}
 	narrow := func(cond string, args ...any) {
-		w.narrowed = true
+		w.narrowed, w.filtered = true, true
 		w.add(cond, args...)
 	}
 	if term := normalizeText(f.Search); term != "" {
-		digits, prefix, ok := searchDigits(term)
-		switch {
-		case prefix:
-			narrow("c.mobile >= ? AND c.mobile < ?", digits, digits+":") // ':' sorts right after '9'
-		case ok:
-			narrow("(c.mobile LIKE ? OR c.name ILIKE ?)", db.Contains(digits), db.Contains(term))
-		default:
-			narrow("c.name ILIKE ?", db.Contains(term))
-		}
+		w.search(term)
 	}
 	switch f.Gender {
 	case "none":
@@ -198,34 +196,61 @@ func (s *Service) tagID(ctx context.Context, accountID int64, tag string) (int64
 	return out, nil
 }
 
-// searchDigits reads a search term as a number: its digits in the stored form. A
-// term written as the start of a number (0912…, +98912…, 0098912…) is a prefix
-// (98912…); other digits are searched anywhere. ok is false unless the term is made
-// of digits, spaces, dashes and a leading plus.
-func searchDigits(term string) (digits string, prefix, ok bool) {
-	term = validate.ToLatinDigits(strings.TrimSpace(term))
-	var b strings.Builder
-	for i, r := range term {
-		switch {
-		case r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == ' ' || r == '-' || r == '+' && i == 0:
-		default:
-			return "", false, false
-		}
+// search adds the condition of a search term: a range of numbers when the term is
+// the start of one (contacts_mobile_idx), else a name that contains it, found in
+// contact_search (its trigram index). The triggers of migration 0190 keep
+// contact_search exact in the writer's transaction, so a contact found there has
+// that name; only an import's contacts may be missing from it for a while.
+func (w *where) search(term string) {
+	w.narrowed = true
+	prefix, ok := numberPrefix(term)
+	switch upper := nextPrefix(prefix); {
+	case ok && upper != "":
+		w.filtered = true
+		w.add("c.mobile >= ? AND c.mobile < ?", prefix, upper)
+	case ok:
+		w.filtered = true
+		w.add("c.mobile >= ?", prefix)
+	default:
+		w.name = db.Contains(term)
+		w.add(`c.id IN (SELECT s.contact_id FROM contact_search s WHERE s.account_id = $1 AND s.name ILIKE ?)`, w.name)
 	}
-	d := b.String()
+}
+
+// numberPrefix reads a search term as the start of a number and returns it in the
+// stored form (98…): 0912…, 912…, 98912…, +98912… and 0098912… all give 98912…, in
+// Latin, Persian or Arabic digits, with spaces or dashes anywhere. ok is false for
+// any other term (a name, or digits no number starts with), which is searched in
+// names.
+func numberPrefix(term string) (prefix string, ok bool) {
+	d, plus, ok := termDigits(term)
 	switch {
-	case d == "":
-		return "", false, false
-	case strings.HasPrefix(term, "+"):
-		return d, strings.HasPrefix(d, "98"), true
+	case !ok:
+		return "", false
+	case strings.HasPrefix(d, "98"):
+		return d, true
+	case plus:
+		return "", false // another country's code: no stored number has it
 	case strings.HasPrefix(d, "0098"):
-		return d[2:], true, true
-	case strings.HasPrefix(d, "0"):
-		return "98" + d[1:], true, true
+		return d[2:], true
+	case strings.HasPrefix(d, "0") && !strings.HasPrefix(d, "00"):
+		return "98" + d[1:], true
+	case strings.HasPrefix(d, "9"):
+		return "98" + d, true
 	}
-	return d, false, true
+	return "", false
+}
+
+// nextPrefix is the smallest digit string after every string that starts with
+// prefix ("98912" → "98913", "989" → "99"), or "" when there is none ("99"). A
+// number starts with prefix when it is at least prefix and below nextPrefix, in
+// any collation, as both are digits.
+func nextPrefix(prefix string) string {
+	p := strings.TrimRight(prefix, "9")
+	if p == "" {
+		return ""
+	}
+	return p[:len(p)-1] + string(p[len(p)-1]+1)
 }
 
 // custom makes pgx plan a query with its actual arguments every time: the contact
@@ -258,6 +283,10 @@ func (s *Service) Contacts(ctx context.Context, accountID int64, f Filter) ([]Co
 	switch {
 	case w.narrowed && len(out) < f.Page.Limit && (len(out) > 0 || f.Page.Page == 1):
 		total = int64(f.Page.Offset() + len(out)) // the last page: no need to count
+	case w.name != "" && !w.filtered: // a name alone: no contact row to read
+		err = s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM (SELECT 1 FROM contact_search s WHERE s.account_id = $1
+			AND ($2 = 0 OR s.phonebook_id = $2) AND s.name ILIKE $3 LIMIT %d) x`, CountCap),
+			custom([]any{accountID, f.PhonebookID, w.name})...).Scan(&total)
 	case w.narrowed:
 		err = s.pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM (SELECT 1 FROM contacts c WHERE %s LIMIT %d) x`,
 			w.sql(), CountCap), custom(w.args)...).Scan(&total)

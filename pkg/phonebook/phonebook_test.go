@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/chapar/chapar/internal/testing/testenv"
 	"github.com/chapar/chapar/pkg/acl"
@@ -156,11 +159,26 @@ func newImportFixture(t *testing.T) *importFixture {
 	name := 1
 	f.im = Import{PhonebookID: f.book, FileID: f.file, Status: ImportRunning, Total: 9, accountID: f.account,
 		mapping: ImportMapping{Name: &name}}
-	if err := f.d.Pool.QueryRow(ctx, `INSERT INTO contact_imports (account_id, phonebook_id, file_id, total) VALUES ($1, $2, $3, 9)
-		RETURNING id`, f.account, f.book, f.file).Scan(&f.im.ID); err != nil {
+	if err := f.d.Pool.QueryRow(ctx, `INSERT INTO contact_imports (account_id, phonebook_id, file_id, total, mapping)
+		VALUES ($1, $2, $3, 9, '{"name": 1}') RETURNING id`, f.account, f.book, f.file).Scan(&f.im.ID); err != nil {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// firstChunk plans the import and stores its first chunk (rows 1–4).
+func (f *importFixture) firstChunk(t *testing.T) *importPlan {
+	t.Helper()
+	ctx := context.Background()
+	plan, err := f.s.newImportPlan(ctx, f.im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk, _ := f.s.fileRows(ctx, f.file, 0)
+	if ok, err := f.s.importChunk(ctx, &f.im, plan, chunk); !ok || err != nil {
+		t.Fatalf("first chunk: %v %v", ok, err)
+	}
+	return plan
 }
 
 // check compares the import's figures and the phonebook's rows and members.
@@ -184,26 +202,19 @@ func TestImportSurprises(t *testing.T) {
 	ctx := context.Background()
 	f := newImportFixture(t)
 	a := Actor{Identity: acl.Identity{AccountID: f.account}}
-	plan, err := f.s.newImportPlan(ctx, f.im)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk, _ := f.s.fileRows(ctx, f.file, 0)
-	if ok, err := f.s.importChunk(ctx, &f.im, plan, chunk); !ok || err != nil {
-		t.Fatalf("first chunk: %v %v", ok, err)
-	}
+	plan := f.firstChunk(t)
 	// Someone adds row 6's number: the member count tells.
 	num := func(row int) *Text { n := Text("0912000000" + strconv.Itoa(row)); return &n }
 	if _, err := f.s.AddContacts(ctx, a, f.book, []ContactInput{{Number: num(6)}}); err != nil {
 		t.Fatal(err)
 	}
-	chunk, _ = f.s.fileRows(ctx, f.file, f.im.lastRow)
+	chunk, _ := f.s.fileRows(ctx, f.file, f.im.lastRow)
 	if ok, err := f.s.importChunk(ctx, &f.im, plan, chunk); !ok || err != nil || !plan.probe {
 		t.Fatalf("second chunk: %v %v, probe %v", ok, err, plan.probe)
 	}
 	// A new run (a retry) knows rows 1–8. Someone deletes row 1's contact and adds
 	// row 9's: the count stays, the copy meets row 9, and the chunk is retried.
-	plan, err = f.s.newImportPlan(ctx, f.im)
+	plan, err := f.s.newImportPlan(ctx, f.im)
 	if err != nil || len(plan.known) != 8 || plan.probe {
 		t.Fatalf("plan %+v %v", plan, err)
 	}
@@ -300,5 +311,220 @@ func TestImportResumes(t *testing.T) {
 	_ = d.Pool.QueryRow(ctx, `SELECT count(*) FROM contacts WHERE account_id = $1`, account).Scan(&rows)
 	if rows != 0 {
 		t.Fatalf("%d contacts outlived their account", rows)
+	}
+}
+
+func TestNumberPrefix(t *testing.T) {
+	for in, want := range map[string]string{
+		"0912": "98912", "۰۹۱۲": "98912", "٠٩١٢": "98912", "98912": "98912", "۹۸۹۱۲": "98912", "+98 912": "98912",
+		"0098912": "98912", "912": "98912", "0912-123 45": "9891212345", "09121234567": "989121234567", "9": "989",
+	} {
+		if got, ok := numberPrefix(in); !ok || got != want {
+			t.Errorf("numberPrefix(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	// Digits no number starts with, another country's code and words are names.
+	for _, in := range []string{"1234", "4444", "+1 202", "00123", "علی", "09a", "", " - ", "12+3"} {
+		if got, ok := numberPrefix(in); ok {
+			t.Errorf("numberPrefix(%q) = %q, want a name", in, got)
+		}
+	}
+	for in, want := range map[string]string{"98912": "98913", "989": "99", "98919": "9892", "99": "", "": ""} {
+		if got := nextPrefix(in); got != want {
+			t.Errorf("nextPrefix(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// names lists the names of the account's contacts a search finds.
+func (f *importFixture) names(t *testing.T, search string) string {
+	t.Helper()
+	list, _, err := f.s.Contacts(context.Background(), f.account, Filter{Search: search, Page: Page{Page: 1, Limit: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range list {
+		out = append(out, c.Name)
+	}
+	return strings.Join(out, "|")
+}
+
+// indexing asserts the account's search index state.
+func (f *importFixture) indexing(t *testing.T, want bool) {
+	t.Helper()
+	if got, err := f.s.Indexing(context.Background(), f.account); err != nil || got != want {
+		t.Fatalf("indexing %v %v, want %v", got, err, want)
+	}
+}
+
+// TestSearchFollowsImport: an import's contacts are found by number at once and by
+// name once the search-index task has run, a batch at a time, during the import and
+// after it; the account is indexing until then.
+func TestSearchFollowsImport(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	f.s.indexBatch = 2
+	f.indexing(t, true) // from the import's creation
+	f.firstChunk(t)
+	// Half-way: the task indexes what was committed, and the import stays pending.
+	if n, err := f.s.IndexImport(ctx, f.im.ID); err != nil || n != 4 {
+		t.Fatalf("index during the import: %d %v", n, err)
+	}
+	f.indexing(t, true)
+	if got := f.names(t, "نام 3"); got != "نام 3" {
+		t.Fatalf("a contact of the first chunk: %q", got)
+	}
+	if err := f.s.RunImport(ctx, f.im.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.indexing(t, true)
+	// Numbers are found at once, names not yet.
+	if got := f.names(t, "۰۹۱۲۰۰۰۰۰۰۷"); got != "نام 7" {
+		t.Fatalf("number of an unindexed contact: %q", got)
+	}
+	if got := f.names(t, "نام 7"); got != "" {
+		t.Fatalf("an unindexed name was found: %q", got)
+	}
+	// A contact moved to another phonebook before the task reads it is indexed by
+	// the move (the task reads the import's phonebook).
+	a := Actor{Identity: acl.Identity{AccountID: f.account}}
+	other, err := f.s.CreatePhonebook(ctx, a, PhonebookInput{Name: "دیگر"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _, _ := f.s.Contacts(ctx, f.account, Filter{Search: "09120000008", Page: Page{Page: 1, Limit: 10}})
+	if _, err := f.s.UpdateContact(ctx, a, list[0].ID, other.ID, ContactInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.names(t, "نام 8"); got != "نام 8" {
+		t.Fatalf("a moved contact: %q", got)
+	}
+	if n, err := f.s.IndexImport(ctx, f.im.ID); err != nil || n != 4 {
+		t.Fatalf("index after the import: %d %v", n, err)
+	}
+	f.indexing(t, false)
+	if got := f.names(t, "نام 7"); got != "نام 7" {
+		t.Fatalf("an indexed name: %q", got)
+	}
+	if got := f.names(t, "نام"); strings.Count(got, "|") != 8 {
+		t.Fatalf("every imported name: %q", got)
+	}
+	if n, err := f.s.IndexImport(ctx, f.im.ID); err != nil || n != 0 {
+		t.Fatalf("an import no longer pending: %d %v", n, err)
+	}
+	// A name search alone is counted in contact_search, which follows the move.
+	for book, want := range map[int64]int64{0: 9, f.book: 8, other.ID: 1} {
+		list, total, err := f.s.Contacts(ctx, f.account, Filter{Search: "نام", PhonebookID: book, Page: Page{Page: 1, Limit: 1}})
+		if err != nil || len(list) != 1 || total != want {
+			t.Fatalf("phonebook %d: %d contacts of %d, want %d: %v", book, len(list), total, want, err)
+		}
+	}
+}
+
+// TestSearchFollowsWrites: contacts added, renamed, moved and deleted through the
+// service (not an import) are searchable as soon as the write commits.
+func TestSearchFollowsWrites(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	a := Actor{Identity: acl.Identity{AccountID: f.account}}
+	text := func(s string) *Text { v := Text(s); return &v }
+	str := func(s string) *string { return &s }
+	if _, err := f.s.AddContacts(ctx, a, f.book, []ContactInput{{Number: text("09351112233"), Name: str("مینا کریمی")},
+		{Number: text("09351112234")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.names(t, "کریمی"); got != "مینا کریمی" {
+		t.Fatalf("an added contact: %q", got)
+	}
+	if got := f.names(t, "0935"); got != "|مینا کریمی" {
+		t.Fatalf("numbers by prefix: %q", got)
+	}
+	list, _, _ := f.s.Contacts(ctx, f.account, Filter{Search: "09351112234", Page: Page{Page: 1, Limit: 10}})
+	if len(list) != 1 {
+		t.Fatalf("the nameless contact by number: %+v", list)
+	}
+	nameless := list[0].ID
+	list, _, _ = f.s.Contacts(ctx, f.account, Filter{Search: "کریمی", Page: Page{Page: 1, Limit: 10}})
+	named := list[0].ID
+	if _, err := f.s.UpdateContact(ctx, a, named, 0, ContactInput{Name: str("مینا رضایی")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.UpdateContact(ctx, a, nameless, 0, ContactInput{Name: str("سارا رضایی")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, old := f.names(t, "رضایی"), f.names(t, "کریمی"); got != "سارا رضایی|مینا رضایی" || old != "" {
+		t.Fatalf("renamed: %q, the old name: %q", got, old)
+	}
+	if _, err := f.s.UpdateContact(ctx, a, nameless, 0, ContactInput{Name: str("")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.DeleteContacts(ctx, a, []int64{named}); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := f.d.Pool.QueryRow(ctx, `SELECT count(*) FROM contact_search WHERE account_id = $1`, f.account).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d names left after the rename to nothing and the delete: %v", left, err)
+	}
+}
+
+// TestCopyContacts: the binary COPY stores every field as the row has it: dates
+// (before 2000 too), empty and full tag lists, features of each type with JSON's
+// special characters, and no birth date as NULL.
+func TestCopyContacts(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	rows := []contactRow{
+		{Mobile: "989121111111", Name: "علی \"کریمی\"", Gender: GenderMale, birth: time.Date(1991, 8, 3, 0, 0, 0, 0, tehran),
+			TagIDs: []int64{7, 1 << 40}, Features: map[string]any{"3": int64(-42), "4": "2024-02-29", "5": "a\"b\\c\n\td\x01 «ج»"}},
+		{Mobile: "989122222222", TagIDs: []int64{}},
+		{Mobile: "989123333333", birth: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Features: map[string]any{}},
+	}
+	err := pgx.BeginFunc(ctx, f.d.Pool, func(tx pgx.Tx) error {
+		n, err := copyContacts(ctx, tx, &f.im, rows, []int{0, 1, 2})
+		if n != 3 {
+			t.Errorf("copied %d", n)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type stored struct {
+		Mobile, Name, Gender, Birth, Tags, Features string
+		Account, Book, Import                       int64
+	}
+	want := []stored{
+		{"989121111111", "علی \"کریمی\"", "male", "1991-08-03", "{7,1099511627776}",
+			`{"3": -42, "4": "2024-02-29", "5": "a\"b\\c\n\td\u0001 «ج»"}`, f.account, f.book, f.im.ID},
+		{"989122222222", "", "", "", "{}", "{}", f.account, f.book, f.im.ID},
+		{"989123333333", "", "", "2000-01-01", "{}", "{}", f.account, f.book, f.im.ID},
+	}
+	res, _ := f.d.Pool.Query(ctx, `SELECT mobile, name, gender, coalesce(birth_date::text, ''), tag_ids::text, features::text,
+		account_id, phonebook_id, import_id FROM contacts ORDER BY mobile`)
+	got, err := pgx.CollectRows(res, pgx.RowToStructByPos[stored])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestHasArabicLetters(t *testing.T) {
+	for _, s := range []string{"علي", "كريم", "مصطفى", "ي", "abc ك"} {
+		if !hasArabicLetters(s) {
+			t.Errorf("%q has an Arabic letter", s)
+		}
+	}
+	for _, s := range []string{"", "علی کریمی", "مصطفی", "abc", "لمنهو", "\xd9"} {
+		if hasArabicLetters(s) {
+			t.Errorf("%q has none", s)
+		}
 	}
 }

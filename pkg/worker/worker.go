@@ -144,6 +144,7 @@ func (w *Worker) Register(mux *asynq.ServeMux) {
 	mux.HandleFunc(jobs.TypeSendExpand, w.Sends.HandleExpand)
 	mux.HandleFunc(jobs.TypeFileParse, w.Files.HandleParse)
 	mux.HandleFunc(jobs.TypeContactImport, w.Contacts.HandleImport)
+	mux.HandleFunc(jobs.TypeContactSearch, w.Contacts.HandleSearchIndex)
 }
 
 // taskPoll is how soon the worker looks at its queues again after an empty
@@ -237,10 +238,11 @@ func (w *Worker) tick(ctx context.Context, what string, job func(context.Context
 const leadKey = "worker:lead"
 
 // scheduleLoop fires due scheduled sends and recurring campaign runs every second,
-// and every 30 s requeues file parses that were never queued and contact imports
-// whose task was lost (docs/backups.md), on the worker that holds the lease.
-// Both are safe on several workers at once (row locks with SKIP
-// LOCKED); the lease only saves the others' polls.
+// every 30 s requeues file parses that were never queued and contact imports whose
+// task was lost (docs/backups.md), and every 10 s queues the search-index task of
+// the imports whose contacts are not all searchable yet (docs/contacts.md), on the
+// worker that holds the lease. All are safe on several workers at once (row locks
+// with SKIP LOCKED, task ids); the lease only saves the others' polls.
 func (w *Worker) scheduleLoop(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -256,6 +258,9 @@ func (w *Worker) scheduleLoop(ctx context.Context) {
 		if tick%30 == 0 {
 			w.tick(ctx, "stuck file parses requeued", w.Files.RequeueStuck)
 			w.tick(ctx, "stuck contact imports requeued", w.Contacts.RequeueStuckImports)
+		}
+		if tick%10 == 0 {
+			w.tick(ctx, "contact search indexes queued", w.Contacts.QueuePendingIndexes)
 		}
 		w.tick(ctx, "scheduled sends queued", w.Sends.FireDue)
 		w.tick(ctx, "sends resumed as their sending hours opened", w.Sends.ResumeWindowed)

@@ -13,12 +13,16 @@ export interface Meta {
   page?: number
   limit?: number
   total?: number
+  /** The contact list only: the name search is still catching up with an import. */
+  indexing?: boolean
 }
 
 export interface PageMeta {
   page: number
   limit: number
   total: number
+  /** Set by the contact list (meta.indexing). */
+  indexing?: boolean
 }
 
 export interface Paged<T> {
@@ -138,7 +142,12 @@ export const api = {
     const rows = Array.isArray(data) ? data : []
     return {
       rows,
-      meta: { page: meta.page ?? 1, limit: meta.limit ?? rows.length, total: meta.total ?? rows.length },
+      meta: {
+        page: meta.page ?? 1,
+        limit: meta.limit ?? rows.length,
+        total: meta.total ?? rows.length,
+        ...(meta.indexing === undefined ? {} : { indexing: meta.indexing }),
+      },
     }
   },
 }

@@ -83,6 +83,35 @@ describe('ContactsPage', () => {
     ])
   })
 
+  it('shows «در حال نمایه‌سازی» while the name search catches up with an import, and no longer once it has', async () => {
+    let indexing = true
+    const row = { id: 9, phonebook_id: 3, phonebook_name: 'مشتریان', number: '989121234567', name: 'زهرا', gender: '', birth_date: null,
+      tags: [], features: {}, blacklists: [], created_at: '2025-03-21T00:00:00Z' }
+    const calls = mockApi({
+      'GET /phonebooks/numbers/contact-list': () => ({ data: [row], meta: { page: 1, limit: 10, total: 1, indexing } }),
+    })
+    renderWithProviders(<ContactsPage />, { route: '/contacts' })
+    const note = await screen.findByTestId('contacts-indexing')
+    expect(note).toHaveTextContent('در حال نمایه‌سازی')
+    expect(note).toHaveAttribute('role', 'status')
+    expect(within(note).getByText('در حال نمایه‌سازی').closest('[dir="ltr"]')).toBeNull()
+    expect(screen.getByText('زهرا')).toBeInTheDocument()
+
+    // The list is read again while indexing; once the index has caught up the note goes.
+    indexing = false
+    await waitFor(() => expect(screen.queryByTestId('contacts-indexing')).not.toBeInTheDocument(), { timeout: 8000 })
+    expect(calls.filter((c) => c.path === '/phonebooks/numbers/contact-list').length).toBeGreaterThan(1)
+  }, 10000)
+
+  it('shows no indexing note for a list without meta.indexing', async () => {
+    mockApi({
+      'GET /phonebooks/numbers/contact-list': () => ({ data: [], meta: { page: 1, limit: 10, total: 0, indexing: false } }),
+    })
+    renderWithProviders(<ContactsPage />, { route: '/contacts' })
+    expect(await screen.findByText('لیست خالی است')).toBeInTheDocument()
+    expect(screen.queryByTestId('contacts-indexing')).not.toBeInTheDocument()
+  })
+
   it('shows «موردی یافت نشد» when a search finds nothing', async () => {
     mockApi({})
     renderWithProviders(<ContactsPage />, { route: '/contacts?tab=3&search=0912' })

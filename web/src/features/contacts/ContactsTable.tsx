@@ -11,7 +11,7 @@ import { downloads, useAllFeatures, useContacts, useDeleteContacts, usePhonebook
 import { ContactFormModal } from './ContactFormModal'
 import { contactFilters, GENDER_LABELS, type Contact } from './model'
 import {
-  dateCell, DeleteDialog, emptyText, faText, Mobile, RowActions, RowCheckbox, selectColumn, SelectionBar, tableState, TagList,
+  dateCell, DeleteDialog, emptyText, faText, IndexingNote, Mobile, RowActions, RowCheckbox, selectColumn, SelectionBar, tableState, TagList,
   Toolbar, useDeleteFlow, useSelection,
 } from './ui'
 
@@ -99,6 +99,7 @@ export function ContactsTable({ phonebookId, extraActions }: Props) {
         renderCard={card}
         toolbar={
           <Toolbar>
+            {contacts.data?.meta.indexing && <IndexingNote />}
             {pageIds.length > 0 && <SelectionBar selection={selection} pageKeys={pageIds} onDelete={() => deleting.ask([...selection.selected])} />}
             {extraActions}
             <DownloadAction run={() => downloads.contacts({ ...values, ...scope })} label="خروجی اکسل" testId="contacts-export" />

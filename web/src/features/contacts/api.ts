@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { SelectOption } from '../../components/selectUtils'
 import { api, downloadFile, type Query } from '../../lib/api'
+import { useLiveEvent } from '../../lib/useLive'
 import type { Contact, ContactInput, Feature, ImportJob, ListKind, ListSource } from './model'
 
 export interface Phonebook {
@@ -65,11 +66,23 @@ export function usePhonebookOptions(search = '') {
   })
 }
 
+/** How often the contact list is read again while its name search catches up with an import. */
+export const INDEXING_POLL_MS = 5_000
+
+/**
+ * The contact list. While meta.indexing is set (an import's names are not all searchable yet)
+ * it is read again every few seconds, and at once on the worker's contacts.indexed event.
+ */
 export function useContacts(params: Query) {
+  const qc = useQueryClient()
+  useLiveEvent((m) => {
+    if (m.event === 'contacts.indexed') void qc.invalidateQueries({ queryKey: key('contact-list') })
+  })
   return useQuery({
     queryKey: key('contact-list', params),
     queryFn: ({ signal }) => api.page<Contact>('/phonebooks/numbers/contact-list', params, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.meta.indexing ? INDEXING_POLL_MS : false),
   })
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, HStack, Stack, Text, Wrap } from '@chakra-ui/react'
+import { Alert, Badge, Button, HStack, Spinner, Stack, Text, Wrap } from '@chakra-ui/react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import type { Paged } from '../../lib/api'
@@ -163,6 +163,20 @@ export function Toolbar({ children }: { children: ReactNode }) {
     <Wrap gap="2" justify="flex-end" align="center">
       {children}
     </Wrap>
+  )
+}
+
+/**
+ * «در حال نمایه‌سازی»: the account's name search is catching up with an import (the contact
+ * list's meta.indexing), so a search may miss its newest contacts for a few seconds.
+ */
+export function IndexingNote() {
+  return (
+    <HStack gap="1.5" color="app.muted" fontSize="sm" role="status" aria-live="polite" data-testid="contacts-indexing"
+      title="جست‌وجوی نام، مخاطبینِ تازه واردشده را تا چند ثانیهٔ دیگر هم پیدا می‌کند">
+      <Spinner size="xs" aria-hidden />
+      <Text as="span">در حال نمایه‌سازی</Text>
+    </HStack>
   )
 }
 

@@ -1,0 +1,2 @@
+-- migrate: no-transaction
+DROP INDEX CONCURRENTLY IF EXISTS contact_search_name_trgm_idx;
