@@ -7,8 +7,9 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  DEMO, DESKTOP, MOBILE, SIM_URL, apiCall, apiToken, latinDigits, launch, openPage, randomDigits, randomMobile, readOtp, shot,
+  DEMO, SIM_URL, apiCall, apiToken, latinDigits, launch, openPage, randomDigits, randomMobile, readOtp, shot,
   signInWithToken, toIntl,
+  themeShots,
 } from './helpers.mjs'
 
 let browser
@@ -16,31 +17,6 @@ before(async () => { browser = await launch() })
 after(async () => { await browser?.close() })
 
 const LINE = '500012345' // the demo account's line (make run / the e2e stack)
-
-/**
- * Light and dark, desktop and 390 px shots, `focus` scrolled into view in each; the
- * theme ends light. A dialog (`reopen` given) is closed to reach the theme switch and
- * opened again.
- */
-async function shots(page, name, focus, reopen) {
-  const at = async (size, suffix) => {
-    await page.setViewportSize(size)
-    await focus?.scrollIntoViewIfNeeded()
-    await shot(page, `${name}-${suffix}`)
-  }
-  const toggle = async () => {
-    if (reopen) await page.keyboard.press('Escape')
-    await page.setViewportSize(DESKTOP)
-    await page.getByTestId('theme-toggle').first().click()
-    if (reopen) await reopen()
-  }
-  await at(DESKTOP, 'light')
-  await at(MOBILE, 'light-390')
-  await toggle()
-  await at(DESKTOP, 'dark')
-  await at(MOBILE, 'dark-390')
-  await toggle()
-}
 
 /** A new account, signed up and logged in through the API (codes read at the simulator). */
 async function newAccount() {
@@ -99,7 +75,7 @@ test('a new account: the first steps on the dashboard and the Toman line of the 
   const board = await apiCall('GET', '/content/dashboard', undefined, user.token)
   if (!board.quick_access?.length) await page.getByTestId('quick-access-defaults').getByText('ارسال سریع').waitFor()
   if (!board.news?.length) await page.getByTestId('dashboard-news').getByText('هنوز خبری منتشر نشده است').waitFor()
-  await shots(page, 'firstweek-home-dashboard', card)
+  await themeShots(page, 'firstweek-home-dashboard', card)
 
   // The test send starts at the quick send with the owner's own mobile.
   await page.getByTestId('first-step-test').getByRole('link', { name: 'ارسال آزمایشی' }).click()
@@ -120,7 +96,7 @@ test('a new account: the first steps on the dashboard and the Toman line of the 
   const prices = tariff.operators.map((o) => o.encodings[0].one_part)
   const most = Math.floor(2_000_000 / Math.min(...prices))
   assert.ok(latinDigits(sms).replace(/٬/g, '').includes(String(most)), `${sms} lacks ${most}`)
-  await shots(page, 'firstweek-home-wallet', page.getByTestId('payment-summary'))
+  await themeShots(page, 'firstweek-home-wallet', page.getByTestId('payment-summary'))
   await context.close()
 })
 
@@ -177,8 +153,8 @@ test('inbox: the unread badge rises live, a reply marks the message and the conv
   assert.deepEqual(order.slice(-2), ['thread-in', 'thread-out'])
   // Jalali times: a Persian year (۱۴…) in the entry's caption.
   assert.match(await thread.locator('[data-testid="thread-in"]').last().innerText(), /۱۴[۰-۹]{2}/)
-  await shots(page, 'firstweek-home-thread', thread, openThread)
+  await themeShots(page, 'firstweek-home-thread', thread, openThread)
   await page.keyboard.press('Escape')
-  await shots(page, 'firstweek-home-inbox', page.getByText(text).first())
+  await themeShots(page, 'firstweek-home-inbox', page.getByText(text).first())
   await context.close()
 })

@@ -6,8 +6,9 @@
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import {
-  DEMO, MOBILE, DESKTOP, SIM_URL, apiCall, apiToken, launch, openPage, randomDigits, randomMobile, shot,
+  DEMO, SIM_URL, apiCall, apiToken, launch, openPage, randomDigits, randomMobile, shot,
   signInWithToken, staffLogin, toIntl, waitForPath,
+  themeShots,
 } from './helpers.mjs'
 
 let browser
@@ -17,26 +18,6 @@ before(async () => {
   token = await apiToken(DEMO.username, DEMO.password)
 })
 after(async () => { await browser?.close() })
-
-/**
- * Light and dark, desktop and 390 px shots of the page as it is, with `focus` (a
- * locator) scrolled into view in each; the theme ends light.
- */
-async function shots(page, name, focus) {
-  const at = async (size, suffix) => {
-    await page.setViewportSize(size)
-    await focus?.scrollIntoViewIfNeeded()
-    await shot(page, `${name}-${suffix}`)
-  }
-  await at(DESKTOP, 'light')
-  await at(MOBILE, 'light-390')
-  await page.setViewportSize(DESKTOP)
-  await page.getByTestId('theme-toggle').first().click()
-  await at(DESKTOP, 'dark')
-  await at(MOBILE, 'dark-390')
-  await page.setViewportSize(DESKTOP)
-  await page.getByTestId('theme-toggle').first().click()
-}
 
 /** The Jalali day «1404/09/12» of a date in Tehran, Latin digits. */
 function jalaliDay(date) {
@@ -84,7 +65,7 @@ test('schedule step: «10» typed in the hour box is stored as 10:30, not 01:00'
   await page.keyboard.type('30')
   await shot(page, 'firstweek-schedule-time-picker') // (changing the theme would close the calendar)
   await dialog.getByRole('button', { name: 'تایید' }).click()
-  await shots(page, 'firstweek-schedule-time', page.getByTestId('send-at'))
+  await themeShots(page, 'firstweek-schedule-time', page.getByTestId('send-at'))
   const persian = (s) => s.replace(/\d/g, (d) => '۰۱۲۳۴۵۶۷۸۹'[d])
   assert.equal(await input.inputValue(), persian(`${day} 10:30`))
   await page.getByTestId('wizard-next').click()
@@ -126,7 +107,7 @@ test('pattern: the one-time code goes out from the chosen service line without �
   const otp = String(100000 + Math.floor(Math.random() * 899999))
   await page.getByTestId('pattern-send-mobile').fill(mobile)
   await page.getByTestId('pattern-value-code').fill(otp)
-  await shots(page, 'firstweek-pattern-line', page.getByTestId('footer-note'))
+  await themeShots(page, 'firstweek-pattern-line', page.getByTestId('footer-note'))
   await page.getByTestId('pattern-send').click()
   await waitForPath(page, /^\/reports\/\d+$/)
   const msg = await handset(toIntl(mobile))
@@ -153,14 +134,14 @@ test('phonebook: a personalised text, the unknown tag inline, the preview per ro
   await page.keyboard.press('Escape')
   await page.getByTestId('phonebook-count').waitFor()
   await page.getByTestId('footer-note').waitFor()
-  await shots(page, 'firstweek-phonebook-line', page.getByTestId('footer-note'))
+  await themeShots(page, 'firstweek-phonebook-line', page.getByTestId('footer-note'))
   await page.getByTestId('wizard-next').click()
   await page.getByTestId('phonebook-step-1').waitFor()
   const editor = page.getByTestId('message').locator('textarea')
   await editor.fill('{nmae} عزیز، حراج پاییزه')
   await page.getByTestId('wizard-next').click()
   await page.getByText('برچسب «{nmae}» در دفترچه تلفن تعریف نشده است').waitFor()
-  await shots(page, 'firstweek-phonebook-unknown-tag', page.getByTestId('message'))
+  await themeShots(page, 'firstweek-phonebook-unknown-tag', page.getByTestId('message'))
   await editor.fill('')
   await page.getByRole('button', { name: 'درج برچسب title' }).click()
   await editor.press('End')
@@ -176,7 +157,7 @@ test('phonebook: a personalised text, the unknown tag inline, the preview per ro
   const shown = await page.getByTestId('preview-text').allTextContents()
   assert.deepEqual([...shown].sort(), [...want].sort())
   assert.equal(await page.getByTestId('preview-price').count(), 2)
-  await shots(page, 'firstweek-phonebook-preview', page.getByTestId('preview-rows'))
+  await themeShots(page, 'firstweek-phonebook-preview', page.getByTestId('preview-rows'))
   await page.getByTestId('wizard-send').click()
   await waitForPath(page, /\/send-sms\/success-send\/[^/]+$/)
   for (const [i, p] of people.entries()) {

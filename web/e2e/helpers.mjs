@@ -70,6 +70,48 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
 }
 
+/**
+ * Scrolls `focus` (a locator) into view. A live update may replace the element while
+ * Playwright scrolls it ("not attached to the DOM"): the locator then finds the new
+ * one, and the scroll is tried again, a few times.
+ */
+export async function scrollTo(focus) {
+  for (let i = 0; ; i++) {
+    try {
+      await focus.scrollIntoViewIfNeeded()
+      return
+    } catch (e) {
+      if (i >= 5 || !/not attached/i.test(String(e))) throw e
+      await focus.waitFor()
+    }
+  }
+}
+
+/**
+ * Light and dark, desktop and 390 px shots of the page as it is, with `focus` (a
+ * locator) scrolled into view in each; the theme ends light. A dialog (`reopen`
+ * given) is closed to reach the theme switch and opened again.
+ */
+export async function themeShots(page, name, focus, reopen) {
+  const at = async (size, suffix) => {
+    await page.setViewportSize(size)
+    if (focus) await scrollTo(focus)
+    await shot(page, `${name}-${suffix}`)
+  }
+  const toggle = async () => {
+    if (reopen) await page.keyboard.press('Escape')
+    await page.setViewportSize(DESKTOP)
+    await page.getByTestId('theme-toggle').first().click()
+    if (reopen) await reopen()
+  }
+  await at(DESKTOP, 'light')
+  await at(MOBILE, 'light-390')
+  await toggle()
+  await at(DESKTOP, 'dark')
+  await at(MOBILE, 'dark-390')
+  await toggle()
+}
+
 /** Calls the API directly and unwraps the envelope; throws with the status on failure. */
 export async function apiCall(method, path, body, token) {
   const res = await fetch(`${API}${path}`, {
