@@ -46,7 +46,12 @@ test('group → message → insert in quick send → draft → resume', { timeou
   const area = page.getByTestId('message').locator('textarea')
   await area.fill('سلام ')
   await page.getByTestId('predefined-open').click()
-  await page.getByTestId('predefined-picker').getByRole('button', { name: new RegExp(fa(group)) }).click()
+  // The whole list loads first; then the group's chip is pressed and shows it is.
+  const picker = page.getByTestId('predefined-picker')
+  await picker.getByRole('listbox').waitFor()
+  const chip = picker.getByRole('button', { name: new RegExp(fa(group)) })
+  await chip.click()
+  await picker.locator(`button[aria-pressed="true"]`, { hasText: fa(group) }).waitFor()
   await page.getByRole('option', { name: new RegExp(fa(title)) }).click()
   await page.getByTestId('predefined-preview').waitFor()
   await snap(page, 'picker')

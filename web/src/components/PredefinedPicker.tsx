@@ -66,7 +66,10 @@ export function PredefinedPicker({ open, onClose, onPick }: PredefinedPickerProp
           />
         </InputGroup>
         <Grid templateColumns={{ base: '1fr', md: '1fr 1fr' }} gap="4" alignItems="start">
-          <MessageList q={messages} chosen={chosen} onChoose={setChosen} />
+          {/* A fixed height, so the dialog does not move under the pointer as the list loads. */}
+          <Box minH="72">
+            <MessageList q={messages} chosen={chosen} onChoose={setChosen} />
+          </Box>
           <Preview message={chosen} />
         </Grid>
         {!!messages.data && messages.data.meta.total > PICKER_LIMIT && (
