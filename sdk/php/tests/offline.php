@@ -16,7 +16,8 @@ function flaky(array $answers, callable $body): void
     fclose($sock);
     $proc = proc_open([PHP_BINARY, '-S', "127.0.0.1:{$port}", __DIR__ . '/flaky-router.php'], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, ['FLAKY_STATE' => $state]);
     try {
-        for ($i = 0; $i < 200 && @fsockopen('127.0.0.1', $port) === false; $i++) {
+        $deadline = microtime(true) + 30; // a busy machine starts `php -S` slowly
+        while (@fsockopen('127.0.0.1', $port) === false && microtime(true) < $deadline) {
             usleep(50_000);
         }
         $seen = static fn (): array => array_map(static fn ($l) => explode(' ', $l), file($state . '.log', FILE_IGNORE_NEW_LINES) ?: []);
