@@ -2,7 +2,8 @@
 # Playwright end-to-end tests against the real stack: builds the panel and the
 # binaries, then starts the simulator, gateway, worker and API on their own ports
 # with their own database (created here, dropped after) and a private Redis
-# (scripts/stack.sh), runs web/e2e/*.test.mjs in Debian's Chromium, and stops
+# (scripts/stack.sh), runs web/e2e/*.test.mjs in Debian's Chromium, then the client
+# libraries' tests of sdk/ on the same stack (scripts/sdk-test.sh), and stops
 # everything. KEEP_E2E_LOGS=1 keeps the processes' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +46,11 @@ if [ $# -gt 0 ]; then files=("$@"); else files=(e2e/*.test.mjs); fi
 rc=0
 PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 "${files[@]}" || rc=$?
 cd ..
+# Then the client libraries of sdk/ on the same stack (docs/sdk.md): on a whole run, or
+# with E2E_SDK=1; E2E_SDK=0 leaves them out. Their failure fails the run.
+if [ "${E2E_SDK:-$([ $# -gt 0 ] && echo 0 || echo 1)}" = 1 ]; then
+  SDK_STACK=running bash scripts/sdk-test.sh || rc=$?
+fi
 # A failure leaves a short account of the stack (E2E_DIAG, or stderr): the sends not
 # closed, their recipients by state, the claims in hand, and each process's last
 # warnings, so a failure on a machine that is gone can still be read.

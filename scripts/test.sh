@@ -155,7 +155,7 @@ if [ -n "$e2e_pid" ]; then
   e2e_rc=0
   wait "$e2e_pid" || e2e_rc=$?
   cat "$e2e_log"
-  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; failed_step "end to end (exit $e2e_rc)" "$e2e_log" '^ *not ok|^# (fail|cancelled)|not ready' 22; }
+  [ "$e2e_rc" = 0 ] || { echo "end to end: FAILED"; failed_step "end to end (exit $e2e_rc)" "$e2e_log" '^ *not ok|^# (fail|cancelled)|not ready|^--- FAIL|^FAIL:|^sdk: FAILED' 22; }
 fi
 
 step "go test"

@@ -1,0 +1,3 @@
+module github.com/chapar/chapar/sdk/go
+
+go 1.22
