@@ -2,8 +2,9 @@
 # Playwright end-to-end tests against the real stack: builds the panel and the
 # binaries, then starts the simulator, gateway, worker and API on their own ports
 # with their own database (created here, dropped after) and a private Redis
-# (scripts/stack.sh), runs web/e2e/*.test.mjs in Debian's Chromium, and stops
-# everything. KEEP_E2E_LOGS=1 keeps the processes' logs.
+# (scripts/stack.sh), runs web/e2e/*.test.mjs in Debian's Chromium, then the WordPress
+# plugin's test on the same stack (scripts/wordpress-test.sh), and stops everything.
+# KEEP_E2E_LOGS=1 keeps the processes' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -45,6 +46,12 @@ if [ $# -gt 0 ]; then files=("$@"); else files=(e2e/*.test.mjs); fi
 rc=0
 PANEL_URL=http://$HTTP_ADDR SIM_URL=http://$SIM_HTTP_ADDR node --test --test-concurrency=1 "${files[@]}" || rc=$?
 cd ..
+# The WordPress plugin in a real WordPress against this same stack (web/e2e-wp, its own
+# folder: not in the glob above); on a full run, or with E2E_WORDPRESS=1.
+if [ $# -eq 0 ] || [ -n "${E2E_WORDPRESS:-}" ]; then
+  echo "== WordPress plugin: scripts/wordpress-test.sh"
+  CHAPAR_STACK_REUSE=1 bash scripts/wordpress-test.sh || rc=1
+fi
 # A failure leaves a short account of the stack (E2E_DIAG, or stderr): the sends not
 # closed, their recipients by state, the claims in hand, and each process's last
 # warnings, so a failure on a machine that is gone can still be read.
