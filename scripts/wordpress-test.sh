@@ -34,7 +34,14 @@ wp_packages() {
   [ -x /usr/bin/chromium ] || echo chromium
 }
 mapfile -t missing < <(wp_packages)
-if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
+# nginx and php-fpm go in first: Debian's wordpress then finds an httpd and a php among
+# its alternatives and does not pull in Apache (which would start on port 80).
+first=() later=()
+for p in "${missing[@]}"; do
+  if [ "$p" = wordpress ]; then later=(php wordpress); else first+=("$p"); fi
+done
+if ((${#first[@]})); then apt_install "${first[@]}"; fi
+if ((${#later[@]})); then apt_install "${later[@]}"; fi
 
 WP_RUN=$(mktemp -d /tmp/chapar-wp.XXXXXX)
 chmod 755 "$WP_RUN"
