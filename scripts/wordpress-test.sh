@@ -146,6 +146,10 @@ WP_ADMIN_PASSWORD=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))
 WP_VERIFY_URL=$(php web/e2e-wp/fixtures/install.php "$WP_ROOT" "$WP_URL" "$WP_ADMIN_PASSWORD" 2>>"$WP_RUN/install.log")
 [ -n "$WP_VERIFY_URL" ] || { cat "$WP_RUN/install.log" >&2; exit 1; }
 
+# The plugin's own rules (mobiles, the envelope's errors, the masked key, the code's
+# hash, attempts and expiry) in this WordPress, before the browser test.
+php web/e2e-wp/fixtures/unit.php "$WP_ROOT"
+
 # php-fpm and nginx on the private port.
 FPM=$(compgen -G '/usr/sbin/php-fpm*' | head -n 1)
 root_flag=() nginx_user=

@@ -51,7 +51,7 @@ async function pluginKey() {
   const token = await apiToken(DEMO.username, DEMO.password)
   const asked = Date.now() - 2000
   const step = await apiCall('POST', '/acl/api_key/otp', {}, token)
-  const code = await readOtp('989120000000', { after: asked })
+  const code = await readOtp('989120000000', { after: asked, timeoutMs: 60_000 })
   const key = await apiCall('POST', '/acl/api_key/create', {
     title: `وردپرس ${randomDigits(4)}`, allowed_ips: [], expires_at: null,
     scopes: ['send.create', 'number.view', 'wallet.view'], otp_token: step.otp_token, code,
@@ -159,7 +159,7 @@ test('the admin verifies a mobile on the [chapar_verify_mobile] page with the co
   const asked = Date.now() - 2000
   await page.locator('#chapar-verify-send').click()
   await page.locator('#chapar-verify-notice').getByText('کد تأیید پیامک شد').waitFor()
-  const code = await readOtp(toIntl(mobile), { after: asked })
+  const code = await readOtp(toIntl(mobile), { after: asked, timeoutMs: 60_000 })
   await page.locator('#chapar-verify-code').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'))
   await page.locator('#chapar-verify-check').click()
   await page.locator('#chapar-verify-error').getByText('کد تأیید نادرست است').waitFor()

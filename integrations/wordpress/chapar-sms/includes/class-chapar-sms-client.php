@@ -152,7 +152,7 @@ class Chapar_SMS_Client {
 		}
 		$args = array(
 			'method'  => $method,
-			'timeout' => 15,
+			'timeout' => (int) apply_filters( 'chapar_sms_timeout', 15 ),
 			'headers' => array(
 				'apikey' => $this->key,
 				'Accept' => 'application/json',
