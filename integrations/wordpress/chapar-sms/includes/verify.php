@@ -5,8 +5,9 @@
  * code sets the user meta chapar_mobile (the number) and chapar_mobile_verified (1).
  *
  * The code is never stored: a transient per user holds its HMAC, the number, the
- * expiry and the attempts made. Filters: chapar_sms_otp_ttl (seconds, 300),
- * chapar_sms_otp_attempts (5), chapar_sms_otp_resend_after (seconds, 60).
+ * expiry and the attempts made. A new code waits chapar_sms_otp_resend_after seconds
+ * (60) after the last one to the same user or the same number. Filters:
+ * chapar_sms_otp_ttl (seconds, 300), chapar_sms_otp_attempts (5), chapar_sms_otp_resend_after.
  *
  * @package ChaparSMS
  */
@@ -73,7 +74,7 @@ function chapar_sms_otp_start( $user_id, $raw ) {
 	if ( chapar_sms_mobile_owner( $mobile, $user_id ) ) {
 		return new WP_Error( 'chapar_mobile', __( 'این شماره موبایل پیش‌تر برای حساب دیگری ثبت شده است.', 'chapar-sms' ) );
 	}
-	$wait = (int) get_transient( 'chapar_otp_wait_' . $user_id ) - time();
+	$wait = max( (int) get_transient( 'chapar_otp_wait_' . $user_id ), (int) get_transient( 'chapar_otp_to_' . md5( $mobile ) ) ) - time();
 	if ( $wait > 0 ) {
 		/* translators: %s: seconds. */
 		return new WP_Error( 'chapar_wait', sprintf( __( 'برای دریافت کد تازه %s ثانیه دیگر صبر کنید.', 'chapar-sms' ), number_format_i18n( $wait ) ) );
@@ -101,6 +102,7 @@ function chapar_sms_otp_start( $user_id, $raw ) {
 		$ttl
 	);
 	set_transient( 'chapar_otp_wait_' . $user_id, time() + $again, $again );
+	set_transient( 'chapar_otp_to_' . md5( $mobile ), time() + $again, $again );
 	return true;
 }
 
