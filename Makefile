@@ -8,7 +8,7 @@ WITH_ENV = set -a; . ./$(ENVFILE); set +a;
 # Go and Node that fit the project first on PATH (installed under .data/ when missing).
 TC = . scripts/toolchain.sh &&
 
-.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-apps chaos-pg pooler-test replica-test migrate seed lint fmt clean dist proxy-test deb-test sdk-test
+.PHONY: help services web-deps web build run test test-go test-web e2e upgrade-test backup-test bench testbed chaos chaos-apps chaos-pg pooler-test replica-test migrate seed lint fmt clean dist proxy-test deb-test sdk-test wordpress-test
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ test: services web-deps ## Run every test: Go unit + integration, vitest, Playwr
 
 sdk-test: services web-deps ## The client libraries of sdk/ (Go, Python, JavaScript, PHP) against a stack of their own (docs/sdk.md)
 	@bash scripts/sdk-test.sh
+
+wordpress-test: services web-deps ## The WordPress plugin (integrations/wordpress) in Debian's WordPress 6.1 on nginx and php-fpm with MariaDB, driven in Chromium against a stack of its own
+	@bash scripts/wordpress-test.sh
 
 upgrade-test: services ## Rolling upgrade from deploy/previous-release: its binaries serve a send (UPGRADE_N recipients, 100,000) while the new schema applies, then each process rolls to the new one; 0 lost, 0 duplicates, the ledger exact
 	@bash scripts/upgrade-test.sh

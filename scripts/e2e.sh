@@ -3,8 +3,9 @@
 # binaries, then starts the simulator, gateway, worker and API on their own ports
 # with their own database (created here, dropped after) and a private Redis
 # (scripts/stack.sh), runs web/e2e/*.test.mjs in Debian's Chromium, then the client
-# libraries' tests of sdk/ on the same stack (scripts/sdk-test.sh), and stops
-# everything. KEEP_E2E_LOGS=1 keeps the processes' logs.
+# libraries' tests of sdk/ (scripts/sdk-test.sh) and the WordPress plugin's test
+# (scripts/wordpress-test.sh) on the same stack, and stops everything.
+# KEEP_E2E_LOGS=1 keeps the processes' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/toolchain.sh
@@ -50,6 +51,12 @@ cd ..
 # with E2E_SDK=1; E2E_SDK=0 leaves them out. Their failure fails the run.
 if [ "${E2E_SDK:-$([ $# -gt 0 ] && echo 0 || echo 1)}" = 1 ]; then
   SDK_STACK=running bash scripts/sdk-test.sh || rc=$?
+fi
+# The WordPress plugin in a real WordPress against this same stack (web/e2e-wp, its own
+# folder: not in the glob above); on a full run, or with E2E_WORDPRESS=1.
+if [ $# -eq 0 ] || [ -n "${E2E_WORDPRESS:-}" ]; then
+  echo "== WordPress plugin: scripts/wordpress-test.sh"
+  CHAPAR_STACK_REUSE=1 bash scripts/wordpress-test.sh || rc=1
 fi
 # A failure leaves a short account of the stack (E2E_DIAG, or stderr): the sends not
 # closed, their recipients by state, the claims in hand, and each process's last

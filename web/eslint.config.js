@@ -65,7 +65,7 @@ export default tseslint.config(
   },
   {
     // Node scripts; the callbacks of page.evaluate run in the browser.
-    files: ['e2e/**/*.mjs', '*.config.{js,ts}'],
+    files: ['e2e/**/*.mjs', 'e2e-wp/**/*.mjs', '*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 )

@@ -17,6 +17,8 @@ type Plugin struct {
 	Settings    []Setting `json:"settings"`
 	Example     string    `json:"example,omitempty"`
 	Permissions []string  `json:"permissions"`
+	// Download is the path of the plugin's zip (GET, public), when it has one.
+	Download string `json:"download,omitempty"`
 }
 
 // Plugin statuses.
@@ -28,7 +30,26 @@ const (
 var keySetting = Setting{Name: "apikey", Title: "کلید API (از صفحه کلیدهای API؛ فقط دسترسی ارسال پیامک)", Example: "chp_live_…"}
 var fromSetting = Setting{Name: "from", Title: "خط ارسال (از صفحه خطوط)", Example: "30001234"}
 
-// Plugins returns the integrations catalogue, the working one first.
+// wordpressPlugin is the WordPress plugin «پیامک چاپار» (integrations/wordpress,
+// docs/wordpress.md), downloadable as a zip.
+var wordpressPlugin = Plugin{ID: "wordpress", Title: "افزونه وردپرس «پیامک چاپار»", Status: StatusReady,
+	Summary: "افزونه آماده وردپرس: پیامک خوش‌آمد ثبت‌نام و بازیابی رمز، تأیید موبایل کاربران با کد یکبارمصرف (الگو) با کد کوتاه [chapar_verify_mobile]، ارسال آزمایشی از پیشخوان، و کنش chapar_send_sms برای افزونه‌های دیگر.",
+	Steps: []string{
+		"بسته افزونه (chapar-sms.zip) را از دکمه همین کارت بارگیری کنید.",
+		"در پیشخوان وردپرس، افزونه‌ها ← افزودن ← بارگذاری افزونه، فایل zip را بارگذاری و افزونه «Chapar SMS» را فعال کنید.",
+		"یک کلید API با دسترسی‌های «ارسال پیامک»، «مشاهده خطوط» و «مشاهده کیف پول» بسازید.",
+		"در تنظیمات ← «پیامک چاپار» نشانی سامانه و کلید را ذخیره کنید؛ سپس خط ارسال را از فهرست خطوط حساب و کد الگوی پیامک تأیید (از نوع رمز یکبار مصرف) را وارد کنید.",
+		"با «ارسال آزمایشی» یک پیامک به موبایل خود بفرستید؛ نتیجه یا پیام خطای چاپار همان‌جا نمایش داده می‌شود.",
+		"برای تأیید موبایل کاربران، کد کوتاه [chapar_verify_mobile] را در یک برگه بگذارید.",
+	},
+	Settings: []Setting{{Name: "base_url", Title: "نشانی سامانه (نشانی همین پنل)", Example: "https://sms.example.ir"},
+		{Name: "api_key", Title: "کلید API (دسترسی‌های ارسال پیامک، مشاهده خطوط و مشاهده کیف پول)", Example: "chp_live_…"},
+		{Name: "line", Title: "خط ارسال (فهرست خطوط حساب در خود افزونه)", Example: "30001234"},
+		{Name: "otp_pattern", Title: "کد الگوی پیامک تأیید (از صفحه الگوها)", Example: "rs88w7w399pp"}},
+	Permissions: []string{"send.create", "number.view", "wallet.view"},
+	Download:    "/v1/api/plugins/wordpress/download"}
+
+// Plugins returns the integrations catalogue, the working ones first.
 func Plugins() []Plugin {
 	return []Plugin{
 		{ID: "http-get", Title: "نشانی ارسال با GET (دستگاه‌ها و نرم‌افزارهای قدیمی)", Status: StatusReady,
@@ -44,6 +65,7 @@ func Plugins() []Plugin {
 				{Name: "format", Title: "قالب پاسخ: json یا text", Example: "text"}},
 			Example:     "/v1/api/send/simple?apikey=chp_live_…&to=09121234567&from=30001234&text=%D8%B3%D9%84%D8%A7%D9%85&format=text",
 			Permissions: []string{"send.create"}},
+		wordpressPlugin,
 		{ID: "woocommerce", Title: "وردپرس و ووکامرس: پیامک سفارش‌ها", Status: StatusGuide,
 			Summary: "با ثبت، پرداخت یا ارسال هر سفارش، پیامکی به خریدار (و در صورت تمایل به مدیر فروشگاه) فرستاده می‌شود.",
 			Steps: []string{

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -24,7 +25,7 @@ const simplePath = "/v1/api/send/simple"
 
 // developerRoutes lists the developers' platform routes (docs/developers.md): the
 // send status lookup, the HTTP-GET send, the received messages since an id, the
-// OpenAPI document and the plugins.
+// OpenAPI document, the plugins and their downloads (public: a plugin holds no secret).
 func (s *Server) developerRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
@@ -33,6 +34,7 @@ func (s *Server) developerRoutes() []Route {
 		{http.MethodGet, "/openapi.json", acl.Public, s.openAPIDocument},
 		{http.MethodGet, "/panel/api-docs", acl.Authenticated, s.apiDocs},
 		{http.MethodGet, "/panel/plugins", acl.Authenticated, s.plugins},
+		{http.MethodGet, "/plugins/:id/download", acl.Public, s.pluginDownload},
 	}
 }
 
@@ -70,6 +72,21 @@ func (s *Server) apiDocs(c *gin.Context) { OK(c, json.RawMessage(devdocs.OpenAPI
 
 // plugins is the plugins catalogue.
 func (s *Server) plugins(c *gin.Context) { OK(c, devdocs.Plugins()) }
+
+// pluginDownload is GET /plugins/:id/download: a plugin's zip (the WordPress plugin,
+// docs/wordpress.md); 404 for a plugin without one.
+func (s *Server) pluginDownload(c *gin.Context) {
+	a, err := devdocs.PluginArchive(c.Param("id"))
+	if errors.Is(err, devdocs.ErrNoArchive) {
+		err = apperr.New(apperr.NotFound, apperr.MsgNotFound)
+	}
+	if err != nil {
+		Fail(c, err)
+		return
+	}
+	startDownload(c, "application/zip", a.Name)
+	_, _ = c.Writer.Write(a.Data)
+}
 
 // sendStatus is GET /send/status?id= or ?local_id=: one send of the account by our
 // id or the client's own, in the bulk_stats shape plus local_id; with &mobile= it

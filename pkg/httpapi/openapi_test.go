@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -131,4 +132,17 @@ func TestOpenAPIValid(t *testing.T) {
 	if len(plugins) < 3 || plugins[0].Status != devdocs.StatusReady {
 		t.Fatalf("plugins %+v", plugins)
 	}
+	// The WordPress plugin's zip is public (no token) and is the embedded one.
+	res, err = http.Get(e.URL + "/v1/api/plugins/wordpress/download")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zip, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	want, err := devdocs.PluginArchive("wordpress")
+	if err != nil || res.StatusCode != 200 || !bytes.Equal(zip, want.Data) || res.Header.Get("Content-Type") != "application/zip" ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), "chapar-sms.zip") {
+		t.Fatalf("plugin zip: %v, %d, %d bytes, %v", err, res.StatusCode, len(zip), res.Header)
+	}
+	e.Must(404, "GET", "/v1/api/plugins/woocommerce/download", nil, "")
 }

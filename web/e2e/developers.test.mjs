@@ -1,8 +1,10 @@
 // The developers' pages against the real stack: the API reference renders from the
 // OpenAPI document, filters by route, copies a curl example that really works with
-// an API key's header; the plugins catalogue lists the HTTP-GET send.
+// an API key's header; the plugins catalogue lists the HTTP-GET send and downloads the
+// WordPress plugin's zip.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
 import { API, DEMO, MOBILE, apiCall, apiToken, launch, openPage, readOtp, SIM_URL, signInWithToken } from './helpers.mjs'
 
 let browser
@@ -56,6 +58,14 @@ test('plugins: the catalogue with the working HTTP-GET send first', async () => 
   await page.getByTestId('plugin-http-get').waitFor()
   await page.getByTestId('plugin-woocommerce').waitFor()
   await page.getByTestId('plugin-email-bridge').waitFor()
+  // The WordPress plugin is ready, and its card downloads the plugin's zip.
+  await page.getByTestId('plugin-wordpress').getByText('آماده استفاده').waitFor()
+  await page.getByTestId('plugin-woocommerce').getByText('راهنمای راه‌اندازی').waitFor()
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('plugin-wordpress-download').click()])
+  assert.equal(download.suggestedFilename(), 'chapar-sms.zip')
+  const zip = await readFile(await download.path())
+  assert.equal(zip.subarray(0, 2).toString(), 'PK')
+  assert.ok(zip.includes('chapar-sms/chapar-sms.php'))
   // The example carries the account's own line (the demo's lines), not the catalogue's sample one.
   await page.getByTestId('plugin-http-get-url').filter({ hasText: /from=(300012345|500012345)&/ }).waitFor()
   const url = await page.getByTestId('plugin-http-get-url').textContent()

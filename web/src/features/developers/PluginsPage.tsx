@@ -1,4 +1,4 @@
-import { Badge, Card, HStack, Heading, List, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react'
+import { Badge, Button, Card, HStack, Heading, List, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react'
 import { EmptyState, ErrorState, LoadingState } from '../../components/States'
 import { useDocsAccount, usePlugins, type Plugin } from './api'
 import { CodeBlock } from './CodeBlock'
@@ -56,6 +56,13 @@ function PluginCard({ p, acct }: { p: Plugin; acct: DocsAccount }) {
           </Table.Body>
         </Table.Root>
         {url && <CodeBlock code={url} testId={`plugin-${p.id}-url`} />}
+        {p.download && (
+          <HStack>
+            <Button asChild size="sm" colorPalette="brand" data-testid={`plugin-${p.id}-download`}>
+              <a href={p.download} download>بارگیری افزونه (zip)</a>
+            </Button>
+          </HStack>
+        )}
       </Card.Body>
     </Card.Root>
   )

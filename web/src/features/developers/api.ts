@@ -111,6 +111,8 @@ export interface Plugin {
   settings: PluginSetting[]
   example?: string
   permissions: string[]
+  /** The path of the plugin's zip (public), when it has one. */
+  download?: string
 }
 
 export function usePlugins() {
