@@ -251,37 +251,12 @@ func (s *Service) RunImport(ctx context.Context, id int64) error {
 
 // importRows imports the file rows after the import's cursor, chunk by chunk, and
 // marks the import done. The next chunk is read and checked (the worker's share of
-// the work) while the current one is stored (PostgreSQL's), so both cores work.
+// the work) while the current ones are stored (PostgreSQL's), and two chunks are
+// stored side by side (storeBeside), so both cores work.
 func (s *Service) importRows(ctx context.Context, im *Import, plan *importPlan) error {
-	ctx, cancel := context.WithCancel(ctx)
-	next := s.readAhead(ctx, im.FileID, im.lastRow, plan)
-	defer func() {
-		cancel()
-		if next != nil {
-			<-next
-		}
-	}()
-	for {
-		r := <-next
-		next = nil
-		if r.err != nil {
-			return r.err
-		}
-		if r.chunk.size == 0 {
-			break
-		}
-		next = s.readAhead(ctx, im.FileID, r.chunk.last, plan)
-		done, err := s.importSorted(ctx, im, plan, r.chunk)
-		if errors.Is(err, errProbe) {
-			done, err = s.importSorted(ctx, im, plan, r.chunk)
-		}
-		if err != nil {
-			return err
-		}
-		if !done {
-			return nil // the import is gone, or another run moved on
-		}
-		s.publish(ctx, *im)
+	done, err := s.importChunks(ctx, im, plan)
+	if err != nil || !done {
+		return err // !done: the import is gone, or another run moved on
 	}
 	if _, err := s.pool.Exec(ctx, `UPDATE contact_imports SET status = 'done', finished_at = now(), updated_at = now()
 		WHERE id = $1 AND status = 'running'`, im.ID); err != nil {
@@ -292,6 +267,69 @@ func (s *Service) importRows(ctx context.Context, im *Import, plan *importPlan) 
 	s.publish(ctx, *im)
 	s.queueIndex(ctx, im.ID)
 	return nil
+}
+
+// importChunks stores every chunk after the cursor (importRows).
+func (s *Service) importChunks(ctx context.Context, im *Import, plan *importPlan) (done bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	next := s.readAhead(ctx, im.FileID, im.lastRow, plan)
+	var piped *pipedChunk
+	var readErr error
+	defer func() {
+		cancel()
+		if next != nil {
+			<-next
+		}
+		if piped != nil {
+			<-piped.done
+		}
+	}()
+	for {
+		r := <-next
+		next = nil
+		if readErr = r.err; r.err != nil || r.chunk.size == 0 {
+			break
+		}
+		next = s.readAhead(ctx, im.FileID, r.chunk.last, plan)
+		if !plan.probe && len(plan.unknownTags(r.chunk.rows)) == 0 {
+			f := s.storeBeside(ctx, im, plan, r.chunk, piped)
+			if piped == nil {
+				piped = f
+				continue
+			}
+			if piped, done, err = s.settle(ctx, im, plan, piped, f); !done || err != nil {
+				return done, err
+			}
+			continue
+		}
+		if piped != nil {
+			if piped, done, err = s.settle(ctx, im, plan, piped, nil); !done || err != nil {
+				return done, err
+			}
+		}
+		if done, err = s.storeOne(ctx, im, plan, r.chunk); !done || err != nil {
+			return done, err
+		}
+	}
+	if piped != nil {
+		if piped, done, err = s.settle(ctx, im, plan, piped, nil); !done || err != nil {
+			return done, err
+		}
+	}
+	return true, readErr
+}
+
+// storeOne stores a chunk alone, once more asking the database when it met a
+// known number, and tells the browser.
+func (s *Service) storeOne(ctx context.Context, im *Import, plan *importPlan, sc sortedChunk) (bool, error) {
+	done, err := s.importSorted(ctx, im, plan, sc)
+	if errors.Is(err, errProbe) {
+		done, err = s.importSorted(ctx, im, plan, sc)
+	}
+	if done && err == nil {
+		s.publish(ctx, *im)
+	}
+	return done, err
 }
 
 // failImport marks an import failed with a Persian reason and tells the browser.

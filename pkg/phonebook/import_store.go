@@ -1,6 +1,7 @@
 package phonebook
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +19,6 @@ func (s *Service) importChunk(ctx context.Context, im *Import, p *importPlan, ch
 // importSorted stores a sorted chunk in one transaction (see importChunk).
 func (s *Service) importSorted(ctx context.Context, im *Import, p *importPlan, sc sortedChunk) (done bool, err error) {
 	c := chunkWork{im: im, p: p, rows: sc.rows, bad: sc.bad, last: sc.last, size: sc.size, names: p.unknownTags(sc.rows)}
-	c.keep = append([]ImportError{}, c.bad[:min(len(c.bad), max(0, maxImportErrors-len(im.Errors)))]...)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.storeChunk(ctx, tx, &c) })
 	if errors.Is(err, errStale) {
 		return false, nil
@@ -26,9 +26,17 @@ func (s *Service) importSorted(ctx context.Context, im *Import, p *importPlan, s
 	if err != nil {
 		return false, err
 	}
+	c.account()
+	return true, nil
+}
+
+// account adds a committed chunk to the run's figures: its new tags, row errors,
+// cursor and counters.
+func (c *chunkWork) account() {
 	for n, id := range c.newTags {
-		p.tags[n] = id
+		c.p.tags[n] = id
 	}
+	im := c.im
 	im.Errors = append(im.Errors, c.keep...)
 	im.lastRow = c.last
 	im.processed += c.size
@@ -36,7 +44,6 @@ func (s *Service) importSorted(ctx context.Context, im *Import, p *importPlan, s
 	im.Skipped += c.skipped
 	im.Invalid += len(c.bad)
 	im.setProgress()
-	return true, nil
 }
 
 // chunkWork is one chunk of an import: its valid rows, its row errors, the tags
@@ -69,10 +76,8 @@ func (p *importPlan) unknownTags(rows []contactRow) []string {
 // one transaction; errStale when the import or the phonebook changed under it.
 func (s *Service) storeChunk(ctx context.Context, tx pgx.Tx, c *chunkWork) error {
 	im, p := c.im, c.p
-	// A chunk lost to a crash before its commit reached the disk is lost with its
-	// cursor, and the retried task copies it again: no need to wait for the flush.
-	if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
-		return fmt.Errorf("import commit mode: %w", err)
+	if err := commitLater(ctx, tx, ""); err != nil {
+		return err
 	}
 	members, err := lockImport(ctx, tx, im)
 	if err != nil {
@@ -92,17 +97,47 @@ func (s *Service) storeChunk(ctx context.Context, tx pgx.Tx, c *chunkWork) error
 	} else {
 		fresh = p.fresh(c.rows)
 	}
+	if err := c.copy(ctx, tx, fresh); err != nil {
+		// A known number met: the chunk is tried again asking the database.
+		p.probe = p.probe || errors.Is(err, errProbe)
+		return err
+	}
+	return c.finish(ctx, tx, members)
+}
+
+// commitLater makes the transaction commit without waiting for the disk: a
+// chunk lost to a crash before its commit reached the disk is lost with its
+// cursor, and the retried task copies it again. A lockTimeout, when given,
+// bounds each wait for a lock.
+func commitLater(ctx context.Context, tx pgx.Tx, lockTimeout string) error {
+	if _, err := tx.Exec(ctx, `SELECT set_config('synchronous_commit', 'off', true),
+		set_config('lock_timeout', $1, true)`, cmp.Or(lockTimeout, "0")); err != nil {
+		return fmt.Errorf("import commit mode: %w", err)
+	}
+	return nil
+}
+
+// copy COPYs the fresh rows. A number that was in the phonebook after all is
+// errProbe (wrapping the unique violation).
+func (c *chunkWork) copy(ctx context.Context, tx pgx.Tx, fresh []int) error {
 	c.tagIDs(fresh)
-	n, err := copyContacts(ctx, tx, im, c.rows, fresh)
-	if _, dup := uniqueViolation(err); dup && !p.probe {
-		p.probe = true
-		return errProbe
+	n, err := copyContacts(ctx, tx, c.im, c.rows, fresh)
+	if _, dup := uniqueViolation(err); dup {
+		return fmt.Errorf("%w: %w", errProbe, err)
 	}
 	if err != nil {
 		return fmt.Errorf("copy contacts: %w", err)
 	}
 	c.added, c.skipped = int(n), len(c.rows)-int(n)
-	p.expect = members + c.added
+	return nil
+}
+
+// finish adds the copied rows to the phonebook's members (members before them)
+// and moves the import's cursor and counters, keeping the first row errors.
+func (c *chunkWork) finish(ctx context.Context, tx pgx.Tx, members int) error {
+	im := c.im
+	c.keep = append([]ImportError{}, c.bad[:min(len(c.bad), max(0, maxImportErrors-len(im.Errors)))]...)
+	c.p.expect = members + c.added
 	if err := addMembers(ctx, tx, im.accountID, []int64{im.PhonebookID}, []int32{int32(c.added)}); err != nil {
 		return err
 	}

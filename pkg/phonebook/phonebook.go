@@ -112,6 +112,12 @@ type Service struct {
 	now   func() time.Time
 	// chunkRows is how many file rows one import transaction takes.
 	chunkRows int
+	// pipeLockWait bounds a piped import chunk's wait for the import's and the
+	// phonebook's locks (storeBeside). A piped chunk holds its copied rows while
+	// it waits for the chunk before it, so a writer blocked on one of those rows
+	// while holding the phonebook would wait for ever; the time-out breaks that,
+	// and both chunks are stored again one at a time.
+	pipeLockWait string
 	// indexBatch is how many of an import's contacts one transaction of
 	// IndexImport adds to contact_search.
 	indexBatch int
@@ -120,7 +126,7 @@ type Service struct {
 // New builds the service. queue is needed to start imports (the API); pub, which may
 // be nil, carries the import progress events (the worker).
 func New(pool *pgxpool.Pool, queue Enqueuer, pub Publisher) *Service {
-	return &Service{pool: pool, queue: queue, pub: pub, now: time.Now, chunkRows: 20_000, indexBatch: 50_000}
+	return &Service{pool: pool, queue: queue, pub: pub, now: time.Now, chunkRows: 20_000, pipeLockWait: "10s", indexBatch: 50_000}
 }
 
 // Actor is who makes a change, for the audit log.

@@ -528,3 +528,70 @@ func TestHasArabicLetters(t *testing.T) {
 		}
 	}
 }
+
+// TestImportPipedSurprises: chunks stored two at a time still add every row
+// once when the plan is wrong under them. A number added after the run planned
+// fails the piped chunk that copies it (and the one piped after it), and both
+// are stored again asking the database; a writer holding the phonebook makes a
+// piped chunk's lock wait time out, and the run goes on one chunk at a time
+// once the writer is done.
+func TestImportPipedSurprises(t *testing.T) {
+	ctx := context.Background()
+	f := newImportFixture(t)
+	f.s.chunkRows = 2
+	f.s.pipeLockWait = "50ms"
+	a := Actor{Identity: acl.Identity{AccountID: f.account}}
+	plan, err := f.s.newImportPlan(ctx, f.im)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 6's number arrives after the plan: the plan takes it for new.
+	six := Text("09120000006")
+	if _, err := f.s.AddContacts(ctx, a, f.book, []ContactInput{{Number: &six}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.importRows(ctx, &f.im, plan); err != nil || !plan.probe {
+		t.Fatalf("import: %v, probe %v", err, plan.probe)
+	}
+	f.check(t, 8, 1, 9)
+
+	// A second import into a new phonebook while a writer holds that phonebook.
+	g := newImportFixture(t)
+	g.s.chunkRows, g.s.pipeLockWait = 2, "50ms"
+	if plan, err = g.s.newImportPlan(ctx, g.im); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := g.d.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM phonebooks WHERE id = $1 FOR UPDATE`, g.book); err != nil {
+		t.Fatal(err)
+	}
+	ran := make(chan error, 1)
+	go func() { ran <- g.s.importRows(ctx, &g.im, plan) }()
+	// The piped chunk's wait times out (it had copied: it held a lock on
+	// contacts), and the run falls back to one chunk at a time, which waits for
+	// the writer before it copies anything.
+	for waiting := false; !waiting; {
+		select {
+		case err := <-ran:
+			t.Fatalf("the import ended while the phonebook was held: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if err := g.d.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity a
+			WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' AND NOT EXISTS (
+				SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.relation = 'contacts'::regclass AND l.granted))`).
+			Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ran; err != nil || !plan.probe {
+		t.Fatalf("import: %v, probe %v", err, plan.probe)
+	}
+	g.check(t, 9, 0, 9)
+}

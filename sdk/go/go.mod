@@ -1,3 +1,0 @@
-module github.com/chapar/chapar/sdk/go
-
-go 1.22
