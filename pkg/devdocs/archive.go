@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,7 +27,7 @@ type Archive struct {
 }
 
 var wordpressZip = sync.OnceValues(func() (Archive, error) {
-	data, err := zipFS(wordpress.Plugin(), wordpress.PluginDir)
+	data, err := zipFS(wordpress.Plugin(), wordpress.PluginDir, wordpress.PluginDir)
 	return Archive{Name: wordpress.PluginDir + ".zip", Data: data}, err
 })
 
@@ -39,9 +40,9 @@ func PluginArchive(id string) (Archive, error) {
 	return wordpressZip()
 }
 
-// zipFS zips the tree under root of fsys, keeping the root folder in the paths (a
-// WordPress plugin zip holds its folder).
-func zipFS(fsys fs.FS, root string) ([]byte, error) {
+// zipFS zips the tree under root of fsys into a folder named folder (a WordPress
+// plugin zip holds its folder).
+func zipFS(fsys fs.FS, root, folder string) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	err := fs.WalkDir(fsys, root, func(path string, d fs.DirEntry, err error) error {
@@ -52,7 +53,7 @@ func zipFS(fsys fs.FS, root string) ([]byte, error) {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: path, Method: zip.Deflate, Modified: archiveTime})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: folder + strings.TrimPrefix(path, root), Method: zip.Deflate, Modified: archiveTime})
 		if err != nil {
 			return fmt.Errorf("zip %s: %w", path, err)
 		}

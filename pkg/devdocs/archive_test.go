@@ -62,3 +62,45 @@ func TestWordPressArchive(t *testing.T) {
 		t.Errorf("catalogue entry %+v", wp)
 	}
 }
+
+// Each client library's zip holds its folder, renamed chapar-sdk-<id>, with its
+// package file and sources; each sample sends from the sample line with the sample
+// key, which the panel replaces with the reader's.
+func TestLibraryArchives(t *testing.T) {
+	want := map[string][]string{
+		"php":        {"composer.json", "src/Client.php", "README.md"},
+		"python":     {"pyproject.toml", "src/chapar/client.py"},
+		"javascript": {"package.json", "src/index.js", "src/index.d.ts"},
+		"go":         {"client.go", "webhook.go"},
+	}
+	libs := devdocs.Libraries()
+	if len(libs) != len(want) {
+		t.Fatalf("%d libraries", len(libs))
+	}
+	for _, l := range libs {
+		a, err := devdocs.LibraryArchive(l.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(a.Data), int64(len(a.Data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]bool{}
+		for _, f := range zr.File {
+			names[f.Name] = true
+		}
+		for _, f := range want[l.ID] {
+			if !names["chapar-sdk-"+l.ID+"/"+f] {
+				t.Errorf("%s: %s missing from %s (%d files)", l.ID, f, a.Name, len(zr.File))
+			}
+		}
+		if !strings.Contains(l.Sample, devdocs.SampleLine) || !strings.Contains(l.Sample, devdocs.SampleKey) ||
+			!strings.Contains(l.Sample, devdocs.SampleBase) || l.Download != "/v1/api/sdk/"+l.ID+"/download" {
+			t.Errorf("%s: sample or download %+v", l.ID, l)
+		}
+	}
+	if _, err := devdocs.LibraryArchive("ruby"); !errors.Is(err, devdocs.ErrNoArchive) {
+		t.Fatalf("an unknown library: %v", err)
+	}
+}

@@ -25,7 +25,8 @@ const simplePath = "/v1/api/send/simple"
 
 // developerRoutes lists the developers' platform routes (docs/developers.md): the
 // send status lookup, the HTTP-GET send, the received messages since an id, the
-// OpenAPI document, the plugins and their downloads (public: a plugin holds no secret).
+// OpenAPI document, the plugins, the client libraries and their downloads (public: they
+// hold no secret).
 func (s *Server) developerRoutes() []Route {
 	return []Route{
 		{http.MethodGet, "/send/status", acl.ReportView, s.sendStatus},
@@ -35,6 +36,8 @@ func (s *Server) developerRoutes() []Route {
 		{http.MethodGet, "/panel/api-docs", acl.Authenticated, s.apiDocs},
 		{http.MethodGet, "/panel/plugins", acl.Authenticated, s.plugins},
 		{http.MethodGet, "/plugins/:id/download", acl.Public, s.pluginDownload},
+		{http.MethodGet, "/panel/libraries", acl.Authenticated, s.libraries},
+		{http.MethodGet, "/sdk/:id/download", acl.Public, s.libraryDownload},
 	}
 }
 
@@ -75,8 +78,18 @@ func (s *Server) plugins(c *gin.Context) { OK(c, devdocs.Plugins()) }
 
 // pluginDownload is GET /plugins/:id/download: a plugin's zip (the WordPress plugin,
 // docs/wordpress.md); 404 for a plugin without one.
-func (s *Server) pluginDownload(c *gin.Context) {
-	a, err := devdocs.PluginArchive(c.Param("id"))
+func (s *Server) pluginDownload(c *gin.Context) { sendArchive(c, devdocs.PluginArchive) }
+
+// libraries is the client libraries' catalogue (docs/sdk.md).
+func (s *Server) libraries(c *gin.Context) { OK(c, devdocs.Libraries()) }
+
+// libraryDownload is GET /sdk/:id/download: a client library's zip; 404 for an
+// unknown one.
+func (s *Server) libraryDownload(c *gin.Context) { sendArchive(c, devdocs.LibraryArchive) }
+
+// sendArchive answers with the zip archive(:id) names, or 404.
+func sendArchive(c *gin.Context, archive func(string) (devdocs.Archive, error)) {
+	a, err := archive(c.Param("id"))
 	if errors.Is(err, devdocs.ErrNoArchive) {
 		err = apperr.New(apperr.NotFound, apperr.MsgNotFound)
 	}

@@ -145,4 +145,24 @@ func TestOpenAPIValid(t *testing.T) {
 		t.Fatalf("plugin zip: %v, %d, %d bytes, %v", err, res.StatusCode, len(zip), res.Header)
 	}
 	e.Must(404, "GET", "/v1/api/plugins/woocommerce/download", nil, "")
+	// The client libraries: the catalogue for a reader, each zip public.
+	var libs []devdocs.Library
+	e.Must(200, "GET", "/v1/api/panel/libraries", nil, tok).Decode(t, &libs)
+	if len(libs) != 4 {
+		t.Fatalf("libraries %+v", libs)
+	}
+	for _, l := range libs {
+		res, err := http.Get(e.URL + l.Download)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zip, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		want, err := devdocs.LibraryArchive(l.ID)
+		if err != nil || res.StatusCode != 200 || !bytes.Equal(zip, want.Data) ||
+			!strings.Contains(res.Header.Get("Content-Disposition"), "chapar-sdk-"+l.ID+".zip") {
+			t.Fatalf("library %s zip: %v, %d, %d bytes", l.ID, err, res.StatusCode, len(zip))
+		}
+	}
+	e.Must(404, "GET", "/v1/api/sdk/ruby/download", nil, "")
 }

@@ -163,6 +163,8 @@ var routeTable = map[string]walkRoute{
 	"GET /panel/api-docs":                                                {acl.Authenticated, fixed("/panel/api-docs", nil), own, false},
 	"GET /panel/plugins":                                                 {acl.Authenticated, fixed("/panel/plugins", nil), own, false},
 	"GET /plugins/:id/download":                                          {acl.Public, fixed("/plugins/wordpress/download", nil), public, false},
+	"GET /panel/libraries":                                               {acl.Authenticated, fixed("/panel/libraries", nil), own, false},
+	"GET /sdk/:id/download":                                              {acl.Public, fixed("/sdk/php/download", nil), public, false},
 	"GET /report/download_recipients":                                    {acl.ReportView, withID("/report/download_recipients?id={id}", (*walk).send, nil), "", false},
 	"POST /phonebooks":                                                   {acl.PhonebookManage, fixed("/phonebooks", map[string]any{"name": "تازه"}), listing, false},
 	"POST /phonebooks/update":                                            {acl.PhonebookManage, withID("/phonebooks/update", (*walk).phonebook, func(id int64) any { return map[string]any{"id": id, "name": "نو"} }), "", false},

@@ -51,6 +51,30 @@ test('documents: grouped by tag, filtered by route, a curl example copied', asyn
   await mobile.context.close()
 })
 
+test('documents: the chosen language\'s library with the account\'s own line and address, each library downloadable', async () => {
+  const token = await apiToken(DEMO.username, DEMO.password)
+  const lines = await apiCall('GET', '/number/numbers', undefined, token)
+  const line = (lines.find((l) => l.is_default) ?? lines[0]).number
+  const { context, page } = await openPage(browser, undefined, perms)
+  await signInWithToken(page, token, '/developers/documents')
+  await page.getByTestId('docs-lang-python').click()
+  const sample = page.getByTestId('library-python-sample')
+  await sample.getByText(`"${line}"`).waitFor()
+  const text = await sample.textContent()
+  assert.ok(text.includes(`Client("${new URL(page.url()).origin}"`), text)
+  assert.ok(!text.includes('"30001234"') && !text.includes('sms.example.ir'), text)
+  await page.getByTestId('docs-libraries').scrollIntoViewIfNeeded()
+  await snap(page, 'libraries')
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('library-download-python').click()])
+  assert.equal(download.suggestedFilename(), 'chapar-sdk-python.zip')
+  const zip = await readFile(await download.path())
+  assert.equal(zip.subarray(0, 2).toString(), 'PK')
+  assert.ok(zip.includes('chapar-sdk-python/pyproject.toml'))
+  await page.getByTestId('docs-lang-go').click()
+  await page.getByTestId('library-go-sample').getByText(`"${line}"`).waitFor()
+  await context.close()
+})
+
 test('plugins: the catalogue with the working HTTP-GET send first', async () => {
   const token = await apiToken(DEMO.username, DEMO.password)
   const { context, page } = await openPage(browser)

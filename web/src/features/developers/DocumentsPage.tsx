@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/States'
 import { toPersianDigits } from '../../lib/digits'
 import { useApiDocs, useDocsAccount } from './api'
 import { CodeBlock } from './CodeBlock'
+import { LibrariesCard } from './LibrariesCard'
 import { LANGS, example, groupOperations, type DocsAccount, type Lang, type Operation } from './docsModel'
 
 const METHOD_COLOR: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' }
@@ -62,6 +63,7 @@ export default function DocumentsPage() {
           </Text>
         </Card.Body>
       </Card.Root>
+      <LibrariesCard lang={lang} base={base} acct={acct} />
       {q.isPending && <LoadingState />}
       {q.isError && <ErrorState onRetry={() => void q.refetch()} />}
       {q.data && groups.length === 0 && <EmptyState title="مسیری با این جستجو یافت نشد" />}

@@ -115,6 +115,27 @@ export interface Plugin {
   download?: string
 }
 
+/** A client library of the public API (GET /panel/libraries; docs/sdk.md). Its sample carries
+ * the sample line, key and address, which ownSample replaces with the reader's. */
+export interface Library {
+  /** The documentation page's language the library is for. */
+  id: 'php' | 'python' | 'javascript' | 'go'
+  title: string
+  package: string
+  install: string
+  sample: string
+  /** The path of the library's zip (public). */
+  download: string
+}
+
+export function useLibraries() {
+  return useQuery({
+    queryKey: ['libraries'],
+    queryFn: ({ signal }) => api.get<Library[]>('/panel/libraries', undefined, signal),
+    staleTime: 5 * 60_000,
+  })
+}
+
 export function usePlugins() {
   return useQuery({
     queryKey: ['plugins'],

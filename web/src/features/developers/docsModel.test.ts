@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { example, exampleUrl, groupOperations, ownExamplePath, type OpenAPIDoc } from './docsModel'
+import { example, exampleUrl, groupOperations, ownExamplePath, ownSample, type OpenAPIDoc } from './docsModel'
 
 const doc: OpenAPIDoc = {
   openapi: '3.1.0',
@@ -90,5 +90,22 @@ describe('examples', () => {
     expect(q.get('text')).toBe('سلام')
     expect(q.get('to')).toBe('09121234567')
     expect(new URLSearchParams(ownExamplePath(path).split('?')[1]).get('apikey')).toBe('YOUR_API_KEY')
+  })
+})
+
+describe('ownSample', () => {
+  const sample = `new Client('https://sms.example.ir', 'YOUR_API_KEY')\nsend('30001234', ['09121234567'])`
+  it('puts the reader\'s address, key prefix and line in the library sample', () => {
+    expect(ownSample(sample, 'https://panel.test', { line: '50001', keyPrefix: 'chp_live_ab12' })).toBe(
+      `new Client('https://panel.test', 'chp_live_ab12_YOUR_SECRET')\nsend('50001', ['09121234567'])`,
+    )
+  })
+  it('replaces the sample line only where it is a whole quoted value', () => {
+    expect(ownSample(`send("30001234", "300012345")`, 'x', { line: '5000' })).toBe(`send("5000", "300012345")`)
+  })
+  it('keeps the samples when the reader has no key or line', () => {
+    expect(ownSample(sample, 'https://panel.test')).toBe(
+      `new Client('https://panel.test', 'YOUR_API_KEY')\nsend('30001234', ['09121234567'])`,
+    )
   })
 })

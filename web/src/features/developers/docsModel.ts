@@ -129,6 +129,17 @@ export function ownLine<T>(value: T, acct: DocsAccount = {}): T {
   return walk(value) as T
 }
 
+/** The sample address of a client library's sample (pkg/devdocs: SampleBase). */
+export const SAMPLE_BASE = 'https://sms.example.ir'
+
+/** A client library's sample with the reader's address, key prefix and line in place of the samples. */
+export function ownSample(sample: string, base: string, acct: DocsAccount = {}): string {
+  return sample
+    .replaceAll(SAMPLE_BASE, base)
+    .replaceAll(KEY_PLACEHOLDER, exampleKey(acct))
+    .replace(new RegExp(`(['"])${SAMPLE_LINE}\\1`, 'g'), (_, q: string) => `${q}${acct.line ?? SAMPLE_LINE}${q}`)
+}
+
 /**
  * A catalogue's example path (…?apikey=…&from=<sample line>&…) with the reader's key prefix and
  * line, so that a copied URL sends from the account's own line.
