@@ -73,3 +73,40 @@ add_filter(
 	10,
 	3
 );
+
+/**
+ * Counts one use of a limited thing (a transient per name) and says whether it is
+ * still within $max uses in its window of $window seconds; a use past the limit is
+ * refused and not counted. The window starts at the first use.
+ *
+ * @param string $name   What is limited (for example 'welcome-ip-203.0.113.7').
+ * @param int    $max    Uses allowed in the window (0 or less: none).
+ * @param int    $window The window in seconds.
+ * @return bool Whether this use is allowed.
+ */
+function chapar_sms_within_limit( $name, $max, $window ) {
+	$key = 'chapar_lim_' . md5( $name );
+	$now = time();
+	$got = get_transient( $key );
+	if ( ! is_array( $got ) || (int) $got['until'] <= $now ) {
+		$got = array(
+			'n'     => 0,
+			'until' => $now + $window,
+		);
+	}
+	if ( $got['n'] >= $max ) {
+		return false;
+	}
+	++$got['n'];
+	set_transient( $key, $got, max( 1, $got['until'] - $now ) );
+	return true;
+}
+
+/**
+ * The visitor's address as the web server saw it (a proxy's own address behind one).
+ *
+ * @return string
+ */
+function chapar_sms_visitor_ip() {
+	return isset( $_SERVER['REMOTE_ADDR'] ) ? sanitize_text_field( wp_unslash( $_SERVER['REMOTE_ADDR'] ) ) : '';
+}

@@ -120,6 +120,13 @@ function chapar_sms_welcome( $user_id ) {
 	if ( ! chapar_sms_option( 'welcome_on' ) || ! $mobile || ! $user ) {
 		return;
 	}
+	// Open registration lets anyone text a number: a few welcomes an hour from one
+	// address (filter chapar_sms_welcome_per_ip_hour, 5); an admin adding users is not limited.
+	$ip = chapar_sms_visitor_ip();
+	if ( ! current_user_can( 'create_users' ) && '' !== $ip &&
+		! chapar_sms_within_limit( 'welcome-ip-' . $ip, (int) apply_filters( 'chapar_sms_welcome_per_ip_hour', 5 ), HOUR_IN_SECONDS ) ) {
+		return;
+	}
 	$key = 'wp-' . substr( md5( home_url() ), 0, 10 ) . '-welcome-' . $user_id;
 	chapar_sms_send( $mobile, chapar_sms_render( chapar_sms_option( 'welcome_text' ), $user ), array( 'idempotency_key' => $key ) );
 }
@@ -132,11 +139,27 @@ add_action(
 			$user = get_user_by( 'email', $user_login );
 		}
 		$mobile = $user ? get_user_meta( $user->ID, 'chapar_mobile', true ) : '';
-		if ( $mobile && chapar_sms_option( 'reset_on' ) ) {
+		// Anyone may ask for a user's reset: one text per user every 2 minutes and 5 a
+		// day (filters chapar_sms_reset_every, chapar_sms_reset_per_day).
+		if ( $mobile && chapar_sms_option( 'reset_on' ) && chapar_sms_reset_allowed( $user->ID ) ) {
 			chapar_sms_send( $mobile, chapar_sms_render( chapar_sms_option( 'reset_text' ), $user ) );
 		}
 	}
 );
+
+/**
+ * Whether a reset text may go to a user now (chapar_sms_within_limit, twice).
+ *
+ * @param int $user_id The user.
+ * @return bool
+ */
+function chapar_sms_reset_allowed( $user_id ) {
+	$every = (int) apply_filters( 'chapar_sms_reset_every', 2 * MINUTE_IN_SECONDS );
+	if ( ! chapar_sms_within_limit( 'reset-' . $user_id, 1, max( 1, $every ) ) ) {
+		return false;
+	}
+	return chapar_sms_within_limit( 'reset-day-' . $user_id, (int) apply_filters( 'chapar_sms_reset_per_day', 5 ), DAY_IN_SECONDS );
+}
 
 add_action(
 	'after_password_reset',
