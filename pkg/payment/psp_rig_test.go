@@ -106,3 +106,21 @@ func (p *pspRig) state(st payment.Started) (string, string) {
 	got := p.get(st.PaymentID)
 	return got.State, got.RefundState
 }
+
+// bank is one fake protocol as a test drives it.
+type bank struct {
+	name     string
+	gw       payment.Gateway
+	pay      func(st payment.Started, ok bool) url.Values
+	faults   func(pspfake.Faults)
+	state    func(st payment.Started) string
+	reversed string
+}
+
+// banks are the rig's two fake protocols.
+func (p *pspRig) banks() []bank {
+	return []bank{
+		{"zarinpal", p.zpGW, p.zpPay, p.zp.SetFaults, func(st payment.Started) string { return p.zp.Status(p.zpAuthority(st)) }, pspfake.ZPReversed},
+		{"sep", p.sepGW, p.sepPay, p.sep.SetFaults, func(st payment.Started) string { return p.sep.State(p.sepToken(st)) }, pspfake.SEPReversed},
+	}
+}

@@ -40,37 +40,6 @@ func TestSEPPaidCreditedOnce(t *testing.T) {
 	p.mustHold(2_000_000, 1)
 }
 
-// A payment cancelled at SEP (State CanceledByUser) fails without a verify call.
-func TestSEPCancelledFails(t *testing.T) {
-	p := newPSPRig(t)
-	p.use(p.sepGW)
-	st := p.start(1_000_000)
-	if got := p.callback(p.sepPay(st, false)); got.State != payment.Failed || got.RefundState != "" {
-		t.Fatalf("cancelled: %+v", got)
-	}
-	if n := p.sep.Calls("/verifyTxnRandomSessionkey/ipg/VerifyTransaction"); n != 0 {
-		t.Fatalf("verified a cancelled payment %d times", n)
-	}
-	p.mustHold(0, 0)
-}
-
-// A SEP payment whose verify answers another amount is not credited: it fails and
-// is reversed at once.
-func TestSEPWrongAmountReversed(t *testing.T) {
-	p := newPSPRig(t)
-	p.use(p.sepGW)
-	p.sep.SetFaults(pspfake.Faults{WrongAmount: true})
-	st := p.start(1_000_000)
-	got := p.callback(p.sepPay(st, true))
-	if got.State != payment.Failed || got.RefundState != "returned" {
-		t.Fatalf("wrong amount: %+v", got)
-	}
-	if s := p.sep.State(p.sepToken(st)); s != pspfake.SEPReversed {
-		t.Fatalf("bank state %s", s)
-	}
-	p.mustHold(0, 0)
-}
-
 // A callback whose verify failed or timed out keeps its RefNum: the settle task
 // verifies it later and credits it once; when the bank by then finds the amount
 // wrong, the settle task returns the money instead.
@@ -188,4 +157,38 @@ func TestSettleCoversEveryGateway(t *testing.T) {
 		t.Fatalf("settled %d, want 3", n)
 	}
 	p.mustHold(7_000_000, 3)
+}
+
+// A payment cancelled at the bank fails and credits nothing: Zarinpal's NOK is
+// verified (-51), SEP's State other than OK is final without a verify call.
+func TestCancelledFails(t *testing.T) {
+	p := newPSPRig(t)
+	for _, b := range p.banks() {
+		p.use(b.gw)
+		if got := p.callback(b.pay(p.start(1_000_000), false)); got.State != payment.Failed || got.RefundState != "" {
+			t.Fatalf("%s: cancelled: %+v", b.name, got)
+		}
+	}
+	if n := p.sep.Calls("/verifyTxnRandomSessionkey/ipg/VerifyTransaction"); n != 0 {
+		t.Fatalf("verified a cancelled SEP payment %d times", n)
+	}
+	p.mustHold(0, 0)
+}
+
+// A payment the bank holds at another amount (Zarinpal's verify answers -50, SEP's
+// answers other amounts) is not credited: it fails and is reversed at once.
+func TestWrongAmountReversed(t *testing.T) {
+	p := newPSPRig(t)
+	for _, b := range p.banks() {
+		p.use(b.gw)
+		b.faults(pspfake.Faults{WrongAmount: true})
+		st := p.start(1_000_000)
+		if got := p.callback(b.pay(st, true)); got.State != payment.Failed || got.RefundState != "returned" {
+			t.Fatalf("%s: wrong amount: %+v", b.name, got)
+		}
+		if s := b.state(st); s != b.reversed {
+			t.Fatalf("%s: bank state %s", b.name, s)
+		}
+	}
+	p.mustHold(0, 0)
 }

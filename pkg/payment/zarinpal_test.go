@@ -39,35 +39,6 @@ func TestZarinpalPaidCreditedOnce(t *testing.T) {
 	p.mustHold(2_000_000, 1)
 }
 
-// A payment cancelled at Zarinpal (Status=NOK; verify answers -51) fails and
-// credits nothing.
-func TestZarinpalCancelledFails(t *testing.T) {
-	p := newPSPRig(t)
-	p.use(p.zpGW)
-	st := p.start(1_000_000)
-	if got := p.callback(p.zpPay(st, false)); got.State != payment.Failed || got.RefundState != "" {
-		t.Fatalf("cancelled: %+v", got)
-	}
-	p.mustHold(0, 0)
-}
-
-// A payment whose session Zarinpal holds at another amount (verify answers -50) is
-// not credited: it fails and its money is reversed at once.
-func TestZarinpalWrongAmountReversed(t *testing.T) {
-	p := newPSPRig(t)
-	p.use(p.zpGW)
-	p.zp.SetFaults(pspfake.Faults{WrongAmount: true})
-	st := p.start(1_000_000)
-	got := p.callback(p.zpPay(st, true))
-	if got.State != payment.Failed || got.RefundState != "returned" {
-		t.Fatalf("wrong amount: %+v", got)
-	}
-	if s := p.zp.Status(p.zpAuthority(st)); s != pspfake.ZPReversed {
-		t.Fatalf("bank status %s", s)
-	}
-	p.mustHold(0, 0)
-}
-
 // A verify call that fails (-52) or never answers (time-out) leaves the payment
 // pending; the settle task verifies it later and credits it once.
 func TestZarinpalVerifyFailureSettledLater(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io"
 	"net/http"
 	"sync"
@@ -101,4 +102,31 @@ func randomHex(n int) string {
 	raw := make([]byte, (n+1)/2)
 	_, _ = rand.Read(raw)
 	return fmt.Sprintf("%x", raw)[:n]
+}
+
+var payPage = template.Must(template.New("pay").Parse(`<!doctype html><html lang="fa" dir="rtl"><head><meta charset="utf-8">
+<title>{{.Title}}</title></head><body><h1>{{.Title}} (آزمایشی)</h1><p>مبلغ: {{.Amount}} ریال</p>
+<form method="post">{{range $k, $v := .Hidden}}<input type="hidden" name="{{$k}}" value="{{$v}}">{{end}}
+<button name="action" value="pay">پرداخت</button> <button name="action" value="cancel">انصراف</button></form></body></html>`))
+
+// page is the data of a fake bank's payment page.
+type page struct {
+	Title  string
+	Amount int64
+	Hidden map[string]string
+}
+
+// servePage answers a fake bank's payment page: 404 for an unknown session, the
+// page on GET, and the payer's choice (paid or not) to decide on a POST with one.
+func servePage(w http.ResponseWriter, r *http.Request, found bool, p page, decide func(paid bool)) {
+	if !found {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method == http.MethodPost && r.PostFormValue("action") != "" {
+		decide(r.PostFormValue("action") == "pay")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = payPage.Execute(w, p)
 }

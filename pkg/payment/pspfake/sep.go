@@ -210,19 +210,13 @@ func (g *SEP) sendToken(w http.ResponseWriter, r *http.Request) {
 		amount = t.amount
 	}
 	g.mu.Unlock()
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if r.Method == http.MethodPost && r.PostFormValue("action") != "" {
-		to, form, err := g.Pay(tok, r.PostFormValue("action") == "pay")
+	servePage(w, r, ok, page{Title: "سامان", Amount: amount, Hidden: map[string]string{"token": tok}}, func(paid bool) {
+		to, form, err := g.Pay(tok, paid)
 		if err != nil {
 			http.NotFound(w, r)
 			return
 		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_ = postBack.Execute(w, map[string]any{"To": to, "Form": form})
-		return
-	}
-	_ = payPage.Execute(w, page{Title: "سامان", Amount: amount, Hidden: map[string]string{"token": tok}})
+	})
 }

@@ -2,7 +2,6 @@ package pspfake
 
 import (
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -186,18 +185,6 @@ func (z *Zarinpal) Pay(authority string, ok bool) (string, error) {
 	return s.callback + sep + url.Values{"Authority": {authority}, "Status": {status}}.Encode(), nil
 }
 
-var payPage = template.Must(template.New("pay").Parse(`<!doctype html><html lang="fa" dir="rtl"><head><meta charset="utf-8">
-<title>{{.Title}}</title></head><body><h1>{{.Title}} (آزمایشی)</h1><p>مبلغ: {{.Amount}} ریال</p>
-<form method="post">{{range $k, $v := .Hidden}}<input type="hidden" name="{{$k}}" value="{{$v}}">{{end}}
-<button name="action" value="pay">پرداخت</button> <button name="action" value="cancel">انصراف</button></form></body></html>`))
-
-// page is the data of a fake bank's payment page.
-type page struct {
-	Title  string
-	Amount int64
-	Hidden map[string]string
-}
-
 // startPay is the StartPay page: GET shows it, POST records the payer's choice and
 // redirects to the callback.
 func (z *Zarinpal) startPay(w http.ResponseWriter, r *http.Request, authority string) {
@@ -208,21 +195,14 @@ func (z *Zarinpal) startPay(w http.ResponseWriter, r *http.Request, authority st
 		amount = s.amount
 	}
 	z.mu.Unlock()
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	if r.Method == http.MethodPost {
-		to, err := z.Pay(authority, r.PostFormValue("action") == "pay")
+	servePage(w, r, ok, page{Title: "زرین‌پال", Amount: amount}, func(paid bool) {
+		to, err := z.Pay(authority, paid)
 		if err != nil {
 			http.NotFound(w, r)
 			return
 		}
 		http.Redirect(w, r, to, http.StatusFound)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = payPage.Execute(w, page{Title: "زرین‌پال", Amount: amount})
+	})
 }
 
 // str is v as a string (JSON strings only).
