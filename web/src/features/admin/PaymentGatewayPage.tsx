@@ -10,9 +10,12 @@ import { paymentGatewayApi, useAdminMutation, usePaymentGateway, type PaymentGat
 
 const EMPTY: PaymentGatewayChange = { active: '', zarinpal_merchant_id: '', sep_terminal_id: '' }
 
-/** The help under each id field: the stored value is shown masked, an empty field keeps it. */
+/**
+ * The help under each id field: the stored value is shown masked (isolated left to right,
+ * so «••••1234» keeps its order in the Persian line); an empty field keeps it.
+ */
 function storedHelp(masked: string, format: string) {
-  return masked ? `ثبت‌شده: ${masked} — برای تغییر، مقدار تازه را وارد کنید؛ خالی بماند، همان می‌ماند.` : format
+  return masked ? `ثبت‌شده: \u2066${masked}\u2069 — برای تغییر، مقدار تازه را وارد کنید؛ خالی بماند، همان می‌ماند.` : format
 }
 
 /**
