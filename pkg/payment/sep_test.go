@@ -192,3 +192,32 @@ func TestWrongAmountReversed(t *testing.T) {
 	}
 	p.mustHold(0, 0)
 }
+
+// A return the bank refuses at first (the reverse call fails) stays due; the settle
+// task reverses it on its next run, once, and nothing is ever credited.
+func TestFailedReverseRetriedBySettle(t *testing.T) {
+	p := newPSPRig(t)
+	var started []payment.Started
+	for _, b := range p.banks() {
+		p.use(b.gw)
+		b.faults(pspfake.Faults{WrongAmount: true, ReverseFail: true})
+		st := p.start(1_000_000)
+		if got := p.callback(b.pay(st, true)); got.State != payment.Failed || got.RefundState != "due" {
+			t.Fatalf("%s: a refused reverse: %+v", b.name, got)
+		}
+		b.faults(pspfake.Faults{})
+		started = append(started, st)
+	}
+	if _, refunded := p.settle(); refunded != 2 {
+		t.Fatalf("returned %d, want 2", refunded)
+	}
+	for i, b := range p.banks() {
+		if s, r := p.state(started[i]); s != payment.Failed || r != "returned" || b.state(started[i]) != b.reversed {
+			t.Fatalf("%s: %s/%s, bank %s", b.name, s, r, b.state(started[i]))
+		}
+	}
+	if _, refunded := p.settle(); refunded != 0 {
+		t.Fatalf("returned again: %d", refunded)
+	}
+	p.mustHold(0, 0)
+}

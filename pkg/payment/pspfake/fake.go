@@ -24,6 +24,8 @@ type Faults struct {
 	WrongAmount bool
 	// VerifyFail makes verify answer a bank-side error (nothing changes at the bank).
 	VerifyFail bool
+	// ReverseFail makes reverse answer a bank-side error (the money stays taken).
+	ReverseFail bool
 	// Slow holds every API answer until the caller gives up (its time-out).
 	Slow bool
 }

@@ -136,6 +136,9 @@ func (g *SEP) verify(in map[string]any) any {
 }
 
 func (g *SEP) reverse(in map[string]any) any {
+	if g.current().ReverseFail {
+		return g.answer(nil, -1, "خطای داخلی")
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	t, refused := g.lookup(in)

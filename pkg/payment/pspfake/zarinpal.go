@@ -131,6 +131,9 @@ func (z *Zarinpal) inquiry(in map[string]any) any {
 }
 
 func (z *Zarinpal) reverse(in map[string]any) any {
+	if z.current().ReverseFail {
+		return zpError(-60)
+	}
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	s, ok := z.sessions[str(in["authority"])]
