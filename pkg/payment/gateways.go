@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strings"
 
 	"github.com/chapar/chapar/pkg/apperr"
 )
@@ -64,12 +65,33 @@ func (s *Service) active(ctx context.Context) (Gateway, error) {
 }
 
 // gatewayOf is the gateway a callback names, else the default one (a callback
-// address without the parameter).
-func (s *Service) gatewayOf(q url.Values) Gateway {
-	if gw, ok := s.gws[q.Get(GatewayParam)]; ok {
-		return gw
+// address without the parameter), and the callback's fields. A bank that appends
+// its fields with a second «?» (…?gateway=sep?Authority=…) is read as if it had
+// used «&».
+func (s *Service) gatewayOf(q url.Values) (Gateway, url.Values) {
+	if name, rest, ok := strings.Cut(q.Get(GatewayParam), "?"); ok {
+		more, err := url.ParseQuery(rest)
+		if err == nil {
+			q = cloneValues(q)
+			q.Set(GatewayParam, name)
+			for k, v := range more {
+				q[k] = append(q[k], v...)
+			}
+		}
 	}
-	return s.gw
+	if gw, ok := s.gws[q.Get(GatewayParam)]; ok {
+		return gw, q
+	}
+	return s.gw, q
+}
+
+// cloneValues is a copy of q.
+func cloneValues(q url.Values) url.Values {
+	out := make(url.Values, len(q))
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
 }
 
 // callbackURL is the address the bank sends the payer back to, naming the gateway.

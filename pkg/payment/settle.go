@@ -28,7 +28,7 @@ var ErrNoPayment = errors.New("payment: no payment for the callback")
 // the payment as it already is. Taken money of a payment that failed is returned
 // at once (the settle task tries again when the bank does not answer).
 func (s *Service) Callback(ctx context.Context, q url.Values) (Payment, error) {
-	gw := s.gatewayOf(q)
+	gw, q := s.gatewayOf(q)
 	cb, err := gw.ParseCallback(q)
 	if err != nil {
 		return Payment{}, err

@@ -2,6 +2,7 @@ package payment_test
 
 import (
 	"errors"
+	"net/url"
 	"testing"
 	"time"
 
@@ -123,4 +124,18 @@ func TestZarinpalErrorMessages(t *testing.T) {
 			t.Fatalf("code %d: %v", code, err)
 		}
 	}
+}
+
+// A callback address Zarinpal extended with a second «?» instead of «&» still
+// reaches the payment.
+func TestZarinpalCallbackWithSecondQuestionMark(t *testing.T) {
+	p := newPSPRig(t)
+	p.use(p.zpGW)
+	st := p.start(1_000_000)
+	q := p.zpPay(st, true)
+	odd := url.Values{payment.GatewayParam: {q.Get(payment.GatewayParam) + "?" + url.Values{"Authority": {q.Get("Authority")}, "Status": {"OK"}}.Encode()}}
+	if got := p.callback(odd); got.State != payment.Paid {
+		t.Fatalf("paid: %+v", got)
+	}
+	p.mustHold(1_000_000, 1)
 }
