@@ -203,6 +203,7 @@ var Labels = []Label{
 	{"staff.operator_blocklist_imported", "ورود فهرست مسدودی تبلیغاتی اپراتور (*۸۰۰#)"},
 	{"staff.operator_blocklist_removed", "حذف شماره از فهرست مسدودی تبلیغاتی اپراتور"},
 	{"staff.invoice_seller_changed", "تغییر مشخصات فروشنده فاکتور"},
+	{"staff.payment_gateway_changed", "تغییر درگاه پرداخت آنلاین"},
 	{"staff.pattern_systemic_saved", "ذخیره الگوی سیستمی"},
 	{"staff.ticket_answer", "پاسخ کارشناس به درخواست"},
 	{"staff.ticket_state", "تغییر وضعیت درخواست"},

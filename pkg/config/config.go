@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"os"
@@ -112,11 +113,15 @@ type Config struct {
 	GCHeapFloorMB int
 	// FilesRetention is how long an uploaded file is kept (0: for ever).
 	FilesRetention time.Duration
-	// Online payments: the gateway (PAYMENT_GATEWAY, "sandbox"), the public origin
+	// Online payments: the gateway active until staff choose one in the back office
+	// (PAYMENT_GATEWAY: sandbox, zarinpal or sep; default sandbox), the public origin
 	// the bank sends payers back to (empty: the API's own origin) and how long a
 	// payment may stay pending before the settle task asks the bank.
 	PaymentGateway, PaymentPublicURL string
 	PaymentPendingTimeout            time.Duration
+	// PaymentZarinpalURL and PaymentSEPURL are the banks' origins
+	// (PAYMENT_ZARINPAL_URL, PAYMENT_SEP_URL; tests and demos point them at fakes).
+	PaymentZarinpalURL, PaymentSEPURL string
 	// PanelURL is the panel's public origin (PANEL_URL, e.g. https://panel.example.ir;
 	// default PAYMENT_PUBLIC_URL, else the API's own address): links texted to people,
 	// such as a colleague's invitation, start with it.
@@ -229,6 +234,8 @@ func defaults() Config {
 		Env:                env("CHAPAR_ENV", "development"),
 		PaymentGateway:     env("PAYMENT_GATEWAY", "sandbox"),
 		PaymentPublicURL:   strings.TrimRight(env("PAYMENT_PUBLIC_URL", ""), "/"),
+		PaymentZarinpalURL: strings.TrimRight(env("PAYMENT_ZARINPAL_URL", "https://payment.zarinpal.com"), "/"),
+		PaymentSEPURL:      strings.TrimRight(env("PAYMENT_SEP_URL", "https://sep.shaparak.ir"), "/"),
 		HTTPMaxConnsPerIP:  64,
 		OTPMaxTries:        5,
 		LoginPerIPPerMin:   30,
@@ -351,8 +358,8 @@ func (c Config) check() error {
 	if err := c.Database.check(); err != nil {
 		return err
 	}
-	if c.PaymentGateway != "sandbox" {
-		return fmt.Errorf("config PAYMENT_GATEWAY %q: unknown gateway (known: sandbox)", c.PaymentGateway)
+	if !slices.Contains([]string{"sandbox", "zarinpal", "sep"}, c.PaymentGateway) {
+		return fmt.Errorf("config PAYMENT_GATEWAY %q: unknown gateway (known: sandbox, zarinpal, sep)", c.PaymentGateway)
 	}
 	switch c.Env {
 	case "development":

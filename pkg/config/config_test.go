@@ -73,7 +73,13 @@ func TestPaymentGateway(t *testing.T) {
 	if err != nil || c.PaymentGateway != "sandbox" || c.PaymentPendingTimeout != 15*time.Minute {
 		t.Fatalf("defaults: %q %v %v", c.PaymentGateway, c.PaymentPendingTimeout, err)
 	}
-	t.Setenv("PAYMENT_GATEWAY", "zarinpal")
+	for _, gw := range []string{"zarinpal", "sep"} {
+		t.Setenv("PAYMENT_GATEWAY", gw)
+		if c, err := Load(); err != nil || c.PaymentGateway != gw {
+			t.Fatalf("%s: %q %v", gw, c.PaymentGateway, err)
+		}
+	}
+	t.Setenv("PAYMENT_GATEWAY", "mellat")
 	if _, err := Load(); err == nil {
 		t.Fatal("an unknown gateway was accepted")
 	}

@@ -39,6 +39,10 @@ func (s *Server) paymentRoutes() []Route {
 		{http.MethodPost, "/payment/charge-packages/select", acl.WalletPay, s.selectPackage},
 		{http.MethodGet, "/payment/promotion/today-charge", acl.WalletView, s.todayCharge},
 
+		// The back office's choice of the online gateway and its ids (shown masked).
+		{http.MethodGet, "/admin/payment-gateway", acl.Staff, s.paymentGateway},
+		{http.MethodPost, "/admin/payment-gateway", acl.Staff, s.setPaymentGateway},
+
 		// The back office's view of an offline payment under review.
 		{http.MethodGet, "/admin/offline-payments/:id", acl.Staff, s.adminOfflinePayment},
 		{http.MethodGet, "/admin/offline-payments/:id/receipt", acl.Staff, s.adminOfflineReceipt},
@@ -62,7 +66,8 @@ func (s *Server) paymentURL(c *gin.Context) {
 	reply(c, st, err)
 }
 
-// paymentCallback is where the bank sends the payer back: the payment is verified
+// paymentCallback is where the bank sends the payer back (a GET with a query, as
+// the sandbox bank and Zarinpal do, or SEP's posted form): the payment is verified
 // and settled, then the browser goes on to the panel's result page. A callback
 // that does not check out moves nothing and shows a failed result.
 func (s *Server) paymentCallback(c *gin.Context) {
@@ -85,9 +90,9 @@ func (s *Server) paymentCallback(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, p.Return())
 }
 
-// mountSandboxBank serves the sandbox bank's page when it is the gateway.
+// mountSandboxBank serves the sandbox bank's page when it is one of the gateways.
 func (s *Server) mountSandboxBank(r *gin.Engine) {
-	if _, ok := s.Payments.Gateway().(payment.SandboxGateway); !ok {
+	if _, ok := s.Payments.Sandbox(); !ok {
 		return
 	}
 	r.GET(sandbox.PathPrefix+":authority", s.sandboxBankPage)
@@ -97,7 +102,7 @@ func (s *Server) mountSandboxBank(r *gin.Engine) {
 // sandboxBankPage is the sandbox bank's payment page (mounted only when the
 // sandbox is the gateway).
 func (s *Server) sandboxBankPage(c *gin.Context) {
-	gw := s.Payments.Gateway().(payment.SandboxGateway)
+	gw, _ := s.Payments.Sandbox()
 	gw.Bank.ServePage(c.Writer, c.Request, c.Param("authority"))
 }
 
@@ -207,4 +212,28 @@ func (s *Server) adminOfflineReceipt(c *gin.Context) {
 	if _, err := io.Copy(c.Writer, rc); err != nil {
 		slog.WarnContext(c.Request.Context(), "receipt download cut short", "offline_payment", p.ID, "err", err)
 	}
+}
+
+// paymentGateway answers the staff's gateway settings, the ids masked.
+func (s *Server) paymentGateway(c *gin.Context) {
+	if s.Payments.Settings == nil {
+		Fail(c, apperr.ErrNotFound)
+		return
+	}
+	v, err := s.Payments.Settings.View(c.Request.Context())
+	reply(c, v, err)
+}
+
+// setPaymentGateway stores the staff's choice of gateway and any new id.
+func (s *Server) setPaymentGateway(c *gin.Context) {
+	var in payment.GatewayChange
+	if s.Payments.Settings == nil {
+		Fail(c, apperr.ErrNotFound)
+		return
+	}
+	if !bind(c, &in) {
+		return
+	}
+	v, err := s.Payments.Settings.Set(c.Request.Context(), who(c), in, c.ClientIP())
+	reply(c, v, err)
 }

@@ -115,10 +115,10 @@ func with(q url.Values, key, v string) url.Values {
 }
 
 // A failed or canceled payment is failed with nothing to return and nothing
-// credited; one whose money the bank took is failed with its return due.
+// credited; one whose money the bank took is failed and returned at once.
 func TestFailedPaymentsNotCredited(t *testing.T) {
 	r := newRig(t)
-	for choice, refund := range map[string]string{sandbox.Failed: "", sandbox.Canceled: "", sandbox.Taken: "due"} {
+	for choice, refund := range map[string]string{sandbox.Failed: "", sandbox.Canceled: "", sandbox.Taken: "returned"} {
 		st := r.start(1_000_000)
 		p := r.callback(r.decide(st, choice))
 		want := payment.DefaultReturn + "?id=" + strconv.FormatInt(st.PaymentID, 10) + "&status=failed"

@@ -56,6 +56,7 @@ const (
 	OutcomeFailed                 // failed or canceled, nothing taken
 	OutcomeTaken                  // failed, but the payer's money was taken: return it
 	OutcomeExpired                // the bank's session ended unpaid
+	OutcomeOpen                   // the payer is still at the bank: wait, do not verify yet
 )
 
 // Result is the bank's answer about one payment.
@@ -64,11 +65,26 @@ type Result struct {
 	RefID   string // the bank's reference of a paid payment
 }
 
-// Callback is a callback whose signature the gateway checked.
+// Callback is a callback the gateway parsed (and checked, where it is signed).
 type Callback struct {
 	Authority string
 	OK        bool
-	Amount    int64
+	// Amount is the amount the callback states; 0 when the bank's callback does
+	// not carry one (the verify call checks it then).
+	Amount int64
+	// Ref is the bank's reference of the paid transaction when the gateway verifies
+	// by it rather than by the authority (SEP's RefNum); empty otherwise.
+	Ref string
+	// Declined is a callback that is the bank's last word on a failed payment:
+	// nothing is verified, the payment fails (SEP's State other than OK).
+	Declined bool
+}
+
+// Txn names one bank transaction: the authority the gateway gave at Create and,
+// for gateways that name the paid transaction only in the callback, its Ref.
+type Txn struct {
+	Authority string
+	Ref       string
 }
 
 // ErrBadCallback is a callback whose signature does not check out.
@@ -84,13 +100,15 @@ type Gateway interface {
 	// Create opens a bank session for total rials returning to callback, and returns
 	// its authority and the URL to send the payer to.
 	Create(ctx context.Context, total int64, callback, description string) (authority, payURL string, err error)
-	// ParseCallback checks a callback's signature (ErrBadCallback when it fails).
+	// ParseCallback reads a callback's query or form and checks its signature
+	// where the bank signs it (ErrBadCallback when it fails).
 	ParseCallback(q url.Values) (Callback, error)
 	// Verify confirms a payment of exactly total rials server to server; it may be
 	// called again and answers the same.
-	Verify(ctx context.Context, authority string, total int64) (Result, error)
-	// Inquire asks the bank what became of a payment, without verifying it.
-	Inquire(ctx context.Context, authority string) (Result, error)
+	Verify(ctx context.Context, t Txn, total int64) (Result, error)
+	// Inquire asks the bank what became of a payment, without verifying it:
+	// OutcomePending is a payment to verify now, OutcomeOpen one to wait for.
+	Inquire(ctx context.Context, t Txn) (Result, error)
 	// Reverse returns taken money to the payer.
-	Reverse(ctx context.Context, authority string) error
+	Reverse(ctx context.Context, t Txn) error
 }

@@ -48,8 +48,8 @@ func (g SandboxGateway) ParseCallback(q url.Values) (Callback, error) {
 }
 
 // Verify implements Gateway.
-func (g SandboxGateway) Verify(ctx context.Context, authority string, total int64) (Result, error) {
-	s, err := g.Bank.Verify(ctx, authority, total)
+func (g SandboxGateway) Verify(ctx context.Context, t Txn, total int64) (Result, error) {
+	s, err := g.Bank.Verify(ctx, t.Authority, total)
 	if errors.Is(err, sandbox.ErrAmountMismatch) {
 		return Result{}, ErrAmountMismatch
 	}
@@ -60,8 +60,8 @@ func (g SandboxGateway) Verify(ctx context.Context, authority string, total int6
 }
 
 // Inquire implements Gateway.
-func (g SandboxGateway) Inquire(ctx context.Context, authority string) (Result, error) {
-	s, err := g.Bank.Inquire(ctx, authority)
+func (g SandboxGateway) Inquire(ctx context.Context, t Txn) (Result, error) {
+	s, err := g.Bank.Inquire(ctx, t.Authority)
 	if err != nil {
 		return Result{}, err
 	}
@@ -73,8 +73,8 @@ func (g SandboxGateway) Inquire(ctx context.Context, authority string) (Result, 
 }
 
 // Reverse implements Gateway.
-func (g SandboxGateway) Reverse(ctx context.Context, authority string) error {
-	return g.Bank.Reverse(ctx, authority)
+func (g SandboxGateway) Reverse(ctx context.Context, t Txn) error {
+	return g.Bank.Reverse(ctx, t.Authority)
 }
 
 func result(s sandbox.Session) Result {

@@ -32,6 +32,13 @@ const RefundWindow = 72 * time.Hour
 type Service struct {
 	pool *pgxpool.Pool
 	gw   Gateway
+	// gws are every gateway the service knows, by name (gw among them): callbacks,
+	// the settle task and returns go to a payment's own gateway.
+	gws map[string]Gateway
+	// Choose names the gateway of a new payment (the staff's choice); nil keeps gw.
+	Choose func(ctx context.Context) (string, error)
+	// Settings are the staff's gateway settings (the back office); nil without them.
+	Settings *Settings
 	// PublicURL, when set, prefixes the callback URL given to the bank (a real PSP
 	// needs an absolute URL); empty gives a path on the API's own origin.
 	PublicURL string
@@ -46,10 +53,10 @@ type Service struct {
 
 // New returns the payment service over a gateway.
 func New(pool *pgxpool.Pool, gw Gateway) *Service {
-	return &Service{pool: pool, gw: gw, PendingTimeout: 15 * time.Minute}
+	return &Service{pool: pool, gw: gw, gws: map[string]Gateway{gw.Name(): gw}, PendingTimeout: 15 * time.Minute}
 }
 
-// Gateway is the service's payment provider.
+// Gateway is the service's default payment provider.
 func (s *Service) Gateway() Gateway { return s.gw }
 
 // Payment is one online payment as the owner sees it.
@@ -68,6 +75,8 @@ type Payment struct {
 	Bonus       int64      `json:"bonus"`
 	GiftAmount  int64      `json:"gift_amount"`
 	authority   string
+	txn         string
+	gateway     string
 	accountID   int64
 	returnTo    string
 	offer       offer
@@ -106,23 +115,27 @@ func (s *Service) Start(ctx context.Context, r Request) (Started, error) {
 	if err := s.promiseGift(ctx, r.AccountID, &r.offer); err != nil {
 		return Started{}, err
 	}
+	gw, err := s.active(ctx)
+	if err != nil {
+		return Started{}, err
+	}
 	tax, o := Tax(r.Amount), r.offer
 	st := Started{Amount: r.Amount, Tax: tax, Total: r.Amount + tax, Bonus: o.bonus, Gift: o.giftAmount}
 	err = s.pool.QueryRow(ctx, `INSERT INTO payments (account_id, user_id, amount, tax, total, gateway, return_to, description,
 		package_id, bonus, bonus_title, gift_id, gift_amount)
 		VALUES ($1, nullif($2, 0), $3, $4, $5, $6, $7, $8, nullif($9, 0), $10, $11, nullif($12, 0), $13) RETURNING id`,
-		r.AccountID, r.UserID, r.Amount, tax, st.Total, s.gw.Name(), ret, r.Description,
+		r.AccountID, r.UserID, r.Amount, tax, st.Total, gw.Name(), ret, r.Description,
 		o.packageID, o.bonus, o.bonusTitle, o.giftID, o.giftAmount).Scan(&st.PaymentID)
 	if err != nil {
 		return Started{}, fmt.Errorf("insert payment: %w", err)
 	}
-	authority, payURL, err := s.gw.Create(ctx, st.Total, s.PublicURL+CallbackPath, r.Description)
+	authority, payURL, err := gw.Create(ctx, st.Total, s.callbackURL(gw), r.Description)
 	if err == nil {
 		_, err = s.pool.Exec(ctx, `UPDATE payments SET authority = $2 WHERE id = $1`, st.PaymentID, authority)
 	}
 	if err != nil {
 		_, _ = s.pool.Exec(context.WithoutCancel(ctx), `UPDATE payments SET state = 'failed', settled_at = now() WHERE id = $1`, st.PaymentID)
-		return Started{}, fmt.Errorf("open bank session: %w", err)
+		return Started{}, unavailable(fmt.Errorf("open bank session: %w", err))
 	}
 	st.URL = payURL
 	return st, nil
@@ -189,9 +202,9 @@ func (p Payment) Return() string {
 func (s *Service) load(ctx context.Context, q wallet.Querier, where string, args ...any) (Payment, error) {
 	var p Payment
 	err := q.QueryRow(ctx, `SELECT id, account_id, amount, tax, total, state, bank_ref, description, refund_state,
-		created_at, settled_at, authority, return_to, coalesce(package_id, 0), bonus, bonus_title, coalesce(gift_id, 0), gift_amount
+		created_at, settled_at, authority, bank_txn, gateway, return_to, coalesce(package_id, 0), bonus, bonus_title, coalesce(gift_id, 0), gift_amount
 		FROM payments `+where, args...).Scan(&p.ID, &p.accountID, &p.Amount,
-		&p.Tax, &p.Total, &p.State, &p.BankRef, &p.Description, &p.RefundState, &p.CreatedAt, &p.SettledAt, &p.authority, &p.returnTo,
+		&p.Tax, &p.Total, &p.State, &p.BankRef, &p.Description, &p.RefundState, &p.CreatedAt, &p.SettledAt, &p.authority, &p.txn, &p.gateway, &p.returnTo,
 		&p.offer.packageID, &p.offer.bonus, &p.offer.bonusTitle, &p.offer.giftID, &p.offer.giftAmount)
 	if err != nil {
 		return p, fmt.Errorf("load payment: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/pkg/wallet"
@@ -24,30 +25,76 @@ var ErrNoPayment = errors.New("payment: no payment for the callback")
 // Callback handles the bank's redirect: it checks the signature and the amount,
 // verifies server to server and settles the payment once. A forged, amount-changed
 // or unknown callback returns an error and moves nothing; a replayed one returns
-// the payment as it already is.
+// the payment as it already is. Taken money of a payment that failed is returned
+// at once (the settle task tries again when the bank does not answer).
 func (s *Service) Callback(ctx context.Context, q url.Values) (Payment, error) {
-	cb, err := s.gw.ParseCallback(q)
+	gw, q := s.gatewayOf(q)
+	cb, err := gw.ParseCallback(q)
 	if err != nil {
 		return Payment{}, err
 	}
-	p, err := s.load(ctx, s.pool, `WHERE gateway = $1 AND authority = $2`, s.gw.Name(), cb.Authority)
+	p, err := s.load(ctx, s.pool, `WHERE gateway = $1 AND authority = $2`, gw.Name(), cb.Authority)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, ErrNoPayment
 	}
 	if err != nil {
 		return p, err
 	}
-	if cb.Amount != p.Total {
+	if cb.Amount != 0 && cb.Amount != p.Total {
 		return p, fmt.Errorf("callback of payment %d says %d rials: %w", p.ID, cb.Amount, ErrAmountMismatch)
 	}
 	if p.State != Pending {
 		return p, nil
 	}
-	res, err := s.gw.Verify(ctx, p.authority, p.Total)
+	if cb.Declined {
+		return s.resolve(ctx, p.ID, Result{Outcome: OutcomeFailed}, false)
+	}
+	if err := s.bindTxn(ctx, &p, cb.Ref); err != nil {
+		return p, err
+	}
+	res, err := gw.Verify(ctx, Txn{Authority: p.authority, Ref: p.txn}, p.Total)
 	if err != nil {
 		return p, fmt.Errorf("verify payment %d: %w", p.ID, err)
 	}
-	return s.resolve(ctx, p.ID, res, false)
+	if p, err = s.resolve(ctx, p.ID, res, false); err != nil || p.RefundState != "due" {
+		return p, err
+	}
+	if err := s.returnOne(ctx, p.ID); err != nil {
+		logf(ctx, "payment return postponed to the settle task", "payment", p.ID, "err", err)
+	}
+	return s.load(ctx, s.pool, `WHERE id = $1`, p.ID)
+}
+
+// bindTxn records the bank transaction a callback names (SEP's RefNum) on its
+// payment before it is verified, so the settle task can verify or return it when
+// the verify call fails. One bank transaction belongs to one payment (a unique
+// index), and a payment keeps the first transaction named.
+func (s *Service) bindTxn(ctx context.Context, p *Payment, ref string) error {
+	if ref == "" || p.txn == ref {
+		return nil
+	}
+	if p.txn != "" {
+		return fmt.Errorf("payment %d is bound to another bank transaction: %w", p.ID, ErrBadCallback)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE payments SET bank_txn = $2 WHERE id = $1 AND bank_txn = ''`, p.ID, ref)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return fmt.Errorf("bank transaction of payment %d is another payment's: %w", p.ID, ErrBadCallback)
+	}
+	if err != nil {
+		return fmt.Errorf("record bank transaction: %w", err)
+	}
+	if tag.RowsAffected() == 0 { // a concurrent callback bound one first
+		q, err := s.load(ctx, s.pool, `WHERE id = $1`, p.ID)
+		if err != nil {
+			return err
+		}
+		if q.txn != ref {
+			return fmt.Errorf("payment %d is bound to another bank transaction: %w", p.ID, ErrBadCallback)
+		}
+	}
+	p.txn = ref
+	return nil
 }
 
 // resolve moves a pending payment to the bank's outcome under its row lock and,
@@ -119,6 +166,7 @@ func outcomeState(o Outcome, expire bool) (state, refund string) {
 		return Failed, "due"
 	case OutcomeExpired:
 		return Expired, ""
+	case OutcomePending, OutcomeOpen:
 	}
 	if expire {
 		return Expired, ""
@@ -130,8 +178,8 @@ func outcomeState(o Outcome, expire bool) (state, refund string) {
 // bank (verifying the ones it says were paid), then returns the taken money of
 // failed payments. It returns how many payments it resolved and refunded.
 func (s *Service) Settle(ctx context.Context) (settled, refunded int, err error) {
-	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE state = 'pending' AND gateway = $1
-		AND created_at < now() - make_interval(secs => $2) ORDER BY id LIMIT 200`, s.gw.Name(), s.PendingTimeout.Seconds())
+	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE state = 'pending' AND gateway = ANY($1)
+		AND created_at < now() - make_interval(secs => $2) ORDER BY id LIMIT 200`, s.Gateways(), s.PendingTimeout.Seconds())
 	if err != nil {
 		return 0, 0, err
 	}
@@ -154,10 +202,12 @@ func (s *Service) settleOne(ctx context.Context, id int64) (bool, error) {
 	if err != nil || p.State != Pending {
 		return false, err
 	}
+	gw := s.gws[p.gateway]
 	var res Result
 	if p.authority != "" {
-		if res, err = s.gw.Inquire(ctx, p.authority); err == nil && res.Outcome == OutcomePending {
-			res, err = s.gw.Verify(ctx, p.authority, p.Total)
+		t := Txn{Authority: p.authority, Ref: p.txn}
+		if res, err = gw.Inquire(ctx, t); err == nil && res.Outcome == OutcomePending {
+			res, err = gw.Verify(ctx, t, p.Total)
 		}
 		if err != nil {
 			return false, fmt.Errorf("inquire payment %d: %w", id, err)
@@ -173,27 +223,38 @@ func (s *Service) settleOne(ctx context.Context, id int64) (bool, error) {
 // Refund returns the taken money of failed payments to the payers through the
 // bank and records the return; it returns how many it returned.
 func (s *Service) Refund(ctx context.Context) (int, error) {
-	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE refund_state = 'due' AND gateway = $1 ORDER BY id LIMIT 200`, s.gw.Name())
+	ids, err := s.ids(ctx, `SELECT id FROM payments WHERE refund_state = 'due' AND gateway = ANY($1) ORDER BY id LIMIT 200`, s.Gateways())
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, id := range ids {
-		p, err := s.load(ctx, s.pool, `WHERE id = $1`, id)
-		if err != nil {
-			return n, err
+	var errs []error
+	for _, id := range ids { // one bank error does not hold up the other returns
+		if err := s.returnOne(ctx, id); err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		if err := s.gw.Reverse(ctx, p.authority); err != nil {
-			return n, fmt.Errorf("return payment %d: %w", id, err)
-		}
-		tag, err := s.pool.Exec(ctx, `UPDATE payments SET refund_state = 'returned', refunded_at = now()
-			WHERE id = $1 AND refund_state = 'due'`, id)
-		if err != nil {
-			return n, fmt.Errorf("record return: %w", err)
-		}
-		n += int(tag.RowsAffected())
+		n++
 	}
-	return n, nil
+	return n, errors.Join(errs...)
+}
+
+// returnOne reverses a failed payment's taken money at its bank and records the
+// return; a payment already returned is left as it is.
+func (s *Service) returnOne(ctx context.Context, id int64) error {
+	p, err := s.load(ctx, s.pool, `WHERE id = $1`, id)
+	if err != nil || p.RefundState != "due" {
+		return err
+	}
+	if err := s.gws[p.gateway].Reverse(ctx, Txn{Authority: p.authority, Ref: p.txn}); err != nil {
+		return fmt.Errorf("return payment %d: %w", id, err)
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE payments SET refund_state = 'returned', refunded_at = now()
+		WHERE id = $1 AND refund_state = 'due'`, id); err != nil {
+		return fmt.Errorf("record return: %w", err)
+	}
+	logf(ctx, "payment returned", "payment", id)
+	return nil
 }
 
 func (s *Service) ids(ctx context.Context, sql string, args ...any) ([]int64, error) {

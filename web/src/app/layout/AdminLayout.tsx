@@ -21,6 +21,7 @@ export const ADMIN_MENU: { to: string; label: string; needs?: 'operations' }[] =
   { to: '/admin/send-hours', label: 'ساعت مجاز ارسال' },
   { to: '/admin/operator-blocklist', label: 'لیست سیاه اپراتورها' },
   { to: '/admin/invoice-seller', label: 'فروشنده فاکتور' },
+  { to: '/admin/payment-gateway', label: 'درگاه پرداخت' },
   { to: '/admin/support/tickets', label: 'تیکت‌ها' },
   { to: '/admin/support/content', label: 'پرسش‌های متداول' },
 ]

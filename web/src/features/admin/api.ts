@@ -315,3 +315,33 @@ export const invoiceSellerApi = {
 }
 
 export const useInvoiceSeller = () => useQuery({ queryKey: [...keys.all, 'invoice-seller'], queryFn: invoiceSellerApi.get })
+
+/** One online payment gateway staff may choose; `ready` when its merchant or terminal id is set. */
+export interface GatewayOption {
+  name: 'sandbox' | 'zarinpal' | 'sep'
+  title: string
+  ready: boolean
+}
+
+/** The active online gateway and its ids as the API shows them: masked, never in full. */
+export interface PaymentGatewaySettings {
+  active: string
+  gateways: GatewayOption[]
+  zarinpal_merchant_id: string
+  sep_terminal_id: string
+  updated_at: string | null
+}
+
+/** What staff submit; an empty id keeps the stored one. */
+export interface PaymentGatewayChange {
+  active: string
+  zarinpal_merchant_id: string
+  sep_terminal_id: string
+}
+
+export const paymentGatewayApi = {
+  get: () => api.get<PaymentGatewaySettings>('/admin/payment-gateway'),
+  save: (c: PaymentGatewayChange) => api.post<PaymentGatewaySettings>('/admin/payment-gateway', c),
+}
+
+export const usePaymentGateway = () => useQuery({ queryKey: [...keys.all, 'payment-gateway'], queryFn: paymentGatewayApi.get })

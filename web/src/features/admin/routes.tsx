@@ -12,6 +12,7 @@ const SendHoursPage = lazyPage(() => import('./SendHoursPage'))
 const OperatorBlocklistPage = lazyPage(() => import('./OperatorBlocklistPage'))
 const InvoiceSellerPage = lazyPage(() => import('./InvoiceSellerPage'))
 const OperationsPage = lazyPage(() => import('./OperationsPage'))
+const PaymentGatewayPage = lazyPage(() => import('./PaymentGatewayPage'))
 
 /** The lazy staff login page (outside the back office layout). */
 export const AdminLoginPage = lazyPage(() => import('./AdminLoginPage'))
@@ -29,4 +30,5 @@ export const adminRoutes: RouteObject[] = [
   { path: 'operator-blocklist', element: <OperatorBlocklistPage />, handle: { title: 'لیست سیاه اپراتورها' } },
   { path: 'invoice-seller', element: <InvoiceSellerPage />, handle: { title: 'مشخصات فروشنده فاکتور' } },
   { path: 'operations', element: <OperationsPage />, handle: { title: 'پایش عملیات' } },
+  { path: 'payment-gateway', element: <PaymentGatewayPage />, handle: { title: 'درگاه پرداخت آنلاین' } },
 ]
