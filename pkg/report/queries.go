@@ -79,11 +79,11 @@ WHERE r.send_id = $1 AND r.mobile = $2 AND NOT ` + bankSend + `
 ORDER BY r.batch, r.id
 LIMIT 1`
 
-	// qRequested finds a number among a send's requested numbers before expansion;
-	// never in a masked reply (a reply held for review would otherwise tell which
+	// qRequested finds a number among a send's requested numbers, and whether the
+	// send has been expanded since (then its recipient rows answer); never in a masked reply (a reply held for review would otherwise tell which
 	// number a masked sender is).
-	qRequested = `SELECT s.parts, s.created_at FROM sends s
-WHERE s.id = $1 AND s.expanded_at IS NULL AND NOT s.masked AND $2 = ANY(s.numbers)`
+	qRequested = `SELECT s.parts, s.created_at, s.expanded_at IS NOT NULL FROM sends s
+WHERE s.id = $1 AND NOT s.masked AND $2 = ANY(s.numbers)`
 
 	qRecipientsCount         = `SELECT count(*) FROM recipients_history WHERE send_id = $1`
 	qRecipientsCountByStatus = `SELECT count(*) FROM recipients_history WHERE send_id = $1 AND status = ANY($2::smallint[])`

@@ -144,13 +144,27 @@ func (s *Service) RecipientOf(ctx context.Context, accountID, sendID int64, mobi
 	if err := s.owned(ctx, accountID, sendID); err != nil {
 		return Recipient{}, err
 	}
+	r, err := s.recipientRow(ctx, sendID, mobile)
+	if !errors.Is(err, apperr.ErrNotFound) {
+		return r, err
+	}
+	r, expanded, err := s.requested(ctx, sendID, mobile)
+	if expanded {
+		// The worker listed the recipients between the two reads: its row is there now.
+		return s.recipientRow(ctx, sendID, mobile)
+	}
+	return r, err
+}
+
+// recipientRow is the send's first recipient row of the number, or not found.
+func (s *Service) recipientRow(ctx context.Context, sendID int64, mobile string) (Recipient, error) {
 	rows, err := s.pool.Query(ctx, qRecipientByMobile, sendID, mobile)
 	if err != nil {
 		return Recipient{}, fmt.Errorf("find recipient: %w", err)
 	}
 	r, err := pgx.CollectExactlyOneRow(rows, scanRecipientParts)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return s.requested(ctx, sendID, mobile)
+		return Recipient{}, apperr.ErrNotFound
 	}
 	if err != nil {
 		return Recipient{}, fmt.Errorf("find recipient: %w", err)
@@ -160,17 +174,18 @@ func (s *Service) RecipientOf(ctx context.Context, accountID, sendID int64, mobi
 
 // requested answers a number the request named that has no recipient row: pending
 // while the worker has not listed the send's recipients yet (a moment after the
-// accept). Any other number is not found.
-func (s *Service) requested(ctx context.Context, sendID int64, mobile string) (Recipient, error) {
-	r := Recipient{Mobile: mobile, Status: StatusSent, Pending: true}
-	err := s.pool.QueryRow(ctx, qRequested, sendID, mobile).Scan(&r.Parts, &r.UpdatedAt)
+// accept); expanded is true when it has listed them since. Any other number is not
+// found.
+func (s *Service) requested(ctx context.Context, sendID int64, mobile string) (r Recipient, expanded bool, err error) {
+	r = Recipient{Mobile: mobile, Status: StatusSent, Pending: true}
+	err = s.pool.QueryRow(ctx, qRequested, sendID, mobile).Scan(&r.Parts, &r.UpdatedAt, &expanded)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Recipient{}, apperr.ErrNotFound
+		return Recipient{}, false, apperr.ErrNotFound
 	}
 	if err != nil {
-		return Recipient{}, fmt.Errorf("find requested number: %w", err)
+		return Recipient{}, false, fmt.Errorf("find requested number: %w", err)
 	}
-	return r, nil
+	return r, expanded, nil
 }
 
 // owned answers not found unless the send is the account's.
