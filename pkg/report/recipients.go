@@ -241,9 +241,10 @@ func scanRecipientParts(row pgx.CollectableRow) (Recipient, error) {
 	return r, nil
 }
 
-// partStates merges what the gateway recorded of each part (states: one byte a
-// part, see migrations/0017) with the receipts of its recorded parts (part*4 +
-// stat). A part accepted whose id has expired shows as the recipient ended.
+// partStates reads what the gateway and the receipts recorded of each part (states:
+// one byte a part, migrations/0017 and 0197), with the receipts an earlier release
+// recorded on the message ids (recorded: part*4 + stat). A part accepted whose
+// receipt never came shows as the recipient ended when it was delivered.
 func partStates(stored, parts int, states string, recorded []int32) []string {
 	if stored == internalQueued || stored == internalSubmitting || stored == StatusBlacklisted || parts <= 0 {
 		return nil
@@ -258,6 +259,10 @@ func partStates(stored, parts int, states string, recorded []int32) []string {
 			out[i] = PartRejected
 		case i < len(states) && states[i] == 'n':
 			out[i] = PartUnsent
+		case i < len(states) && states[i] == 'd':
+			out[i] = PartDelivered
+		case i < len(states) && states[i] == 'f':
+			out[i] = PartUndelivered
 		case i < len(states) && states[i] == 'a':
 			out[i] = PartAccepted
 			if stored == StatusDelivered {
@@ -266,11 +271,11 @@ func partStates(stored, parts int, states string, recorded []int32) []string {
 		}
 	}
 	for _, v := range recorded {
+		// A receipt an earlier release recorded on the message id.
 		p, stat := int(v/4)-1, v%4
-		if p < 0 || p >= parts {
-			continue
+		if p >= 0 && p < parts && stat >= 2 {
+			out[p] = [...]string{PartDelivered, PartUndelivered}[stat-2]
 		}
-		out[p] = [...]string{PartAccepted, PartAccepted, PartDelivered, PartUndelivered}[stat]
 	}
 	return out
 }

@@ -145,14 +145,14 @@ func TestUnknownPartsReconciled(t *testing.T) {
 	// Fresh, they may yet match a recorded id: not offered to unknown parts.
 	got, err = f.s.RetryPending(ctx)
 	f.must(err)
-	if _, _, states := f.status(r); got.Delivered != 0 || states != "a??a" {
+	if _, _, states := f.status(r); got.Delivered != 0 || states != "d??d" {
 		t.Fatalf("fresh receipts reconciled: %+v, parts %q", got, states)
 	}
 	_, err = f.d.Pool.Exec(ctx, `UPDATE pending_receipts SET received_at = received_at - interval '10 seconds'`)
 	f.must(err)
 	got, err = f.s.RetryPending(ctx)
 	f.must(err)
-	if st, unknown, states := f.status(r); got.Delivered != 1 || st != send.RcptDelivered || unknown || states != "aaaa" {
+	if st, unknown, states := f.status(r); got.Delivered != 1 || st != send.RcptDelivered || unknown || states != "dddd" {
 		t.Fatalf("reconciled: %+v, status %d unknown %v parts %q", got, st, unknown, states)
 	}
 }
@@ -218,5 +218,50 @@ func TestPendingTakeProbesEachKey(t *testing.T) {
 	text := strings.Join(plan, "\n")
 	if strings.Contains(text, "brin") || !strings.Contains(text, "message_ids_pkey") {
 		t.Fatalf("the pending receipts should probe message_ids_pkey by each key, not the BRIN index:\n%s", text)
+	}
+}
+
+// Each part's receipt is applied once, recorded on its recipient's part states: a
+// repeated final receipt changes nothing, also in a batch with a new part's receipt
+// (which is applied), a later receipt of another state does not turn a final part
+// over, and the report of an earlier release's receipt (message_ids.stat) stays final.
+func TestPartReceiptAppliedOnce(t *testing.T) {
+	f := newMatchFixture(t)
+	ctx := context.Background()
+	const mobile = "989121110009"
+	r := f.recipient(mobile, 3, "aaa", false)
+	for p, k := range []string{"p1", "p2", "p3"} {
+		f.id(k, r, p+1, time.Now())
+	}
+	rc := func(id string, st int16) send.Receipt {
+		return send.Receipt{Operator: "mci", MsgID: id, Stat: st, Mobile: mobile, State: "UNDELIV"}
+	}
+	apply := func(rs ...send.Receipt) send.Applied {
+		t.Helper()
+		got, err := f.s.ApplyReceipts(ctx, rs)
+		f.must(err)
+		return got
+	}
+	apply(rc("p1", send.StatDelivered))
+	apply(rc("p1", send.StatDelivered), rc("p2", send.StatUndelivered))
+	apply(rc("p2", send.StatDelivered), rc("p1", send.StatUndelivered))
+	var pd, pf int16
+	f.must(f.d.Pool.QueryRow(ctx, `SELECT parts_delivered, parts_failed FROM recipients WHERE id = $1`, r).Scan(&pd, &pf))
+	if st, _, states := f.status(r); st != send.RcptTelecom || states != "dfa" || pd != 1 || pf != 1 {
+		t.Fatalf("after repeats: status %d parts %q delivered %d failed %d", st, states, pd, pf)
+	}
+	// An earlier release marked part 3's id final: its receipt is not applied again.
+	_, err := f.d.Pool.Exec(ctx, `UPDATE message_ids SET stat = 2 WHERE msg_id = 'p3'`)
+	f.must(err)
+	if got := apply(rc("p3", send.StatDelivered)); got.Delivered+got.Failed != 0 || got.Pending != 0 {
+		t.Fatalf("a part final on its id: %+v", got)
+	}
+	_, err = f.d.Pool.Exec(ctx, `UPDATE message_ids SET stat = NULL WHERE msg_id = 'p3'`)
+	f.must(err)
+	if got := apply(rc("p3", send.StatDelivered)); got.Failed != 1 {
+		t.Fatalf("the last part: %+v", got)
+	}
+	if st, _, states := f.status(r); st != send.RcptUndelivered || states != "dfd" {
+		t.Fatalf("final: status %d parts %q", st, states)
 	}
 }

@@ -70,7 +70,7 @@ func pendingMatch(ret string) string {
 	return `unnest(p.msg_id || p.alt_ids) AS k(id)
 		JOIN message_ids m ON m.operator = p.operator AND m.msg_id = k.id
 		JOIN recipients x ON x.id = m.recipient_id
-		WHERE m.stat IS NULL AND ` + recordedPred("p", ret)
+		WHERE m.stat IS NULL AND ` + partOpen("x", "m.part") + ` AND ` + recordedPred("p", ret)
 }
 
 // takePendingSQL deletes and returns the pending receipts whose id is now
@@ -304,10 +304,31 @@ type matchedRows struct {
 	states   []string
 }
 
+// partOpen is the SQL condition that part (an SQL smallint) of recipient x has no
+// final receipt yet: its part_states byte is not 'd' or 'f' (migrations/0197).
+func partOpen(x, part string) string {
+	return `substr(` + x + `.part_states, ` + part + `, 1) NOT IN ('d', 'f')`
+}
+
+// okOpen and badOpen count the parts of a recipient x that a receipt batch (agg)
+// delivers and fails and that are still open on the row the update locks
+// (migrations/0197).
+const (
+	okOpen  = `part_states_open(` + curStates + `, agg.dparts)`
+	badOpen = `part_states_open(` + curStates + `, agg.fparts)`
+	// curStates is x's part states; a recipient recorded without them (its gateway
+	// died before the outcome) counts each part accepted, or unknown when it is.
+	curStates = `(CASE WHEN x.part_states <> '' THEN x.part_states
+		WHEN x.unknown THEN repeat('?', x.parts) ELSE repeat('a', x.parts) END)`
+)
+
 // applyMatched applies receipts whose message id is recorded, moving their sends'
-// counters by deltas and adding the recipients delivered and failed to out. A
-// recipient is final once every part is: its unknown parts are reconciled
-// by receipt first (RetryPending), so the flag is left as it is.
+// counters by deltas and adding the recipients delivered and failed to out. Each
+// part's final state is set once, on its recipient's part_states ('d' or 'f'): the
+// update counts only the parts still open on the row it locks, so two consumers
+// applying one receipt at once count it once. A recipient is final once every
+// part is: its unknown parts are reconciled by receipt first (RetryPending), so
+// the flag is left as it is.
 func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, out *Applied) error {
 	if len(mr.ids) == 0 {
 		return nil
@@ -318,26 +339,28 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::smallint[], $5::text[]) AS r(operator, msg_id, rid, stat, state)
 			ORDER BY operator, msg_id, stat DESC),
 		parts AS (
-			UPDATE message_ids m SET stat = r.stat FROM r
-			WHERE m.operator = r.operator AND m.msg_id = r.msg_id AND m.recipient_id = r.rid
-				AND m.stat IS NULL AND r.stat IN (2, 3)
-			RETURNING m.recipient_id, r.stat, r.state),
+			SELECT DISTINCT ON (m.recipient_id, m.part) m.recipient_id, m.part, r.stat, r.state FROM r
+			JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id AND m.recipient_id = r.rid
+			WHERE m.stat IS NULL AND r.stat IN (2, 3)
+			ORDER BY m.recipient_id, m.part, r.stat DESC),
 		agg AS (
-			SELECT recipient_id, count(*) FILTER (WHERE stat = 2) AS ok, count(*) FILTER (WHERE stat = 3) AS bad,
-				max(state) FILTER (WHERE stat = 3 AND state <> '') AS why
+			SELECT recipient_id, max(state) FILTER (WHERE stat = 3 AND state <> '') AS why,
+				coalesce(array_agg(part) FILTER (WHERE stat = 2), '{}') AS dparts,
+				coalesce(array_agg(part) FILTER (WHERE stat = 3), '{}') AS fparts
 			FROM parts GROUP BY recipient_id),
 		upd AS (
 			UPDATE recipients x SET
-				parts_delivered = x.parts_delivered + agg.ok,
-				parts_failed = x.parts_failed + agg.bad,
+				parts_delivered = x.parts_delivered + `+okOpen+`,
+				parts_failed = x.parts_failed + `+badOpen+`,
 				status = CASE
-					WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts
-						THEN CASE WHEN x.parts_failed + agg.bad > 0 THEN 3 ELSE 2 END
+					WHEN x.parts_delivered + x.parts_failed + `+okOpen+` + `+badOpen+` >= x.parts
+						THEN CASE WHEN x.parts_failed + `+badOpen+` > 0 THEN 3 ELSE 2 END
 					ELSE 1 END,
-				done_at = CASE WHEN x.parts_delivered + agg.ok + x.parts_failed + agg.bad >= x.parts THEN now() END,
-				error = CASE WHEN x.error = '' AND agg.why IS NOT NULL THEN agg.why ELSE x.error END,
+				done_at = CASE WHEN x.parts_delivered + x.parts_failed + `+okOpen+` + `+badOpen+` >= x.parts THEN now() END,
+				error = CASE WHEN x.error = '' AND agg.why IS NOT NULL AND `+badOpen+` > 0 THEN agg.why ELSE x.error END,
+				part_states = part_states_receipt(`+curStates+`, agg.dparts, agg.fparts),
 				updated_at = now()
-			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1)
+			FROM agg WHERE x.id = agg.recipient_id AND x.status IN (0, 1) AND `+okOpen+` + `+badOpen+` > 0
 			RETURNING x.id, x.send_id, x.mobile, x.status),
 		hooks AS (`+webhook.ReceiptEventsCTE("upd")+`)
 		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
@@ -381,6 +404,10 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 	}
 	return nil
 }
+
+// partFinal is the SQL condition that the recorded part m of recipient x has its
+// final receipt: on the recipient, or on the id (as an earlier release recorded it).
+var partFinal = `(m.stat IS NOT NULL OR NOT ` + partOpen("x", "m.part") + `)`
 
 // receiptMatch is, per receipt of a batch, the recorded id it matched, the
 // recipient of that id, whether that recipient is still being recorded,
@@ -452,13 +479,13 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), m.stat IS NOT NULL, m.created_at
+	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), `+partFinal+`, m.created_at
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
 			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
 		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id
 		JOIN recipients x ON x.id = m.recipient_id
 		WHERE `+matchPred("r", "$6")+`
-		ORDER BY m.stat IS NOT NULL, r.n`, ops, ids, grps, mobiles, at, ret)
+		ORDER BY `+partFinal+`, r.n`, ops, ids, grps, mobiles, at, ret)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}

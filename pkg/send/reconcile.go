@@ -24,8 +24,10 @@ const unknownAfter = 5 * time.Second
 
 // Part states (recipients.part_states, one byte per part; see the gateway).
 const (
-	partAccepted = 'a'
-	partUnknown  = '?'
+	partAccepted  = 'a'
+	partUnknown   = '?'
+	partDelivered = 'd' // its receipt said delivered (migrations/0197)
+	partFailed    = 'f' // its receipt said not delivered
 )
 
 // unknownCandidate is a pending receipt and a recipient with unknown parts on
@@ -118,7 +120,7 @@ func unknownStates(c unknownCandidate) []byte {
 		st = []byte(strings.Repeat(string(rune(partUnknown)), c.parts))
 	}
 	for _, p := range c.recorded {
-		if p >= 1 && int(p) <= len(st) {
+		if p >= 1 && int(p) <= len(st) && st[p-1] != partDelivered && st[p-1] != partFailed {
 			st[p-1] = partAccepted
 		}
 	}
@@ -143,8 +145,9 @@ func storeReconciled(ctx context.Context, tx pgx.Tx, rc reconciled) error {
 	for i, id := range rids {
 		states[i] = string(rc.states[id])
 	}
-	if _, err := tx.Exec(ctx, `UPDATE recipients r SET part_states = u.states, unknown = strpos(u.states, '?') > 0,
-			updated_at = now()
+	// Merged on the locked row: a receipt a consumer applied meanwhile stays.
+	if _, err := tx.Exec(ctx, `UPDATE recipients r SET part_states = part_states_merge(r.part_states, u.states),
+			unknown = strpos(u.states, '?') > 0, updated_at = now()
 		FROM unnest($1::bigint[], $2::text[]) AS u(id, states) WHERE r.id = u.id`, rids, states); err != nil {
 		return fmt.Errorf("reconcile unknown: %w", err)
 	}

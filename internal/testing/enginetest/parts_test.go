@@ -104,7 +104,7 @@ func TestLostSubmitResponsesReconciled(t *testing.T) {
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": partsText(t, 4), "numbers": numbers}, token).Decode(t, &a)
 	assertAccounted(t, e, acct, a.ID, len(numbers))
 	status, unknown, states, _ := recipientRow(t, e, a.ID, lost)
-	if status != send.RcptDelivered || unknown || states != "aaaa" {
+	if status != send.RcptDelivered || unknown || states != "dddd" {
 		t.Fatalf("recipient with lost responses: status %d unknown %v parts %q", status, unknown, states)
 	}
 	if s := sendStats(t, e, a.ID); s.Delivered != len(numbers) || s.Refunded != 0 {
@@ -138,7 +138,7 @@ func TestPartlyRejectedRefunded(t *testing.T) {
 	e.Must(201, "POST", "/v1/api/send", map[string]any{"text": partsText(t, 12), "numbers": numbers}, token).Decode(t, &a)
 	assertAccounted(t, e, acct, a.ID, len(numbers))
 	status, _, states, cost := recipientRow(t, e, a.ID, cut)
-	if status != send.RcptUndelivered || states != "aaaaaarrrrrr" {
+	if status != send.RcptUndelivered || states != "ddddddrrrrrr" {
 		t.Fatalf("partly rejected recipient: status %d parts %q", status, states)
 	}
 	tariffs, err := operator.Load(context.Background(), e.DB.Pool, acct)
