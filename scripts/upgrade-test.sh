@@ -145,6 +145,9 @@ wait_for "progress of send $S1" at_least "$S1" $((UPGRADE_N / 20))
 progress "the schema expands under the previous release"
 LOG_LEVEL=warn "$NEW/api" migrate up
 [ "$(sql 'SELECT max(version) FROM schema_migrations')" -gt "$PREV_MIGRATION" ] || fail "the new migrations did not apply"
+# A database that sends already claims as the previous release does until every
+# process is the new release's (migrations/0198).
+[ "$(LOG_LEVEL=warn "$NEW/api" admin claim-mode)" = "claim mode: rows" ] || fail "the upgraded database is not in the rows claim mode"
 
 mixed "the new schema"
 roll smpp-gateway "$NEW/smpp-gateway"
@@ -156,6 +159,9 @@ mixed "the new gateway and worker"
 roll api "$NEW/api" serve
 stack_wait_ready 300
 progress "every process is the new release's"
+# The operator's last step (docs/upgrades.md): claims in ranges, while the send runs.
+LOG_LEVEL=warn "$NEW/api" admin claim-mode ranges >/dev/null || fail "admin claim-mode ranges"
+mixed "range claims"
 
 S2=$(send "$UPGRADE_M" "$UPGRADE_N" "چاپار: آزمون ارتقا، نسخهٔ نو")
 [ -n "$S2" ] && [ "$S2" != null ] || fail "the new API did not accept the send"

@@ -187,7 +187,8 @@ func addStaff(ctx context.Context, cfg config.Config, args []string) error {
 }
 
 // admin runs operator commands: `admin credit <username> <rials>`,
-// `admin staff add <username> [password] [mobile]` and `admin requeue <send id>`.
+// `admin staff add <username> [password] [mobile]`, `admin requeue <send id>` and
+// `admin claim-mode [ranges|rows]`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) >= 3 && args[0] == "staff" && args[1] == "add" {
 		return addStaff(ctx, cfg, args[2:])
@@ -195,8 +196,12 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) == 2 && args[0] == "requeue" {
 		return requeue(ctx, cfg, args[1])
 	}
+	if len(args) >= 1 && len(args) <= 2 && args[0] == "claim-mode" {
+		return claimMode(ctx, cfg, args[1:])
+	}
 	if len(args) != 3 || args[0] != "credit" {
-		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile] | admin requeue <send id>")
+		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile] | " +
+			"admin requeue <send id> | admin claim-mode [ranges|rows]")
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil || amount <= 0 {
@@ -240,5 +245,25 @@ func requeue(ctx context.Context, cfg config.Config, arg string) error {
 		return err
 	}
 	fmt.Printf("send %d: %d batches enqueued again\n", id, n)
+	return nil
+}
+
+// claimMode prints the gateways' claim mode, or sets it (send.SetClaimMode).
+func claimMode(ctx context.Context, cfg config.Config, args []string) error {
+	pool, err := cfg.DB().Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if len(args) == 1 {
+		if err := send.SetClaimMode(ctx, pool, args[0]); err != nil {
+			return err
+		}
+	}
+	mode, err := send.ClaimMode(ctx, pool)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("claim mode: %s\n", mode)
 	return nil
 }

@@ -312,7 +312,8 @@ func (h *batchHandler) claimPaced(ctx context.Context, r *batchRun, send sendRow
 	if err != nil || limit == 0 {
 		return claimed{}, limit, err
 	}
-	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, limit, min(r.grants.next(time.Now()), limit), h.gatewayID)
+	c, err := h.store.claim(ctx, b.SendID, b.Batch, b.Operator, r.after, limit, min(r.grants.next(time.Now()), limit), h.gatewayID,
+		send.Ranges)
 	if err != nil {
 		h.giveBackLost(ctx, r, c.token)
 		return claimed{}, limit, err

@@ -124,13 +124,33 @@ func TestBatchEndToEnd(t *testing.T) {
 // The same batch delivered as two tasks with different ids (through the
 // asynq server) and once more by a direct handler call, all at the same
 // time: every recipient is claimed by exactly one of them and submitted once.
+//
+// In each claim mode (migrations/0198): ranges (the claim's row alone), rows (the
+// recipients move to status 7, as the previous release claims) and the switch
+// from rows to ranges while the consumers run.
 func TestDuplicateTasksSubmitOnce(t *testing.T) {
+	for _, mode := range []string{"ranges", "rows", "switched"} {
+		t.Run(mode, func(t *testing.T) { duplicateTasksSubmitOnce(t, mode) })
+	}
+}
+
+func duplicateTasksSubmitOnce(t *testing.T, mode string) {
 	e := newEnv(t, smscsim.Config{})
+	setMode := func(m string) {
+		if _, err := e.db.Pool.Exec(context.Background(), `UPDATE settings SET value = to_jsonb($1::text) WHERE key = 'claim_mode'`, m); err != nil {
+			t.Error(err)
+		}
+	}
+	if mode != "ranges" {
+		setMode("rows")
+	}
 	var chunks, runs atomic.Int64
 	g := e.start(e.config(func(c *Config) { c.Binds[0].TPS = 5000 }), func(g *Gateway) {
 		g.handler.chunk = 100
 		g.handler.afterChunk = func(_ jobs.SendBatch, chunk int) {
-			chunks.Add(1)
+			if chunks.Add(1) == 4 && mode == "switched" {
+				setMode("ranges")
+			}
 			if chunk == 1 {
 				runs.Add(1) // a handler run that claimed something
 			}

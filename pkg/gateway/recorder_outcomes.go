@@ -134,14 +134,22 @@ func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 
 // markRecipients records the outcomes: sent (0) with submitted_at, unknown,
 // parts_failed, parts_rejected and part_states, or rejected (6) with the
-// error. Only rows still claimed (7) change, so a repeated transaction, or a
-// claim the sweeper took over, counts nothing twice. counts gets each claim's
+// error. Only rows still claimed change — still queued or submitting (5 or 7)
+// and their claim still live — so a repeated transaction, or a claim the sweeper
+// took over, counts nothing twice. counts gets each claim's
 // sent, rejected and partial (sent with a part not accepted).
 func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
 	if len(b.ids) == 0 {
 		return nil
 	}
+	cids := make([]int64, len(b.claims))
+	for i, c := range b.claims {
+		cids[i] = c.id
+	}
 	rows, err := tx.Query(ctx, `
+		WITH live AS (
+			SELECT (c.n - 1)::int AS k FROM unnest($11::bigint[]) WITH ORDINALITY AS c(id, n)
+			WHERE EXISTS (SELECT 1 FROM recipient_claims rc WHERE rc.id = c.id))
 		UPDATE recipients r SET
 			status = CASE WHEN u.rejected THEN $7::smallint ELSE $8::smallint END,
 			submitted_at = CASE WHEN u.rejected THEN r.submitted_at ELSE now() END,
@@ -152,10 +160,11 @@ func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]in
 			error = CASE WHEN u.rejected THEN u.error ELSE r.error END,
 			updated_at = now()
 		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[], $10::text[])
-			AS u(id, rejected, unknown, failed, error, k, states)
-		WHERE r.id = u.id AND r.status = $9
+			AS u(id, rejected, unknown, failed, error, k, states) JOIN live USING (k)
+		WHERE r.id = u.id AND r.status IN ($9, $12)
 		RETURNING u.k, u.rejected, NOT u.rejected AND (u.unknown OR u.failed > 0)`,
-		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting, b.states)
+		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting, b.states,
+		cids, recipientQueued)
 	if err != nil {
 		return fmt.Errorf("mark recipients: %w", err)
 	}

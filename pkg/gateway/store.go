@@ -40,6 +40,10 @@ type sendRow struct {
 	Own      *sendrules.Window
 	// PacePerHour, when above zero, is a gradual send's pace (pace.go).
 	PacePerHour int
+	// Ranges is the claim mode (settings 'claim_mode', migrations/0198): true,
+	// a claim is its recipient_claims row alone; false, it also moves its
+	// recipients to status 7, as the previous release does.
+	Ranges bool
 }
 
 func (s sendRow) halted() bool { return s.Status == "stopped" || s.Status == "failed" }
@@ -51,8 +55,9 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 	var from, to *int
 	err := st.pool.QueryRow(ctx,
 		`SELECT s.account_id, s.sender, s.text, s.cancel11, s.status, coalesce(l.kind, ''), s.hours_start, s.hours_end,
-		coalesce(s.pace_per_hour, 0) FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
-	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to, &s.PacePerHour)
+		coalesce(s.pace_per_hour, 0), coalesce((SELECT value #>> '{}' FROM settings WHERE key = 'claim_mode'), '') = 'ranges'
+		FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
+	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to, &s.PacePerHour, &s.Ranges)
 	if from != nil && to != nil {
 		s.Own = &sendrules.Window{From: *from, To: *to}
 	}
@@ -65,8 +70,8 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 	return s, nil
 }
 
-// stopBatch rejects the batch's recipients still queued with error
-// 'stopped' and adds them to the send's rejected and stopped counters.
+// stopBatch rejects the batch's recipients still queued and not in a live claim
+// with error 'stopped' and adds them to the send's rejected and stopped counters.
 func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64, error) {
 	var n int64
 	err := pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {
@@ -77,7 +82,7 @@ func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64,
 		}
 		tag, err := tx.Exec(ctx, `
 			UPDATE recipients SET status = $3, error = 'stopped', updated_at = now()
-			WHERE send_id = $1 AND batch = $2 AND status = $4`,
+			WHERE send_id = $1 AND batch = $2 AND status = $4 AND `+notClaimed+``,
 			sendID, batch, recipientRejected, recipientQueued)
 		if err != nil {
 			return fmt.Errorf("reject stopped recipients: %w", err)
@@ -97,7 +102,11 @@ func (st *store) stopBatch(ctx context.Context, sendID int64, batch int) (int64,
 	return n, nil
 }
 
-// claimedRecipient is a recipient moved to status 7 by claim.
+// notClaimed is the SQL condition that a queued recipient of send $1, batch $2 is
+// in no live claim: one named by a claim is being submitted (migrations/0198).
+const notClaimed = `id NOT IN (SELECT unnest(k.ids) FROM recipient_claims k WHERE k.send_id = $1 AND k.batch = $2)`
+
+// claimedRecipient is a recipient of a claim.
 type claimedRecipient struct {
 	ID     int64
 	Mobile string
@@ -115,24 +124,14 @@ type claimed struct {
 	recs   []claimedRecipient
 }
 
-// claim moves up to limit queued recipients of the batch with an id above
-// after to status 7 and records the claim (recipient_claims) in the same
-// statement, with the first grant recipients granted — none when the send was
-// paused, stopped or failed or its account suspended after the caller read it:
-// the chunk then asks for a grant, is refused and puts its recipients back. Rows another consumer
-// is claiming are skipped, never waited for. The claim walks the batch index
-// (send_id, batch, id) from after, so a batch is read once however small its
-// chunks. On an error the claim may still have been committed (its answer lost
-// with the connection): the returned token names it for giveBack.
-func (st *store) claim(ctx context.Context, sendID int64, batch int, operator string, after int64,
-	limit, grant int, gateway string) (claimed, error) {
-	token := rand.Int64()
-	rows, err := st.pool.Query(ctx, `
+// claimRowsSQL moves the recipients it claims to status 7 (the previous release's
+// claim, and 'rows' mode): rows being claimed by another consumer are skipped.
+const claimRowsSQL = `
 		WITH c AS (
 			UPDATE recipients SET status = $4, updated_at = now()
 			WHERE id IN (
 				SELECT id FROM recipients
-				WHERE send_id = $1 AND batch = $2 AND id > $3 AND status = $5
+				WHERE send_id = $1 AND batch = $2 AND id > $3 AND status = $5 AND ` + notClaimed + `
 				ORDER BY id
 				LIMIT $6
 				FOR UPDATE SKIP LOCKED)
@@ -140,20 +139,66 @@ func (st *store) claim(ctx context.Context, sendID int64, batch int, operator st
 		k AS (
 			INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, gateway, token)
 			SELECT $1, $2, $7, array_agg(id ORDER BY id),
-				CASE WHEN EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND `+grantable+`)
+				CASE WHEN EXISTS (SELECT 1 FROM sends s WHERE s.id = $1 AND ` + grantable + `)
 				THEN least($8::int, count(*)::int) ELSE 0 END, $9, $10
 			FROM c HAVING count(*) > 0
 			RETURNING id, handed)
-		SELECT k.id, k.handed, c.id, c.mobile, c.text FROM c, k ORDER BY c.id`,
-		sendID, batch, after, recipientSubmitting, recipientQueued, limit, operator, grant, gateway, token)
+		SELECT k.id, k.handed, c.id, c.mobile, c.text FROM c, k ORDER BY c.id`
+
+// claimRangesSQL writes the claim's row alone ('ranges' mode): its recipients stay
+// queued. The send's row is share-locked, so a stop (which locks it first) either
+// sees the claim or is seen by it (no grant); consumers of one batch are serialized
+// by claimLockSQL, run first in the same transaction.
+const claimRangesSQL = `
+		WITH c AS (
+			SELECT id, mobile, text FROM recipients
+			WHERE send_id = $1 AND batch = $2 AND id > $3 AND status = $4 AND ` + notClaimed + `
+			ORDER BY id
+			LIMIT $5),
+		g AS (SELECT ` + grantable + ` AS ok FROM sends s WHERE s.id = $1 FOR SHARE OF s),
+		k AS (
+			INSERT INTO recipient_claims (send_id, batch, operator, ids, handed, gateway, token)
+			SELECT $1, $2, $6, array_agg(id ORDER BY id),
+				CASE WHEN coalesce((SELECT ok FROM g), false) THEN least($7::int, count(*)::int) ELSE 0 END, $8, $9
+			FROM c HAVING count(*) > 0
+			RETURNING id, handed)
+		SELECT k.id, k.handed, c.id, c.mobile, c.text FROM c, k ORDER BY c.id`
+
+// claimLockSQL serializes the claims of one batch (send $1, batch $2) until the
+// transaction ends: a claim then sees every claim made before it.
+const claimLockSQL = `SELECT pg_advisory_xact_lock(hashtextextended('claim', $1::bigint # ($2::bigint << 40)))`
+
+// claim claims up to limit queued recipients of the batch with an id above after
+// that no live claim names, and records the claim (recipient_claims) with the first
+// grant recipients granted — none when the send was paused, stopped or failed or
+// its account suspended after the caller read it: the chunk then asks for a grant,
+// is refused and puts its recipients back. In ranges mode the claim is that row
+// alone; otherwise its recipients move to status 7. The claim walks the batch
+// index (send_id, batch, id) from after, so a batch is read once however small its
+// chunks. On an error the claim may still have been committed (its answer lost
+// with the connection): the returned token names it for giveBack.
+func (st *store) claim(ctx context.Context, sendID int64, batch int, operator string, after int64,
+	limit, grant int, gateway string, ranges bool) (claimed, error) {
+	token := rand.Int64()
 	out := claimed{token: token}
-	if err != nil {
-		return out, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
+	q, args := claimRowsSQL, []any{sendID, batch, after, recipientSubmitting, recipientQueued, limit, operator, grant, gateway, token}
+	if ranges {
+		q, args = claimRangesSQL, []any{sendID, batch, after, recipientQueued, limit, operator, grant, gateway, token}
 	}
-	out.recs, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (claimedRecipient, error) {
-		var c claimedRecipient
-		err := r.Scan(&out.claimID, &out.handed, &c.ID, &c.Mobile, &c.Text)
-		return c, err
+	err := pgx.BeginFunc(ctx, st.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, claimLockSQL, sendID, batch); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		out.recs, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (claimedRecipient, error) {
+			var c claimedRecipient
+			err := r.Scan(&out.claimID, &out.handed, &c.ID, &c.Mobile, &c.Text)
+			return c, err
+		})
+		return err
 	})
 	if err != nil {
 		return claimed{token: token}, fmt.Errorf("claim recipients of send %d batch %d: %w", sendID, batch, err)
@@ -162,19 +207,22 @@ func (st *store) claim(ctx context.Context, sendID int64, batch int, operator st
 }
 
 // giveBack deletes the claim of the send recorded with token, if there is one,
-// and queues its recipients again; it returns how many. Only for a claim whose
-// answer never reached the gateway: none of its recipients was handed to the
-// SMSC. A claim the sweeper has settled already is gone and left alone.
+// and queues its recipients again (those of a claim in rows mode); it returns how
+// many recipients the claim named. Only for a claim whose answer never reached the gateway: none
+// of its recipients was handed to the SMSC. A claim the sweeper has settled
+// already is gone and left alone.
 func (st *store) giveBack(ctx context.Context, sendID, token int64) (int, error) {
-	tag, err := st.pool.Exec(ctx, `
-		WITH c AS (DELETE FROM recipient_claims WHERE send_id = $1 AND token = $2 RETURNING ids)
-		UPDATE recipients r SET status = $3, updated_at = now()
-		FROM c WHERE r.id = ANY(c.ids) AND r.status = $4`,
-		sendID, token, recipientQueued, recipientSubmitting)
+	var n int
+	err := st.pool.QueryRow(ctx, `
+		WITH c AS (DELETE FROM recipient_claims WHERE send_id = $1 AND token = $2 RETURNING ids),
+		r AS (UPDATE recipients r SET status = $3, updated_at = now()
+			FROM c WHERE r.id = ANY(c.ids) AND r.status = $4)
+		SELECT coalesce(sum(cardinality(ids)), 0) FROM c`,
+		sendID, token, recipientQueued, recipientSubmitting).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("give back the lost claim of send %d: %w", sendID, err)
 	}
-	return int(tag.RowsAffected()), nil
+	return n, nil
 }
 
 // lowerClaims lowers the grant of each of a dead gateway's claims to the

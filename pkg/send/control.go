@@ -63,7 +63,7 @@ func (s *Service) Cancel(ctx context.Context, id acl.Identity, sendID int64, ip 
 			} else {
 				if err := tx.QueryRow(ctx, `WITH stopped AS (
 				UPDATE recipients SET status = 6, error = 'stopped', updated_at = now(), done_at = now()
-				WHERE send_id = $1 AND status = 5 RETURNING cost)
+				WHERE send_id = $1 AND status = 5 AND `+unclaimed+` RETURNING cost)
 				SELECT count(*), coalesce(sum(cost), 0) FROM stopped`, sendID).Scan(&n, &amount); err != nil {
 					return fmt.Errorf("stop recipients: %w", err)
 				}

@@ -256,12 +256,16 @@ func (s *Service) sweepClaims(ctx context.Context, c SweepConfig, did map[string
 		if err != nil {
 			return fmt.Errorf("abandoned claims: stopped: %w", err)
 		}
-		tag, err := tx.Exec(ctx, `UPDATE recipients SET status = 5, updated_at = now() WHERE id = ANY($1::bigint[]) AND status = 7`, queueIDs)
-		if err != nil {
+		// A claim in rows mode moved its recipients to 7; in ranges mode they are 5.
+		var requeued int
+		if err := tx.QueryRow(ctx, `WITH x AS (UPDATE recipients SET status = 5, updated_at = now()
+				WHERE id = ANY($1::bigint[]) AND status = 7 RETURNING 1)
+			SELECT (SELECT count(*) FROM x) + (SELECT count(*) FROM recipients WHERE id = ANY($1::bigint[]) AND status = 5)`,
+			queueIDs).Scan(&requeued); err != nil {
 			return fmt.Errorf("abandoned claims: queue again: %w", err)
 		}
 		did["abandoned"] = sum(sub)
-		did["requeued"] = int(tag.RowsAffected())
+		did["requeued"] = requeued
 		did["stopped"] = sum(rej)
 		if err := addToSends(ctx, tx, "submitted", subSends, sub); err != nil {
 			return fmt.Errorf("abandoned claims: %w", err)
@@ -290,11 +294,16 @@ func (s *Service) sweepClaims(ctx context.Context, c SweepConfig, did map[string
 	return nil
 }
 
-// updateClaimed sets the recipients of ids still claimed (status 7) and counts
-// them per send.
+// unclaimed is the SQL condition that a queued recipient of send $1 is in no live
+// claim: a queued recipient a claim names is being submitted (migrations/0198).
+const unclaimed = `id NOT IN (SELECT unnest(c.ids) FROM recipient_claims c WHERE c.send_id = $1)`
+
+// updateClaimed sets the recipients of ids (of a claim just taken) still claimed
+// — queued or submitting (5 or 7): not recorded, not stopped — and counts them
+// per send.
 func updateClaimed(ctx context.Context, tx pgx.Tx, set string, ids []int64) ([]int64, []int32, error) {
 	rows, err := tx.Query(ctx, `WITH x AS (
-			UPDATE recipients SET `+set+`, updated_at = now() WHERE id = ANY($1::bigint[]) AND status = 7 RETURNING send_id)
+			UPDATE recipients SET `+set+`, updated_at = now() WHERE id = ANY($1::bigint[]) AND status IN (5, 7) RETURNING send_id)
 		SELECT send_id, count(*) FROM x GROUP BY send_id`, ids)
 	if err != nil {
 		return nil, nil, err
@@ -358,7 +367,7 @@ func (s *Service) sweepIdle(ctx context.Context, tasks TaskLookup, c SweepConfig
 				return fmt.Errorf("sweep idle: %w", err)
 			}
 		}
-		rows, err := s.pool.Query(ctx, `SELECT operator, batch, bool_or(status = 5) FROM recipients
+		rows, err := s.pool.Query(ctx, `SELECT operator, batch, bool_or(status = 5 AND `+unclaimed+`) FROM recipients
 			WHERE send_id = $1 AND status IN (5, 7) GROUP BY operator, batch`, x.id)
 		if err != nil {
 			return fmt.Errorf("sweep idle: batches: %w", err)
