@@ -48,6 +48,7 @@ psql "$DATABASE_URL" -qAtc "INSERT INTO lines (account_id, number, kind)
   SELECT account_id, '$BULK_LINE', 'service' FROM users WHERE username = 'demo' ON CONFLICT (number) DO NOTHING" >/dev/null
 log "bulk: campaign of $BULK_ROWS rows from xlsx, line $BULK_LINE"
 snapshot "$STACK_RUN/bulk.before" reset
+hot_seq_reads "$STACK_RUN/bulk.seq"
 pg_sampler_start "$STACK_RUN/bulk.pg"
 B_T0=$(now)
 bulk_upload "$STACK_RUN/bulk.xlsx"
@@ -94,6 +95,8 @@ say "   $(jq -r '"delivered \(.delivered), undelivered \(.undelivered), rejected
 say "   whole campaign $B_TOTAL s (target ≤ 150)"
 say "   CPU and peak RSS during the campaign (peak RSS reset at the start; worker target ≤ 300 MB):"
 usage "$STACK_RUN/bulk.before" "$STACK_RUN/bulk.after" "$STACK_RUN/bulk.pg" >>"$REPORT"
+sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
+say "   $(seq_reads_line "$STACK_RUN/bulk.seq" "$B_RECIP")"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -n "${OTP_BG:-}" ] && otp_during_report
 

@@ -123,6 +123,24 @@ hot_writes() {
   psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables
     WHERE relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'"
 }
+# hot_seq_reads FILE: the rows sequential scans have read so far in each table
+# of the recipient's path ("table rows" lines, recipients' partitions as one). Their
+# statements read by key: a large figure is a plan gone wrong (a plan cached while
+# the table was nearly empty, see send.analyzeLoaded). recipient_claims holds only
+# the live claims and is read whole by each claim.
+hot_seq_reads() {
+  psql "$DATABASE_URL" -AtF' ' -c "SELECT CASE WHEN relname ~ '^recipients_' THEN 'recipients' ELSE relname END, sum(seq_tup_read)
+    FROM pg_stat_user_tables
+    WHERE relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'
+    GROUP BY 1 ORDER BY 1" >"$1"
+}
+# seq_reads_line BEFORE_FILE N: the rows those scans read since BEFORE_FILE, per recipient of N.
+seq_reads_line() {
+  hot_seq_reads "$1.after"
+  awk -v n="$2" 'NR == FNR { b[$1] = $2; next }
+    { printf "%s%s %.1f", sep, $1, ($2 - b[$1]) / n; sep = ", " }
+    BEGIN { printf "rows read by sequential scans, per recipient: " }' "$1" "$1.after"
+}
 # snapshot FILE [reset]: "name pid ticks hwm_kb" lines; reset clears each VmHWM first.
 snapshot() {
   local f=$1 reset=${2:-} n p
@@ -287,7 +305,7 @@ SIM0=$(sim_total accepted)
 snapshot "$STACK_RUN/e2e.before" reset
 pg_sampler_start "$STACK_RUN/e2e.pg"
 sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
-WRITES0=$(hot_writes) WAL0=$(psql "$DATABASE_URL" -Atc "SELECT pg_current_wal_lsn()")
+hot_seq_reads "$STACK_RUN/e2e.seq"; WRITES0=$(hot_writes) WAL0=$(psql "$DATABASE_URL" -Atc "SELECT pg_current_wal_lsn()")
 T0=$(now)
 RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
@@ -362,6 +380,7 @@ say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT st
         FROM pg_stat_user_tables
         WHERE relname IN ('message_ids', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$' GROUP BY 1) t")"
 say "   per recipient: $(awk -v a="$(hot_writes)" -v b="$WRITES0" -v n="$RECIP" 'BEGIN { printf "%.2f row writes", (a - b) / n }') (inserts, updates and deletes of recipients, message_ids, recipient_claims, pending_receipts), $(psql "$DATABASE_URL" -Atc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$WAL0') / $RECIP)") B of WAL (the whole server's)"
+say "   $(seq_reads_line "$STACK_RUN/e2e.seq" "$RECIP")"
 say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 

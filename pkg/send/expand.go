@@ -50,7 +50,13 @@ func (s *Service) HandleExpand(ctx context.Context, t *asynq.Task) error {
 	if x.moved {
 		s.moneyChanged(ctx, x.accountID, x.balance)
 	}
-	return s.enqueueBatches(ctx, p.SendID, x.batches, x.critical, "")
+	if err := s.enqueueBatches(ctx, p.SendID, x.batches, x.critical, ""); err != nil {
+		return err
+	}
+	if x.walked {
+		s.analyzeLoaded(ctx, p.SendID, x.recipients)
+	}
+	return nil
 }
 
 // expanded is what an expansion did: the send's batches and whether they are

@@ -57,6 +57,17 @@ func matchPred(r, ret string) string {
 	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id AND ` + recordedPred(r, ret)
 }
 
+// idOf is the message_ids row of receipt r's key (r.operator, r.msg_id), as a
+// subquery for a LATERAL join: one probe of the primary key per receipt, the plan
+// PostgreSQL keeps whatever the table's statistics say. A plain join leaves the
+// choice to the planner, and a receipt path's connection that prepared it while
+// message_ids was nearly empty (a new install) kept hashing the whole table at
+// every batch once it held a million ids. The key is the primary key: at most
+// one row.
+func idOf(r string) string {
+	return `SELECT * FROM message_ids m WHERE m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id LIMIT 1`
+}
+
 // pendingMatch is matchPred for a pending receipt p, as the FROM and WHERE of
 // the recorded parts m (of recipients x) still without a final state it
 // matches (one matching only final parts may be for a newer submit that reused
@@ -351,8 +362,8 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 			ORDER BY operator, msg_id, stat DESC),
 		parts AS (
 			SELECT DISTINCT ON (m.recipient_id, m.part) m.recipient_id, m.part, r.stat, r.state FROM r
-			JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id AND m.recipient_id = r.rid
-			WHERE m.stat IS NULL AND r.stat IN (2, 3)
+			CROSS JOIN LATERAL (`+idOf("r")+`) m
+			WHERE m.recipient_id = r.rid AND m.stat IS NULL AND r.stat IN (2, 3)
 			ORDER BY m.recipient_id, m.part, r.stat DESC),
 		agg AS (
 			SELECT recipient_id, max(state) FILTER (WHERE stat = 3 AND state <> '') AS why,
@@ -493,7 +504,7 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), `+partFinal+`, m.created_at
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
 			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
-		JOIN message_ids m ON m.operator = r.operator AND m.msg_id = r.msg_id
+		CROSS JOIN LATERAL (`+idOf("r")+`) m
 		JOIN recipients x ON x.id = m.recipient_id
 		WHERE `+matchPred("r", "$6")+`
 		ORDER BY `+partFinal+`, r.n`, ops, ids, grps, mobiles, at, ret)

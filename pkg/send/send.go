@@ -90,6 +90,9 @@ type Service struct {
 
 	// IDRetention is how long a message id matches receipts (0: DefaultIDRetention).
 	IDRetention time.Duration
+	// AnalyzeFrom is the least number of recipients whose expansion analyzes the
+	// partition they went to (0: DefaultAnalyzeFrom; analyze.go).
+	AnalyzeFrom int
 
 	orphans orphanWatch // the sweeper's orphaned batch tasks (orphans.go)
 	// quietSwept is when the sweeper last looked for quiet sends (sweepQuiet).

@@ -54,6 +54,8 @@ type Options struct {
 	// Clock, when set, is the clock of the sending hours in the API, the worker
 	// and the gateway (tests move it across the window's edges).
 	Clock func() time.Time
+	// AnalyzeFrom, when set, is the worker's send.Service.AnalyzeFrom.
+	AnalyzeFrom int
 }
 
 // Start runs everything; the test's cleanup stops it.
@@ -85,6 +87,7 @@ func Start(t testing.TB, o Options) *Engine {
 	e.Worker = worker.New(e.Config, e.log, e.DB.Pool, rdb, e.Queue, pub)
 	e.Worker.Rollups.Session, e.Worker.History.Session = e.DB.Direct, e.DB.Direct
 	e.Worker.SweepEvery = 200 * time.Millisecond
+	e.Worker.Sends.AnalyzeFrom = o.AnalyzeFrom
 	if o.Now != nil {
 		e.Worker.Campaigns.Now = o.Now
 	}
