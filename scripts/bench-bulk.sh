@@ -68,7 +68,9 @@ while :; do
     B_DONE=1; break
   fi
   [ -z "$B_T_EXP" ] && jq -e .expanded <<<"$B_STATS" >/dev/null 2>&1 && B_T_EXP=$(now)
-  cur=$(jq -r '"\(.sent) \(.delivered)"' <<<"$B_STATS" 2>/dev/null || true)
+  # The expansion of the million shows no progress until it commits (tens of
+  # seconds on a busy machine): only BULK_TIMEOUT bounds it.
+  cur=$(jq -r 'if .expanded then "\(.sent) \(.delivered)" else "expanding \(now)" end' <<<"$B_STATS" 2>/dev/null || true)
   if [ "$cur" != "$prev" ]; then prev=$cur; moved=$(date +%s); fi
   if [ "$(date +%s)" -ge "$deadline" ] || [ "$(date +%s)" -ge $((moved + BULK_STALL)) ]; then
     log "   bulk campaign NOT complete: $B_STATS"; break
