@@ -117,11 +117,12 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 PROCS=(api worker smpp-gateway smsc-sim redis)
-# hot_writes: the rows inserted, updated and deleted so far in the tables a
-# recipient's path writes (recipients' partitions, message_ids, claims, pending receipts).
+# HOT_TABLES: the pg_stat_user_tables rows of the tables a recipient's path writes
+# (recipients' partitions, message_ids, claims, pending receipts).
+HOT_TABLES="relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'"
+# hot_writes: the rows inserted, updated and deleted so far in those tables.
 hot_writes() {
-  psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables
-    WHERE relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'"
+  psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables WHERE $HOT_TABLES"
 }
 # hot_seq_reads FILE: the rows sequential scans have read so far in each table
 # of the recipient's path ("table rows" lines, recipients' partitions as one). Their
@@ -130,9 +131,7 @@ hot_writes() {
 # the live claims and is read whole by each claim.
 hot_seq_reads() {
   psql "$DATABASE_URL" -AtF' ' -c "SELECT CASE WHEN relname ~ '^recipients_' THEN 'recipients' ELSE relname END, sum(seq_tup_read)
-    FROM pg_stat_user_tables
-    WHERE relname IN ('message_ids', 'recipient_claims', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$'
-    GROUP BY 1 ORDER BY 1" >"$1"
+    FROM pg_stat_user_tables WHERE $HOT_TABLES GROUP BY 1 ORDER BY 1" >"$1"
 }
 # seq_reads_line BEFORE_FILE N: the rows those scans read since BEFORE_FILE, per recipient of N.
 seq_reads_line() {
@@ -378,7 +377,7 @@ say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT st
   FROM (SELECT CASE WHEN relname ~ '^recipients_' THEN 'recipients' ELSE relname END AS relname,
                sum(n_tup_upd) AS n_tup_upd, sum(n_tup_hot_upd) AS n_tup_hot_upd, sum(n_tup_ins) AS n_tup_ins
         FROM pg_stat_user_tables
-        WHERE relname IN ('message_ids', 'pending_receipts') OR relname ~ '^recipients_(legacy|p[0-9]{6})$' GROUP BY 1) t")"
+        WHERE $HOT_TABLES GROUP BY 1) t")"
 say "   per recipient: $(awk -v a="$(hot_writes)" -v b="$WRITES0" -v n="$RECIP" 'BEGIN { printf "%.2f row writes", (a - b) / n }') (inserts, updates and deletes of recipients, message_ids, recipient_claims, pending_receipts), $(psql "$DATABASE_URL" -Atc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$WAL0') / $RECIP)") B of WAL (the whole server's)"
 say "   $(seq_reads_line "$STACK_RUN/e2e.seq" "$RECIP")"
 say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"

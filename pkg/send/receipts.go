@@ -47,28 +47,17 @@ const DefaultIDRetention = 72 * time.Hour
 // with the same id.
 const receiptSlack = 2 * time.Minute
 
-// matchPred is the condition for a recorded part m (of recipient x) to be the
-// message of receipt r (operator, msg_id, mobile, received_at): the id is
-// within the retention window (the interval parameter ret), the receipt did
-// not come before the part was accepted (its submit time, within
-// receiptSlack), and it comes from the recipient's handset (compared on the
-// national ten digits: carriers write source_addr in several forms).
-func matchPred(r, ret string) string {
-	return `m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id AND ` + recordedPred(r, ret)
+// idOf is the message_ids row of the key (op, id), as a subquery for a LATERAL
+// join: one probe of the primary key per key, a plan PostgreSQL keeps whatever the
+// table's statistics say. A plain join leaves the choice to the planner, and a
+// receipt path's connection that prepared it while message_ids was nearly empty
+// (a new install) kept hashing the whole table at every batch once it held a
+// million ids. The key is the primary key: at most one row.
+func idOf(op, id string) string {
+	return `SELECT * FROM message_ids m WHERE m.operator = ` + op + ` AND m.msg_id = ` + id + ` LIMIT 1`
 }
 
-// idOf is the message_ids row of receipt r's key (r.operator, r.msg_id), as a
-// subquery for a LATERAL join: one probe of the primary key per receipt, the plan
-// PostgreSQL keeps whatever the table's statistics say. A plain join leaves the
-// choice to the planner, and a receipt path's connection that prepared it while
-// message_ids was nearly empty (a new install) kept hashing the whole table at
-// every batch once it held a million ids. The key is the primary key: at most
-// one row.
-func idOf(r string) string {
-	return `SELECT * FROM message_ids m WHERE m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id LIMIT 1`
-}
-
-// pendingMatch is matchPred for a pending receipt p, as the FROM and WHERE of
+// pendingMatch is recordedPred for a pending receipt p, as the FROM and WHERE of
 // the recorded parts m (of recipients x) still without a final state it
 // matches (one matching only final parts may be for a newer submit that reused
 // the id, and waits for it): by its own id or any of its
@@ -79,7 +68,7 @@ func idOf(r string) string {
 // with the table).
 func pendingMatch(ret string) string {
 	return `unnest(p.msg_id || p.alt_ids) AS k(id)
-		JOIN message_ids m ON m.operator = p.operator AND m.msg_id = k.id
+		CROSS JOIN LATERAL (` + idOf("p.operator", "k.id") + `) m
 		JOIN recipients x ON x.id = m.recipient_id
 		WHERE m.stat IS NULL AND ` + partOpen("x", "m.part") + ` AND ` + recordedPred("p", ret)
 }
@@ -93,7 +82,12 @@ var takePendingSQL = `DELETE FROM pending_receipts d USING (
 	WHERE d.operator = x.operator AND d.msg_id = x.msg_id
 	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.state, d.mobile, d.received_at, d.err`
 
-// recordedPred is the part of matchPred after the key.
+// recordedPred is the condition for a recorded part m (of recipient x), found by
+// the key of receipt r (idOf), to be the message of r (mobile, received_at): the
+// id is within the retention window (the interval parameter ret), the receipt
+// did not come before the part was accepted (its submit time, within
+// receiptSlack), and it comes from the recipient's handset (compared on the
+// national ten digits: carriers write source_addr in several forms).
 func recordedPred(r, ret string) string {
 	return `m.created_at > now() - ` + ret + `::interval
 	AND m.created_at <= ` + r + `.received_at + interval '` + fmt.Sprint(int(receiptSlack.Seconds())) + ` seconds'
@@ -152,7 +146,7 @@ func (s *Service) idRetention() time.Duration {
 
 // ExpireMessageIDs deletes up to limit message ids older than the retention
 // window and returns how many went. Expired ids no longer match (see
-// matchPred); this only keeps the table small.
+// recordedPred); this only keeps the table small.
 func (s *Service) ExpireMessageIDs(ctx context.Context, limit int) (int64, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM message_ids WHERE ctid = ANY(ARRAY(
 		SELECT ctid FROM message_ids WHERE created_at < now() - $1::interval LIMIT $2))`, s.idRetention(), limit)
@@ -362,7 +356,7 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 			ORDER BY operator, msg_id, stat DESC),
 		parts AS (
 			SELECT DISTINCT ON (m.recipient_id, m.part) m.recipient_id, m.part, r.stat, r.state FROM r
-			CROSS JOIN LATERAL (`+idOf("r")+`) m
+			CROSS JOIN LATERAL (`+idOf("r.operator", "r.msg_id")+`) m
 			WHERE m.recipient_id = r.rid AND m.stat IS NULL AND r.stat IN (2, 3)
 			ORDER BY m.recipient_id, m.part, r.stat DESC),
 		agg AS (
@@ -504,9 +498,9 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), `+partFinal+`, m.created_at
 		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
 			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
-		CROSS JOIN LATERAL (`+idOf("r")+`) m
+		CROSS JOIN LATERAL (`+idOf("r.operator", "r.msg_id")+`) m
 		JOIN recipients x ON x.id = m.recipient_id
-		WHERE `+matchPred("r", "$6")+`
+		WHERE `+recordedPred("r", "$6")+`
 		ORDER BY `+partFinal+`, r.n`, ops, ids, grps, mobiles, at, ret)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
