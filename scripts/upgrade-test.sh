@@ -148,6 +148,9 @@ LOG_LEVEL=warn "$NEW/api" migrate up
 # A database that sends already claims as the previous release does until every
 # process is the new release's (migrations/0198).
 [ "$(LOG_LEVEL=warn "$NEW/api" admin claim-mode)" = "claim mode: rows" ] || fail "the upgraded database is not in the rows claim mode"
+# Likewise the message ids go to message_ids too, which the previous release's
+# workers read (migrations/0199).
+[ "$(LOG_LEVEL=warn "$NEW/api" admin id-store)" = "id store: table" ] || fail "the upgraded database is not in the table id store"
 
 mixed "the new schema"
 roll smpp-gateway "$NEW/smpp-gateway"
@@ -162,6 +165,8 @@ progress "every process is the new release's"
 # The operator's last step (docs/upgrades.md): claims in ranges, while the send runs.
 LOG_LEVEL=warn "$NEW/api" admin claim-mode ranges >/dev/null || fail "admin claim-mode ranges"
 mixed "range claims"
+LOG_LEVEL=warn "$NEW/api" admin id-store redis >/dev/null || fail "admin id-store redis"
+mixed "message ids in Redis"
 
 S2=$(send "$UPGRADE_M" "$UPGRADE_N" "چاپار: آزمون ارتقا، نسخهٔ نو")
 [ -n "$S2" ] && [ "$S2" != null ] || fail "the new API did not accept the send"

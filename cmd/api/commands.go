@@ -188,7 +188,7 @@ func addStaff(ctx context.Context, cfg config.Config, args []string) error {
 
 // admin runs operator commands: `admin credit <username> <rials>`,
 // `admin staff add <username> [password] [mobile]`, `admin requeue <send id>` and
-// `admin claim-mode [ranges|rows]`.
+// `admin claim-mode [ranges|rows]` and `admin id-store [redis|table]`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) >= 3 && args[0] == "staff" && args[1] == "add" {
 		return addStaff(ctx, cfg, args[2:])
@@ -197,11 +197,14 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 		return requeue(ctx, cfg, args[1])
 	}
 	if len(args) >= 1 && len(args) <= 2 && args[0] == "claim-mode" {
-		return claimMode(ctx, cfg, args[1:])
+		return engineMode(ctx, cfg, "claim mode", send.ClaimMode, send.SetClaimMode, args[1:])
+	}
+	if len(args) >= 1 && len(args) <= 2 && args[0] == "id-store" {
+		return engineMode(ctx, cfg, "id store", send.IDStoreMode, send.SetIDStoreMode, args[1:])
 	}
 	if len(args) != 3 || args[0] != "credit" {
 		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile] | " +
-			"admin requeue <send id> | admin claim-mode [ranges|rows]")
+			"admin requeue <send id> | admin claim-mode [ranges|rows] | admin id-store [redis|table]")
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil || amount <= 0 {
@@ -248,22 +251,25 @@ func requeue(ctx context.Context, cfg config.Config, arg string) error {
 	return nil
 }
 
-// claimMode prints the gateways' claim mode, or sets it (send.SetClaimMode).
-func claimMode(ctx context.Context, cfg config.Config, args []string) error {
+// engineMode prints one of the engine's modes (send.ClaimMode, send.IDStoreMode),
+// or sets it first when args names a value.
+func engineMode(ctx context.Context, cfg config.Config, name string,
+	get func(context.Context, *pgxpool.Pool) (string, error),
+	set func(context.Context, *pgxpool.Pool, string) error, args []string) error {
 	pool, err := cfg.DB().Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
 	if len(args) == 1 {
-		if err := send.SetClaimMode(ctx, pool, args[0]); err != nil {
+		if err := set(ctx, pool, args[0]); err != nil {
 			return err
 		}
 	}
-	mode, err := send.ClaimMode(ctx, pool)
+	mode, err := get(ctx, pool)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("claim mode: %s\n", mode)
+	fmt.Printf("%s: %s\n", name, mode)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -263,7 +264,7 @@ func (h *batchHandler) round(ctx context.Context, r *batchRun, send sendRow, chu
 	}
 	r.after = c.recs[len(c.recs)-1].ID
 	t1 := time.Now()
-	acc := h.rec.open(c.claimID, b.SendID, r.route, r.closes)
+	acc := h.rec.open(c.claimID, b.SendID, r.route, r.closes, send.RedisIDs)
 	finished := false
 	defer func() {
 		if !finished { // a panic: stop renewing the claim, the sweeper settles it
@@ -503,6 +504,7 @@ func outcomeOf(acc *claimAcc, st *recipientState) (outcome, bool) {
 		o.unknown = st.unknown > 0
 		o.failed = int16(len(st.parts) - st.accepted - st.unknown)
 		o.partStates = partStates(st.states)
+		o.msgIDs = slices.Clone(st.ids)
 	case st.status != 0:
 		o.rejected, o.errText = true, fmt.Sprintf("smsc:0x%02X", uint32(st.status))
 	case st.errText != "":

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/smpp"
 	"github.com/chapar/chapar/pkg/sms"
 )
@@ -233,6 +234,9 @@ type Config struct {
 	// every host its own directory: a gateway reads the journals of the dead
 	// ones beside it.
 	JournalDir string
+	// IDRetention is how long the key of an accepted part's message id lives in
+	// Redis (MESSAGE_ID_RETENTION, as the worker's; send.DefaultIDRetention).
+	IDRetention time.Duration
 }
 
 // fileBind is an entry of GATEWAY_BINDS_FILE; absent fields take the values
@@ -371,6 +375,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		Procs:           e.integer("GATEWAY_PROCS", DefaultProcs),
 		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
 		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
+		IDRetention:     e.duration("MESSAGE_ID_RETENTION", send.DefaultIDRetention),
 
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),

@@ -19,6 +19,7 @@ import (
 
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/config"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sendrules"
 	"github.com/chapar/chapar/pkg/shortlink"
 	"github.com/chapar/chapar/pkg/smpp"
@@ -141,6 +142,7 @@ func New(cfg Config, d Deps) (*Gateway, error) {
 	}
 	rec := newRecorder(d.Pool, log)
 	rec.now = d.Now
+	rec.store = send.NewIDStore(d.Redis, cfg.IDRetention)
 	g.handler = &batchHandler{
 		now:        d.Now,
 		rules:      sendrules.New(d.Pool),

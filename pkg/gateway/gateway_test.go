@@ -15,6 +15,7 @@ import (
 
 	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
 	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/send"
 	"github.com/chapar/chapar/pkg/sms"
 )
 
@@ -22,8 +23,21 @@ import (
 // real asynq server: every recipient is sent with two message ids, each
 // handset shows the reassembled text, the send's counters move, and every
 // receipt lands in the stream with a message id recorded for that handset.
+//
+// In each id store (migrations/0199): redis (the key mid:<route>:<id>) and table
+// (a message_ids row, as the previous release reads them); both write the ids on
+// the recipient.
 func TestBatchEndToEnd(t *testing.T) {
+	for _, mode := range []string{send.IDsRedis, send.IDsTable} {
+		t.Run(mode, func(t *testing.T) { batchEndToEnd(t, mode) })
+	}
+}
+
+func batchEndToEnd(t *testing.T, mode string) {
 	e := newEnv(t, smscsim.Config{}) // immediate receipts, all DELIVRD
+	if err := send.SetIDStoreMode(e.ctx(), e.db.Pool, mode); err != nil {
+		t.Fatal(err)
+	}
 	g := e.start(e.config(nil), nil)
 
 	const n = 1000
@@ -41,11 +55,15 @@ func TestBatchEndToEnd(t *testing.T) {
 	if u := e.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND (unknown OR parts_failed <> 0 OR submitted_at IS NULL)`, sendID); u != 0 {
 		t.Fatalf("%d recipients unknown, with failed parts or without submitted_at", u)
 	}
-	if c := e.count(`SELECT count(*) FROM message_ids WHERE send_id = $1 AND operator = 'mci'`, sendID); c != 2*n {
+	ids := e.recordedIDs(sendID)
+	if c := countIDs(ids, func(x recordedID) bool { return x.route == "mci" }); c != 2*n {
 		t.Fatalf("%d message ids, want %d", c, 2*n)
 	}
-	if c := e.count(`SELECT count(*) FROM (SELECT recipient_id FROM message_ids WHERE send_id = $1
-		GROUP BY recipient_id HAVING count(*) = 2 AND min(part) = 1 AND max(part) = 2) x`, sendID); c != n {
+	parts := map[int64]int{}
+	for _, x := range ids {
+		parts[x.recipient] |= 1 << x.part
+	}
+	if c := countIDs(ids, func(x recordedID) bool { return x.part == 1 && parts[x.recipient] == 0b110 }); c != n {
 		t.Fatalf("%d recipients with parts 1 and 2, want %d", c, n)
 	}
 	sc := e.sendCounters(sendID)
@@ -85,18 +103,9 @@ func TestBatchEndToEnd(t *testing.T) {
 	// Receipts: one per part, each for a recorded id of the same handset.
 	waitFor(t, 30*time.Second, "2,000 receipts in the stream", func() bool { return e.streamLen() >= 2*n })
 	owner := map[string]string{} // msg_id -> mobile
-	rows, err = e.db.Pool.Query(e.ctx(), `SELECT m.msg_id, r.mobile FROM message_ids m JOIN recipients r ON r.id = m.recipient_id WHERE m.send_id = $1`, sendID)
-	if err != nil {
-		t.Fatal(err)
+	for _, x := range ids {
+		owner[x.id] = mobiles[x.recipient]
 	}
-	for rows.Next() {
-		var id, m string
-		if err := rows.Scan(&id, &m); err != nil {
-			t.Fatal(err)
-		}
-		owner[id] = m
-	}
-	rows.Close()
 	seen := map[string]bool{}
 	for _, in := range e.streamEntries() {
 		if in.Kind != KindReceipt {
@@ -189,7 +198,7 @@ func duplicateTasksSubmitOnce(t *testing.T, mode string) {
 	if st.Duplicates != 0 || st.Total.Accepted != 2*n {
 		t.Fatalf("simulator: accepted %d, duplicates %d %v", st.Total.Accepted, st.Duplicates, st.DuplicateDestinations)
 	}
-	if c := e.count(`SELECT count(*) FROM message_ids WHERE send_id = $1`, sendID); c != 2*n {
+	if c := len(e.recordedIDs(sendID)); c != 2*n {
 		t.Fatalf("%d message ids, want %d", c, 2*n)
 	}
 	if sc := e.sendCounters(sendID); sc.Submitted != n || sc.Rejected != 0 {
@@ -352,12 +361,11 @@ func TestDisconnectMidBatch(t *testing.T) {
 		t.Fatalf("simulator: accepted %d (known %d of %d) duplicates %d disconnects %d",
 			st.Total.Accepted, known, n, st.Duplicates, st.Operators["mci"].Disconnects)
 	}
-	if c := e.count(`SELECT count(*) FROM message_ids m JOIN recipients r ON r.id = m.recipient_id
-		WHERE m.send_id = $1 AND NOT r.unknown`, sendID); c != known {
+	ids := e.recordedIDs(sendID)
+	if c := countIDs(ids, func(x recordedID) bool { return !x.unknown }); c != known {
 		t.Fatalf("%d message ids for known recipients, want %d", c, known)
 	}
-	if c := e.count(`SELECT count(*) FROM message_ids m JOIN recipients r ON r.id = m.recipient_id
-		WHERE m.send_id = $1 AND r.unknown`, sendID); c != 0 {
+	if c := countIDs(ids, func(x recordedID) bool { return x.unknown }); c != 0 {
 		t.Fatalf("%d message ids for unknown recipients", c)
 	}
 	if sc := e.sendCounters(sendID); sc.Submitted != n {
@@ -368,17 +376,10 @@ func TestDisconnectMidBatch(t *testing.T) {
 	waitFor(t, time.Minute, "a receipt per accepted message", func() bool { return e.streamLen() >= st.Total.Accepted })
 	recorded := map[string]bool{}
 	unknownMobiles := map[string]bool{}
-	rows, err := e.db.Pool.Query(e.ctx(), `SELECT msg_id FROM message_ids WHERE send_id = $1`, sendID)
-	if err != nil {
-		t.Fatal(err)
+	for _, x := range ids {
+		recorded[x.id] = true
 	}
-	for rows.Next() {
-		var id string
-		_ = rows.Scan(&id)
-		recorded[id] = true
-	}
-	rows.Close()
-	rows, err = e.db.Pool.Query(e.ctx(), `SELECT mobile FROM recipients WHERE send_id = $1 AND unknown`, sendID)
+	rows, err := e.db.Pool.Query(e.ctx(), `SELECT mobile FROM recipients WHERE send_id = $1 AND unknown`, sendID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +474,7 @@ func TestOtherRoute(t *testing.T) {
 	waitFor(t, 20*time.Second, "other recipients sent", func() bool {
 		return e.count(`SELECT count(*) FROM recipients WHERE send_id = $1 AND status = 0`, sendID) == 50
 	})
-	if c := e.count(`SELECT count(*) FROM message_ids WHERE send_id = $1 AND operator = 'mci'`, sendID); c != 50 {
+	if c := countIDs(e.recordedIDs(sendID), func(x recordedID) bool { return x.route == "mci" }); c != 50 {
 		t.Fatalf("%d message ids under mci", c)
 	}
 	if st := e.sim.Stats().Operators["mci"]; st.Accepted != 50 {

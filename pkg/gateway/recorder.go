@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/chapar/chapar/pkg/send"
 )
 
 // The recorder writes what every batch handler of the gateway produces, in
@@ -45,6 +47,10 @@ type claimAcc struct {
 	id     int64
 	sendID int64
 	route  string // the operator whose SMSC issues the chunk's message ids
+	// redisIDs is the id store (settings 'id_store', migrations/0199): true, the
+	// chunk's message ids go to Redis (recorder.store); false, to message_ids as
+	// the previous release reads them. Both modes write them on the recipient.
+	redisIDs bool
 	// closes, when set, is when the sending hours of the chunk's send close:
 	// no grant is given from then on (sendrules).
 	closes time.Time
@@ -63,6 +69,9 @@ type outcome struct {
 	failed   int16  // sent, parts that failed or were never submitted
 	// partStates is one byte per part (see partAccepted), sent recipients only.
 	partStates string
+	// msgIDs are the parts' message ids ("" for a part without one), sent
+	// recipients only (recipients.msg_ids).
+	msgIDs []string
 }
 
 // msgRow is one accepted part's message id, recorded as soon as it is known.
@@ -108,9 +117,10 @@ type RecorderCounters struct {
 }
 
 type recorder struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
-	now  func() time.Time // decides whether a claim's sending hours have closed
+	pool  *pgxpool.Pool
+	store *send.IDStore // the message ids of claims in redis mode (claimAcc.redisIDs)
+	log   *slog.Logger
+	now   func() time.Time // decides whether a claim's sending hours have closed
 
 	nTxs, nGrantTxs, nFailed, nRecipients, nGrants, nGrantWaits atomic.Int64
 	lastOuts                                                    atomic.Int64 // recipients of the last outcome transaction
@@ -160,8 +170,8 @@ func signal(c chan struct{}) {
 }
 
 // open registers a claimed chunk.
-func (r *recorder) open(id, sendID int64, route string, closes time.Time) *claimAcc {
-	c := &claimAcc{id: id, sendID: sendID, route: route, closes: closes}
+func (r *recorder) open(id, sendID int64, route string, closes time.Time, redisIDs bool) *claimAcc {
+	c := &claimAcc{id: id, sendID: sendID, route: route, closes: closes, redisIDs: redisIDs && r.store != nil}
 	r.mu.Lock()
 	r.active[id] = c
 	r.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,7 +17,9 @@ import (
 
 // batchRows are one group transaction's column arrays.
 type batchRows struct {
-	// message_ids rows.
+	// The accepted parts of claims in redis mode (claimAcc.redisIDs).
+	redis []send.AcceptedID
+	// message_ids rows (table mode).
 	msgOps, msgIDs []string
 	msgRecips      []int64
 	msgSends       []int64
@@ -29,6 +32,7 @@ type batchRows struct {
 	failed    []int16
 	states    []string
 	errs      []string
+	mids      []string // the parts' message ids joined by idSep ("": none)
 	k         []int32
 	claims    []*claimAcc
 	revert    []int64
@@ -48,29 +52,17 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	}
 	b := buildRows(outs, ids, finishes)
 	counts := make([][3]int64, len(b.claims)) // per claim: sent, rejected, partial
+	// The ids are in Redis before the outcomes commit: a receipt that finds its
+	// recipient still being recorded waits, as it does for a message_ids row. When
+	// Redis does not answer, they go to message_ids instead: recording never waits
+	// for Redis.
+	if err := r.store.Put(ctx, b.redis); err != nil {
+		r.log.Warn("message ids recorded in PostgreSQL: the id store failed", "ids", len(b.redis), "err", err)
+		b.redisToTable()
+	}
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		clear(counts)
-		if err := copyMessageIDs(ctx, tx, &b); err != nil {
-			return err
-		}
-		if err := markRecipients(ctx, tx, &b, counts); err != nil {
-			return err
-		}
-		if len(b.revert) > 0 {
-			if _, err := tx.Exec(ctx, `UPDATE recipients SET status = $2, updated_at = now()
-				WHERE id = ANY($1::bigint[]) AND status = $3`, b.revert, recipientQueued, recipientSubmitting); err != nil {
-				return fmt.Errorf("return unsent recipients to the queue: %w", err)
-			}
-		}
-		if err := countSends(ctx, tx, &b, counts); err != nil {
-			return err
-		}
-		if len(b.finishIDs) > 0 {
-			if _, err := tx.Exec(ctx, `DELETE FROM recipient_claims WHERE id = ANY($1::bigint[])`, b.finishIDs); err != nil {
-				return fmt.Errorf("end claims: %w", err)
-			}
-		}
-		return nil
+		return recordOutcomes(ctx, tx, &b, counts)
 	})
 	r.mu.Lock()
 	if err != nil {
@@ -99,6 +91,10 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	return nil
 }
 
+// idSep joins a recipient's message ids for the outcome statement: a control
+// character, which no usable id holds (smpp.UsableMessageID).
+const idSep = "\x1f"
+
 func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 	var b batchRows
 	idx := map[*claimAcc]int32{}
@@ -114,10 +110,16 @@ func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 		b.unknown = append(b.unknown, o.unknown)
 		b.failed = append(b.failed, o.failed)
 		b.states = append(b.states, o.partStates)
+		b.mids = append(b.mids, strings.Join(o.msgIDs, idSep))
 		b.errs = append(b.errs, o.errText)
 		b.k = append(b.k, k)
 	}
 	for _, m := range ids {
+		if m.claim.redisIDs {
+			b.redis = append(b.redis, send.AcceptedID{Route: m.claim.route, ID: m.id, Recipient: m.recipient, Send: m.claim.sendID,
+				Part: m.part, At: m.at})
+			continue
+		}
 		b.msgOps = append(b.msgOps, m.claim.route)
 		b.msgIDs = append(b.msgIDs, m.id)
 		b.msgRecips = append(b.msgRecips, m.recipient)
@@ -130,6 +132,42 @@ func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 		b.finishIDs = append(b.finishIDs, f.claim.id)
 	}
 	return b
+}
+
+// recordOutcomes writes one outcome transaction: the message ids kept in
+// PostgreSQL, the recipients' outcomes, the unsent returned to the queue, the
+// sends' counters and the end of the finished claims.
+func recordOutcomes(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
+	if err := copyMessageIDs(ctx, tx, b); err != nil {
+		return err
+	}
+	if err := markRecipients(ctx, tx, b, counts); err != nil {
+		return err
+	}
+	if len(b.revert) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE recipients SET status = $2, updated_at = now()
+			WHERE id = ANY($1::bigint[]) AND status = $3`, b.revert, recipientQueued, recipientSubmitting); err != nil {
+			return fmt.Errorf("return unsent recipients to the queue: %w", err)
+		}
+	}
+	if err := countSends(ctx, tx, b, counts); err != nil {
+		return err
+	}
+	if len(b.finishIDs) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM recipient_claims WHERE id = ANY($1::bigint[])`, b.finishIDs); err != nil {
+			return fmt.Errorf("end claims: %w", err)
+		}
+	}
+	return nil
+}
+
+// redisToTable moves the ids meant for Redis to the message_ids rows.
+func (b *batchRows) redisToTable() {
+	for _, a := range b.redis {
+		b.msgOps, b.msgIDs, b.msgRecips = append(b.msgOps, a.Route), append(b.msgIDs, a.ID), append(b.msgRecips, a.Recipient)
+		b.msgSends, b.msgParts, b.msgAt = append(b.msgSends, a.Send), append(b.msgParts, a.Part), append(b.msgAt, a.At)
+	}
+	b.redis = nil
 }
 
 // markRecipients records the outcomes: sent (0) with submitted_at, unknown,
@@ -157,14 +195,15 @@ func markRecipients(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]in
 			parts_failed = u.failed,
 			parts_rejected = CASE WHEN u.rejected THEN 0 ELSE u.failed END,
 			part_states = u.states,
+			msg_ids = CASE WHEN u.rejected OR u.mids = '' THEN r.msg_ids ELSE string_to_array(u.mids, chr(31)) END,
 			error = CASE WHEN u.rejected THEN u.error ELSE r.error END,
 			updated_at = now()
-		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[], $10::text[])
-			AS u(id, rejected, unknown, failed, error, k, states) JOIN live USING (k)
+		FROM unnest($1::bigint[], $2::bool[], $3::bool[], $4::smallint[], $5::text[], $6::int[], $10::text[], $13::text[])
+			AS u(id, rejected, unknown, failed, error, k, states, mids) JOIN live USING (k)
 		WHERE r.id = u.id AND r.status IN ($9, $12)
 		RETURNING u.k, u.rejected, NOT u.rejected AND (u.unknown OR u.failed > 0)`,
 		b.ids, b.rejected, b.unknown, b.failed, b.errs, b.k, recipientRejected, recipientSent, recipientSubmitting, b.states,
-		cids, recipientQueued)
+		cids, recipientQueued, b.mids)
 	if err != nil {
 		return fmt.Errorf("mark recipients: %w", err)
 	}

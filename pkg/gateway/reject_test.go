@@ -104,7 +104,7 @@ func TestRejectedParts(t *testing.T) {
 		errText             string
 	}
 	rows, err := e.db.Pool.Query(e.ctx(), `
-		SELECT r.mobile, r.status, r.parts_failed, r.error, (SELECT count(*) FROM message_ids m WHERE m.recipient_id = r.id)
+		SELECT r.mobile, r.status, r.parts_failed, r.error, cardinality(array_remove(coalesce(r.msg_ids, '{}'), ''))
 		FROM recipients r WHERE r.send_id = $1`, sendID)
 	if err != nil {
 		t.Fatal(err)

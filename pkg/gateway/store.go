@@ -44,6 +44,10 @@ type sendRow struct {
 	// a claim is its recipient_claims row alone; false, it also moves its
 	// recipients to status 7, as the previous release does.
 	Ranges bool
+	// RedisIDs is the id store (settings 'id_store', migrations/0199): true, the
+	// message ids go to Redis; false, to message_ids too, as the previous
+	// release reads them.
+	RedisIDs bool
 }
 
 func (s sendRow) halted() bool { return s.Status == "stopped" || s.Status == "failed" }
@@ -55,9 +59,10 @@ func (st *store) loadSend(ctx context.Context, id int64) (sendRow, error) {
 	var from, to *int
 	err := st.pool.QueryRow(ctx,
 		`SELECT s.account_id, s.sender, s.text, s.cancel11, s.status, coalesce(l.kind, ''), s.hours_start, s.hours_end,
-		coalesce(s.pace_per_hour, 0), coalesce((SELECT value #>> '{}' FROM settings WHERE key = 'claim_mode'), '') = 'ranges'
+		coalesce(s.pace_per_hour, 0), coalesce((SELECT value #>> '{}' FROM settings WHERE key = 'claim_mode'), '') = 'ranges',
+		coalesce((SELECT value #>> '{}' FROM settings WHERE key = 'id_store'), '') = 'redis'
 		FROM sends s LEFT JOIN lines l ON l.id = s.line_id WHERE s.id = $1`, id,
-	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to, &s.PacePerHour, &s.Ranges)
+	).Scan(&s.AccountID, &s.Sender, &s.Text, &s.Cancel11, &s.Status, &s.LineKind, &from, &to, &s.PacePerHour, &s.Ranges, &s.RedisIDs)
 	if from != nil && to != nil {
 		s.Own = &sendrules.Window{From: *from, To: *to}
 	}

@@ -90,10 +90,13 @@ WHERE s.id = $1 AND NOT s.masked AND $2 = ANY(s.numbers)`
 
 	// qExportAfter is the export's keyset step: the rows after (batch $2, id $3)
 	// with each recipient's text, the time its final receipt came and the
-	// carrier's message ids of its parts (kept as long as receipts may match,
+	// carrier's message ids of its parts: on the recipient (msg_ids), or for one
+	// recorded before them, in message_ids (kept as long as receipts may match,
 	// send.DefaultIDRetention).
 	qExportAfter = `SELECT r.batch, r.id, ` + maskedMobile + `, r.operator, r.parts, r.status, r.error, r.updated_at,
-       coalesce(r.text, ''), r.done_at, ARRAY(SELECT m.msg_id FROM message_ids m WHERE m.recipient_id = r.id ORDER BY m.part)
+       coalesce(r.text, ''), r.done_at, CASE WHEN r.msg_ids IS NULL
+         THEN ARRAY(SELECT m.msg_id FROM message_ids m WHERE m.recipient_id = r.id ORDER BY m.part)
+         ELSE array_remove(r.msg_ids, '') END
 FROM recipients_history r
 WHERE r.send_id = $1 AND r.batch >= $2 AND (r.batch > $2 OR r.id > $3)
 ORDER BY r.batch, r.id

@@ -1,4 +1,4 @@
 package send
 
-// TakePendingSQL is takePendingSQL, for the plan test.
-var TakePendingSQL = takePendingSQL
+// LookupSQL is lookupSQL, for the plan test.
+var LookupSQL = lookupSQL

@@ -2,6 +2,7 @@ package send_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,31 @@ type matchFixture struct {
 	d      testenv.Database
 	s      *send.Service
 	sendID int64
+	// ids, when set, is the Redis id store the test records ids in (redis mode);
+	// nil, they go to message_ids (table mode).
+	ids *send.IDStore
+	rdb testenv.Redis
+}
+
+// inEachStore runs test in each id store (migrations/0199): table (message_ids
+// rows) and redis (the keys of send.IDStore and the ids on the recipient).
+func inEachStore(t *testing.T, test func(t *testing.T, f *matchFixture)) {
+	for _, mode := range []string{send.IDsTable, send.IDsRedis} {
+		t.Run(mode, func(t *testing.T) {
+			f := newMatchFixture(t)
+			if mode == send.IDsRedis {
+				f.withIDStore()
+			}
+			test(t, f)
+		})
+	}
+}
+
+// withIDStore records the fixture's ids in a Redis id store of the test's own.
+func (f *matchFixture) withIDStore() {
+	f.rdb = testenv.RedisDB(f.t)
+	f.ids = send.NewIDStore(f.rdb.Client, 0)
+	f.s.SetIDStore(f.ids)
 }
 
 func newMatchFixture(t *testing.T) *matchFixture {
@@ -45,8 +71,17 @@ func (f *matchFixture) recipient(mobile string, parts int, states string, unknow
 	return id
 }
 
-// id records a part's message id, accepted at `at`.
+// id records a part's message id, accepted at `at`: in redis mode as a gateway
+// does (the key and the recipient's msg_ids), in table mode as a message_ids row.
 func (f *matchFixture) id(msgID string, recipient int64, part int, at time.Time) {
+	if f.ids != nil {
+		f.must(f.ids.Put(context.Background(), []send.AcceptedID{{Route: "mci", ID: msgID, Recipient: recipient, Part: int16(part), At: at}}))
+		_, err := f.d.Pool.Exec(context.Background(), `UPDATE recipients SET msg_ids = (SELECT array_agg(CASE WHEN n = $3
+			THEN $2 ELSE coalesce(msg_ids[n], '') END ORDER BY n) FROM generate_series(1, parts) AS n) WHERE id = $1`,
+			recipient, msgID, part)
+		f.must(err)
+		return
+	}
 	_, err := f.d.Pool.Exec(context.Background(), `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
 		VALUES ('mci', $1, $2, $3, $4, $5) ON CONFLICT (operator, msg_id) DO UPDATE SET recipient_id = EXCLUDED.recipient_id,
 		part = EXCLUDED.part, stat = NULL, created_at = EXCLUDED.created_at`, msgID, recipient, f.sendID, part, at)
@@ -62,8 +97,9 @@ func (f *matchFixture) status(id int64) (status int16, unknown bool, states stri
 // A reused id: the receipt of B's message comes while the id still names A's
 // (older) message. It is not applied to A (another handset); it waits, and once
 // B's id is recorded it is applied to B.
-func TestReceiptConfirmedByHandset(t *testing.T) {
-	f := newMatchFixture(t)
+func TestReceiptConfirmedByHandset(t *testing.T) { inEachStore(t, testReceiptConfirmedByHandset) }
+
+func testReceiptConfirmedByHandset(t *testing.T, f *matchFixture) {
 	ctx := context.Background()
 	a := f.recipient("989121110001", 1, "a", false)
 	b := f.recipient("989121110002", 1, "a", false)
@@ -90,8 +126,9 @@ func TestReceiptConfirmedByHandset(t *testing.T) {
 // The same handset twice (two sends to one number): a receipt received long
 // before the id was recorded is an older message's, not this one's, and a
 // receipt for an id past the retention window matches nothing; expired ids go.
-func TestReceiptConfirmedBySubmitTime(t *testing.T) {
-	f := newMatchFixture(t)
+func TestReceiptConfirmedBySubmitTime(t *testing.T) { inEachStore(t, testReceiptConfirmedBySubmitTime) }
+
+func testReceiptConfirmedBySubmitTime(t *testing.T, f *matchFixture) {
 	ctx := context.Background()
 	r := f.recipient("989121110003", 1, "a", false)
 	f.id("88", r, 1, time.Now())
@@ -111,8 +148,8 @@ func TestReceiptConfirmedBySubmitTime(t *testing.T) {
 	}
 	n, err := f.s.ExpireMessageIDs(ctx, 100)
 	f.must(err)
-	if n != 1 {
-		t.Fatalf("expired %d ids, want 1", n)
+	if want := map[bool]int64{true: 0, false: 1}[f.ids != nil]; n != want { // Redis expires its keys itself
+		t.Fatalf("expired %d ids, want %d", n, want)
 	}
 }
 
@@ -120,8 +157,9 @@ func TestReceiptConfirmedBySubmitTime(t *testing.T) {
 // lost). The receipts of the known parts come first; the recipient stays
 // open and unknown; the two receipts with no recorded id are reconciled to its
 // unknown parts by handset once they are a few seconds old, and then it is final.
-func TestUnknownPartsReconciled(t *testing.T) {
-	f := newMatchFixture(t)
+func TestUnknownPartsReconciled(t *testing.T) { inEachStore(t, testUnknownPartsReconciled) }
+
+func testUnknownPartsReconciled(t *testing.T, f *matchFixture) {
 	ctx := context.Background()
 	r := f.recipient("989121110004", 4, "a??a", true)
 	f.id("k1", r, 1, time.Now())
@@ -155,6 +193,11 @@ func TestUnknownPartsReconciled(t *testing.T) {
 	if st, unknown, states := f.status(r); got.Delivered != 1 || st != send.RcptDelivered || unknown || states != "dddd" {
 		t.Fatalf("reconciled: %+v, status %d unknown %v parts %q", got, st, unknown, states)
 	}
+	var ids []string
+	f.must(f.d.Pool.QueryRow(ctx, `SELECT coalesce(msg_ids, '{}') FROM recipients WHERE id = $1`, r).Scan(&ids))
+	if want := "k1 u2 u3 k4"; f.ids != nil && strings.Join(ids, " ") != want {
+		t.Fatalf("the recipient's ids %q, want %q", ids, want)
+	}
 }
 
 // A receipt that overtook its submit response and names the id in another form
@@ -163,7 +206,10 @@ func TestUnknownPartsReconciled(t *testing.T) {
 // the other key. Found by the chaos suite: pending receipts matched only their
 // first key and were dropped after SWEEP_NO_RECEIPT.
 func TestPendingReceiptMatchedByAnotherKey(t *testing.T) {
-	f := newMatchFixture(t)
+	inEachStore(t, testPendingReceiptMatchedByAnotherKey)
+}
+
+func testPendingReceiptMatchedByAnotherKey(t *testing.T, f *matchFixture) {
 	ctx := context.Background()
 	a := f.recipient("989121110009", 1, "a", false)
 	r := send.Receipt{Operator: "mci", MsgID: "2271560481", AltIDs: []string{"87654321"}, Stat: send.StatDelivered,
@@ -189,11 +235,12 @@ func TestPendingReceiptMatchedByAnotherKey(t *testing.T) {
 	}
 }
 
-// The retry of pending receipts probes message_ids by each key. Written as
-// msg_id = ANY(keys), the planner ANDed in the created_at BRIN index: a scan
-// of every block range of the retention window for each pending receipt, 25
-// times slower on the test bed's 1.4 million ids and growing with the table.
-func TestPendingTakeProbesEachKey(t *testing.T) {
+// The receipts' lookup probes message_ids by each key and the handset's
+// recipients by their number, whatever the batch. Written as msg_id = ANY(keys),
+// the planner ANDed in the created_at BRIN index: a scan of every block range of
+// the retention window for each receipt, 25 times slower on the test bed's 1.4
+// million ids and growing with the table.
+func TestLookupProbesEachKey(t *testing.T) {
 	f := newMatchFixture(t)
 	ctx := context.Background()
 	a := f.recipient("989121110009", 1, "a", false)
@@ -201,13 +248,16 @@ func TestPendingTakeProbesEachKey(t *testing.T) {
 		SELECT 'mci', 'm' || g, $1, $2, 1, now() - interval '1 hour' + g * interval '10 ms' FROM generate_series(1, 200000) g`,
 		a, f.sendID)
 	f.must(err)
-	_, err = f.d.Pool.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at)
-		SELECT 'mci', 'm' || g, ARRAY['x' || g], 2, '989121110009', now() FROM generate_series(199900, 200000) g`)
+	_, err = f.d.Pool.Exec(ctx, `ANALYZE message_ids; ANALYZE recipients`)
 	f.must(err)
-	_, err = f.d.Pool.Exec(ctx, `ANALYZE message_ids; ANALYZE pending_receipts`)
-	f.must(err)
+	const n = 100
+	ops, ids, mobiles := make([]string, n), make([]string, n), make([]string, n)
+	grps, rids, parts, at := make([]int32, n), make([]int64, n), make([]int16, n), make([]time.Time, n)
+	for i := range n {
+		ops[i], ids[i], mobiles[i], grps[i], at[i] = "mci", fmt.Sprint("m", 199900+i), "989121110009", int32(i), time.Now()
+	}
 	var plan []string
-	rows, err := f.d.Pool.Query(ctx, `EXPLAIN `+send.TakePendingSQL, 72*time.Hour)
+	rows, err := f.d.Pool.Query(ctx, `EXPLAIN `+send.LookupSQL, ops, ids, grps, mobiles, at, 72*time.Hour, rids, parts, at)
 	f.must(err)
 	for rows.Next() {
 		var line string
@@ -216,8 +266,9 @@ func TestPendingTakeProbesEachKey(t *testing.T) {
 	}
 	f.must(rows.Err())
 	text := strings.Join(plan, "\n")
-	if strings.Contains(text, "brin") || !strings.Contains(text, "message_ids_pkey") {
-		t.Fatalf("the pending receipts should probe message_ids_pkey by each key, not the BRIN index:\n%s", text)
+	if strings.Contains(text, "brin") || strings.Contains(text, "Seq Scan on message_ids") ||
+		!strings.Contains(text, "message_ids_pkey") || !strings.Contains(text, "mobile") {
+		t.Fatalf("the lookup should probe message_ids_pkey by each key and the recipients by number:\n%s", text)
 	}
 }
 
@@ -263,5 +314,61 @@ func TestPartReceiptAppliedOnce(t *testing.T) {
 	}
 	if st, _, states := f.status(r); st != send.RcptUndelivered || states != "dfd" {
 		t.Fatalf("final: status %d parts %q", st, states)
+	}
+}
+
+// Redis lost the id store's keys (a flush, a failover to a replica behind): a
+// receipt is matched on its handset's recipients by the ids the outcome wrote on
+// them (msg_ids), part by part; a reused id goes to the handset's newest message
+// sent before the receipt came; a receipt from another handset matches nothing and
+// waits; a receipt that overtook its id waits, and the retry applies it once the
+// id is recorded.
+func TestLostKeyMatchedByHandset(t *testing.T) {
+	f := newMatchFixture(t)
+	f.withIDStore()
+	ctx := context.Background()
+	const mobile = "989121110010"
+	two := f.recipient(mobile, 2, "aa", false)
+	f.id("x1", two, 1, time.Now())
+	f.id("x2", two, 2, time.Now())
+	older := f.recipient(mobile, 1, "a", false)
+	f.id("r1", older, 1, time.Now())
+	_, err := f.d.Pool.Exec(ctx, `UPDATE recipients SET submitted_at = now() - interval '1 hour' WHERE id = $1`, older)
+	f.must(err)
+	newer := f.recipient(mobile, 1, "a", false)
+	f.id("r1", newer, 1, time.Now())
+	f.must(f.rdb.Client.FlushDB(ctx).Err())
+
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "x2", Stat: send.StatDelivered, Mobile: mobile},
+		{Operator: "mci", MsgID: "r1", Stat: send.StatDelivered, Mobile: "0" + mobile[2:]},
+		{Operator: "mci", MsgID: "x1", Stat: send.StatDelivered, Mobile: "989121119999"},
+	})
+	f.must(err)
+	if got.Delivered != 1 || got.Pending != 1 {
+		t.Fatalf("lost keys: %+v, want the newer recipient delivered and another handset's receipt pending", got)
+	}
+	if _, _, states := f.status(two); states != "ad" {
+		t.Fatalf("two-part recipient's parts %q, want part 2 delivered", states)
+	}
+	if st, _, _ := f.status(older); st != send.RcptSent {
+		t.Fatalf("the older message with the reused id: status %d, want untouched", st)
+	}
+	if st, _, _ := f.status(newer); st != send.RcptDelivered {
+		t.Fatalf("the newer message: status %d, want delivered", st)
+	}
+
+	early := f.recipient("989121110011", 1, "a", false)
+	got, err = f.s.ApplyReceipts(ctx, []send.Receipt{{Operator: "mci", MsgID: "e1", Stat: send.StatUndelivered, Mobile: "989121110011"}})
+	f.must(err)
+	if got.Pending != 1 {
+		t.Fatalf("a receipt before its id: %+v, want it pending", got)
+	}
+	f.id("e1", early, 1, time.Now())
+	f.must(f.rdb.Client.FlushDB(ctx).Err())
+	got, err = f.s.RetryPending(ctx)
+	f.must(err)
+	if got.Failed != 1 {
+		t.Fatalf("retry by handset: %+v, want the recipient failed", got)
 	}
 }

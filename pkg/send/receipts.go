@@ -2,7 +2,6 @@ package send
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,43 +46,32 @@ const DefaultIDRetention = 72 * time.Hour
 // with the same id.
 const receiptSlack = 2 * time.Minute
 
-// idOf is the message_ids row of the key (op, id), as a subquery for a LATERAL
-// join: one probe of the primary key per key, a plan PostgreSQL keeps whatever the
-// table's statistics say. A plain join leaves the choice to the planner, and a
-// receipt path's connection that prepared it while message_ids was nearly empty
-// (a new install) kept hashing the whole table at every batch once it held a
-// million ids. The key is the primary key: at most one row.
-func idOf(op, id string) string {
-	return `SELECT * FROM message_ids m WHERE m.operator = ` + op + ` AND m.msg_id = ` + id + ` LIMIT 1`
+// recordedOf is the recorded part that the key (r.operator, r.msg_id) of receipt r
+// names, as a subquery for a LATERAL join (at most one row): the one the id store
+// found (r.rid, r.part, accepted at r.acc), else the key's message_ids row (a
+// gateway in table mode, or a part reconciled by its receipt), else the newest
+// recipient on the receipt's handset whose msg_ids hold the id, dated by its
+// submit (the key's entry in Redis was lost: recipients_mobile_idx). A branch runs
+// only when the ones before it found nothing. Each branch is a probe by key, a plan
+// PostgreSQL keeps whatever the tables' statistics say: a plain join leaves the
+// choice to the planner, and a receipt path's connection that prepared it while
+// message_ids was nearly empty (a new install) kept hashing the whole table at
+// every batch once it held a million ids.
+func recordedOf(r, ret string) string {
+	return `SELECT ` + r + `.rid AS recipient_id, ` + r + `.part, ` + r + `.acc AS created_at, NULL::smallint AS stat
+		WHERE ` + r + `.rid > 0
+	UNION ALL (SELECT m.recipient_id, m.part, m.created_at, m.stat FROM message_ids m
+		WHERE ` + r + `.rid = 0 AND m.operator = ` + r + `.operator AND m.msg_id = ` + r + `.msg_id LIMIT 1)
+	UNION ALL (SELECT y.id, k.part::smallint, y.submitted_at, NULL FROM recipients y
+		CROSS JOIN LATERAL unnest(y.msg_ids) WITH ORDINALITY AS k(id, part)
+		WHERE ` + r + `.rid = 0 AND length(` + r + `.mobile) >= 10 AND y.mobile = '98' || right(` + r + `.mobile, 10)
+			AND k.id = ` + r + `.msg_id AND y.submitted_at > now() - ` + ret + `::interval
+		ORDER BY y.submitted_at DESC LIMIT 1)
+	LIMIT 1`
 }
-
-// pendingMatch is recordedPred for a pending receipt p, as the FROM and WHERE of
-// the recorded parts m (of recipients x) still without a final state it
-// matches (one matching only final parts may be for a newer submit that reused
-// the id, and waits for it): by its own id or any of its
-// other keys (alt_ids), as a receipt does on arrival. Each key is probed by
-// equality: given m.msg_id = ANY(keys), the planner ANDs in the created_at BRIN
-// index, a scan of every block range of the retention window for each pending
-// receipt (48 ms against 1.9 for 100 receipts at 1.4 million ids, and growing
-// with the table).
-func pendingMatch(ret string) string {
-	return `unnest(p.msg_id || p.alt_ids) AS k(id)
-		CROSS JOIN LATERAL (` + idOf("p.operator", "k.id") + `) m
-		JOIN recipients x ON x.id = m.recipient_id
-		WHERE m.stat IS NULL AND ` + partOpen("x", "m.part") + ` AND ` + recordedPred("p", ret)
-}
-
-// takePendingSQL deletes and returns the pending receipts whose id is now
-// recorded ($1: the id retention).
-var takePendingSQL = `DELETE FROM pending_receipts d USING (
-		SELECT p.operator, p.msg_id FROM pending_receipts p
-		CROSS JOIN LATERAL (SELECT 1 FROM ` + pendingMatch("$1") + ` AND x.status NOT IN (5, 7) LIMIT 1) hit
-	) x
-	WHERE d.operator = x.operator AND d.msg_id = x.msg_id
-	RETURNING d.operator, d.msg_id, d.alt_ids, d.stat, d.state, d.mobile, d.received_at, d.err`
 
 // recordedPred is the condition for a recorded part m (of recipient x), found by
-// the key of receipt r (idOf), to be the message of r (mobile, received_at): the
+// the key of receipt r (recordedOf), to be the message of r (mobile, received_at): the
 // id is within the retention window (the interval parameter ret), the receipt
 // did not come before the part was accepted (its submit time, within
 // receiptSlack), and it comes from the recipient's handset (compared on the
@@ -101,7 +89,7 @@ type Applied struct {
 	Delivered int
 	Failed    int
 	// Waited is, for each final receipt applied to a part still open, the time
-	// from the part's acceptance (its submit_sm_resp, message_ids.created_at) to
+	// from the part's acceptance (its submit_sm_resp) to
 	// the receipt's arrival at the gateway.
 	Waited []time.Duration
 	// moves are the balances refunds of blocked recipients moved (blocked.go).
@@ -127,7 +115,7 @@ func (s *Service) ApplyReceipts(ctx context.Context, rs []Receipt) (Applied, err
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var err error
-		out, err = applyReceipts(ctx, tx, rs, s.idRetention(), s.blockedCodes)
+		out, err = s.applyReceipts(ctx, tx, rs)
 		return err
 	})
 	if err == nil {
@@ -156,59 +144,51 @@ func (s *Service) ExpireMessageIDs(ctx context.Context, limit int) (int64, error
 	return tag.RowsAffected(), nil
 }
 
+// pendingBatch is how many pending receipts a pass of RetryPending looks at.
+const pendingBatch = 20000
+
 // RetryPending matches receipts that overtook their submit response (or
 // whose recipient was still being recorded), and assigns receipts to the
 // unknown parts of recipients (a lost submit_sm_resp: matched by handset).
-// Every pending receipt is looked up by its key (message_ids is never scanned:
-// with thousands of pending receipts the planner would rather hash the whole
-// table).
+// Each pending receipt is looked up by its keys, as on arrival; those applied
+// leave pending_receipts.
 func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	var out Applied
-	ret := s.idRetention()
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// One worker at a time: with several, each pass would do the same work
-		// and wait on the others' rows. Most passes find nothing waiting:
-		// planning the matches below over every partition of recipients costs
-		// milliseconds, the probes microseconds.
-		var mine, unknown bool
+		// and wait on the others' rows.
+		var mine bool
 		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('pending_receipts'))`).Scan(&mine); err != nil || !mine {
 			return err
 		}
-		// By the primary key: index entries of rows found dead are marked so and
-		// skipped by the next look, where a scan of the table reads them all.
-		err := tx.QueryRow(ctx, `SELECT true FROM pending_receipts ORDER BY operator, msg_id LIMIT 1`).Scan(new(bool))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
+		rs, err := loadPending(ctx, tx)
+		if err != nil || len(rs) == 0 {
+			return err
 		}
+		m, err := s.match(ctx, tx, rs)
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM recipients WHERE unknown AND status IN (0, 1))`).
-			Scan(&unknown); err != nil {
+		n, err := s.reconcile(ctx, tx, rs, m)
+		if err != nil {
 			return err
 		}
-		if unknown {
-			if err := reconcileUnknown(ctx, tx, ret); err != nil {
+		if n > 0 { // the parts given an id match now
+			if m, err = s.match(ctx, tx, rs); err != nil {
 				return err
 			}
 		}
-		rows, err := tx.Query(ctx, takePendingSQL, ret)
-		if err != nil {
-			return fmt.Errorf("take pending: %w", err)
-		}
-		rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
-			var x Receipt
-			err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.State, &x.Mobile, &x.ReceivedAt, &x.Err)
-			return x, err
-		})
-		if err != nil {
-			return fmt.Errorf("take pending: %w", err)
-		}
-		if len(rs) == 0 {
+		// Taken: matched to a part still open of a recipient recorded. One matched
+		// only to final parts may be for a newer submit that reused the id, and waits
+		// for it (or for its expiry, SweepConfig.NoReceipt).
+		take, tm := m.subset(rs, func(g int) bool { return m.key[g] != "" && !m.wait[g] && !m.final[g] })
+		if len(take) == 0 {
 			return nil
 		}
-		out, err = applyReceipts(ctx, tx, rs, ret, s.blockedCodes)
-		return err
+		if out, err = s.settle(ctx, tx, take, tm); err != nil {
+			return err
+		}
+		return dropPending(ctx, tx, take)
 	})
 	if err == nil {
 		s.tell(ctx, out)
@@ -216,61 +196,79 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	return out, err
 }
 
-// applyReceipts applies receipts inside tx; codes tell the receipts of numbers
-// blocked at their operator (blocked.go).
-func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration, codes BlockedCodes) (Applied, error) {
-	var out Applied
+// loadPending reads up to pendingBatch pending receipts, by the primary key: index
+// entries of rows found dead are marked so and skipped by the next look, where a
+// scan of the table reads them all.
+func loadPending(ctx context.Context, tx pgx.Tx) ([]Receipt, error) {
+	rows, err := tx.Query(ctx, `SELECT operator, msg_id, alt_ids, stat, state, mobile, received_at, err
+		FROM pending_receipts ORDER BY operator, msg_id LIMIT $1`, pendingBatch)
+	if err != nil {
+		return nil, fmt.Errorf("pending receipts: %w", err)
+	}
+	rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Receipt, error) {
+		var x Receipt
+		err := r.Scan(&x.Operator, &x.MsgID, &x.AltIDs, &x.Stat, &x.State, &x.Mobile, &x.ReceivedAt, &x.Err)
+		return x, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pending receipts: %w", err)
+	}
+	return rs, nil
+}
+
+// dropPending deletes the pending receipts rs (applied).
+func dropPending(ctx context.Context, tx pgx.Tx, rs []Receipt) error {
+	ops, ids := make([]string, len(rs)), make([]string, len(rs))
+	for i, r := range rs {
+		ops[i], ids[i] = r.Operator, r.MsgID
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM pending_receipts p USING unnest($1::text[], $2::text[]) AS d(operator, msg_id)
+		WHERE p.operator = d.operator AND p.msg_id = d.msg_id`, ops, ids); err != nil {
+		return fmt.Errorf("take pending receipts: %w", err)
+	}
+	return nil
+}
+
+// reconcile offers the pending receipts that matched no recorded id to the unknown
+// parts of recipients on their handset (reconcileUnknown), when any recipient has
+// unknown parts; it returns how many parts were given an id. Most passes find none:
+// planning that match over every partition of recipients costs milliseconds.
+func (s *Service) reconcile(ctx context.Context, tx pgx.Tx, rs []Receipt, m receiptMatch) (int, error) {
+	var ops, ids []string
+	for g, r := range rs {
+		if m.key[g] == "" {
+			ops, ids = append(ops, r.Operator), append(ids, r.MsgID)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	var unknown bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM recipients WHERE unknown AND status IN (0, 1))`).
+		Scan(&unknown); err != nil || !unknown {
+		return 0, err
+	}
+	return reconcileUnknown(ctx, tx, ops, ids)
+}
+
+// applyReceipts applies receipts inside tx; those with no usable recorded id wait
+// in pending_receipts (the submit response may not be recorded yet, or its
+// recipient is still being recorded).
+func (s *Service) applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt) (Applied, error) {
 	now := time.Now()
 	for i := range rs {
 		if rs[i].ReceivedAt.IsZero() {
 			rs[i].ReceivedAt = now
 		}
 	}
-	// 0. Which receipts have a recorded id: their own id first, then (for those
-	// without) the other normalisations of it. This is read first, in its own
-	// statements: an id the gateway records after it only sends its receipt to
-	// pending_receipts (retried), while one read here is seen by the update below.
-	// Deciding it later would let a just-recorded id count as matched without
-	// being applied. A match whose recipient is still being recorded waits too.
-	// A receipt whose id matches only parts that already have their final state
-	// waits too when its handset has a message being submitted: the SMSC reused
-	// the id (a restart of its counter) for that newer submit, whose response is
-	// not recorded yet, and the receipt is that one's (waitForSubmitting).
-	m := receiptMatch{key: make([]string, len(rs)), rid: make([]int64, len(rs)), wait: make([]bool, len(rs)),
-		final: make([]bool, len(rs)), at: make([]time.Time, len(rs))}
-	if err := m.lookup(ctx, tx, rs, ret, false); err != nil {
+	m, err := s.match(ctx, tx, rs)
+	if err != nil {
+		return Applied{}, err
+	}
+	out, err := s.settle(ctx, tx, rs, m)
+	if err != nil {
 		return out, err
 	}
-	if err := m.lookup(ctx, tx, rs, ret, true); err != nil {
-		return out, err
-	}
-	if err := m.waitForSubmitting(ctx, tx, rs); err != nil {
-		return out, err
-	}
-	var mOps, mIDs []string
-	var mRids []int64
-	var mStats []int16
-	var mStates []string
-	enroute := false
-	for g, r := range rs {
-		if m.key[g] != "" && !m.wait[g] {
-			mOps, mIDs, mRids, mStats = append(mOps, r.Operator), append(mIDs, m.key[g]), append(mRids, m.rid[g]), append(mStats, r.Stat)
-			mStates = append(mStates, r.State)
-			enroute = enroute || r.Stat == StatEnroute
-			if !m.final[g] && r.Stat != StatEnroute {
-				// A receipt that overtook its submit_sm_resp waited nothing.
-				out.Waited = append(out.Waited, max(r.ReceivedAt.Sub(m.at[g]), 0))
-			}
-		}
-	}
-	if err := applyMatched(ctx, tx, matchedRows{mOps, mIDs, mRids, mStats, mStates}, enroute, &out); err != nil {
-		return out, err
-	}
-	if err := applyBlocked(ctx, tx, rs, m, codes, &out); err != nil {
-		return out, err
-	}
-	// 3. Receipts with no usable recorded id wait (the submit response may not be
-	// stored yet, or its recipient is still being recorded).
 	var pOps, pIDs, pAlts, pMobiles, pStates, pErrs []string
 	var pStats []int16
 	var pAt []time.Time
@@ -300,13 +298,62 @@ func applyReceipts(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Durati
 	return out, nil
 }
 
-// matchedRows are the receipts to apply: their operator, recorded id, the
-// recipient that id was matched to, state and the carrier's state text.
+// match matches a batch of receipts (receiptMatch.lookup): by their own id first,
+// then (for those without) by the other normalisations of it. This is read first,
+// in its own statements: an id the gateway records after it only sends its receipt
+// to pending_receipts (retried), while one read here is seen by the update after
+// it. Deciding it later would let a just-recorded id count as matched without being
+// applied. A match whose recipient is still being recorded waits too, and so does
+// a receipt whose id matches only parts that already have their final state while
+// its handset has a message being submitted: the SMSC reused the id (a restart of
+// its counter) for that newer submit, whose response is not recorded yet, and the
+// receipt is that one's (waitForSubmitting).
+func (s *Service) match(ctx context.Context, tx pgx.Tx, rs []Receipt) (receiptMatch, error) {
+	m := newReceiptMatch(len(rs))
+	ret := s.idRetention()
+	if err := m.lookup(ctx, tx, s.ids, rs, ret, false); err != nil {
+		return m, err
+	}
+	if err := m.lookup(ctx, tx, s.ids, rs, ret, true); err != nil {
+		return m, err
+	}
+	return m, m.waitForSubmitting(ctx, tx, rs)
+}
+
+// settle applies the receipts that matched a recorded part (not waiting), and
+// marks the numbers their carriers say block advertising (blocked.go).
+func (s *Service) settle(ctx context.Context, tx pgx.Tx, rs []Receipt, m receiptMatch) (Applied, error) {
+	var out Applied
+	var mr matchedRows
+	enroute := false
+	for g, r := range rs {
+		if m.key[g] == "" || m.wait[g] {
+			continue
+		}
+		if !m.final[g] && r.Stat != StatEnroute {
+			// A receipt that overtook its submit_sm_resp waited nothing.
+			out.Waited = append(out.Waited, max(r.ReceivedAt.Sub(m.at[g]), 0))
+		}
+		if m.final[g] {
+			continue // a repeat: its part has its final state
+		}
+		mr.rids, mr.parts = append(mr.rids, m.rid[g]), append(mr.parts, m.part[g])
+		mr.stats, mr.states = append(mr.stats, r.Stat), append(mr.states, r.State)
+		enroute = enroute || r.Stat == StatEnroute
+	}
+	if err := applyMatched(ctx, tx, mr, enroute, &out); err != nil {
+		return out, err
+	}
+	return out, applyBlocked(ctx, tx, rs, m, s.blockedCodes, &out)
+}
+
+// matchedRows are the receipts to apply: the recipient and part each matched,
+// its state and the carrier's state text.
 type matchedRows struct {
-	ops, ids []string
-	rids     []int64
-	stats    []int16
-	states   []string
+	rids   []int64
+	parts  []int16
+	stats  []int16
+	states []string
 }
 
 // partOpen is the SQL condition that part (an SQL smallint) of recipient x has no
@@ -346,19 +393,15 @@ func openCount(parts string) string {
 // part is: its unknown parts are reconciled by receipt first (RetryPending), so
 // the flag is left as it is.
 func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, out *Applied) error {
-	if len(mr.ids) == 0 {
+	if len(mr.rids) == 0 {
 		return nil
 	}
 	// 1. Mark parts (final states once), and move en-route recipients to "reached telecom".
-	rows, err := tx.Query(ctx, `WITH r AS (
-			SELECT DISTINCT ON (operator, msg_id) operator, msg_id, rid, stat, state
-			FROM unnest($1::text[], $2::text[], $3::bigint[], $4::smallint[], $5::text[]) AS r(operator, msg_id, rid, stat, state)
-			ORDER BY operator, msg_id, stat DESC),
-		parts AS (
-			SELECT DISTINCT ON (m.recipient_id, m.part) m.recipient_id, m.part, r.stat, r.state FROM r
-			CROSS JOIN LATERAL (`+idOf("r.operator", "r.msg_id")+`) m
-			WHERE m.recipient_id = r.rid AND m.stat IS NULL AND r.stat IN (2, 3)
-			ORDER BY m.recipient_id, m.part, r.stat DESC),
+	rows, err := tx.Query(ctx, `WITH parts AS (
+			SELECT DISTINCT ON (rid, part) rid AS recipient_id, part, stat, state
+			FROM unnest($1::bigint[], $2::smallint[], $3::smallint[], $4::text[]) AS r(rid, part, stat, state)
+			WHERE stat IN (2, 3)
+			ORDER BY rid, part, stat DESC),
 		agg AS (
 			SELECT recipient_id, max(state) FILTER (WHERE stat = 3 AND state <> '') AS why,
 				coalesce(array_agg(part) FILTER (WHERE stat = 2), '{}') AS dparts,
@@ -381,7 +424,7 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 		hooks AS (`+webhook.ReceiptEventsCTE("upd")+`)
 		SELECT send_id, count(*) FILTER (WHERE status = 2), count(*) FILTER (WHERE status = 3) FROM upd
 		GROUP BY send_id ORDER BY send_id`,
-		mr.ops, mr.ids, mr.rids, mr.stats, mr.states)
+		mr.rids, mr.parts, mr.stats, mr.states)
 	if err != nil {
 		return fmt.Errorf("apply receipts: %w", err)
 	}
@@ -426,15 +469,35 @@ func applyMatched(ctx context.Context, tx pgx.Tx, mr matchedRows, enroute bool, 
 var partFinal = `(m.stat IS NOT NULL OR NOT ` + partOpen("x", "m.part") + `)`
 
 // receiptMatch is, per receipt of a batch, the recorded id it matched, the
-// recipient of that id, whether that recipient is still being recorded,
+// recipient and part of that id, whether that recipient is still being recorded,
 // whether the part already had its final state (no open part matched) and
 // when the id was recorded.
 type receiptMatch struct {
 	key   []string
 	rid   []int64
+	part  []int16
 	wait  []bool
 	final []bool
 	at    []time.Time
+}
+
+func newReceiptMatch(n int) receiptMatch {
+	return receiptMatch{key: make([]string, n), rid: make([]int64, n), part: make([]int16, n),
+		wait: make([]bool, n), final: make([]bool, n), at: make([]time.Time, n)}
+}
+
+// subset is the receipts of rs that keep says to keep, with their matches.
+func (m receiptMatch) subset(rs []Receipt, keep func(g int) bool) ([]Receipt, receiptMatch) {
+	var out []Receipt
+	sub := newReceiptMatch(0)
+	for g, r := range rs {
+		if keep(g) {
+			out = append(out, r)
+			sub.key, sub.rid, sub.part = append(sub.key, m.key[g]), append(sub.rid, m.rid[g]), append(sub.part, m.part[g])
+			sub.wait, sub.final, sub.at = append(sub.wait, m.wait[g]), append(sub.final, m.final[g]), append(sub.at, m.at[g])
+		}
+	}
+	return out, sub
 }
 
 // waitForSubmitting makes the receipts matched only to final parts wait when a
@@ -470,10 +533,22 @@ func (m *receiptMatch) waitForSubmitting(ctx context.Context, tx pgx.Tx, rs []Re
 	return nil
 }
 
+// lookupSQL reads, for each key of a receipt r (its group g, at its position n),
+// the part the key names (recordedOf: the id store's hit r.rid, r.part and r.acc,
+// or PostgreSQL's record of it) if it is the message of r (recordedPred).
+var lookupSQL = `SELECT r.g, r.msg_id, m.recipient_id, m.part, x.status IN (5, 7), ` + partFinal + `, m.created_at
+	FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[], $7::bigint[], $8::smallint[], $9::timestamptz[])
+		WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, rid, part, acc, n)
+	CROSS JOIN LATERAL (` + recordedOf("r", "$6") + `) m
+	JOIN recipients x ON x.id = m.recipient_id
+	WHERE ` + recordedPred("r", "$6") + `
+	ORDER BY ` + partFinal + `, r.n`
+
 // lookup matches the receipts still without a key, or matched only to final
 // parts: by their own id, or (alt) by the other normalisations of it, keeping
-// the first found in input order, a part still open before a final one.
-func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret time.Duration, alt bool) error {
+// the first found in input order, a part still open before a final one. The id
+// store (nil: none) is asked first, in one pipeline.
+func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, store *IDStore, rs []Receipt, ret time.Duration, alt bool) error {
 	var ops, ids, mobiles []string
 	var grps []int32
 	var at []time.Time
@@ -495,13 +570,18 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, `SELECT r.g, r.msg_id, m.recipient_id, x.status IN (5, 7), `+partFinal+`, m.created_at
-		FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[])
-			WITH ORDINALITY AS r(operator, msg_id, g, mobile, received_at, n)
-		CROSS JOIN LATERAL (`+idOf("r.operator", "r.msg_id")+`) m
-		JOIN recipients x ON x.id = m.recipient_id
-		WHERE `+recordedPred("r", "$6")+`
-		ORDER BY `+partFinal+`, r.n`, ops, ids, grps, mobiles, at, ret)
+	hits, err := store.get(ctx, ops, ids)
+	if err != nil {
+		return fmt.Errorf("match receipts: %w", err)
+	}
+	rids, parts, acc := make([]int64, len(ids)), make([]int16, len(ids)), make([]time.Time, len(ids))
+	for i, h := range hits {
+		rids[i], parts[i], acc[i] = h.rid, h.part, h.at
+		if h.rid == 0 {
+			acc[i] = at[i]
+		}
+	}
+	rows, err := tx.Query(ctx, lookupSQL, ops, ids, grps, mobiles, at, ret, rids, parts, acc)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}
@@ -510,13 +590,14 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, rs []Receipt, ret 
 		var g int32
 		var id string
 		var rid int64
+		var part int16
 		var wait, final bool
 		var at time.Time
-		if err := rows.Scan(&g, &id, &rid, &wait, &final, &at); err != nil {
+		if err := rows.Scan(&g, &id, &rid, &part, &wait, &final, &at); err != nil {
 			return fmt.Errorf("match receipts: %w", err)
 		}
 		if m.key[g] == "" || (m.final[g] && !final) {
-			m.key[g], m.rid[g], m.wait[g], m.final[g], m.at[g] = id, rid, wait, final, at
+			m.key[g], m.rid[g], m.part[g], m.wait[g], m.final[g], m.at[g] = id, rid, part, wait, final, at
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -41,23 +41,25 @@ type unknownCandidate struct {
 	recorded   []int16 // parts that have a message id
 }
 
-// reconcileUnknown gives pending receipts that match no recorded id to the
-// unknown parts of recipients on their handset (the submit_sm_resp of those
-// parts was lost, so their ids were never known): each receipt takes the
-// first unknown part of the most recently submitted such recipient, and a
-// recipient takes at most as many receipts as it has unknown parts. The parts
-// become accepted (part_states 'a'); the recipient stays unknown while any part
-// is. The receipts themselves are applied by the caller, as matched ones.
-func reconcileUnknown(ctx context.Context, tx pgx.Tx, ret time.Duration) error {
+// reconcileUnknown gives the pending receipts (ops, ids) that match no recorded id
+// to the unknown parts of recipients on their handset (the submit_sm_resp of those
+// parts was lost, so their ids were never known): each receipt takes the first
+// unknown part of the most recently submitted such recipient, and a recipient
+// takes at most as many receipts as it has unknown parts. The parts become
+// accepted (part_states 'a') with the receipt's id; the recipient stays unknown
+// while any part is. It returns how many parts it gave an id; the receipts
+// themselves are applied by the caller, as matched ones.
+func reconcileUnknown(ctx context.Context, tx pgx.Tx, ops, ids []string) (int, error) {
 	rows, err := tx.Query(ctx, `SELECT p.operator, p.msg_id, p.received_at, r.id, r.send_id, r.parts, r.part_states,
-			ARRAY(SELECT m.part FROM message_ids m WHERE m.recipient_id = r.id)
-		FROM pending_receipts p
+			ARRAY(SELECT m.part FROM message_ids m WHERE m.recipient_id = r.id
+				UNION SELECT k.n::smallint FROM unnest(r.msg_ids) WITH ORDINALITY AS k(id, n) WHERE k.id <> '')
+		FROM unnest($1::text[], $2::text[]) AS u(operator, msg_id)
+		JOIN pending_receipts p ON p.operator = u.operator AND p.msg_id = u.msg_id
 		JOIN recipients r ON r.mobile = p.mobile AND r.unknown AND r.status IN (0, 1)
-		WHERE p.received_at >= r.submitted_at - $2::interval AND p.received_at < now() - $3::interval
-			AND NOT EXISTS (SELECT 1 FROM `+pendingMatch("$1")+`)
-		ORDER BY p.received_at, p.operator, p.msg_id, r.submitted_at DESC, r.id`, ret, unknownSlack, unknownAfter)
+		WHERE p.received_at >= r.submitted_at - $3::interval AND p.received_at < now() - $4::interval
+		ORDER BY p.received_at, p.operator, p.msg_id, r.submitted_at DESC, r.id`, ops, ids, unknownSlack, unknownAfter)
 	if err != nil {
-		return fmt.Errorf("reconcile unknown: %w", err)
+		return 0, fmt.Errorf("reconcile unknown: %w", err)
 	}
 	cands, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (unknownCandidate, error) {
 		var c unknownCandidate
@@ -65,12 +67,13 @@ func reconcileUnknown(ctx context.Context, tx pgx.Tx, ret time.Duration) error {
 		return c, err
 	})
 	if err != nil {
-		return fmt.Errorf("reconcile unknown: %w", err)
+		return 0, fmt.Errorf("reconcile unknown: %w", err)
 	}
 	if len(cands) == 0 {
-		return nil
+		return 0, nil
 	}
-	return storeReconciled(ctx, tx, assignUnknown(cands))
+	rc := assignUnknown(cands)
+	return len(rc.ids), storeReconciled(ctx, tx, rc)
 }
 
 // reconciled is the outcome of assignUnknown: new message_ids rows and the
@@ -127,8 +130,9 @@ func unknownStates(c unknownCandidate) []byte {
 	return st
 }
 
-// storeReconciled records the assigned ids (dated by their receipt, which is
-// what the submit-time check compares) and the recipients' part states.
+// storeReconciled records the assigned ids (a message_ids row each, dated by its
+// receipt, which is what the submit-time check compares; and on the recipient's
+// msg_ids) and the recipients' part states.
 func storeReconciled(ctx context.Context, tx pgx.Tx, rc reconciled) error {
 	if len(rc.ids) > 0 {
 		if _, err := tx.Exec(ctx, `INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
@@ -147,8 +151,11 @@ func storeReconciled(ctx context.Context, tx pgx.Tx, rc reconciled) error {
 	}
 	// Merged on the locked row: a receipt a consumer applied meanwhile stays.
 	if _, err := tx.Exec(ctx, `UPDATE recipients r SET part_states = part_states_merge(r.part_states, u.states),
-			unknown = strpos(u.states, '?') > 0, updated_at = now()
-		FROM unnest($1::bigint[], $2::text[]) AS u(id, states) WHERE r.id = u.id`, rids, states); err != nil {
+			unknown = strpos(u.states, '?') > 0, updated_at = now(),
+			msg_ids = (SELECT array_agg(coalesce(a.id, r.msg_ids[n], '') ORDER BY n) FROM generate_series(1, r.parts) AS n
+				LEFT JOIN unnest($3::bigint[], $4::smallint[], $5::text[]) AS a(rid, part, id) ON a.rid = r.id AND a.part = n)
+		FROM unnest($1::bigint[], $2::text[]) AS u(id, states) WHERE r.id = u.id`, rids, states,
+		rc.rids, rc.parts, rc.ids); err != nil {
 		return fmt.Errorf("reconcile unknown: %w", err)
 	}
 	return nil

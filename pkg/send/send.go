@@ -90,6 +90,8 @@ type Service struct {
 
 	// IDRetention is how long a message id matches receipts (0: DefaultIDRetention).
 	IDRetention time.Duration
+	// ids is where gateways keep the receipts' id lookup (nil: PostgreSQL alone; SetIDStore).
+	ids *IDStore
 	// AnalyzeFrom is the least number of recipients whose expansion analyzes the
 	// partition they went to (0: DefaultAnalyzeFrom; analyze.go).
 	AnalyzeFrom int

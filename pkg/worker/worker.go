@@ -128,6 +128,7 @@ func New(cfg config.Config, log *slog.Logger, pool *pgxpool.Pool, rdb redis.Univ
 			*dst = d
 		}
 	}
+	w.Sends.SetIDStore(send.NewIDStore(rdb, w.Sends.IDRetention))
 	return w
 }
 

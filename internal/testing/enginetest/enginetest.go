@@ -177,9 +177,8 @@ func (e *Engine) dump() string {
 		rows.Close()
 	}
 	if rows, err := e.DB.Pool.Query(ctx, `SELECT r.id, r.mobile, r.status, r.parts, r.parts_delivered, r.parts_failed,
-		coalesce(string_agg(m.operator || ':' || m.msg_id || ':' || coalesce(m.stat::text, '-'), ','), '')
-		FROM recipients r LEFT JOIN message_ids m ON m.recipient_id = r.id WHERE r.status IN (0, 1)
-		GROUP BY r.id ORDER BY r.id LIMIT 5`); err == nil {
+		coalesce(array_to_string(r.msg_ids, ','), '') || ' ' || r.part_states
+		FROM recipients r WHERE r.status IN (0, 1) ORDER BY r.id LIMIT 5`); err == nil {
 		for rows.Next() {
 			var id int64
 			var mobile, ids string
