@@ -66,20 +66,21 @@ func (e *env) recordedIDs(sendID int64) []recordedID {
 	return out
 }
 
-// idKeys is the id store's keys in this test's Redis database: id to
-// "route:" and the stored value.
+// idKeys is the id store's entries in this test's Redis database (the fields of
+// its hashes mid:<route>:<hour>): id to "route:" and the stored value.
 func (e *env) idKeys() map[string]string {
 	e.t.Helper()
 	out := map[string]string{}
 	iter := e.redis.Client.Scan(e.ctx(), 0, "mid:*", 1000).Iterator()
 	for iter.Next(e.ctx()) {
-		k := strings.TrimPrefix(iter.Val(), "mid:")
-		route, id, _ := strings.Cut(k, ":")
-		v, err := e.redis.Client.Get(e.ctx(), iter.Val()).Result()
+		route, _, _ := strings.Cut(strings.TrimPrefix(iter.Val(), "mid:"), ":")
+		fields, err := e.redis.Client.HGetAll(e.ctx(), iter.Val()).Result()
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		out[id] = route + ":" + v
+		for id, v := range fields {
+			out[id] = route + ":" + v
+		}
 	}
 	if err := iter.Err(); err != nil {
 		e.t.Fatal(err)

@@ -222,8 +222,8 @@ func testPendingReceiptMatchedByAnotherKey(t *testing.T, f *matchFixture) {
 	f.id("87654321", a, 1, time.Now())
 	got, err = f.s.RetryPending(ctx)
 	f.must(err)
-	if got.Delivered != 1 {
-		t.Fatalf("retry by the other key: %+v, want the recipient delivered", got)
+	if got.Delivered != 1 || got.Matched != 1 {
+		t.Fatalf("retry by the other key: %+v, want the recipient delivered (one late match)", got)
 	}
 	if st, _, _ := f.status(a); st != send.RcptDelivered {
 		t.Fatalf("status %d, want delivered", st)
@@ -370,5 +370,62 @@ func TestLostKeyMatchedByHandset(t *testing.T) {
 	f.must(err)
 	if got.Failed != 1 {
 		t.Fatalf("retry by handset: %+v, want the recipient failed", got)
+	}
+}
+
+// Pending receipts that never match (ids of another system) come first in key
+// order and fill a retry pass: the passes walk on from where the last one stopped,
+// so the receipt after them is applied within a round of passes.
+func TestPendingWalkReachesEveryReceipt(t *testing.T) {
+	f := newMatchFixture(t)
+	send.SetPendingBatch(t, 2)
+	ctx := context.Background()
+	r := f.recipient("989121110012", 1, "a", false)
+	_, err := f.d.Pool.Exec(ctx, `INSERT INTO pending_receipts (operator, msg_id, alt_ids, stat, mobile, received_at)
+		SELECT 'mci', 'a' || g, '{}', 2, '989121119999', now() FROM generate_series(1, 5) g`)
+	f.must(err)
+	_, err = f.s.ApplyReceipts(ctx, []send.Receipt{{Operator: "mci", MsgID: "z9", Stat: send.StatDelivered, Mobile: "989121110012"}})
+	f.must(err)
+	f.id("z9", r, 1, time.Now().Add(-time.Second))
+	delivered := 0
+	for range 3 { // 6 receipts, 2 a pass
+		got, err := f.s.RetryPending(ctx)
+		f.must(err)
+		delivered += got.Delivered
+	}
+	if st, _, _ := f.status(r); delivered != 1 || st != send.RcptDelivered {
+		t.Fatalf("after a round of passes: %d delivered, status %d", delivered, st)
+	}
+}
+
+// The id store keeps an hour's ids in one hash: a receipt is looked for in the
+// hours of the last one or two; one whose part is older is matched by its handset
+// in PostgreSQL, or, without a handset, in the older hours, the newest first (an
+// id reused hours later names the newer part).
+func TestIDStoreHours(t *testing.T) {
+	f := newMatchFixture(t)
+	f.withIDStore()
+	ctx := context.Background()
+	old := f.recipient("989121110013", 1, "a", false)
+	f.id("h1", old, 1, time.Now().Add(-5*time.Hour))
+	older := f.recipient("989121110014", 1, "a", false)
+	f.id("h2", older, 1, time.Now().Add(-6*time.Hour))
+	newer := f.recipient("989121110015", 1, "a", false)
+	f.id("h2", newer, 1, time.Now().Add(-3*time.Hour))
+	got, err := f.s.ApplyReceipts(ctx, []send.Receipt{
+		{Operator: "mci", MsgID: "h1", Stat: send.StatDelivered, Mobile: "989121110013"},
+		{Operator: "mci", MsgID: "h2", Stat: send.StatDelivered},
+	})
+	f.must(err)
+	if got.Delivered != 2 {
+		t.Fatalf("parts hours old: %+v, want both delivered", got)
+	}
+	for id, want := range map[int64]int16{old: send.RcptDelivered, older: send.RcptSent, newer: send.RcptDelivered} {
+		if st, _, _ := f.status(id); st != want {
+			t.Fatalf("recipient %d: status %d, want %d", id, st, want)
+		}
+	}
+	if n, err := f.rdb.Client.Keys(ctx, "mid:mci:*").Result(); err != nil || len(n) != 3 {
+		t.Fatalf("hashes %v (%v), want one an hour", n, err)
 	}
 }

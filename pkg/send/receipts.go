@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -145,7 +146,7 @@ func (s *Service) ExpireMessageIDs(ctx context.Context, limit int) (int64, error
 }
 
 // pendingBatch is how many pending receipts a pass of RetryPending looks at.
-const pendingBatch = 20000
+var pendingBatch = 20000
 
 // RetryPending matches receipts that overtook their submit response (or
 // whose recipient was still being recorded), and assigns receipts to the
@@ -161,7 +162,7 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('pending_receipts'))`).Scan(&mine); err != nil || !mine {
 			return err
 		}
-		rs, err := loadPending(ctx, tx)
+		rs, err := s.pending.load(ctx, tx)
 		if err != nil || len(rs) == 0 {
 			return err
 		}
@@ -188,6 +189,7 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 		if out, err = s.settle(ctx, tx, take, tm); err != nil {
 			return err
 		}
+		out.Matched = len(take)
 		return dropPending(ctx, tx, take)
 	})
 	if err == nil {
@@ -196,12 +198,23 @@ func (s *Service) RetryPending(ctx context.Context) (Applied, error) {
 	return out, err
 }
 
-// loadPending reads up to pendingBatch pending receipts, by the primary key: index
-// entries of rows found dead are marked so and skipped by the next look, where a
-// scan of the table reads them all.
-func loadPending(ctx context.Context, tx pgx.Tx) ([]Receipt, error) {
+// pendingCursor walks pending_receipts in key order, pendingBatch at a time,
+// from where the last pass stopped: receipts that never match (ids of another
+// system, a foreign bind) wait until the sweeper drops them after
+// SweepConfig.NoReceipt, and must not keep the ones after them from being looked at.
+type pendingCursor struct {
+	mu     sync.Mutex
+	op, id string // the last key loaded; "" from the start
+}
+
+// load reads the next pending receipts, by the primary key: index entries of rows
+// found dead are marked so and skipped by the next look, where a scan of the table
+// reads them all.
+func (c *pendingCursor) load(ctx context.Context, tx pgx.Tx) ([]Receipt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	rows, err := tx.Query(ctx, `SELECT operator, msg_id, alt_ids, stat, state, mobile, received_at, err
-		FROM pending_receipts ORDER BY operator, msg_id LIMIT $1`, pendingBatch)
+		FROM pending_receipts WHERE (operator, msg_id) > ($1, $2) ORDER BY operator, msg_id LIMIT $3`, c.op, c.id, pendingBatch)
 	if err != nil {
 		return nil, fmt.Errorf("pending receipts: %w", err)
 	}
@@ -212,6 +225,10 @@ func loadPending(ctx context.Context, tx pgx.Tx) ([]Receipt, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pending receipts: %w", err)
+	}
+	c.op, c.id = "", "" // the end: the next pass starts again
+	if len(rs) == pendingBatch {
+		c.op, c.id = rs[len(rs)-1].Operator, rs[len(rs)-1].MsgID
 	}
 	return rs, nil
 }
@@ -570,7 +587,11 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, store *IDStore, rs
 	if len(ids) == 0 {
 		return nil
 	}
-	hits, err := store.get(ctx, ops, ids)
+	qs := make([]idQuery, len(ids))
+	for i := range ids {
+		qs[i] = idQuery{route: ops[i], id: ids[i], received: at[i], mobile: mobiles[i]}
+	}
+	hits, err := store.get(ctx, qs)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}

@@ -92,6 +92,8 @@ type Service struct {
 	IDRetention time.Duration
 	// ids is where gateways keep the receipts' id lookup (nil: PostgreSQL alone; SetIDStore).
 	ids *IDStore
+	// pending is where RetryPending's walk of pending_receipts is (receipts.go).
+	pending pendingCursor
 	// AnalyzeFrom is the least number of recipients whose expansion analyzes the
 	// partition they went to (0: DefaultAnalyzeFrom; analyze.go).
 	AnalyzeFrom int
