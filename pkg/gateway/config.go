@@ -234,8 +234,12 @@ type Config struct {
 	// every host its own directory: a gateway reads the journals of the dead
 	// ones beside it.
 	JournalDir string
-	// IDRetention is how long the key of an accepted part's message id lives in
-	// Redis (MESSAGE_ID_RETENTION, as the worker's; send.DefaultIDRetention).
+	// IDRetention is how long an accepted part's message id is kept in Redis
+	// (MESSAGE_ID_REDIS_RETENTION; by default MESSAGE_ID_RETENTION, as the
+	// worker's, send.DefaultIDRetention). Receipts that name their handset look in
+	// Redis only for the parts of the last two hours and find older ones in
+	// PostgreSQL; a shorter time here costs only receipts without a handset
+	// (docs/configuration.md).
 	IDRetention time.Duration
 }
 
@@ -375,7 +379,7 @@ func LoadConfig(profile string, getenv func(string) string) (Config, error) {
 		Procs:           e.integer("GATEWAY_PROCS", DefaultProcs),
 		InstanceID:      e.str("GATEWAY_INSTANCE_ID", fmt.Sprintf("%s-%d", host, os.Getpid())),
 		ShutdownTimeout: e.duration("GATEWAY_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
-		IDRetention:     e.duration("MESSAGE_ID_RETENTION", send.DefaultIDRetention),
+		IDRetention:     e.duration("MESSAGE_ID_REDIS_RETENTION", e.duration("MESSAGE_ID_RETENTION", send.DefaultIDRetention)),
 
 		CriticalConcurrency: e.integer("GATEWAY_CRITICAL_CONCURRENCY", DefaultCriticalConcurrency),
 		CriticalPoll:        e.duration("GATEWAY_CRITICAL_POLL", DefaultCriticalPoll),

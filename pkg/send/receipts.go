@@ -566,40 +566,22 @@ var lookupSQL = `SELECT r.g, r.msg_id, m.recipient_id, m.part, x.status IN (5, 7
 // the first found in input order, a part still open before a final one. The id
 // store (nil: none) is asked first, in one pipeline.
 func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, store *IDStore, rs []Receipt, ret time.Duration, alt bool) error {
-	var ops, ids, mobiles []string
-	var grps []int32
-	var at []time.Time
-	for g, r := range rs {
-		if m.key[g] != "" && !m.final[g] {
-			continue
-		}
-		keys := []string{r.MsgID}
-		if alt {
-			keys = r.AltIDs
-		}
-		for _, id := range keys {
-			if id != "" {
-				ops, ids, grps = append(ops, r.Operator), append(ids, id), append(grps, int32(g))
-				mobiles, at = append(mobiles, r.Mobile), append(at, r.ReceivedAt)
-			}
-		}
-	}
-	if len(ids) == 0 {
+	qs, grps := m.queries(rs, alt)
+	if len(qs) == 0 {
 		return nil
-	}
-	qs := make([]idQuery, len(ids))
-	for i := range ids {
-		qs[i] = idQuery{route: ops[i], id: ids[i], received: at[i], mobile: mobiles[i]}
 	}
 	hits, err := store.get(ctx, qs)
 	if err != nil {
 		return fmt.Errorf("match receipts: %w", err)
 	}
-	rids, parts, acc := make([]int64, len(ids)), make([]int16, len(ids)), make([]time.Time, len(ids))
-	for i, h := range hits {
-		rids[i], parts[i], acc[i] = h.rid, h.part, h.at
-		if h.rid == 0 {
-			acc[i] = at[i]
+	n := len(qs)
+	ops, ids, mobiles, at := make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
+	rids, parts, acc := make([]int64, n), make([]int16, n), make([]time.Time, n)
+	for i, q := range qs {
+		ops[i], ids[i], mobiles[i], at[i] = q.route, q.id, q.mobile, q.received
+		rids[i], parts[i], acc[i] = hits[i].rid, hits[i].part, hits[i].at
+		if hits[i].rid == 0 {
+			acc[i] = q.received
 		}
 	}
 	rows, err := tx.Query(ctx, lookupSQL, ops, ids, grps, mobiles, at, ret, rids, parts, acc)
@@ -625,4 +607,28 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, store *IDStore, rs
 		return fmt.Errorf("match receipts: %w", err)
 	}
 	return nil
+}
+
+// queries are the keys lookup looks for, each with the receipt it is of (grps):
+// the receipt's own id, or (alt) its other normalisations, for the receipts still
+// without a key or matched only to final parts.
+func (m *receiptMatch) queries(rs []Receipt, alt bool) ([]idQuery, []int32) {
+	var qs []idQuery
+	var grps []int32
+	for g, r := range rs {
+		if m.key[g] != "" && !m.final[g] {
+			continue
+		}
+		keys := []string{r.MsgID}
+		if alt {
+			keys = r.AltIDs
+		}
+		for _, id := range keys {
+			if id != "" {
+				qs = append(qs, idQuery{route: r.Operator, id: id, received: r.ReceivedAt, mobile: r.Mobile})
+				grps = append(grps, int32(g))
+			}
+		}
+	}
+	return qs, grps
 }
