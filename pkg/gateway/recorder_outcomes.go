@@ -17,14 +17,9 @@ import (
 
 // batchRows are one group transaction's column arrays.
 type batchRows struct {
-	// The accepted parts of claims in redis mode (claimAcc.redisIDs).
-	redis []send.AcceptedID
-	// message_ids rows (table mode).
-	msgOps, msgIDs []string
-	msgRecips      []int64
-	msgSends       []int64
-	msgParts       []int16
-	msgAt          []time.Time
+	// The accepted parts: of claims in redis mode (claimAcc.redisIDs) for the id
+	// store, of the others for message_ids.
+	redis, table []msgRow
 	// recipients: k indexes the claims slice.
 	ids       []int64
 	rejected  []bool
@@ -56,9 +51,9 @@ func (r *recorder) flushOutcomes(ctx context.Context) error {
 	// recipient still being recorded waits, as it does for a message_ids row. When
 	// Redis does not answer, they go to message_ids instead: recording never waits
 	// for Redis.
-	if err := r.store.Put(ctx, b.redis); err != nil {
+	if err := r.store.Put(ctx, acceptedIDs(b.redis)); err != nil {
 		r.log.Warn("message ids recorded in PostgreSQL: the id store failed", "ids", len(b.redis), "err", err)
-		b.redisToTable()
+		b.table, b.redis = append(b.table, b.redis...), nil
 	}
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		clear(counts)
@@ -116,16 +111,10 @@ func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 	}
 	for _, m := range ids {
 		if m.claim.redisIDs {
-			b.redis = append(b.redis, send.AcceptedID{Route: m.claim.route, ID: m.id, Recipient: m.recipient, Send: m.claim.sendID,
-				Part: m.part, At: m.at})
-			continue
+			b.redis = append(b.redis, m)
+		} else {
+			b.table = append(b.table, m)
 		}
-		b.msgOps = append(b.msgOps, m.claim.route)
-		b.msgIDs = append(b.msgIDs, m.id)
-		b.msgRecips = append(b.msgRecips, m.recipient)
-		b.msgSends = append(b.msgSends, m.claim.sendID)
-		b.msgParts = append(b.msgParts, m.part)
-		b.msgAt = append(b.msgAt, m.at)
 	}
 	for _, f := range finishes {
 		b.revert = append(b.revert, f.revert...)
@@ -138,7 +127,7 @@ func buildRows(outs []outcome, ids []msgRow, finishes []*finishReq) batchRows {
 // PostgreSQL, the recipients' outcomes, the unsent returned to the queue, the
 // sends' counters and the end of the finished claims.
 func recordOutcomes(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64) error {
-	if err := copyMessageIDs(ctx, tx, b); err != nil {
+	if err := copyMessageIDs(ctx, tx, b.table); err != nil {
 		return err
 	}
 	if err := markRecipients(ctx, tx, b, counts); err != nil {
@@ -161,13 +150,13 @@ func recordOutcomes(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]in
 	return nil
 }
 
-// redisToTable moves the ids meant for Redis to the message_ids rows.
-func (b *batchRows) redisToTable() {
-	for _, a := range b.redis {
-		b.msgOps, b.msgIDs, b.msgRecips = append(b.msgOps, a.Route), append(b.msgIDs, a.ID), append(b.msgRecips, a.Recipient)
-		b.msgSends, b.msgParts, b.msgAt = append(b.msgSends, a.Send), append(b.msgParts, a.Part), append(b.msgAt, a.At)
+// acceptedIDs are the rows as the id store takes them.
+func acceptedIDs(rows []msgRow) []send.AcceptedID {
+	out := make([]send.AcceptedID, len(rows))
+	for i, m := range rows {
+		out[i] = send.AcceptedID{Route: m.claim.route, ID: m.id, Recipient: m.recipient, Part: m.part, At: m.at}
 	}
-	b.redis = nil
+	return out
 }
 
 // markRecipients records the outcomes: sent (0) with submitted_at, unknown,
@@ -260,8 +249,8 @@ func countSends(ctx context.Context, tx pgx.Tx, b *batchRows, counts [][3]int64)
 // wrapped counter, a restarted simulator): COPY then fails on the primary
 // key, and the rows are upserted instead, the new message taking the id over,
 // inside a savepoint so the transaction goes on.
-func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
-	if len(b.msgIDs) == 0 {
+func copyMessageIDs(ctx context.Context, tx pgx.Tx, rows []msgRow) error {
+	if len(rows) == 0 {
 		return nil
 	}
 	sp, err := tx.Begin(ctx)
@@ -270,8 +259,9 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 	}
 	_, err = sp.CopyFrom(ctx, pgx.Identifier{"message_ids"},
 		[]string{"operator", "msg_id", "recipient_id", "send_id", "part", "created_at"},
-		pgx.CopyFromSlice(len(b.msgIDs), func(i int) ([]any, error) {
-			return []any{b.msgOps[i], b.msgIDs[i], b.msgRecips[i], b.msgSends[i], b.msgParts[i], b.msgAt[i]}, nil
+		pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+			m := rows[i]
+			return []any{m.claim.route, m.id, m.recipient, m.claim.sendID, m.part, m.at}, nil
 		}))
 	if err == nil {
 		if err := sp.Commit(ctx); err != nil {
@@ -287,7 +277,7 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 	if err := sp.Rollback(ctx); err != nil {
 		return fmt.Errorf("roll back to savepoint: %w", err)
 	}
-	ops, ids, recips, sends, parts, at := dedupeMessageIDs(b)
+	ops, ids, recips, sends, parts, at := dedupeMessageIDs(rows)
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO message_ids (operator, msg_id, recipient_id, send_id, part, created_at)
 		SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::smallint[], $6::timestamptz[])
@@ -300,19 +290,19 @@ func copyMessageIDs(ctx context.Context, tx pgx.Tx, b *batchRows) error {
 	return nil
 }
 
-// dedupeMessageIDs keeps the last row of every (operator, id): ON CONFLICT
-// may touch a row only once per statement.
-func dedupeMessageIDs(b *batchRows) (ops, ids []string, recips, sends []int64, parts []int16, at []time.Time) {
+// dedupeMessageIDs keeps the last row of every (operator, id), as columns: ON
+// CONFLICT may touch a row only once per statement.
+func dedupeMessageIDs(rows []msgRow) (ops, ids []string, recips, sends []int64, parts []int16, at []time.Time) {
 	type key struct{ op, id string }
-	last := make(map[key]int, len(b.msgIDs))
-	for i := range b.msgIDs {
-		last[key{b.msgOps[i], b.msgIDs[i]}] = i
+	last := make(map[key]int, len(rows))
+	for i, m := range rows {
+		last[key{m.claim.route, m.id}] = i
 	}
-	for i := range b.msgIDs {
-		if last[key{b.msgOps[i], b.msgIDs[i]}] == i {
-			ops, ids = append(ops, b.msgOps[i]), append(ids, b.msgIDs[i])
-			recips, sends = append(recips, b.msgRecips[i]), append(sends, b.msgSends[i])
-			parts, at = append(parts, b.msgParts[i]), append(at, b.msgAt[i])
+	for i, m := range rows {
+		if last[key{m.claim.route, m.id}] == i {
+			ops, ids = append(ops, m.claim.route), append(ids, m.id)
+			recips, sends = append(recips, m.recipient), append(sends, m.claim.sendID)
+			parts, at = append(parts, m.part), append(at, m.at)
 		}
 	}
 	return ops, ids, recips, sends, parts, at

@@ -25,8 +25,8 @@ const (
 // lookup from an accepted part's message id to its recipient. Every process of
 // this release reads both.
 const (
-	// IDsRedis: the key mid:<route>:<id> in Redis (IDStore), the ids also on the
-	// recipient (msg_ids) for a receipt whose key Redis lost.
+	// IDsRedis: the hashes mid:<route>:<hour> in Redis (IDStore), the ids also on
+	// the recipient (msg_ids) for a receipt whose id Redis lost.
 	IDsRedis = "redis"
 	// IDsTable: a message_ids row as well, which the previous release's workers
 	// read: the mode while a process of that release may still run.

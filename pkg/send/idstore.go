@@ -37,12 +37,10 @@ func NewIDStore(rdb redis.UniversalClient, ttl time.Duration) *IDStore {
 }
 
 // AcceptedID is one part an SMSC accepted: its route (the operator a receipt
-// names), normalised message id, recipient and its send, part (from 1) and
-// acceptance time.
+// names), normalised message id, recipient, part (from 1) and acceptance time.
 type AcceptedID struct {
 	Route, ID string
 	Recipient int64
-	Send      int64
 	Part      int16
 	At        time.Time
 }

@@ -580,9 +580,6 @@ func (m *receiptMatch) lookup(ctx context.Context, tx pgx.Tx, store *IDStore, rs
 	for i, q := range qs {
 		ops[i], ids[i], mobiles[i], at[i] = q.route, q.id, q.mobile, q.received
 		rids[i], parts[i], acc[i] = hits[i].rid, hits[i].part, hits[i].at
-		if hits[i].rid == 0 {
-			acc[i] = q.received
-		}
 	}
 	rows, err := tx.Query(ctx, lookupSQL, ops, ids, grps, mobiles, at, ret, rids, parts, acc)
 	if err != nil {
