@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -100,13 +99,13 @@ func TestBench(t *testing.T) {
 	peakHeap := watchHeap()
 	runtime.GC()
 	seq0 := seqReads(t, db)
-	cpu0, pg0 := processCPU(), testenv.BackendCPU(dbName)
+	cpu0, pg0 := testenv.ProcessCPU(), testenv.BackendCPU(dbName)
 	start = time.Now()
 	if err := svc.RunImport(ctx, im.ID); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	cpu, pg := processCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
+	cpu, pg := testenv.ProcessCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
 	heap := peakHeap()
 	if im, err = svc.ImportState(ctx, u.AccountID, im.ID); err != nil || im.Status != "done" || im.Added != n {
 		t.Fatalf("import %+v %v", im, err)
@@ -121,13 +120,13 @@ func TestBench(t *testing.T) {
 	if on, err := svc.Indexing(ctx, u.AccountID); err != nil || !on {
 		t.Fatalf("indexing right after the import: %v %v", on, err)
 	}
-	cpu0, pg0 = processCPU(), testenv.BackendCPU(dbName)
+	cpu0, pg0 = testenv.ProcessCPU(), testenv.BackendCPU(dbName)
 	start = time.Now()
 	if _, err := svc.IndexImport(ctx, im.ID); err != nil {
 		t.Fatal(err)
 	}
 	took = time.Since(start)
-	cpu, pg = processCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
+	cpu, pg = testenv.ProcessCPU()-cpu0, testenv.BackendCPU(dbName)-pg0
 	if on, err := svc.Indexing(ctx, u.AccountID); err != nil || on {
 		t.Fatalf("indexing after the search index caught up: %v %v", on, err)
 	}
@@ -207,15 +206,6 @@ func watchHeap() func() uint64 {
 		}
 	}()
 	return func() uint64 { close(stop); <-done; return peak.Load() }
-}
-
-// processCPU is this process's user and system time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // peakRSS is the process's peak resident set (VmHWM), in bytes.

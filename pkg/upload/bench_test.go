@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -212,23 +211,15 @@ func measure(f func()) measured {
 			}
 		}
 	}()
-	cpu0, pg0 := cpuTime(), testenv.BackendCPU(benchDB)
+	cpu0, pg0 := testenv.ProcessCPU(), testenv.BackendCPU(benchDB)
 	start := time.Now()
 	f()
-	m := measured{took: time.Since(start), cpu: cpuTime() - cpu0, pgCPU: testenv.BackendCPU(benchDB) - pg0}
+	m := measured{took: time.Since(start), cpu: testenv.ProcessCPU() - cpu0, pgCPU: testenv.BackendCPU(benchDB) - pg0}
 	close(stop)
 	<-done
 	m.peakHeap = peak.Load()
 	m.peakRSS = vmHWM()
 	return m
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // vmHWM is the process's peak resident set in bytes.
