@@ -230,12 +230,37 @@ func alphabetOf(dc uint8) alphabet {
 	return alphaBinary
 }
 
+// gsm7ASCII marks the septets the GSM 03.38 default alphabet gives the same
+// character as ASCII: line feed, carriage return, space to '#', '%' to '?', 'A' to
+// 'Z' and 'a' to 'z' (not '$', '@', '[' to '`', '{' to DEL, nor the other controls).
+var gsm7ASCII = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '\n' || c == '\r' || (c >= ' ' && c <= '#') || (c >= '%' && c <= '?') ||
+			(c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
+	}
+	return t
+}()
+
+// asciiGSM7 reports whether every septet of b reads the same in ASCII, as a
+// receipt's text does ("id:… stat:DELIVRD err:000"): its decoding is b itself.
+func asciiGSM7(b []byte) bool {
+	for _, c := range b {
+		if !gsm7ASCII[c] {
+			return false
+		}
+	}
+	return true
+}
+
 func decodeText(dc uint8, b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	switch alphabetOf(dc) {
 	case alphaGSM7:
+		if asciiGSM7(b) {
+			return string(b) // what the decoder would return, without its table lookups
+		}
 		return string(pdutext.GSM7(b).Decode())
 	case alphaASCII:
 		return string(b)

@@ -2,13 +2,13 @@ package smpp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fiorix/go-smpp/smpp/pdu"
-	"github.com/fiorix/go-smpp/smpp/pdu/pdufield"
-	"github.com/fiorix/go-smpp/smpp/pdu/pdutlv"
 )
 
 // Type of number (TON) values.
@@ -146,48 +146,53 @@ func (m *SubmitSM) esmClass() uint8 {
 	return m.ESMClass
 }
 
-// encode appends the submit_sm with sequence number seq to w.
+// encode appends the submit_sm with sequence number seq to w, written field by
+// field as SMPP 3.4 §4.4.1 lays it out (the codec's field map cost the gateway a
+// tenth of its CPU); TestSubmitSMEncodeMatchesCodec holds it to the codec's bytes.
 func (m *SubmitSM) encode(seq uint32, w *bytes.Buffer) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("invalid submit_sm: %w", err)
 	}
-	p := pdu.NewSubmitSM(nil)
-	p.Header().Seq = seq
-	f := p.Fields()
-	set := []struct {
-		k pdufield.Name
-		v any
-	}{
-		{pdufield.ServiceType, m.ServiceType},
-		{pdufield.SourceAddrTON, m.Source.TON},
-		{pdufield.SourceAddrNPI, m.Source.NPI},
-		{pdufield.SourceAddr, m.Source.Addr},
-		{pdufield.DestAddrTON, m.Dest.TON},
-		{pdufield.DestAddrNPI, m.Dest.NPI},
-		{pdufield.DestinationAddr, m.Dest.Addr},
-		{pdufield.ESMClass, m.esmClass()},
-		{pdufield.ProtocolID, m.ProtocolID},
-		{pdufield.PriorityFlag, m.PriorityFlag},
-		{pdufield.ScheduleDeliveryTime, m.ScheduleDeliveryTime},
-		{pdufield.ValidityPeriod, m.ValidityPeriod},
-		{pdufield.RegisteredDelivery, m.registeredDelivery()},
-		{pdufield.DataCoding, m.DataCoding},
-		{pdufield.ShortMessage, m.ShortMessage}, // also sets sm_length
-	}
-	for _, s := range set {
-		if err := f.Set(s.k, s.v); err != nil {
-			return fmt.Errorf("encode submit_sm field %s: %w", s.k, err)
+	start := w.Len()
+	w.Write([]byte{0, 0, 0, 0}) // command_length, set below
+	var hdr [12]byte
+	binary.BigEndian.PutUint32(hdr[0:4], uint32(pdu.SubmitSMID))
+	binary.BigEndian.PutUint32(hdr[8:12], seq) // command_status 0
+	w.Write(hdr[:])
+	cString(w, m.ServiceType)
+	w.WriteByte(m.Source.TON)
+	w.WriteByte(m.Source.NPI)
+	cString(w, m.Source.Addr)
+	w.WriteByte(m.Dest.TON)
+	w.WriteByte(m.Dest.NPI)
+	cString(w, m.Dest.Addr)
+	w.Write([]byte{m.esmClass(), m.ProtocolID, m.PriorityFlag})
+	cString(w, m.ScheduleDeliveryTime)
+	cString(w, m.ValidityPeriod)
+	// registered_delivery, replace_if_present_flag, data_coding, sm_default_msg_id, sm_length
+	w.Write([]byte{m.registeredDelivery(), 0, m.DataCoding, 0, uint8(len(m.ShortMessage))})
+	w.Write(m.ShortMessage)
+	for i, t := range m.TLVs {
+		if slices.ContainsFunc(m.TLVs[i+1:], func(u TLV) bool { return u.Tag == t.Tag }) {
+			continue // a tag set twice keeps its last value
 		}
+		var tl [4]byte
+		binary.BigEndian.PutUint16(tl[0:2], t.Tag)
+		binary.BigEndian.PutUint16(tl[2:4], uint16(len(t.Value)))
+		w.Write(tl[:])
+		w.Write(t.Value)
 	}
-	for _, t := range m.TLVs {
-		if err := p.TLVFields().Set(pdutlv.Tag(t.Tag), t.Value); err != nil {
-			return fmt.Errorf("encode submit_sm TLV 0x%04X: %w", t.Tag, err)
-		}
-	}
-	if err := p.SerializeTo(w); err != nil {
-		return fmt.Errorf("encode submit_sm: %w", err)
-	}
+	binary.BigEndian.PutUint32(w.Bytes()[start:start+4], uint32(w.Len()-start))
 	return nil
+}
+
+// cString writes s as a C-octet string: s and its terminating NUL (none added
+// when s already ends with one, as the codec does).
+func cString(w *bytes.Buffer, s string) {
+	w.WriteString(s)
+	if s == "" || s[len(s)-1] != 0 {
+		w.WriteByte(0)
+	}
 }
 
 func allDigits(s string) bool {

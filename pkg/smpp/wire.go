@@ -74,6 +74,11 @@ func (f frame) messageID() (string, error) {
 	if len(f.raw) == pdu.HeaderLen {
 		return "", nil
 	}
+	// The usual body is the id alone, NUL-terminated: read it as the codec would
+	// (TestMessageIDMatchesCodec), without building its field map.
+	if body := f.raw[pdu.HeaderLen:]; len(f.raw) <= pdu.MaxSize && bytes.IndexByte(body, 0) == len(body)-1 {
+		return string(body[:len(body)-1]), nil
+	}
 	p, err := f.decode()
 	if err != nil {
 		return "", fmt.Errorf("decode %s: %w", f.id, err)
