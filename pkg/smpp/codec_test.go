@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -549,4 +550,107 @@ func TestMessageIDMatchesCodec(t *testing.T) {
 			t.Fatalf("body %q: %q, %v; the codec reads %q, %v", body, got, gotErr, want, wantErr)
 		}
 	}
+}
+
+// codecDeliver is a deliver_sm as the go-smpp codec reads it (with the submit_sm
+// layout): the reference the field-by-field reader is held to.
+func codecDeliver(f frame, now time.Time) (Deliver, error) {
+	raw := bytes.Clone(f.raw)
+	binary.BigEndian.PutUint32(raw[4:8], uint32(pdu.SubmitSMID))
+	f.raw = raw
+	p, err := f.decode()
+	if err != nil {
+		return Deliver{}, err
+	}
+	fields := p.Fields()
+	fixed := func(k pdufield.Name) uint8 {
+		if v, ok := fields[k].(*pdufield.Fixed); ok {
+			return v.Data
+		}
+		return 0
+	}
+	str := func(k pdufield.Name) string {
+		if v := fields[k]; v != nil {
+			return v.String()
+		}
+		return ""
+	}
+	d := Deliver{Seq: f.seq, ReceivedAt: now, ServiceType: str(pdufield.ServiceType),
+		Source:   Address{Addr: str(pdufield.SourceAddr), TON: fixed(pdufield.SourceAddrTON), NPI: fixed(pdufield.SourceAddrNPI)},
+		Dest:     Address{Addr: str(pdufield.DestinationAddr), TON: fixed(pdufield.DestAddrTON), NPI: fixed(pdufield.DestAddrNPI)},
+		ESMClass: fixed(pdufield.ESMClass), ProtocolID: fixed(pdufield.ProtocolID), PriorityFlag: fixed(pdufield.PriorityFlag),
+		RegisteredDelivery: fixed(pdufield.RegisteredDelivery), DataCoding: fixed(pdufield.DataCoding)}
+	if sm, ok := fields[pdufield.ShortMessage].(*pdufield.SM); ok {
+		d.ShortMessage = sm.Data
+	}
+	if tlvs := p.TLVFields(); len(tlvs) > 0 {
+		d.TLVs = make(map[uint16][]byte, len(tlvs))
+		for tag, v := range tlvs {
+			d.TLVs[uint16(tag)] = v.Bytes()
+		}
+		d.MessagePayload = d.TLVs[TagMessagePayload]
+	}
+	d.finish()
+	return d, nil
+}
+
+// A deliver_sm reads as the codec reads it: whole receipts and messages with
+// random fields, UDH and TLVs (a tag twice, message_payload), and the same cut
+// short at every length, with a byte changed, or over the codec's size limit.
+func TestDecodeDeliverMatchesCodec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 1404))
+	now := time.Unix(1_790_000_000, 0)
+	bytesOf := func(n int, alphabet string) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return b
+	}
+	body := func() []byte {
+		var b bytes.Buffer
+		cstr := func(max int) { b.Write(bytesOf(rng.IntN(max+1), "0123456789ABCabc:+ ")); b.WriteByte(0) }
+		cstr(5)
+		b.Write([]byte{uint8(rng.IntN(7)), uint8(rng.IntN(2))})
+		cstr(20)
+		b.Write([]byte{uint8(rng.IntN(7)), uint8(rng.IntN(2))})
+		cstr(20)
+		b.Write([]byte{[]uint8{0, 0x04, 0x20, 0x40, 0x44}[rng.IntN(5)], uint8(rng.IntN(256)), uint8(rng.IntN(4))})
+		cstr(16)
+		cstr(16)
+		sm := bytesOf(rng.IntN(161), "id:1A2b sub:001 stat:DELIVRD err:000 text:\x00\x05\x03\xff")
+		b.Write([]byte{uint8(rng.IntN(3)), 0, []uint8{0, 0x08, 0x03, 0xF0, 0x04}[rng.IntN(5)], 0, uint8(len(sm))})
+		b.Write(sm)
+		for range rng.IntN(4) {
+			v := bytesOf(rng.IntN(30), "0123456789abcdef\x00")
+			tag := []uint16{TagReceiptedMessageID, TagMessageState, TagMessagePayload, TagNetworkErrorCode, 0x1400}[rng.IntN(5)]
+			b.Write([]byte{byte(tag >> 8), byte(tag), 0, byte(len(v))})
+			b.Write(v)
+		}
+		return b.Bytes()
+	}
+	check := func(body []byte) {
+		t.Helper()
+		raw := make([]byte, pdu.HeaderLen, pdu.HeaderLen+len(body))
+		binary.BigEndian.PutUint32(raw[0:4], uint32(pdu.HeaderLen+len(body)))
+		binary.BigEndian.PutUint32(raw[4:8], uint32(pdu.DeliverSMID))
+		binary.BigEndian.PutUint32(raw[12:16], 77)
+		raw = append(raw, body...)
+		f := frame{id: pdu.DeliverSMID, seq: 77, raw: raw}
+		want, wantErr := codecDeliver(f, now)
+		got, gotErr := decodeDeliver(f, now)
+		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("body %x:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, want, wantErr)
+		}
+	}
+	for range 400 {
+		b := body()
+		check(b)
+		for n := range len(b) {
+			check(b[:n])
+		}
+		b[rng.IntN(len(b))] = byte(rng.IntN(256))
+		check(b)
+	}
+	check(make([]byte, pdu.MaxSize))
 }
