@@ -41,7 +41,7 @@ func BenchmarkExpand(b *testing.B) {
 	if err := d.Pool.QueryRow(ctx, `SELECT current_database()`).Scan(&dbName); err != nil {
 		b.Fatal(err)
 	}
-	var wall, cpu, pg time.Duration
+	var cpu, pg time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -54,19 +54,19 @@ func BenchmarkExpand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		cpu0, pg0, start := testenv.ProcessCPU(), testenv.BackendCPU(dbName), time.Now()
+		cpu0, pg0 := testenv.ProcessCPU(), testenv.BackendCPU(dbName)
 		b.StartTimer()
 		if err := svc.HandleExpand(ctx, task); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		wall, cpu, pg = wall+time.Since(start), cpu+testenv.ProcessCPU()-cpu0, pg+testenv.BackendCPU(dbName)-pg0
+		cpu, pg = cpu+testenv.ProcessCPU()-cpu0, pg+testenv.BackendCPU(dbName)-pg0
 		if got := testenv.Scalar[int64](b, d, `SELECT count(*) FROM recipients WHERE send_id = $1`, a.ID); got != n {
 			b.Fatalf("expanded %d recipients, want %d", got, n)
 		}
 	}
 	per := func(t time.Duration) float64 { return float64(t.Nanoseconds()) / 1e3 / float64(b.N*n) }
-	b.ReportMetric(per(wall), "µs/recipient")
+	b.ReportMetric(per(b.Elapsed()), "µs/recipient") // the timed expansions alone
 	b.ReportMetric(per(cpu), "worker-µs/recipient")
 	b.ReportMetric(per(pg), "pg-µs/recipient")
 	b.Logf("load average %s", testenv.LoadAverage())

@@ -654,3 +654,41 @@ func TestDecodeDeliverMatchesCodec(t *testing.T) {
 	}
 	check(make([]byte, pdu.MaxSize))
 }
+
+// A data_sm reads as the deliver_sm with the same fields, an empty short_message
+// and the same TLVs (the fields data_sm lacks left zero); cut anywhere before
+// data_coding it is an error, and a TLV cut short is one too.
+func TestDecodeDataSMAsDeliver(t *testing.T) {
+	now := time.Unix(1_790_000_000, 0)
+	tlv := []byte{0x04, 0x27, 0, 1, 2, 0x00, 0x1E, 0, 5, 'a', 'b', '1', '2', 0, 0x04, 0x24, 0, 4, 't', 'e', 'x', 't'}
+	head := []byte("CMT\x00\x01\x01983000\x00\x01\x01989121234567\x00\x04\x01\x00")
+	pduOf := func(id pdu.ID, body []byte) frame {
+		raw := make([]byte, pdu.HeaderLen, pdu.HeaderLen+len(body))
+		binary.BigEndian.PutUint32(raw[0:4], uint32(pdu.HeaderLen+len(body)))
+		binary.BigEndian.PutUint32(raw[4:8], uint32(id))
+		return frame{id: id, seq: 9, raw: append(raw, body...)}
+	}
+	// deliver_sm: … esm_class, protocol_id, priority_flag, two times, registered_delivery,
+	// replace_if_present_flag, data_coding, sm_default_msg_id, sm_length 0.
+	deliver := append([]byte("CMT\x00\x01\x01983000\x00\x01\x01989121234567\x00\x04\x00\x00\x00\x00\x01\x00\x00\x00\x00"), tlv...)
+	want, err := decodeDeliver(pduOf(pdu.DeliverSMID, deliver), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.DataSM = true
+	got, err := decodeDataSM(pduOf(dataSMID, append(slices.Clone(head), tlv...)), now)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("data_sm %+v, %v\nwant %+v", got, err, want)
+	}
+	if !got.IsReceipt || got.Text != "text" || string(got.TLVs[TagReceiptedMessageID]) != "ab12\x00" {
+		t.Fatalf("data_sm receipt read as %+v", got)
+	}
+	for n := range len(head) {
+		if _, err := decodeDataSM(pduOf(dataSMID, head[:n]), now); err == nil {
+			t.Fatalf("data_sm cut at %d of %d octets: no error", n, len(head))
+		}
+	}
+	if _, err := decodeDataSM(pduOf(dataSMID, append(slices.Clone(head), tlv[:len(tlv)-1]...)), now); err == nil {
+		t.Fatal("data_sm with a TLV cut short: no error")
+	}
+}

@@ -24,49 +24,23 @@ var errShortDataSM = errors.New("data_sm body ends before data_coding")
 
 // decodeDataSM decodes a data_sm frame. Its mandatory parameters are those of
 // deliver_sm without protocol_id, priority_flag, the two times,
-// replace_if_present_flag, sm_default_msg_id and short_message: they are
-// filled in (all zero, an empty short_message) and the frame is decoded as a
-// deliver_sm, its TLVs (message_payload, receipted_message_id, …) untouched.
+// replace_if_present_flag, sm_default_msg_id and short_message (left zero and
+// empty); its TLVs (message_payload, receipted_message_id, …) are read as a
+// deliver_sm's. Unlike a deliver_sm, a body that ends before data_coding is an
+// error.
 func decodeDataSM(f frame, now time.Time) (Deliver, error) {
-	body := f.raw[pdu.HeaderLen:]
-	off := 0
-	cstr := func() error {
-		i := bytes.IndexByte(body[min(off, len(body)):], 0)
-		if i < 0 {
-			return errShortDataSM
-		}
-		off += i + 1
-		return nil
+	r := bodyReader{b: bytes.Clone(f.raw[pdu.HeaderLen:])} // the frame's buffer is reused
+	d := Deliver{Seq: f.seq, ReceivedAt: now, DataSM: true, ShortMessage: []byte{}}
+	whole := r.str(&d.ServiceType) && r.u8(&d.Source.TON) && r.u8(&d.Source.NPI) && r.str(&d.Source.Addr) &&
+		r.u8(&d.Dest.TON) && r.u8(&d.Dest.NPI) && r.str(&d.Dest.Addr) && r.u8(&d.ESMClass) &&
+		r.u8(&d.RegisteredDelivery) && r.u8(&d.DataCoding)
+	if !whole {
+		return Deliver{}, fmt.Errorf("decode data_sm: %w", errShortDataSM)
 	}
-	fixed := func(n int) error {
-		if off+n > len(body) {
-			return errShortDataSM
-		}
-		off += n
-		return nil
-	}
-	// service_type, source TON/NPI/addr, destination TON/NPI/addr, then
-	// esm_class, registered_delivery and data_coding.
-	for _, step := range []func() error{cstr, func() error { return fixed(2) }, cstr, func() error { return fixed(2) }, cstr, func() error { return fixed(3) }} {
-		if err := step(); err != nil {
-			return Deliver{}, fmt.Errorf("decode data_sm: %w", err)
-		}
-	}
-	esm, rd, dc := body[off-3], body[off-2], body[off-1]
-	out := make([]byte, 0, len(f.raw)+8)
-	out = append(out, f.raw[:pdu.HeaderLen]...)
-	out = append(out, body[:off-3]...)
-	// esm_class, protocol_id, priority_flag, schedule_delivery_time,
-	// validity_period, registered_delivery, replace_if_present_flag,
-	// data_coding, sm_default_msg_id, sm_length.
-	out = append(out, esm, 0, 0, 0, 0, rd, 0, dc, 0, 0)
-	out = append(out, body[off:]...)
-	binary.BigEndian.PutUint32(out[0:4], uint32(len(out)))
-	d, err := decodeDeliver(frame{id: pdu.DeliverSMID, status: f.status, seq: f.seq, raw: out}, now)
-	if err != nil {
+	if err := d.readTLVs(r.b); err != nil {
 		return Deliver{}, fmt.Errorf("decode data_sm: %w", err)
 	}
-	d.DataSM = true
+	d.finish()
 	return d, nil
 }
 

@@ -154,10 +154,9 @@ func (m *SubmitSM) encode(seq uint32, w *bytes.Buffer) error {
 		return fmt.Errorf("invalid submit_sm: %w", err)
 	}
 	start := w.Len()
-	w.Write([]byte{0, 0, 0, 0}) // command_length, set below
-	var hdr [12]byte
-	binary.BigEndian.PutUint32(hdr[0:4], uint32(pdu.SubmitSMID))
-	binary.BigEndian.PutUint32(hdr[8:12], seq) // command_status 0
+	var hdr [pdu.HeaderLen]byte // command_length set at the end, command_status 0
+	binary.BigEndian.PutUint32(hdr[4:8], uint32(pdu.SubmitSMID))
+	binary.BigEndian.PutUint32(hdr[12:16], seq)
 	w.Write(hdr[:])
 	cString(w, m.ServiceType)
 	w.WriteByte(m.Source.TON)
