@@ -233,6 +233,16 @@ say "  machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: 
 say "  $(go version | cut -d' ' -f3), PostgreSQL $(psql "$DATABASE_URL" -Atc 'SHOW server_version' | cut -d' ' -f1) (shared server, own database), Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') (private)"
 say "  load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# redis_line N: the private Redis' time in commands per recipient (INFO
+# commandstats since the CONFIG RESETSTAT before part 2's send), the largest first.
+redis_line() {
+  redis-cli -p "$STACK_REDIS_PORT" INFO commandstats | tr -d '\r' | awk -F'[:,=]' -v n="$1" '
+    /^cmdstat_/ { sub("cmdstat_", "", $1); us[$1] = $5; calls[$1] = $3; t += $5 }
+    END { printf "Redis commands per recipient: %.1f µs", t / n
+          k = 0; while (k < 6) { m = ""; for (c in us) if (m == "" || us[c] > us[m]) m = c; if (m == "") break
+            printf "; %s %.2f µs (%.2f calls)", m, us[m] / n, calls[m] / n; delete us[m]; k++ } }'
+}
+
 # ---- 1. raw ceiling ---------------------------------------------------------
 stack_start smsc-sim "$BIN/smsc-sim"
 for _ in $(seq 50); do curl -fsS --max-time 10 "http://$SIM_HTTP_ADDR/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -305,6 +315,7 @@ snapshot "$STACK_RUN/e2e.before" reset
 pg_sampler_start "$STACK_RUN/e2e.pg"
 sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
 hot_seq_reads "$STACK_RUN/e2e.seq"; WRITES0=$(hot_writes) WAL0=$(psql "$DATABASE_URL" -Atc "SELECT pg_current_wal_lsn()")
+redis-cli -p "$STACK_REDIS_PORT" CONFIG RESETSTAT >/dev/null
 T0=$(now)
 RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
@@ -380,6 +391,7 @@ say "   row writes (pg_stat_user_tables): $(psql "$DATABASE_URL" -Atc "SELECT st
         WHERE $HOT_TABLES GROUP BY 1) t")"
 say "   per recipient: $(awk -v a="$(hot_writes)" -v b="$WRITES0" -v n="$RECIP" 'BEGIN { printf "%.2f row writes", (a - b) / n }') (inserts, updates and deletes of recipients, message_ids, recipient_claims, pending_receipts), $(psql "$DATABASE_URL" -Atc "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$WAL0') / $RECIP)") B of WAL (the whole server's)"
 say "   $(seq_reads_line "$STACK_RUN/e2e.seq" "$RECIP")"
+say "   $(redis_line "$RECIP")"
 say "   gateway recorder: $(curl -fsS --max-time 10 "http://$GATEWAY_HTTP_ADDR/status" | jq -c '.recorder // "n/a"')"
 say "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 

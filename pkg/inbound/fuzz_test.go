@@ -65,7 +65,7 @@ func FuzzInboundEntry(f *testing.F) {
 		fuzzed := redis.XMessage{ID: fmt.Sprintf("%d-1", id), Values: values}
 		valid := redis.XMessage{ID: fmt.Sprintf("%d-2", id), Values: valuesOf(gateway.Inbound{Kind: gateway.KindMO,
 			Operator: "mci", Mobile: "989121110000", Line: "30001234", Text: fmt.Sprint("valid ", id), ReceivedAt: time.Now()})}
-		if err := c.apply(ctx, []redis.XMessage{fuzzed, valid}); err != nil {
+		if err := c.apply(ctx, []redis.XMessage{fuzzed, valid}, false); err != nil {
 			t.Fatalf("the batch failed: %v", err)
 		}
 		var stored, quarantined bool

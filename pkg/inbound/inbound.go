@@ -132,29 +132,16 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			lastClaim = time.Now()
 			msgs = c.stragglers(ctx, name)
 		}
-		if len(msgs) == 0 {
-			res, err := c.RDB.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: name,
-				Streams: []string{jobs.InboundStream, ">"}, Count: int64(c.Batch), Block: 200 * time.Millisecond}).Result()
-			if err != nil && !errors.Is(err, redis.Nil) {
-				if ctx.Err() != nil {
-					return
-				}
-				if isNoGroup(err) {
-					_ = c.RDB.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err()
-				} else {
-					slog.WarnContext(ctx, "read inbound stream", "err", err)
-				}
-				time.Sleep(500 * time.Millisecond)
+		fresh := len(msgs) == 0
+		if fresh {
+			var ok bool
+			if msgs, ok = c.readNew(ctx, name); !ok {
 				continue
 			}
-			for _, s := range res {
-				msgs = append(msgs, s.Messages...)
-			}
-			msgs = c.gather(ctx, name, msgs)
 		}
 		if len(msgs) > 0 {
 			settle(ctx, msgs[len(msgs)-1].ID, time.Now())
-			c.applyRetrying(ctx, msgs)
+			c.applyRetrying(ctx, msgs, fresh)
 		}
 		if !lead || !c.Lead.Held(ctx) { // a nil Lead (no fleet) is always held
 			continue
@@ -187,6 +174,31 @@ func (c *Consumer) consume(ctx context.Context, name string, lead bool) {
 			}
 		}
 	}
+}
+
+// readNew reads, for member name, a batch of entries no member has read (">"),
+// gathered (gather); false after a failed read, which it has logged and waited
+// out.
+func (c *Consumer) readNew(ctx context.Context, name string) ([]redis.XMessage, bool) {
+	res, err := c.RDB.XReadGroup(ctx, &redis.XReadGroupArgs{Group: jobs.InboundGroup, Consumer: name,
+		Streams: []string{jobs.InboundStream, ">"}, Count: int64(c.Batch), Block: 200 * time.Millisecond}).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		if isNoGroup(err) {
+			_ = c.RDB.XGroupCreateMkStream(ctx, jobs.InboundStream, jobs.InboundGroup, "0").Err()
+		} else {
+			slog.WarnContext(ctx, "read inbound stream", "err", err)
+		}
+		sleepCtx(ctx, 500*time.Millisecond)
+		return nil, false
+	}
+	var msgs []redis.XMessage
+	for _, s := range res {
+		msgs = append(msgs, s.Messages...)
+	}
+	return c.gather(ctx, name, msgs), true
 }
 
 func (c *Consumer) deadAfter() time.Duration {
@@ -436,9 +448,9 @@ func settle(ctx context.Context, id string, now time.Time) {
 // applyRetrying applies a batch, trying again a few times (two consumers may
 // deadlock on a recipient with parts in both batches; PostgreSQL aborts one).
 // A batch still failing stays unacknowledged: the lead member claims it again.
-func (c *Consumer) applyRetrying(ctx context.Context, msgs []redis.XMessage) {
+func (c *Consumer) applyRetrying(ctx context.Context, msgs []redis.XMessage, fresh bool) {
 	for attempt := 1; ; attempt++ {
-		err := c.apply(ctx, msgs)
+		err := c.apply(ctx, msgs, fresh)
 		if err == nil || ctx.Err() != nil {
 			return
 		}
@@ -466,7 +478,7 @@ const (
 // is applied apart, down to the one entry it refuses, which is quarantined.
 // Every entry of the batch is then acknowledged. Any other error leaves the
 // batch unacknowledged, to be applied again (a repeat changes nothing).
-func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
+func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage, fresh bool) error {
 	entries, bad := parseEntries(msgs)
 	var stored []inbox.Stored
 	rejected, err := c.applySplitting(ctx, entries, &stored)
@@ -477,17 +489,8 @@ func (c *Consumer) apply(ctx context.Context, msgs []redis.XMessage) error {
 	if err := c.quarantine(ctx, append(bad, rejected...)); err != nil {
 		return err
 	}
-	ids := make([]string, len(msgs))
-	for i, m := range msgs {
-		ids[i] = m.ID
-	}
-	pipe := c.RDB.Pipeline()
-	pipe.XAck(ctx, jobs.InboundStream, jobs.InboundGroup, ids...)
-	pipe.XDel(ctx, jobs.InboundStream, ids...)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("ack inbound: %w", err)
-	}
-	return nil
+	_, err = c.remove(ctx, msgs, fresh)
+	return err
 }
 
 // entry is a parsed, usable inbound entry.
