@@ -60,26 +60,17 @@ B_T_ACC=$(now)
 B_SEND=$(jq -r .data.id <<<"$RESP")
 [ -n "$B_SEND" ] && [ "$B_SEND" != null ] || { echo "bulk send not accepted: $RESP" >&2; exit 1; }
 [ "$(type -t otp_during_start)" = function ] && otp_during_start # part 5b (scripts/bench-otp.sh)
-deadline=$(( $(date +%s) + BULK_TIMEOUT )); moved=$(date +%s); prev=; B_DONE=; B_T_EXP=; last=0
-while :; do
-  S=$(bulk_get "report/bulk_stats?id=$B_SEND" || true)
-  [ -n "$S" ] && B_STATS=$S
-  if jq -e '.recipients > 0 and .delivered + .undelivered + .rejected >= .recipients' <<<"$B_STATS" >/dev/null 2>&1; then
-    B_DONE=1; break
-  fi
-  [ -z "$B_T_EXP" ] && jq -e .expanded <<<"$B_STATS" >/dev/null 2>&1 && B_T_EXP=$(now)
-  # The expansion of the million shows no progress until it commits (tens of
-  # seconds on a busy machine): only BULK_TIMEOUT bounds it.
-  cur=$(jq -r 'if .expanded then "\(.sent) \(.delivered)" else "expanding \(now)" end' <<<"$B_STATS" 2>/dev/null || true)
-  if [ "$cur" != "$prev" ]; then prev=$cur; moved=$(date +%s); fi
-  if [ "$(date +%s)" -ge "$deadline" ] || [ "$(date +%s)" -ge $((moved + BULK_STALL)) ]; then
-    log "   bulk campaign NOT complete: $B_STATS"; break
-  fi
-  if [ "$(date +%s)" -ge $((last + 5)) ]; then
-    last=$(date +%s); log "   $(jq -r '"status \(.status), sent \(.sent), delivered \(.delivered) of \(.recipients)"' <<<"$B_STATS" 2>/dev/null || true)"
-  fi
-  sleep 0.2
-done
+# The expansion of the million shows no progress until it commits (tens of seconds
+# on a busy machine): only BULK_TIMEOUT bounds it (expanding-moves).
+B_DONE=; B_T_EXP=
+while read -r ev a b; do
+  case $ev in
+    exp) B_T_EXP=$a ;;
+    log) log "   $a $b" ;;
+    done) B_DONE=1 B_STATS=$b ;;
+    stall) B_STATS=$b; log "   bulk campaign NOT complete: $B_STATS" ;;
+  esac
+done < <(python3 scripts/bench-poll.py "$API/report/bulk_stats?id=$B_SEND" "$TOKEN" 0.2 "$BULK_TIMEOUT" "$BULK_STALL" 5 0 expanding-moves)
 B_T1=$(now)
 snapshot "$STACK_RUN/bulk.after"
 pg_sampler_stop
