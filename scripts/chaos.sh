@@ -249,12 +249,14 @@ chaos() {
   # Credit for every send of the suite (about 300 rials a recipient, with room).
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" admin credit demo $(( n * 8 * 1000 )) >/dev/null
-  # The gateways' claim mode and id store (docs/upgrades.md): a new database's are
-  # ranges and redis.
+  # The gateways' claim mode, id store and inbound format (docs/upgrades.md): a new
+  # database's are ranges, redis and packed.
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" admin claim-mode | tee -a "$TESTBED_DIR/chaos.md" >&2
   # shellcheck disable=SC2046
   on app1 env $(app_env 1) "$ROOT/bin/api" admin id-store | tee -a "$TESTBED_DIR/chaos.md" >&2
+  # shellcheck disable=SC2046
+  on app1 env $(app_env 1) "$ROOT/bin/api" admin inbound-format | tee -a "$TESTBED_DIR/chaos.md" >&2
   ! patroni_on || psql_db "SET client_min_messages = warning; CREATE TABLE IF NOT EXISTS chaos_write_probe (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())" >/dev/null
   echo "| Fault | Recipients | Lost | Duplicate submit_sm | Unknown outcome | Ledger difference (rials) | Recovered in (s) |"
   echo "|---|---:|---:|---:|---:|---:|---:|"

@@ -151,6 +151,9 @@ LOG_LEVEL=warn "$NEW/api" migrate up
 # Likewise the message ids go to message_ids too, which the previous release's
 # workers read (migrations/0199).
 [ "$(LOG_LEVEL=warn "$NEW/api" admin id-store)" = "id store: table" ] || fail "the upgraded database is not in the table id store"
+# And the gateways write the inbound stream one field a value, as the previous
+# release's workers read it (migrations/0201).
+[ "$(LOG_LEVEL=warn "$NEW/api" admin inbound-format)" = "inbound format: fields" ] || fail "the upgraded database does not write inbound fields"
 
 mixed "the new schema"
 roll smpp-gateway "$NEW/smpp-gateway"
@@ -162,11 +165,14 @@ mixed "the new gateway and worker"
 roll api "$NEW/api" serve
 stack_wait_ready 300
 progress "every process is the new release's"
-# The operator's last step (docs/upgrades.md): claims in ranges, while the send runs.
+# The operator's last steps (docs/upgrades.md): claims in ranges, message ids in
+# Redis and packed inbound entries, while the send runs.
 LOG_LEVEL=warn "$NEW/api" admin claim-mode ranges >/dev/null || fail "admin claim-mode ranges"
 mixed "range claims"
 LOG_LEVEL=warn "$NEW/api" admin id-store redis >/dev/null || fail "admin id-store redis"
 mixed "message ids in Redis"
+LOG_LEVEL=warn "$NEW/api" admin inbound-format packed >/dev/null || fail "admin inbound-format packed"
+mixed "packed inbound entries"
 
 S2=$(send "$UPGRADE_M" "$UPGRADE_N" "چاپار: آزمون ارتقا، نسخهٔ نو")
 [ -n "$S2" ] && [ "$S2" != null ] || fail "the new API did not accept the send"

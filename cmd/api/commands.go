@@ -188,7 +188,8 @@ func addStaff(ctx context.Context, cfg config.Config, args []string) error {
 
 // admin runs operator commands: `admin credit <username> <rials>`,
 // `admin staff add <username> [password] [mobile]`, `admin requeue <send id>` and
-// `admin claim-mode [ranges|rows]` and `admin id-store [redis|table]`.
+// `admin claim-mode [ranges|rows]`, `admin id-store [redis|table]` and
+// `admin inbound-format [packed|fields]`.
 func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) >= 3 && args[0] == "staff" && args[1] == "add" {
 		return addStaff(ctx, cfg, args[2:])
@@ -202,9 +203,13 @@ func admin(ctx context.Context, cfg config.Config, args []string) error {
 	if len(args) >= 1 && len(args) <= 2 && args[0] == "id-store" {
 		return engineMode(ctx, cfg, "id store", send.IDStoreMode, send.SetIDStoreMode, args[1:])
 	}
+	if len(args) >= 1 && len(args) <= 2 && args[0] == "inbound-format" {
+		return engineMode(ctx, cfg, "inbound format", send.InboundFormat, send.SetInboundFormat, args[1:])
+	}
 	if len(args) != 3 || args[0] != "credit" {
 		return fmt.Errorf("usage: admin credit <username> <rials> | admin staff add <username> [password] [mobile] | " +
-			"admin requeue <send id> | admin claim-mode [ranges|rows] | admin id-store [redis|table]")
+			"admin requeue <send id> | admin claim-mode [ranges|rows] | admin id-store [redis|table] | " +
+			"admin inbound-format [packed|fields]")
 	}
 	amount, err := strconv.ParseInt(args[2], 10, 64)
 	if err != nil || amount <= 0 {
@@ -251,8 +256,8 @@ func requeue(ctx context.Context, cfg config.Config, arg string) error {
 	return nil
 }
 
-// engineMode prints one of the engine's modes (send.ClaimMode, send.IDStoreMode),
-// or sets it first when args names a value.
+// engineMode prints one of the engine's modes (send.ClaimMode, send.IDStoreMode,
+// send.InboundFormat), or sets it first when args names a value.
 func engineMode(ctx context.Context, cfg config.Config, name string,
 	get func(context.Context, *pgxpool.Pool) (string, error),
 	set func(context.Context, *pgxpool.Pool, string) error, args []string) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/chapar/chapar/internal/platform/periodic"
 	"github.com/chapar/chapar/jobs"
 	"github.com/chapar/chapar/pkg/config"
 	"github.com/chapar/chapar/pkg/send"
@@ -61,6 +62,12 @@ type Gateway struct {
 	ln       net.Listener
 	started  time.Time
 	inbound  inboundCounters
+	// packed: the inbound stream's entries are written packed (settings
+	// 'inbound_format', followInboundFormat).
+	packed atomic.Bool
+	// formatEvery is how often the inbound format is read (0:
+	// send.InboundFormatEvery).
+	formatEvery time.Duration
 	// The wake gates of the asynq servers, and the closing of their clients.
 	gates       []*jobs.Gate
 	closeQueues []func()
@@ -248,7 +255,7 @@ func (g *Gateway) deliverBatch(operator string) smpp.DeliverBatchHandler {
 					"operator", operator, "source", d.Source.Addr, "text", d.Text)
 				continue
 			}
-			entries, ins, at = append(entries, in.Values()), append(ins, in), append(at, i)
+			entries, ins, at = append(entries, g.entry(in)), append(ins, in), append(at, i)
 		}
 		for k, err := range g.stream.AddMany(ctx, entries) {
 			switch {
@@ -265,12 +272,48 @@ func (g *Gateway) deliverBatch(operator string) smpp.DeliverBatchHandler {
 	}
 }
 
+// entry is in as the inbound stream's entry: packed or one field a value, as
+// the inbound format says.
+func (g *Gateway) entry(in Inbound) []any {
+	if g.packed.Load() {
+		return in.Packed()
+	}
+	return in.Values()
+}
+
+// readInboundFormat reads the inbound format (send.InboundFormat); a read that
+// fails keeps the format read before (fields until one succeeds).
+func (g *Gateway) readInboundFormat(ctx context.Context) {
+	f, err := send.InboundFormat(ctx, g.deps.Pool)
+	if err != nil {
+		if ctx.Err() == nil {
+			g.log.Warn("gateway: read the inbound format", "err", err)
+		}
+		return
+	}
+	if packed := f == send.InboundPacked; g.packed.Swap(packed) != packed {
+		g.log.Info("gateway: inbound format", "format", f)
+	}
+}
+
+// followInboundFormat reads the inbound format now, then every formatEvery
+// (send.InboundFormatEvery when zero) until ctx ends.
+func (g *Gateway) followInboundFormat(ctx context.Context) {
+	g.readInboundFormat(ctx)
+	every := g.formatEvery
+	if every <= 0 {
+		every = send.InboundFormatEvery
+	}
+	go periodic.Every(ctx, every, every, g.readInboundFormat)
+}
+
 // Run consumes the carrier queues and serves the status endpoint until ctx
 // ends, then stops gracefully: it stops pulling tasks, lets the batches in
 // hand finish the recipients they started, closes the binds (in-flight
 // submits and queued deliveries complete), and returns nil.
 func (g *Gateway) Run(ctx context.Context) error {
 	g.started = time.Now()
+	g.followInboundFormat(ctx)
 	queues := g.Queues()
 	servers, err := g.servers()
 	if err != nil {

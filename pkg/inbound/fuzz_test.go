@@ -3,6 +3,8 @@ package inbound
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,9 +64,18 @@ func FuzzInboundEntry(f *testing.F) {
 			}
 		}
 		id := n.Add(1)
+		// Every other round, both entries are packed (gateway.Inbound.Packed).
+		packed := id%2 == 0
 		fuzzed := redis.XMessage{ID: fmt.Sprintf("%d-1", id), Values: values}
-		valid := redis.XMessage{ID: fmt.Sprintf("%d-2", id), Values: valuesOf(gateway.Inbound{Kind: gateway.KindMO,
-			Operator: "mci", Mobile: "989121110000", Line: "30001234", Text: fmt.Sprint("valid ", id), ReceivedAt: time.Now()})}
+		if packed {
+			fuzzed.Values = packedOf(t, values)
+		}
+		validMO := gateway.Inbound{Kind: gateway.KindMO, Operator: "mci", Mobile: "989121110000", Line: "30001234",
+			Text: fmt.Sprint("valid ", id), ReceivedAt: time.Now()}
+		valid := redis.XMessage{ID: fmt.Sprintf("%d-2", id), Values: valuesOf(validMO)}
+		if packed {
+			valid.Values = map[string]any{gateway.FieldPacked: validMO.Packed()[1]}
+		}
 		if err := c.apply(ctx, []redis.XMessage{fuzzed, valid}, false); err != nil {
 			t.Fatalf("the batch failed: %v", err)
 		}
@@ -89,6 +100,28 @@ func valuesOf(in gateway.Inbound) map[string]any {
 	out := make(map[string]any, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
+// packedOrder is the order of a packed entry's fields.
+var packedOrder = []string{gateway.FieldKind, gateway.FieldOperator, gateway.FieldMsgID, gateway.FieldMsgIDAlt,
+	gateway.FieldStat, gateway.FieldState, gateway.FieldErr, gateway.FieldMobile, gateway.FieldLine, gateway.FieldText,
+	gateway.FieldUDHRef, gateway.FieldUDHSeq, gateway.FieldUDHTotal, gateway.FieldUCS2, gateway.FieldReceivedAt}
+
+// packedOf is the packed entry of the fields values (arbitrary bytes, written as
+// they are), checked to read back as those fields do.
+func packedOf(t *testing.T, values map[string]any) map[string]any {
+	p := "1"
+	for _, k := range packedOrder {
+		v, _ := values[k].(string)
+		p += strconv.Itoa(len(v)) + ":" + v
+	}
+	out := map[string]any{gateway.FieldPacked: p}
+	a, aerr := gateway.ParseInbound(values)
+	b, berr := gateway.ParseInbound(out)
+	if (aerr == nil) != (berr == nil) || !reflect.DeepEqual(a, b) {
+		t.Fatalf("packed %q reads as %+v (%v), its fields as %+v (%v)", p, b, berr, a, aerr)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -33,11 +34,26 @@ const (
 	IDsTable = "table"
 )
 
+// Inbound formats (settings 'inbound_format', migrations/0201): how a gateway
+// writes a receipt or MO part to the inbound stream. Every worker of this
+// release reads both.
+const (
+	// InboundPacked: one field holding every value (gateway.Inbound.Packed).
+	InboundPacked = "packed"
+	// InboundFields: one field a value (gateway.Inbound.Values), which the
+	// previous release's workers read: the mode while one of them may still run.
+	InboundFields = "fields"
+)
+
 // ErrClaimMode is a claim mode that is neither ClaimRanges nor ClaimRows.
 var ErrClaimMode = errors.New("claim mode must be ranges or rows")
 
 // ErrIDStore is an id store that is neither IDsRedis nor IDsTable.
 var ErrIDStore = errors.New("id store must be redis or table")
+
+// ErrInboundFormat is an inbound format that is neither InboundPacked nor
+// InboundFields.
+var ErrInboundFormat = errors.New("inbound format must be packed or fields")
 
 // mode is a setting that switches the engine from the previous release's way
 // to this release's (new) once every process runs this release.
@@ -49,6 +65,7 @@ type mode struct {
 var (
 	claimModeSetting = mode{key: "claim_mode", new: ClaimRanges, old: ClaimRows, bad: ErrClaimMode}
 	idStoreSetting   = mode{key: "id_store", new: IDsRedis, old: IDsTable, bad: ErrIDStore}
+	inboundSetting   = mode{key: "inbound_format", new: InboundPacked, old: InboundFields, bad: ErrInboundFormat}
 )
 
 // get reads the mode; a database without the setting is in the old one (the
@@ -102,3 +119,19 @@ func IDStoreMode(ctx context.Context, pool *pgxpool.Pool) (string, error) {
 func SetIDStoreMode(ctx context.Context, pool *pgxpool.Pool, v string) error {
 	return idStoreSetting.set(ctx, pool, v)
 }
+
+// InboundFormat is the gateways' inbound format; a database without the setting
+// is in InboundFields.
+func InboundFormat(ctx context.Context, pool *pgxpool.Pool) (string, error) {
+	return inboundSetting.get(ctx, pool)
+}
+
+// SetInboundFormat sets the gateways' inbound format; each gateway takes it
+// within InboundFormatEvery. Switch to InboundPacked only once no worker of the
+// previous release runs (docs/upgrades.md): it would quarantine packed entries.
+func SetInboundFormat(ctx context.Context, pool *pgxpool.Pool, v string) error {
+	return inboundSetting.set(ctx, pool, v)
+}
+
+// InboundFormatEvery is how often a gateway reads the inbound format.
+const InboundFormatEvery = 5 * time.Second

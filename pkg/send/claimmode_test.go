@@ -11,7 +11,7 @@ import (
 	"github.com/chapar/chapar/pkg/send"
 )
 
-// The engine's modes (the claim mode, the id store): a new database is in this
+// The engine's modes (the claim mode, the id store, the inbound format): a new database is in this
 // release's; the mode is set and read back, an unknown one is refused, and a
 // database without the setting reads as the previous release's way, which is what
 // the gateways read too.
@@ -24,6 +24,8 @@ func TestEngineModes(t *testing.T) {
 	}{
 		{"claim_mode", send.ClaimRanges, send.ClaimRows, send.ClaimMode, send.SetClaimMode, send.ErrClaimMode},
 		{"id_store", send.IDsRedis, send.IDsTable, send.IDStoreMode, send.SetIDStoreMode, send.ErrIDStore},
+		{"inbound_format", send.InboundPacked, send.InboundFields, send.InboundFormat, send.SetInboundFormat,
+			send.ErrInboundFormat},
 	} {
 		t.Run(c.key, func(t *testing.T) {
 			d := testenv.Postgres(t)
