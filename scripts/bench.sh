@@ -240,7 +240,7 @@ redis_line() {
     /^cmdstat_/ { sub("cmdstat_", "", $1); us[$1] = $5; calls[$1] = $3; t += $5 }
     END { printf "Redis commands per recipient: %.1f µs", t / n
           k = 0; while (k < 6) { m = ""; for (c in us) if (m == "" || us[c] > us[m]) m = c; if (m == "") break
-            printf "; %s %.2f µs (%.2f calls)", m, us[m] / n, calls[m] / n; delete us[m]; k++ } }'
+            printf "; %s %.2f µs (%.1f calls a 1,000)", m, us[m] / n, 1000 * calls[m] / n; delete us[m]; k++ } }'
 }
 
 # ---- 1. raw ceiling ---------------------------------------------------------
