@@ -149,14 +149,14 @@ func ParseReceipt(d Deliver) (Receipt, bool) {
 
 	f := parseReceiptText(receiptText(d))
 	if r.MessageID == "" {
-		r.MessageID = f["id"]
+		r.MessageID = f[rfID]
 	}
-	r.Stat = f["stat"]
+	r.Stat = f[rfStat]
 	if !r.HasState && r.Stat != "" {
 		r.State, r.HasState = messageStateFromStat(r.Stat)
 	}
-	r.Err, r.Sub, r.Dlvrd, r.Text = f["err"], f["sub"], f["dlvrd"], f["text"]
-	r.SubmitDate, r.DoneDate = f["submit date"], f["done date"]
+	r.Err, r.Sub, r.Dlvrd, r.Text = f[rfErr], f[rfSub], f[rfDlvrd], f[rfText]
+	r.SubmitDate, r.DoneDate = f[rfSubmitDate], f[rfDoneDate]
 	return r, r.MessageID != ""
 }
 
@@ -171,62 +171,96 @@ func receiptText(d Deliver) string {
 	return string(ud)
 }
 
+// The receipt text's fields, by canonical key (parseReceiptText).
+const (
+	rfSubmitDate = iota
+	rfDoneDate
+	rfDlvrd
+	rfStat
+	rfText
+	rfErr
+	rfSub
+	rfID
+	rfCount
+)
+
 // receiptKeys are the recognised text keys, longest first; aliases map to
-// the canonical key.
-var receiptKeys = []struct{ key, canon string }{
-	{"submit date", "submit date"},
-	{"submit_date", "submit date"},
-	{"done date", "done date"},
-	{"done_date", "done date"},
-	{"dlvrd", "dlvrd"},
-	{"stat", "stat"},
-	{"text", "text"},
-	{"err", "err"},
-	{"sub", "sub"},
-	{"id", "id"},
+// the same field.
+var receiptKeys = []struct {
+	key   string
+	field int
+}{
+	{"submit date", rfSubmitDate},
+	{"submit_date", rfSubmitDate},
+	{"done date", rfDoneDate},
+	{"done_date", rfDoneDate},
+	{"dlvrd", rfDlvrd},
+	{"stat", rfStat},
+	{"text", rfText},
+	{"err", rfErr},
+	{"sub", rfSub},
+	{"id", rfID},
 }
 
-// parseReceiptText splits receipt text into its fields.
-func parseReceiptText(s string) map[string]string {
-	lower := asciiLower(s)
-	type mark struct {
-		canon      string
-		start, val int
-	}
-	var marks []mark
-	for i := 0; i < len(lower); i++ {
-		if i > 0 && !isReceiptSep(lower[i-1]) {
+// parseReceiptText splits receipt text into its fields: a key (in any ASCII
+// case, at the start or after a separator, spaces allowed before its colon)
+// starts a field that runs to the next key; the first of a repeated key wins,
+// and "text:" takes the rest. It allocates nothing: every receipt goes through it.
+func parseReceiptText(s string) (f [rfCount]string) {
+	type mark struct{ field, start, val int }
+	var buf [16]mark
+	marks := buf[:0]
+	for i := 0; i < len(s); i++ {
+		if i > 0 && !isReceiptSep(s[i-1]) {
 			continue
 		}
 		for _, k := range receiptKeys {
-			if !strings.HasPrefix(lower[i:], k.key) {
+			if !hasPrefixFoldASCII(s[i:], k.key) {
 				continue
 			}
 			j := i + len(k.key)
-			for j < len(lower) && lower[j] == ' ' {
+			for j < len(s) && s[j] == ' ' {
 				j++
 			}
-			if j < len(lower) && lower[j] == ':' {
-				marks = append(marks, mark{canon: k.canon, start: i, val: j + 1})
+			if j < len(s) && s[j] == ':' {
+				marks = append(marks, mark{field: k.field, start: i, val: j + 1})
 				i = j
 				break
 			}
 		}
-		if len(marks) > 0 && marks[len(marks)-1].canon == "text" {
+		if len(marks) > 0 && marks[len(marks)-1].field == rfText {
 			break
 		}
 	}
-	out := make(map[string]string, len(marks))
+	var seen [rfCount]bool
 	for n, m := range marks {
 		end := len(s)
 		if n+1 < len(marks) {
 			end = marks[n+1].start
 		}
-		if _, dup := out[m.canon]; !dup {
-			out[m.canon] = strings.TrimSpace(s[m.val:end])
+		if !seen[m.field] {
+			seen[m.field], f[m.field] = true, strings.TrimSpace(s[m.val:end])
 		}
 	}
-	return out
+	return f
+}
+
+// hasPrefixFoldASCII reports whether s begins with key, a lower-case ASCII
+// string, ASCII letters of s compared without case.
+func hasPrefixFoldASCII(s, key string) bool {
+	if len(s) < len(key) {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != key[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isReceiptSep(c byte) bool {
