@@ -108,14 +108,16 @@ func (in Inbound) Packed() []any {
 	for _, s := range f {
 		n += len(s) + 4
 	}
-	b := make([]byte, 0, n)
-	b = append(b, packedVersion)
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(packedVersion)
+	var digits [20]byte
 	for _, s := range f {
-		b = strconv.AppendInt(b, int64(len(s)), 10)
-		b = append(b, ':')
-		b = append(b, s...)
+		b.Write(strconv.AppendInt(digits[:0], int64(len(s)), 10))
+		b.WriteByte(':')
+		b.WriteString(s)
 	}
-	return []any{FieldPacked, string(b)}
+	return []any{FieldPacked, b.String()}
 }
 
 // each calls add with every field of the entry, in the order Values has them.

@@ -267,15 +267,24 @@ func isReceiptSep(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == ';'
 }
 
-// asciiLower lowercases ASCII letters only, keeping byte offsets intact.
+// asciiLower lowercases ASCII letters only, keeping byte offsets intact (s
+// itself when it has none).
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+	first := strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	if first < 0 {
+		return s
 	}
-	return string(b)
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:first])
+	for i := first; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // ParseReceiptTime parses a receipt date (YYMMDDhhmm or YYMMDDhhmmss) in loc,

@@ -112,3 +112,24 @@ func BenchmarkParseReceipt(b *testing.B) {
 		}
 	}
 }
+
+// asciiLower lowercases ASCII letters and nothing else, byte for byte, and
+// hands back a string without upper-case ASCII letters as it is.
+func TestASCIILower(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 4))
+	for range 20000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = "aZ09-_ ÄıİKk\xff\xc3"[r.IntN(16)]
+		}
+		want := []byte(string(b))
+		for i, c := range want {
+			if c >= 'A' && c <= 'Z' {
+				want[i] = c + 'a' - 'A'
+			}
+		}
+		if got := asciiLower(string(b)); got != string(want) {
+			t.Fatalf("asciiLower(%q) = %q, want %q", b, got, want)
+		}
+	}
+}
