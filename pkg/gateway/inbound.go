@@ -222,6 +222,27 @@ func ParseInbound(values map[string]any) (Inbound, error) {
 	return parseInbound(func(k string) string { return valueString(values[k]) })
 }
 
+// Unpacked is a packed entry's values one field a value, as Values holds them
+// (its fields that are not empty), for reading by people (the quarantine); false
+// when values is not a packed entry or cannot be unpacked.
+func Unpacked(values map[string]any) (map[string]any, bool) {
+	p, ok := values[FieldPacked]
+	if !ok || len(values) != 1 {
+		return nil, false
+	}
+	f, err := unpack(valueString(p))
+	if err != nil {
+		return nil, false
+	}
+	out := make(map[string]any, len(f))
+	for i, v := range f {
+		if v != "" {
+			out[packedFields[i]] = v
+		}
+	}
+	return out, true
+}
+
 // valueString is a field's value as go-redis returns it, as a string.
 func valueString(v any) string {
 	switch v := v.(type) {

@@ -59,8 +59,12 @@ func checkEntry(in *gateway.Inbound) string {
 }
 
 // rawEntry is an entry's fields as "key=value" lines sorted by key, the values'
-// bytes as Redis holds them.
+// bytes as Redis holds them; a packed entry's as it holds them (gateway.Unpacked),
+// or its one field when it cannot be unpacked.
 func rawEntry(values map[string]any) []byte {
+	if f, ok := gateway.Unpacked(values); ok {
+		values = f
+	}
 	keys := make([]string, 0, len(values))
 	for k := range values {
 		keys = append(keys, k)
