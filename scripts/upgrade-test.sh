@@ -92,6 +92,10 @@ PY
 final() { sql "SELECT count(*) FROM recipients WHERE send_id = $1 AND status IN (2, 3, 4, 6) AND error <> 'no-receipt'"; }
 progress() { log "$1: send $S1 has $(final "$S1") of $UPGRADE_N recipients final"; }
 at_least() { [ "$(final "$1")" -ge "$2" ]; }
+# send_done SEND: the send is finalised (read at each try of wait_for: a status read
+# once, when wait_for was called, waited out the whole time-out for a send the
+# finaliser closed a moment later).
+send_done() { [ "$(sql "SELECT status FROM sends WHERE id = $1")" = done ]; }
 
 # roll NAME CMD…: stop the previous release's process (TERM, it drains; its log is
 # kept as NAME.old.log) and start the new one.
@@ -180,8 +184,8 @@ log "a send of $UPGRADE_M more through the new API: $S2"
 wait_for "final recipients of send $S1" at_least "$S1" "$UPGRADE_N"
 wait_for "final recipients of send $S2" at_least "$S2" "$UPGRADE_M"
 # The sends are done once finalised (the refund of what was not submitted).
-wait_for "send $S1 done" test "$(sql "SELECT status FROM sends WHERE id = $S1")" = done
-wait_for "send $S2 done" test "$(sql "SELECT status FROM sends WHERE id = $S2")" = done
+wait_for "send $S1 done" send_done "$S1"
+wait_for "send $S2 done" send_done "$S2"
 check "$S1" "$UPGRADE_N"
 check "$S2" "$UPGRADE_M"
 
