@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chapar/chapar/cmd/smsc-sim/smscsim"
+	"github.com/chapar/chapar/jobs"
+	"github.com/chapar/chapar/pkg/send"
 )
 
 // randomInbound is a receipt or MO part with random fields: ids with and without
@@ -126,5 +130,51 @@ func TestPackedAlteredBytes(t *testing.T) {
 				t.Fatalf("%q: %v", q, err)
 			}
 		}
+	}
+}
+
+// The inbound format (settings 'inbound_format'): a gateway writes the stream's
+// entries one field a value while the format is fields, as the previous
+// release's workers read them, and packed once it reads the switch, without a
+// restart; each entry reads back as the receipt it stores either way.
+func TestInboundFormatSwitch(t *testing.T) {
+	e := newEnv(t, smscsim.Config{}) // immediate receipts, all DELIVRD
+	if err := send.SetInboundFormat(e.ctx(), e.db.Pool, send.InboundFields); err != nil {
+		t.Fatal(err)
+	}
+	g := e.start(e.config(nil), func(g *Gateway) { g.formatEvery = 20 * time.Millisecond })
+	const n = 200
+	for round, format := range []string{send.InboundFields, send.InboundPacked} {
+		if err := send.SetInboundFormat(e.ctx(), e.db.Pool, format); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 30*time.Second, "the gateway reads the format "+format, func() bool {
+			return g.packed.Load() == (format == send.InboundPacked)
+		})
+		sendID := e.createSend("round", true, "queued")
+		e.addRecipients(sendID, 1, n, round*n, "98912", "mci", 1)
+		e.enqueue(jobs.SendBatch{SendID: sendID, Batch: 1, Operator: "mci"}, "")
+		waitFor(t, 30*time.Second, "the round's receipts in the stream", func() bool { return e.streamLen() >= int64((round+1)*n) })
+		msgs, err := e.redis.Client.XRange(e.ctx(), jobs.InboundStream, "-", "+").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs[round*n:] {
+			_, packed := m.Values[FieldPacked]
+			if packed != (format == send.InboundPacked) || (packed && len(m.Values) != 1) {
+				t.Fatalf("format %s: entry %v", format, m.Values)
+			}
+		}
+	}
+	entries := e.streamEntries()
+	mobiles := map[string]bool{}
+	for _, in := range entries {
+		if in.Kind != KindReceipt || in.Operator != "mci" || in.Stat != StatDelivered || in.MsgID == "" {
+			t.Fatalf("entry %+v", in)
+		}
+		mobiles[in.Mobile] = true
+	}
+	if len(entries) != 2*n || len(mobiles) != 2*n {
+		t.Fatalf("%d entries for %d handsets, want %d each", len(entries), len(mobiles), 2*n)
 	}
 }
