@@ -16,12 +16,19 @@ import (
 // BenchmarkApplyReceipts measures the receipt path of the end-to-end run on its
 // own: 100,000 one-part recipients submitted, their ids in the Redis id store, and
 // a delivered receipt for each applied in batches of 2,000 (the inbound consumer's
-// batch) through ApplyReceipts, against a real database and Redis. Beside the
-// wall time it reports the CPU a receipt of this process (the worker's share) and
-// of the PostgreSQL backends:
+// batch) through ApplyReceipts, against a real database and Redis, for an
+// account without webhooks and for one with an endpoint that takes every
+// receipt (an event written per receipt). Beside the wall time it reports the
+// CPU a receipt of this process (the worker's share) and of the PostgreSQL
+// backends:
 //
 //	go test -run '^$' -bench BenchmarkApplyReceipts -benchtime 3x ./pkg/send
 func BenchmarkApplyReceipts(b *testing.B) {
+	b.Run("no-webhook", func(b *testing.B) { benchApplyReceipts(b, false) })
+	b.Run("webhook", func(b *testing.B) { benchApplyReceipts(b, true) })
+}
+
+func benchApplyReceipts(b *testing.B, hooked bool) {
 	const n, batch = 100_000, 2_000
 	ctx := context.Background()
 	d := testenv.Postgres(b)
@@ -30,6 +37,12 @@ func BenchmarkApplyReceipts(b *testing.B) {
 	ids := send.NewIDStore(rdb.Client, 0)
 	svc.SetIDStore(ids)
 	acct := benchAccount(b, d)
+	if hooked {
+		if _, err := d.Pool.Exec(ctx, `INSERT INTO webhook_endpoints (account_id, url, events, secret)
+			VALUES ($1, 'https://example.com/hook', '{delivery.receipt}', 'x')`, acct.AccountID); err != nil {
+			b.Fatal(err)
+		}
+	}
 	dbName := testenv.Scalar[string](b, d, `SELECT current_database()`)
 	var cpu, pg time.Duration
 	b.ResetTimer()
@@ -50,6 +63,11 @@ func BenchmarkApplyReceipts(b *testing.B) {
 		cpu, pg = cpu+testenv.ProcessCPU()-cpu0, pg+testenv.BackendCPU(dbName)-pg0
 		if delivered != n {
 			b.Fatalf("delivered %d, want %d", delivered, n)
+		}
+		if hooked {
+			if ev := testenv.Scalar[int64](b, d, `SELECT count(*) FROM webhook_events`); ev != int64((i+1)*n) {
+				b.Fatalf("%d webhook events, want %d", ev, (i+1)*n)
+			}
 		}
 	}
 	per := func(t time.Duration) float64 { return float64(t.Nanoseconds()) / 1e3 / float64(b.N*n) }
