@@ -8,7 +8,8 @@
 #                    BenchmarkSimulatorSubmit), before the gateway binds;
 #   2. end to end    one quick send of BENCH_E2E_RECIPIENTS (100,000) numbers, from
 #                    the POST until every receipt is applied (bulk_stats polled),
-#                    with CPU seconds and peak RSS per process;
+#                    with CPU seconds and peak RSS per process, and how busy the
+#                    machine was before and after the send was expanded;
 #   3. accept        POST /v1/api/send of 1,000 numbers per request under wrk
 #                    (BENCH_CONNS=8 connections): requests/s, p50/p99/p99.9,
 #                    a) BENCH_DURATION=20 s while the stack expands and sends what
@@ -116,6 +117,15 @@ CLK=$(getconf CLK_TCK)
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 hwm() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# phase_busy NAME "TICKS TIME" "TICKS TIME": how busy the machine's cores were
+# between two machine_busy readings (all processes, ours or not), and for how long.
+phase_busy() {
+  [ -n "$2" ] && [ -n "$3" ] || { echo "$1 ?"; return; }
+  awk -v name="$1" -v a="$2" -v b="$3" -v clk="$CLK" -v ncpu="$(nproc)" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); w = y[2] - x[2]
+    pct = (w > 0) ? 100 * (y[1] - x[1]) / clk / ncpu / w : 0
+    printf "%s %.0f%% (%.2f s)", name, pct, w }'
+}
 PROCS=(api worker smpp-gateway smsc-sim redis)
 # HOT_TABLES: the pg_stat_user_tables rows of the tables a recipient's path writes
 # (recipients' partitions, message_ids, claims, pending receipts).
@@ -316,7 +326,7 @@ pg_sampler_start "$STACK_RUN/e2e.pg"
 sleep 1 # PostgreSQL publishes a backend's table counters at most once a second
 hot_seq_reads "$STACK_RUN/e2e.seq"; WRITES0=$(hot_writes) WAL0=$(psql "$DATABASE_URL" -Atc "SELECT pg_current_wal_lsn()")
 redis-cli -p "$STACK_REDIS_PORT" CONFIG RESETSTAT >/dev/null
-T0=$(now)
+T0=$(now) M0="$(machine_busy) $EPOCHREALTIME"
 RESP=$(curl -fsS --max-time 120 -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$STACK_RUN/e2e.json" -w '\n%{time_total}' "$API/send")
 ACCEPT_S=$(tail -n1 <<<"$RESP")
@@ -335,14 +345,16 @@ fi
 # stall wait is not counted. scripts/bench-poll.py polls (one process, one
 # connection: a shell loop of curl and jq took a fifth of the machine).
 STATS=; E2E_DONE=; T_LAST=$T0 T_EXP= T_SENT=
+# M_*: the machine's busy ticks and the time as each phase ended (phase_busy).
+M_EXP=; M_DONE=
 snap_after() { snapshot "$STACK_RUN/e2e.after"; cp "$STACK_RUN/e2e.pg" "$STACK_RUN/e2e.pg.at"; }
 while read -r ev a b; do
   case $ev in
     snap) snap_after ;;
     log) log "   $a $b" ;;
-    exp) T_EXP=$a ;;
+    exp) T_EXP=$a M_EXP="$(machine_busy) $EPOCHREALTIME" ;;
     sent) T_SENT=$a ;;
-    done) E2E_DONE=1 T_LAST=$a STATS=$b ;;
+    done) E2E_DONE=1 T_LAST=$a STATS=$b M_DONE="$(machine_busy) $EPOCHREALTIME" ;;
     stall) T_LAST=$a STATS=$b; log "   end to end NOT complete: $STATS" ;;
   esac
 done < <(python3 scripts/bench-poll.py "$API/report/bulk_stats?id=$SEND_ID" "$TOKEN" 0.1 "$E2E_TIMEOUT" "$E2E_STALL" 3 0.5)
@@ -369,6 +381,7 @@ say "   wall $WALL s: POST answered in $(printf %.3f "$ACCEPT_S") s, expanded at
 say "   rate $E2E_RATE recipients/s  (target ≥ 10000)"
 say "   vs raw ceiling: $(awk -v a="$E2E_RATE" -v b="$RAW3" -v c="$RAW1" 'BEGIN { printf "%.0f%% of the 3-bind ceiling, %.0f%% of the 1-bind ceiling", 100 * a / b, 100 * a / c }')"
 say "   simulator accepted $(( $(sim_total accepted) - SIM0 )) submit_sm"
+say "   machine busy by phase: $(phase_busy "POST to expanded" "$M0" "$M_EXP"), $(phase_busy "expanded to the last receipt" "$M_EXP" "$M_DONE")"
 say "   CPU and peak RSS during the run (peak RSS reset at the start; * postgres: largest backend, shared buffers included):"
 usage "$STACK_RUN/e2e.before" "$STACK_RUN/e2e.after" "$STACK_RUN/e2e.pg.at" >>"$REPORT"
 say "   CPU per recipient (all of the above): $(awk -v clk="$CLK" -v n="$RECIP" '{ printf "%.0f µs", $2 / clk / n * 1e6 }' "$STACK_RUN/e2e.pg.at.ours")"
