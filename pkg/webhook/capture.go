@@ -16,10 +16,10 @@ import (
 // final state (2 reached the handset, 3 did not) to every enabled endpoint of the
 // send's account that wants it. It runs in the receipt batch's own statement and
 // transaction: one set-based insert per batch, and no event without its receipt.
-// The endpoints are looked up once per send of the batch (hooked), not once per
-// recipient: a batch of a send whose account has none writes nothing after
-// one probe, where a probe per recipient cost about 1 µs of PostgreSQL's CPU a
-// receipt (BenchmarkApplyReceipts in pkg/send).
+// The endpoints are looked up once per send of the batch (h), not once per
+// recipient: a batch of a send whose account has none writes nothing after one
+// probe, where a probe per recipient cost up to about 1 µs of PostgreSQL's CPU
+// a receipt (BenchmarkApplyReceipts in pkg/send).
 func ReceiptEventsCTE(upd string) string {
 	return `INSERT INTO webhook_events (endpoint_id, event, payload)
 		SELECT h.endpoint, '` + EventDelivery + `', jsonb_build_object('message_id', u.id, 'send_id', u.send_id,
