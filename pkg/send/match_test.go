@@ -17,6 +17,7 @@ type matchFixture struct {
 	t      *testing.T
 	d      testenv.Database
 	s      *send.Service
+	acct   int64
 	sendID int64
 	// ids, when set, is the Redis id store the test records ids in (redis mode);
 	// nil, they go to message_ids (table mode).
@@ -46,13 +47,23 @@ func (f *matchFixture) withIDStore() {
 }
 
 func newMatchFixture(t *testing.T) *matchFixture {
-	f := &matchFixture{t: t, d: testenv.Postgres(t)}
+	return matchFixtureIn(t, testenv.Postgres(t))
+}
+
+// matchFixtureIn is a fixture of a new account and send in the database d.
+func matchFixtureIn(t *testing.T, d testenv.Database) *matchFixture {
+	f := &matchFixture{t: t, d: d}
 	f.s = send.New(f.d.Pool, nil, line.New(f.d.Pool), nil, 0, nil)
-	var acct int64
-	f.must(f.d.Pool.QueryRow(context.Background(), `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
-	f.must(f.d.Pool.QueryRow(context.Background(), `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '3000', 'x', 'sending', 3, now()) RETURNING id`, acct).Scan(&f.sendID))
+	f.acct = testenv.Scalar[int64](t, d, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`)
+	f.sendID = sendingSend(t, d, f.acct, 3)
 	return f
+}
+
+// sendingSend adds a sending quick send of n recipients for account acct and
+// returns its id.
+func sendingSend(tb testing.TB, d testenv.Database, acct int64, n int) int64 {
+	return testenv.Scalar[int64](tb, d, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
+		VALUES ($1, 'quick', '3000', 'x', 'sending', $2, now()) RETURNING id`, acct, n)
 }
 
 func (f *matchFixture) must(err error) {

@@ -82,8 +82,7 @@ func benchApplyReceipts(b *testing.B, hooked bool) {
 // returns a delivered receipt for each, in submit order.
 func submittedRecipients(b *testing.B, d testenv.Database, ids *send.IDStore, acct int64, round, n int) []send.Receipt {
 	ctx := context.Background()
-	sendID := testenv.Scalar[int64](b, d, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '3000', 'x', 'sending', $2, now()) RETURNING id`, acct, n)
+	sendID := sendingSend(b, d, acct, n)
 	prefix := fmt.Sprintf("r%d-", round)
 	if _, err := d.Pool.Exec(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status, part_states,
 		msg_ids, submitted_at)

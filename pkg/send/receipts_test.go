@@ -28,8 +28,7 @@ func TestReceiptBeforeSubmitResponse(t *testing.T) {
 		}
 	}
 	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
-	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '3000', 'x', 'sending', 2, now()) RETURNING id`, acct).Scan(&sendID))
+	sendID = sendingSend(t, d, acct, 2)
 	must(d.Pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
 		VALUES ($1, 0, '989121234567', 'mci', 1, 230, 0) RETURNING id`, sendID).Scan(&r1))
 	must(d.Pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
@@ -105,8 +104,7 @@ func TestReceiptsConcurrentConsumers(t *testing.T) {
 	const n = 300
 	var acct, sendID int64
 	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
-	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '3000', 'x', 'sending', $2, now()) RETURNING id`, acct, n).Scan(&sendID))
+	sendID = sendingSend(t, d, acct, n)
 	_, err := d.Pool.Exec(ctx, `WITH r AS (
 			INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
 			SELECT $1, 0, '98912' || lpad(g::text, 7, '0'), 'mci', 2, 420, 0 FROM generate_series(1, $2::int) g RETURNING id, mobile)
@@ -176,8 +174,7 @@ func TestFailedReceiptRecordsItsState(t *testing.T) {
 		}
 	}
 	must(d.Pool.QueryRow(ctx, `INSERT INTO accounts (name) VALUES ('a') RETURNING id`).Scan(&acct))
-	must(d.Pool.QueryRow(ctx, `INSERT INTO sends (account_id, type, sender, text, status, recipients, expanded_at)
-		VALUES ($1, 'quick', '3000', 'x', 'sending', 3, now()) RETURNING id`, acct).Scan(&sendID))
+	sendID = sendingSend(t, d, acct, 3)
 	for i, m := range []string{"989121234567", "989121234568", "989121234569"} {
 		must(d.Pool.QueryRow(ctx, `INSERT INTO recipients (send_id, batch, mobile, operator, parts, cost, status)
 			VALUES ($1, 0, $2, 'mci', 1, 230, 0) RETURNING id`, sendID, m).Scan(&ids[i]))

@@ -27,7 +27,7 @@ func ReceiptEventsCTE(upd string) string {
 		FROM (SELECT s.id AS send_id, s.masked, s.type, e.id AS endpoint
 			FROM sends s JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.enabled AND e.deleted_at IS NULL
 				AND '` + EventDelivery + `' = ANY(e.events)
-			WHERE s.id IN (SELECT DISTINCT send_id FROM ` + upd + `)) AS h
+			WHERE s.id IN (SELECT send_id FROM ` + upd + `)) AS h
 		JOIN ` + upd + ` u ON u.send_id = h.send_id
 		WHERE u.status IN (2, 3)`
 }
